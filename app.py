@@ -1,0 +1,30 @@
+"""Tenbou's Flask application factory."""
+from __future__ import annotations
+
+import os
+from typing import Any, Mapping
+
+from flask import Flask
+
+
+def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
+    """Build the app. A mapping passed in overrides the configuration (Flask tutorial style)."""
+    app = Flask(__name__, instance_relative_config=True)
+    os.makedirs(app.instance_path, exist_ok=True)
+    app.config.from_mapping(
+        DATABASE_URL="sqlite:///" + os.path.join(app.instance_path, "tenbou.sqlite3"),
+        MAX_CONTENT_LENGTH=20 * 1024 * 1024,
+        JSON_SORT_KEYS=False,
+    )
+    if test_config is None:
+        app.config.from_prefixed_env("TENBOU")
+        if os.environ.get("DATABASE_URL"):
+            app.config["DATABASE_URL"] = os.environ["DATABASE_URL"]
+    else:
+        app.config.from_mapping(test_config)
+
+    from web import errors, api
+
+    errors.register(app)
+    app.register_blueprint(api.bp)
+    return app

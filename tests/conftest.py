@@ -1,0 +1,13 @@
+import pytest
+
+from app import create_app
+
+
+@pytest.fixture
+def app(tmp_path):
+    return create_app({"TESTING": True, "DATABASE_URL": f"sqlite:///{tmp_path / 'test.sqlite3'}"})
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()

@@ -1,0 +1,1 @@
+"""Thin Flask blueprints over the scoring, tables and recognition packages."""

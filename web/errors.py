@@ -1,0 +1,43 @@
+"""JSON errors for API clients: every failure is {"error": {"field", "message"}}, never a 500 page."""
+from __future__ import annotations
+
+import logging
+
+from flask import Flask, jsonify, request
+from werkzeug.exceptions import HTTPException
+
+log = logging.getLogger(__name__)
+
+
+class ApiError(Exception):
+    """An error a client caused; `field` names the part of the request that was wrong."""
+
+    def __init__(self, status: int, message: str, field: str | None = None, **extra):
+        super().__init__(message)
+        self.status = status
+        self.message = message
+        self.field = field
+        self.extra = extra
+
+
+def error_response(status: int, message: str, field: str | None = None, **extra):
+    body = {"error": {"field": field, "message": message, **extra}}
+    return jsonify(body), status
+
+
+def register(app: Flask) -> None:
+    @app.errorhandler(ApiError)
+    def _api_error(err: ApiError):
+        return error_response(err.status, err.message, err.field, **err.extra)
+
+    @app.errorhandler(HTTPException)
+    def _http_error(err: HTTPException):
+        if request.path.startswith("/api/") or request.accept_mimetypes.best == "application/json":
+            field = "body" if err.code in (400, 413, 415) else None
+            return error_response(err.code or 500, err.description or err.name, field)
+        return err
+
+    @app.errorhandler(Exception)
+    def _unexpected(err: Exception):  # pragma: no cover - the last line of defence
+        log.exception("unhandled error on %s", request.path)
+        return error_response(500, "internal error; nothing was changed", None)
