@@ -23,8 +23,9 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     else:
         app.config.from_mapping(test_config)
 
-    from web import errors, api
+    from web import api, errors, recognize
 
     errors.register(app)
-    app.register_blueprint(api.bp)
+    for blueprint in (api.bp, recognize.bp):
+        app.register_blueprint(blueprint)
     return app
