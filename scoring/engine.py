@@ -1,0 +1,462 @@
+"""A score request in, the hand's value out.
+
+:func:`parse_request` turns the JSON-like payload into a validated :class:`Win`;
+:func:`evaluate` tries every interpretation of the hand (each decomposition and each place the
+winning tile can sit) and keeps the one worth the most, as every rule text requires.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from .errors import ScoringError
+from .fu import count_fu
+from .hand import KOUTSU, SHUNTSU, decompositions, is_chiitoitsu, is_kokushi
+from .points import base_points, hand_payments, payment_total, with_honba
+from .rules import Ruleset, get_ruleset
+from .tiles import EAST, WIND_NAMES, Tile, dora_after, index_code, parse_tiles, to_notation
+from .yaku import BY_ID, Context, find_yaku, find_yakuman
+
+MELD_TYPES = ("chi", "pon", "daiminkan", "kakan", "ankan")
+FLAGS = ("riichi", "double_riichi", "ippatsu", "haitei", "houtei", "rinshan", "chankan", "tenhou", "chiihou", "renhou")
+WIND_INDEX = {name: EAST + i for i, name in enumerate(WIND_NAMES)}
+
+
+@dataclass(frozen=True)
+class Meld:
+    type: str
+    tiles: tuple[Tile, ...]
+
+    @property
+    def index(self) -> int:
+        return min(t.index for t in self.tiles)
+
+    @property
+    def is_kan(self) -> bool:
+        return self.type in ("daiminkan", "kakan", "ankan")
+
+    @property
+    def is_called(self) -> bool:
+        return self.type != "ankan"
+
+    def group(self) -> tuple:
+        """(kind, index, concealed, kan, called) as the yaku and fu code reads groups."""
+        kind = SHUNTSU if self.type == "chi" else KOUTSU
+        return (kind, self.index, not self.is_called, self.is_kan, self.is_called)
+
+    def to_dict(self) -> dict:
+        return {"type": self.type, "tiles": to_notation(self.tiles)}
+
+
+@dataclass
+class Win:
+    """A validated score request."""
+
+    rules: Ruleset
+    hand: tuple[Tile, ...]
+    melds: tuple[Meld, ...]
+    win_tile: Tile
+    tsumo: bool
+    seat_wind: int
+    round_wind: int
+    flags: frozenset
+    dora_indicators: tuple[Tile, ...] = ()
+    ura_indicators: tuple[Tile, ...] = ()
+    honba: int = 0
+    riichi_sticks: int = 0
+    notes: list = field(default_factory=list)
+
+    @property
+    def dealer(self) -> bool:
+        return self.seat_wind == EAST
+
+    @property
+    def closed(self) -> bool:
+        return not any(m.is_called for m in self.melds)
+
+
+# --- parsing -----------------------------------------------------------------------------------
+
+def _bool(payload: Mapping, name: str) -> bool:
+    value = payload.get(name, False)
+    if not isinstance(value, bool):
+        raise ScoringError(name, f"must be true or false, got {value!r}", 400)
+    return value
+
+
+def _int(payload: Mapping, name: str, default: int = 0) -> int:
+    value = payload.get(name, default)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ScoringError(name, f"must be a whole number, got {value!r}", 400)
+    if value < 0:
+        raise ScoringError(name, f"must not be negative, got {value}", 422)
+    return value
+
+
+def _tiles_field(payload: Mapping, name: str) -> tuple[Tile, ...]:
+    value = payload.get(name) or ""
+    if isinstance(value, list):
+        if not all(isinstance(v, str) for v in value):
+            raise ScoringError(name, "must be tile notation like '3m' or a list of such strings", 400)
+        value = "".join(value)
+    return tuple(parse_tiles(value, name))
+
+
+def _wind(payload: Mapping, name: str) -> int:
+    value = payload.get(name, "east")
+    if value not in WIND_INDEX:
+        raise ScoringError(name, f"must be one of east, south, west, north; got {value!r}", 400)
+    return WIND_INDEX[value]
+
+
+def _parse_meld(raw: Any, n: int) -> Meld:
+    field_name = f"melds[{n}]"
+    if not isinstance(raw, Mapping):
+        raise ScoringError(field_name, 'must be an object like {"type": "pon", "tiles": "777z"}', 400)
+    kind = raw.get("type")
+    if kind not in MELD_TYPES:
+        raise ScoringError(f"{field_name}.type", f"must be one of {', '.join(MELD_TYPES)}; got {kind!r}", 400)
+    tiles = tuple(parse_tiles(raw.get("tiles", ""), f"{field_name}.tiles"))
+    written = to_notation(tiles, sort=False)
+    indices = sorted(t.index for t in tiles)
+    if kind == "chi":
+        ok = (len(tiles) == 3 and indices[0] < 27 and indices[0] // 9 == indices[2] // 9
+              and indices[1] == indices[0] + 1 and indices[2] == indices[0] + 2)
+        if not ok:
+            raise ScoringError(f"{field_name}.tiles", f"a chi is three tiles in a row of one suit, like '345m'; got {written!r}", 422)
+    else:
+        size = 3 if kind == "pon" else 4
+        if len(tiles) != size or len(set(indices)) != 1:
+            raise ScoringError(f"{field_name}.tiles", f"a {kind} is {size} identical tiles; got {written!r}", 422)
+    return Meld(kind, tiles)
+
+
+def parse_request(payload: Any, rules: Ruleset | None = None) -> Win:
+    """Validate a score request (the JSON contract of POST /api/score) into a :class:`Win`."""
+    if not isinstance(payload, Mapping):
+        raise ScoringError(None, "the request must be a JSON object", 400)
+    if rules is None:
+        rules = get_ruleset(payload.get("ruleset", "wrr"), payload.get("rules"))
+    if "hand" not in payload:
+        raise ScoringError("hand", "missing: the concealed tiles including the winning tile, like '234m067p345s11z55z'", 400)
+    hand = tuple(parse_tiles(payload["hand"], "hand"))
+    melds_raw = payload.get("melds") or []
+    if not isinstance(melds_raw, list):
+        raise ScoringError("melds", "must be a list of melds", 400)
+    if len(melds_raw) > 4:
+        raise ScoringError("melds", f"a hand has at most four melds, got {len(melds_raw)}", 422)
+    melds = tuple(_parse_meld(m, n) for n, m in enumerate(melds_raw))
+
+    win = payload.get("win", "ron")
+    if win not in ("ron", "tsumo"):
+        raise ScoringError("win", f"must be 'ron' or 'tsumo', got {win!r}", 400)
+    tsumo = win == "tsumo"
+
+    if "win_tile" in payload and payload["win_tile"] not in (None, ""):
+        win_tiles = parse_tiles(payload["win_tile"], "win_tile")
+        if len(win_tiles) != 1:
+            raise ScoringError("win_tile", f"must be one tile, got {payload['win_tile']!r}", 400)
+        win_tile = win_tiles[0]
+    elif hand:
+        win_tile = hand[-1]  # the last tile written is the winning tile unless one is named
+    else:
+        raise ScoringError("hand", "is empty", 422)
+
+    flags = {name for name in FLAGS if _bool(payload, name)}
+    win_req = Win(
+        rules=rules, hand=hand, melds=melds, win_tile=win_tile, tsumo=tsumo,
+        seat_wind=_wind(payload, "seat_wind"), round_wind=_wind(payload, "round_wind"),
+        flags=frozenset(), dora_indicators=_tiles_field(payload, "dora_indicators"),
+        ura_indicators=_tiles_field(payload, "ura_indicators"),
+        honba=_int(payload, "honba"), riichi_sticks=_int(payload, "riichi_sticks"),
+    )
+    _check_tiles(win_req)
+    win_req.flags = frozenset(_check_flags(win_req, flags))
+    return win_req
+
+
+def _check_tiles(w: Win) -> None:
+    expected = 14 - 3 * len(w.melds)
+    if len(w.hand) != expected:
+        kans = sum(1 for m in w.melds if m.is_kan)
+        meld_text = f"with {len(w.melds)} meld{'s' if len(w.melds) != 1 else ''}" if w.melds else "with no melds"
+        raise ScoringError(
+            "hand",
+            f"has {len(w.hand)} tiles; {meld_text} the concealed part needs {expected} including the winning tile"
+            + (f" (kans count as three here: {kans} kan{'s' if kans != 1 else ''})" if kans else ""),
+        )
+    if w.win_tile not in w.hand:
+        alt = [t for t in w.hand if t.index == w.win_tile.index]
+        hint = f"; the hand has {alt[0].code}" if alt else ""
+        raise ScoringError("win_tile", f"{w.win_tile.code} is not among the concealed tiles of the hand{hint}")
+    counts = [0] * 34
+    reds = [0, 0, 0]
+    everything = list(w.hand) + [t for m in w.melds for t in m.tiles] + list(w.dora_indicators) + list(w.ura_indicators)
+    for t in everything:
+        counts[t.index] += 1
+        if t.red:
+            reds[t.index // 9] += 1
+    over = [index_code(i) for i, c in enumerate(counts) if c > 4]
+    if over:
+        raise ScoringError("hand", f"more than four copies of {', '.join(over)} across the hand, melds and indicators")
+    for suit, n in enumerate(reds):
+        if n > 1:
+            raise ScoringError("hand", f"more than one red five of {'mps'[suit]} across the hand, melds and indicators")
+    if len(w.dora_indicators) > 5:
+        raise ScoringError("dora_indicators", f"at most five (the first and one per kan), got {len(w.dora_indicators)}")
+    if len(w.ura_indicators) > len(w.dora_indicators):
+        raise ScoringError("ura_indicators", "there cannot be more ura indicators than dora indicators")
+
+
+def _check_flags(w: Win, flags: set) -> set:
+    rules, name = w.rules, w.rules.title
+    if "double_riichi" in flags:
+        flags.add("riichi")
+    if "riichi" in flags and not w.closed:
+        called = next(m for m in w.melds if m.is_called)
+        raise ScoringError("riichi", f"riichi needs a closed hand; this one has a called {called.type}")
+    if "ippatsu" in flags and "riichi" not in flags:
+        raise ScoringError("ippatsu", "ippatsu needs riichi")
+    if "haitei" in flags and not w.tsumo:
+        raise ScoringError("haitei", "haitei is a win by tsumo on the last tile; on the last discard it is houtei")
+    if "houtei" in flags and w.tsumo:
+        raise ScoringError("houtei", "houtei is a win by ron on the last discard; by tsumo it is haitei")
+    if "rinshan" in flags:
+        if not w.tsumo:
+            raise ScoringError("rinshan", "rinshan kaihou is a tsumo on a kan replacement tile")
+        if not any(m.is_kan for m in w.melds):
+            raise ScoringError("rinshan", "rinshan kaihou needs a kan among the melds")
+        if "ippatsu" in flags:
+            raise ScoringError("ippatsu", "a kan ends the ippatsu chance, so ippatsu cannot combine with rinshan")
+    if "chankan" in flags:
+        if w.tsumo:
+            raise ScoringError("chankan", "chankan is a ron on a tile added to a kan")
+        if "houtei" in flags:
+            raise ScoringError("chankan", "no kan can be made on the last tile, so chankan cannot combine with houtei")
+        if sum(1 for t in w.hand if t.index == w.win_tile.index) != 1:
+            raise ScoringError("chankan", "the other three copies of a robbed tile are in the kan, so the hand can hold only the robbed one")
+    for special, need_tsumo, dealer in (("tenhou", True, True), ("chiihou", True, False), ("renhou", False, False)):
+        if special not in flags:
+            continue
+        if w.melds:
+            raise ScoringError(special, f"{special} is a win before any call or kan, so the hand has no melds")
+        if w.tsumo != need_tsumo:
+            raise ScoringError(special, f"{special} is a win by {'tsumo' if need_tsumo else 'ron'}")
+        if w.dealer != dealer:
+            raise ScoringError(special, f"{special} is a win by {'the dealer (seat wind east)' if dealer else 'a non-dealer'}")
+        clash = flags & {"riichi", "ippatsu", "haitei", "houtei", "rinshan", "chankan"}
+        if clash:
+            raise ScoringError(special, f"{special} cannot combine with {', '.join(sorted(clash))}")
+    if "haitei" in flags and "rinshan" in flags and not rules.haitei_with_rinshan:
+        w.notes.append(f"{name}: a win on a last replacement tile scores rinshan only, not haitei")
+        flags.discard("haitei")
+    if "ippatsu" in flags and not rules.ippatsu:
+        w.notes.append(f"{name} has no ippatsu; it is not counted")
+        flags.discard("ippatsu")
+    if "renhou" in flags and rules.renhou == "none":
+        w.notes.append(f"renhou is not a yaku under {name}; the hand is scored without it")
+        flags.discard("renhou")
+    if any(t.red for t in w.hand) or any(t.red for m in w.melds for t in m.tiles):
+        if not rules.red_fives:
+            w.notes.append(f"{name} has no red fives: they count as plain fives")
+    if len(w.dora_indicators) > 1 and not rules.kan_dora:
+        w.notes.append(f"{name} has no kan dora: only the first dora indicator counts")
+    if w.ura_indicators:
+        if "riichi" not in flags:
+            w.notes.append("ura dora count only for a riichi hand; the ura indicators are ignored")
+        elif not rules.ura_dora:
+            w.notes.append(f"{name} has no ura dora; the ura indicators are ignored")
+        elif len(w.ura_indicators) > 1 and not rules.kan_ura_dora:
+            w.notes.append(f"{name} has no kan ura dora: only the first ura indicator counts")
+    return flags
+
+
+# --- evaluation --------------------------------------------------------------------------------
+
+def _wait_of_run(start: int, win: int) -> str:
+    pos = win - start
+    if pos == 1:
+        return "kanchan"
+    if (pos == 0 and start % 9 == 6) or (pos == 2 and start % 9 == 0):
+        return "penchan"
+    return "ryanmen"
+
+
+def interpretations(counts: tuple, groups_needed: int, win: int, tsumo: bool):
+    """Yield (form, groups, pair, wait) for each way the hand and its winning tile can be read.
+
+    ``groups`` are 5-tuples (kind, index, concealed, kan, called) for the concealed part only.
+    """
+    seen = set()
+    for pair, groups in decompositions(counts, groups_needed):
+        if pair == win:
+            key = (pair, groups, -1)
+            if key not in seen:
+                seen.add(key)
+                yield "standard", tuple((k, i, True, False, False) for k, i in groups), pair, "tanki"
+        for j, (kind, index) in enumerate(groups):
+            if kind == KOUTSU and index == win:
+                wait = "shanpon"
+            elif kind == SHUNTSU and index <= win <= index + 2:
+                wait = _wait_of_run(index, win)
+            else:
+                continue
+            key = (pair, groups, groups[j], wait)
+            if key in seen:
+                continue
+            seen.add(key)
+            out = tuple(
+                (k, i, not (n == j and k == KOUTSU and not tsumo), False, False) for n, (k, i) in enumerate(groups)
+            )
+            yield "standard", out, pair, wait
+    if groups_needed == 4:
+        if is_chiitoitsu(counts):
+            yield "chiitoitsu", (), -1, "tanki"
+        if is_kokushi(counts):
+            yield "kokushi", (), -1, "kokushi_13" if counts[win] == 2 else "kokushi"
+
+
+def _dora_lines(w: Win, all_counts: list) -> list[dict]:
+    rules = w.rules
+    lines = []
+    indicators = w.dora_indicators if rules.kan_dora else w.dora_indicators[:1]
+    dora = sum(all_counts[dora_after(t.index)] for t in indicators)
+    if dora:
+        lines.append({"id": "dora", "name": "Dora", "han": dora})
+    if rules.red_fives:
+        aka = sum(1 for t in w.hand if t.red) + sum(1 for m in w.melds for t in m.tiles if t.red)
+        if aka:
+            lines.append({"id": "aka_dora", "name": "Red fives (aka dora)", "han": aka})
+    if "riichi" in w.flags and rules.ura_dora and w.ura_indicators:
+        ura_ind = w.ura_indicators if rules.kan_ura_dora else w.ura_indicators[:1]
+        ura = sum(all_counts[dora_after(t.index)] for t in ura_ind)
+        if ura:
+            lines.append({"id": "ura_dora", "name": "Ura dora", "han": ura})
+    return lines
+
+
+def _describe_groups(groups, pair: int, form: str, counts: tuple) -> list[str]:
+    if form != "standard":
+        return [index_code(i)[0] * c + index_code(i)[1] for i, c in enumerate(counts) if c]
+    out = []
+    for kind, index, _concealed, kan, _called in groups:
+        if kind == SHUNTSU:
+            out.append(to_notation([Tile(index), Tile(index + 1), Tile(index + 2)]))
+        else:
+            out.append(index_code(index)[0] * (4 if kan else 3) + index_code(index)[1])
+    out.append(index_code(pair)[0] * 2 + index_code(pair)[1])
+    return out
+
+
+def evaluate(w: Win) -> dict:
+    """Score a validated win: the interpretation worth the most, with its payments."""
+    rules = w.rules
+    counts = [0] * 34
+    for t in w.hand:
+        counts[t.index] += 1
+    concealed = tuple(counts)
+    all_counts = counts[:]
+    for m in w.melds:
+        for t in m.tiles:
+            all_counts[t.index] += 1
+    meld_groups = tuple(m.group() for m in w.melds)
+    closed = w.closed
+    dora_lines = _dora_lines(w, all_counts)
+    dora_han = sum(d["han"] for d in dora_lines)
+
+    best = None
+    best_key = None
+    no_yaku = False
+    for form, groups, pair, wait in interpretations(concealed, 4 - len(w.melds), w.win_tile.index, w.tsumo):
+        ctx = Context(
+            rules=rules, form=form, groups=groups + meld_groups, pair=pair, wait=wait,
+            win_index=w.win_tile.index, tsumo=w.tsumo, closed=closed, counts=all_counts,
+            seat_wind=w.seat_wind, round_wind=w.round_wind, flags=w.flags, win_counts=concealed,
+        )
+        candidate = _value(w, ctx, dora_lines, dora_han)
+        if candidate is None:
+            no_yaku = True
+            continue
+        key = (candidate["points"], candidate["han"], candidate["fu"])
+        if best is None or key > best_key:
+            best, best_key = candidate, key
+    if best is None:
+        if no_yaku:
+            minimum = ""
+            if rules.two_yaku_minimum_honba and w.honba >= rules.two_yaku_minimum_honba:
+                minimum = f" (with {w.honba} counters {rules.title} needs two han from yaku)"
+            raise ScoringError("hand", "the hand has no yaku" + minimum + "; dora alone do not make a win")
+        raise ScoringError("hand", f"{to_notation(w.hand)} with {len(w.melds)} meld(s) is not a complete hand "
+                                   "(four groups and a pair, seven pairs, or thirteen orphans)")
+
+    payments = with_honba(best.pop("base_payments"), w.honba, ron_value=rules.honba_ron, tsumo_value=rules.honba_tsumo)
+    total = payment_total(payments, w.dealer) + rules.riichi_stick * w.riichi_sticks
+    best.update({
+        "payments": payments,
+        "total": total,
+        "honba": w.honba,
+        "riichi_sticks": w.riichi_sticks,
+        "dealer": w.dealer,
+        "win": "tsumo" if w.tsumo else "ron",
+        "ruleset": rules.id,
+        "hand": to_notation(w.hand),
+        "melds": [m.to_dict() for m in w.melds],
+        "win_tile": w.win_tile.code,
+        "notes": list(w.notes),
+    })
+    return best
+
+
+def _value(w: Win, ctx: Context, dora_lines: list, dora_han: int) -> dict | None:
+    """The value of one interpretation, or None when it has no yaku (or too few for the rules)."""
+    rules = w.rules
+    yakuman = find_yakuman(ctx)
+    pinfu = False
+    if yakuman:
+        mult = min(sum(m for _, m in yakuman), rules.max_yakuman)
+        yaku_lines = [{"id": y.id, "name": y.name, "han": 13 * m, "yakuman": m} for y, m in yakuman]
+        fu, fu_lines = count_fu(ctx, pinfu=False)
+        base, limit, han, kazoe = 8000 * mult, "yakuman", 13 * mult, False
+    else:
+        yaku = find_yaku(ctx)
+        if not yaku:
+            return _renhou_mangan(w, ctx) if "renhou" in ctx.flags and rules.renhou == "mangan" else None
+        yaku_han = sum(h for _, h in yaku)
+        if rules.two_yaku_minimum_honba and w.honba >= rules.two_yaku_minimum_honba and yaku_han < 2:
+            return None
+        pinfu = any(y.id == "pinfu" for y, _ in yaku)
+        yaku_lines = [{"id": y.id, "name": y.name, "han": h} for y, h in yaku] + dora_lines
+        han = yaku_han + dora_han
+        fu, fu_lines = count_fu(ctx, pinfu)
+        base, limit = base_points(han, fu, kiriage=rules.kiriage, kazoe=rules.kazoe_yakuman)
+        kazoe = limit == "yakuman"
+        mult = 0
+        if "renhou" in ctx.flags and rules.renhou == "mangan" and base < 2000:
+            alt = _renhou_mangan(w, ctx)
+            if alt:
+                return alt
+    payments = hand_payments(base, dealer=w.dealer, tsumo=w.tsumo)
+    return {
+        "han": han,
+        "fu": fu,
+        "yakuman": mult,
+        "limit": limit,
+        "kazoe": kazoe,
+        "yaku": yaku_lines,
+        "fu_details": fu_lines,
+        "points": payment_total(payments, w.dealer),
+        "base_payments": payments,
+        "wait": ctx.wait,
+        "form": ctx.form,
+        "groups": _describe_groups(ctx.groups, ctx.pair, ctx.form, ctx.win_counts),
+    }
+
+
+def _renhou_mangan(w: Win, ctx: Context) -> dict:
+    payments = hand_payments(2000, dealer=w.dealer, tsumo=w.tsumo)
+    return {
+        "han": 5, "fu": 0, "yakuman": 0, "limit": "mangan", "kazoe": False,
+        "yaku": [{"id": "renhou", "name": BY_ID["renhou"].name, "han": 5}],
+        "fu_details": [], "points": payment_total(payments, w.dealer), "base_payments": payments,
+        "wait": ctx.wait, "form": ctx.form, "groups": _describe_groups(ctx.groups, ctx.pair, ctx.form, ctx.win_counts),
+    }

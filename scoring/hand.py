@@ -1,0 +1,99 @@
+"""Hand decomposition: every way concealed tiles split into groups and a pair.
+
+Tiles are counts over the 34 kinds (see :mod:`scoring.tiles`). A group is a tuple
+``(kind, index)`` with ``kind`` SHUNTSU (a run starting at ``index``) or KOUTSU (three of
+``index``). Each suit is split on its own (cached on its nine counts, so common patterns are
+computed once), then the suits are combined with exactly one pair among them.
+
+>>> from scoring.tiles import parse_tiles, counts_of
+>>> decompositions(tuple(counts_of(parse_tiles("111222333m11p"))), 3)[0][0]
+9
+>>> len(decompositions(tuple(counts_of(parse_tiles("111222333m11p"))), 3))
+2
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from itertools import product
+
+from .tiles import YAOCHUU
+
+SHUNTSU, KOUTSU = 0, 1
+KOKUSHI_KINDS = tuple(sorted(YAOCHUU))
+
+
+@lru_cache(maxsize=4096)
+def _suit_splits(counts: tuple, runs: bool) -> tuple:
+    """Every split of one suit's counts into groups and at most one pair.
+
+    Returns ``((pair_offset or -1, ((kind, offset), ...)), ...)`` with groups in a canonical order.
+    """
+    found: set = set()
+
+    def walk(c: list, i: int, pair: int, groups: tuple) -> None:
+        while i < len(c) and c[i] == 0:
+            i += 1
+        if i == len(c):
+            found.add((pair, groups))
+            return
+        if c[i] >= 3:
+            c[i] -= 3
+            walk(c, i, pair, groups + ((KOUTSU, i),))
+            c[i] += 3
+        if runs and i + 2 < len(c) and c[i + 1] and c[i + 2]:
+            c[i] -= 1; c[i + 1] -= 1; c[i + 2] -= 1
+            walk(c, i, pair, groups + ((SHUNTSU, i),))
+            c[i] += 1; c[i + 1] += 1; c[i + 2] += 1
+        if pair < 0 and c[i] >= 2:
+            c[i] -= 2
+            walk(c, i, i, groups)
+            c[i] += 2
+
+    if sum(counts) % 3 != 1:  # 3n tiles without a pair or 3n+2 with one
+        walk(list(counts), 0, -1, ())
+    return tuple(sorted(found))
+
+
+@lru_cache(maxsize=65536)
+def decompositions(counts: tuple, groups_needed: int) -> tuple:
+    """All (pair_index, groups) splits of 34-kind ``counts`` into ``groups_needed`` groups and a pair.
+
+    Group indices are absolute tile indices. Returns an empty tuple when the tiles do not form
+    a complete hand of that shape.
+    """
+    if sum(counts) != 3 * groups_needed + 2:
+        return ()
+    per_suit = []
+    for base, size, runs in ((0, 9, True), (9, 9, True), (18, 9, True), (27, 7, False)):
+        part = counts[base:base + size]
+        if not any(part):
+            per_suit.append(((-1, ()),))
+            continue
+        splits = _suit_splits(part, runs)
+        if not splits:
+            return ()
+        per_suit.append(tuple((p + base if p >= 0 else -1, tuple((k, o + base) for k, o in g)) for p, g in splits))
+    result = []
+    for combo in product(*per_suit):
+        pairs = [p for p, _ in combo if p >= 0]
+        if len(pairs) != 1:
+            continue
+        result.append((pairs[0], tuple(g for _, gs in combo for g in gs)))
+    return tuple(result)
+
+
+def is_chiitoitsu(counts: tuple) -> bool:
+    """Seven different pairs (four of a kind is not two pairs)."""
+    return sum(counts) == 14 and sum(1 for c in counts if c == 2) == 7
+
+
+def is_kokushi(counts: tuple) -> bool:
+    """One of each terminal and honour and one more of them."""
+    return sum(counts) == 14 and all(counts[i] >= 1 for i in KOKUSHI_KINDS) and sum(counts[i] for i in KOKUSHI_KINDS) == 14
+
+
+def is_complete(counts: tuple, groups_needed: int) -> bool:
+    """Whether concealed ``counts`` complete a hand that already holds ``4 - groups_needed`` melds."""
+    if groups_needed == 4 and (is_chiitoitsu(counts) or is_kokushi(counts)):
+        return True
+    return bool(decompositions(counts, groups_needed))

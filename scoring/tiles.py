@@ -1,0 +1,157 @@
+"""Tiles and the mpsz notation.
+
+A tile is one of the 34 kinds, numbered 0..33 (``1m``..``9m`` = 0..8, ``1p``..``9p`` = 9..17,
+``1s``..``9s`` = 18..26, ``1z``..``7z`` = 27..33: East, South, West, North, haku, hatsu, chun),
+plus a flag for a red five (written ``0m``, ``0p``, ``0s``).
+
+>>> Tile.parse("0p")
+Tile.parse('0p')
+>>> Tile.parse("0p").index == Tile.parse("5p").index
+True
+>>> [t.code for t in parse_tiles("123m406p55z")]
+['1m', '2m', '3m', '4p', '0p', '6p', '5z', '5z']
+>>> to_notation(parse_tiles("5z123m0p4p6p5z"))
+'123m406p55z'
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable
+
+from .errors import NotationError, ScoringError
+
+SUITS = "mpsz"
+MAN, PIN, SOU, HONOR = range(4)
+
+EAST, SOUTH, WEST, NORTH, HAKU, HATSU, CHUN = range(27, 34)
+WIND_NAMES = ("east", "south", "west", "north")
+WINDS = (EAST, SOUTH, WEST, NORTH)
+DRAGONS = (HAKU, HATSU, CHUN)
+TERMINALS = (0, 8, 9, 17, 18, 26)
+YAOCHUU = frozenset(TERMINALS + WINDS + DRAGONS)
+GREENS = frozenset((19, 20, 21, 23, 25, HATSU))  # 2s 3s 4s 6s 8s hatsu
+FIVES = (4, 13, 22)
+
+#: Every tile code the app uses, in label order for the recogniser: 34 kinds, then red fives.
+TILE_CODES = tuple(f"{n}{s}" for s in "mps" for n in range(1, 10)) + tuple(
+    f"{n}z" for n in range(1, 8)
+) + ("0m", "0p", "0s")
+
+
+def index_code(index: int) -> str:
+    """The code of a tile kind: ``index_code(27) == '1z'``."""
+    return f"{index % 9 + 1}{SUITS[index // 9]}"
+
+
+def suit_of(index: int) -> int:
+    return index // 9
+
+
+def is_honor(index: int) -> bool:
+    return index >= 27
+
+
+def is_terminal(index: int) -> bool:
+    return index < 27 and index % 9 in (0, 8)
+
+
+def is_yaochuu(index: int) -> bool:
+    return index in YAOCHUU
+
+
+def dora_after(indicator: int) -> int:
+    """The dora a tile indicates: the next in its suit, 9 to 1, winds and dragons in a cycle."""
+    if indicator < 27:
+        return indicator - indicator % 9 + (indicator % 9 + 1) % 9
+    if indicator < HAKU:
+        return EAST + (indicator - EAST + 1) % 4
+    return HAKU + (indicator - HAKU + 1) % 3
+
+
+@dataclass(frozen=True, slots=True)
+class Tile:
+    """One tile: its kind (0..33) and whether it is a red five."""
+
+    index: int
+    red: bool = False
+
+    @classmethod
+    def parse(cls, code: str) -> "Tile":
+        tiles = parse_tiles(code)
+        if len(tiles) != 1:
+            raise NotationError(f"expected one tile, got {code!r}")
+        return tiles[0]
+
+    @property
+    def code(self) -> str:
+        if self.red:
+            return "0" + SUITS[self.index // 9]
+        return index_code(self.index)
+
+    def __repr__(self) -> str:
+        return f"Tile.parse({self.code!r})"
+
+    def __str__(self) -> str:
+        return self.code
+
+
+def parse_tiles(notation: str, field: str = "hand") -> list[Tile]:
+    """Parse mpsz notation strictly: ``'123m406p55z'`` -> tiles in the written order.
+
+    Spaces are allowed between groups. Anything else that is not a digit followed, eventually,
+    by a suit letter is an error that quotes the input and the position.
+    """
+    if not isinstance(notation, str):
+        raise ScoringError(field, f"must be a string of tiles like '123m55z', got {type(notation).__name__}", 400)
+    tiles: list[Tile] = []
+    pending: list[tuple[int, int]] = []  # (digit, position)
+    for pos, ch in enumerate(notation):
+        if ch.isdigit() and ch.isascii():
+            pending.append((int(ch), pos))
+        elif ch in SUITS:
+            if not pending:
+                raise NotationError(f"suit letter {ch!r} at position {pos} has no digits before it in {notation!r}", field)
+            suit = SUITS.index(ch)
+            for digit, dpos in pending:
+                if suit == HONOR and not 1 <= digit <= 7:
+                    raise NotationError(f"'{digit}z' at position {dpos} in {notation!r} is not a tile: honours are 1z-7z", field)
+                if digit == 0:
+                    tiles.append(Tile(suit * 9 + 4, True))
+                else:
+                    tiles.append(Tile(suit * 9 + digit - 1))
+            pending = []
+        elif ch in " ,":
+            if pending:
+                raise NotationError(f"digits before position {pos} in {notation!r} have no suit letter", field)
+        else:
+            raise NotationError(f"unknown character {ch!r} at position {pos} in {notation!r} (use digits and m, p, s, z)", field)
+    if pending:
+        raise NotationError(f"digit {pending[-1][0]!r} at the end of {notation!r} has no suit letter (m, p, s or z)", field)
+    return tiles
+
+
+def to_notation(tiles: Iterable[Tile], sort: bool = True) -> str:
+    """Write tiles as compact mpsz notation, sorted by kind unless ``sort`` is false."""
+    seq = list(tiles)
+    if sort:
+        seq.sort(key=lambda t: (t.index, not t.red))
+    out: list[str] = []
+    run: list[str] = []
+    run_suit = None
+    for t in seq:
+        suit = SUITS[t.index // 9]
+        if suit != run_suit and run:
+            out.append("".join(run) + run_suit)
+            run = []
+        run_suit = suit
+        run.append("0" if t.red else str(t.index % 9 + 1))
+    if run:
+        out.append("".join(run) + run_suit)
+    return "".join(out)
+
+
+def counts_of(tiles: Iterable[Tile]) -> list[int]:
+    counts = [0] * 34
+    for t in tiles:
+        counts[t.index] += 1
+    return counts
