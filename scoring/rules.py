@@ -175,8 +175,30 @@ def _coerce(f: dataclasses.Field, value: Any, current: Any) -> Any:
     raise ScoringError(f"rules.{name}", "cannot be overridden", 400)  # pragma: no cover
 
 
+#: Notes for values every text shares (RULESETS.md, "scoring arithmetic common to all"), or that
+#: only matter when another parameter turns them on. A preset's own note replaces these.
+COMMON_NOTES = {
+    "honba_ron": "300 per counter on ron (common to all texts)",
+    "honba_tsumo": "100 per counter from each payer on tsumo (common to all texts)",
+    "riichi_stick": "1000 per riichi stick (common to all texts)",
+    "noten_total": "3000 in all, split between noten and tenpai players (common to all texts)",
+    "max_yakuman": "only used when yakuman add up",
+    "renhou_han": "only used when renhou is a yaku of so many han",
+    "double_riichi_han": "double riichi is worth 2 han in place of riichi's 1 (common to all texts)",
+    "uma_by_positive": "none: the uma does not depend on how many players are positive",
+    "final_rounding": "final points are not rounded",
+    "multi_ron_honba": "only used when several players may win on one discard",
+    "nagashi_collects": "only used with nagashi mangan",
+    "tenpai_yame": "not in the text (assumption: a dealer's tenpai never ends the game)",
+    "chombo_penalty": "only used when chombo is a point penalty",
+    "pao_ron_honba": "assumption: the discarder pays the honba on a ron with pao",
+    "dealer_repeat_on_abort": "only used with abortive draws",
+    "extension_target": "no extension beyond South 4",
+}
+
+
 def _preset(**kw) -> Ruleset:
-    notes = kw.pop("notes")
+    notes = {**COMMON_NOTES, **kw.pop("notes")}
     return Ruleset(**kw, notes=MappingProxyType(notes))
 
 
@@ -397,6 +419,15 @@ GENERAL = _preset(
     },
 )
 
+#: What both online servers publish alike.
+ONLINE_NOTES = {
+    "ippatsu": "yes", "ura_dora": "yes", "kan_dora": "yes, revealed for every kan", "kan_ura_dora": "yes",
+    "open_tanyao": "kuitan allowed", "kiriage": "no kiriage mangan", "max_yakuman": "up to six yakuman",
+    "double_riichi_han": "2 han", "ryuuiisou_needs_hatsu": "hatsu not needed",
+    "chankan_ankan_kokushi": "kokushi may rob a concealed kan", "two_yaku_minimum_honba": "never",
+    "noten_total": "3000 in all", "chombo_penalty": "only used when chombo is a point penalty",
+}
+
 TENHOU = _preset(
     id="tenhou", title="Tenhou (online)", source="Tenhou.net published rules (four-player, red fives)",
     red_fives=True, ippatsu=True, ura_dora=True, kan_dora=True, kan_ura_dora=True, open_tanyao=True,
@@ -410,6 +441,7 @@ TENHOU = _preset(
     nagashi_mangan=True, nagashi_collects=False, dealer_repeat_on_abort=True, leftover_sticks="first",
     agari_yame=True, tenpai_yame=True, bust_ends_game=True, extension_target=30000, chombo="mangan", chombo_penalty=0,
     notes={
+        **ONLINE_NOTES,
         "red_fives": "one red five per suit", "kazoe_yakuman": "13 han is yakuman",
         "yakuman_stacking": "multiple yakuman count", "double_yakuman": "no double yakuman for a wait or for daisuushii",
         "renhou": "not a yaku", "double_wind_pair_fu": "a double wind pair is worth 4 fu",
@@ -443,7 +475,12 @@ MAHJONGSOUL = _preset(
     nagashi_mangan=True, nagashi_collects=False, dealer_repeat_on_abort=True, leftover_sticks="first",
     agari_yame=True, tenpai_yame=True, bust_ends_game=True, extension_target=30000, chombo="mangan", chombo_penalty=0,
     notes={
+        **ONLINE_NOTES,
         "red_fives": "one red five per suit",
+        "rinshan_tsumo_fu": "rinshan tsumo is worth 2 fu", "haitei_with_rinshan": "not combined",
+        "riichi_needs_points": "1000 points needed to declare riichi",
+        "pao_ron_honba": "assumption: the liable player pays the honba, as on Tenhou",
+        "dealer_repeat_on_abort": "abortive draws are renchan", "final_rounding": "assumption: not rounded",
         "double_yakuman": "thirteen-sided kokushi, pure nine gates, suuankou tanki and daisuushii are double",
         "yakuman_stacking": "composite yakuman add up", "kazoe_yakuman": "13 han is yakuman",
         "renhou": "not in ranked play", "double_wind_pair_fu": "assumption: 4 fu, as on Tenhou",

@@ -1,0 +1,54 @@
+"""The scoring endpoints take and give the same JSON as scoring.score."""
+import scoring
+
+HAND = {"ruleset": "wrr", "hand": "234m067p345s11z555z", "win_tile": "5z", "win": "ron",
+        "seat_wind": "south", "round_wind": "east", "riichi": True, "dora_indicators": "3m", "honba": 1, "riichi_sticks": 2}
+
+
+def test_score_endpoint_equals_library(client):
+    resp = client.post("/api/score", json=HAND)
+    assert resp.status_code == 200
+    assert resp.get_json() == scoring.score(HAND)
+    body = resp.get_json()
+    assert body["total"] == body["payments"]["ron"] + 2000
+
+
+def test_score_errors_name_the_field(client):
+    resp = client.post("/api/score", json={**HAND, "hand": "234m067p345s11z55z"})
+    assert resp.status_code == 422
+    assert resp.get_json()["error"]["field"] == "hand"
+    resp = client.post("/api/score", json={**HAND, "hand": "234q"})
+    assert resp.status_code == 400
+    assert "unknown character" in resp.get_json()["error"]["message"]
+
+
+def test_score_rejects_non_json(client):
+    resp = client.post("/api/score", data="hand=123m", content_type="application/x-www-form-urlencoded")
+    assert resp.status_code == 415
+    resp = client.post("/api/score", data="{not json", content_type="application/json")
+    assert resp.status_code == 400 and resp.get_json()["error"]["field"] == "body"
+    resp = client.post("/api/score", json=[1, 2])
+    assert resp.status_code == 400
+
+
+def test_waits_endpoint(client):
+    resp = client.post("/api/waits", json={"ruleset": "wrr", "hand": "123m456p789s23m55p", "riichi": True, "seat_wind": "south"})
+    assert resp.status_code == 200
+    body = resp.get_json()
+    assert [w["tile"] for w in body["waits"]] == ["1m", "4m"]
+    assert body["waits"][1]["ron"]["han"] == 2  # riichi + pinfu
+
+
+def test_rulesets_lists_every_preset_and_parameter(client):
+    body = client.get("/api/rulesets").get_json()
+    ids = [r["id"] for r in body["rulesets"]]
+    assert ids == ["wrr", "ema", "jpml", "saikouisen", "general", "tenhou", "mahjongsoul"]
+    params = body["rulesets"][0]["parameters"]
+    assert params["kiriage"]["value"] is False and "label" in params["kiriage"] and "note" in params["kiriage"]
+    assert {"pinfu", "kokushi_13", "chiitoitsu", "dora", "ura_dora"} <= {y["id"] for y in body["yaku"]}
+
+
+def test_every_preset_notes_every_parameter():
+    for preset in scoring.PRESETS.values():
+        described = preset.describe()["parameters"]
+        assert [k for k, v in described.items() if not v.get("note")] == [], preset.id
