@@ -1,4 +1,5 @@
-# Shared by scripts/serve and scripts/test: a virtualenv in .venv with the pinned requirements.
+# Shared by scripts/serve and scripts/test: a virtualenv in .venv with the pinned requirements,
+# and (for the tests) the Debian packages listed in scripts/system-packages.txt.
 setup_venv() {
   local req="$1" py="${PYTHON:-python3}"
   if [ ! -x .venv/bin/python ]; then
@@ -10,4 +11,24 @@ setup_venv() {
     .venv/bin/python -m pip install -q -r "$req"
     touch "$stamp"
   fi
+}
+
+setup_system_packages() {
+  local missing=()
+  while read -r pkg; do
+    pkg="${pkg%%#*}"; pkg="$(echo "$pkg" | tr -d '[:space:]')"
+    [ -n "$pkg" ] || continue
+    dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
+  done < scripts/system-packages.txt
+  [ ${#missing[@]} -eq 0 ] && return 0
+  local sudo=""
+  if [ "$(id -u)" -ne 0 ]; then
+    if command -v sudo >/dev/null 2>&1; then sudo="sudo"; else
+      echo "note: cannot install ${missing[*]} (not root, no sudo); tests that need them are skipped" >&2
+      return 0
+    fi
+  fi
+  echo "installing system packages: ${missing[*]}" >&2
+  $sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null
+  $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 }
