@@ -23,9 +23,14 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     else:
         app.config.from_mapping(test_config)
 
-    from web import api, errors, recognize
+    from tables import Database, TableService
+    from web import api, errors, recognize, tables
+
+    database = Database(app.config["DATABASE_URL"])
+    app.extensions["database"] = database
+    app.extensions["tables"] = TableService(database)
 
     errors.register(app)
-    for blueprint in (api.bp, recognize.bp):
+    for blueprint in (api.bp, recognize.bp, tables.bp):
         app.register_blueprint(blueprint)
     return app

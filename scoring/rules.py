@@ -75,6 +75,7 @@ class Ruleset:
     abortive_draws: tuple = _f((), "abortive draws", items=ABORTIVE_DRAWS, scope="table")
     max_ron_winners: int = _f(1, "winners on one discard (1: head bump)", choices=(1, 2, 3), scope="table")
     multi_ron_honba: str = _f("each", "honba with several ron winners", choices=("each", "closest"), scope="table")
+    multi_ron_sticks: str = _f("closest", "riichi sticks with several ron winners", choices=("closest", "closest_own_back"), scope="table")
     pao_yaku: tuple = _f(("daisangen", "daisuushii"), "liability (pao) yakuman", items=PAO_YAKU, scope="table")
     pao_ron_honba: str = _f("discarder", "who pays honba on a ron with pao", choices=("discarder", "liable", "split"), scope="table")
     nagashi_mangan: bool = _f(False, "nagashi mangan", scope="table")
@@ -188,6 +189,7 @@ COMMON_NOTES = {
     "uma_by_positive": "none: the uma does not depend on how many players are positive",
     "final_rounding": "final points are not rounded",
     "multi_ron_honba": "only used when several players may win on one discard",
+    "multi_ron_sticks": "only used when several players may win on one discard",
     "nagashi_collects": "only used with nagashi mangan",
     "tenpai_yame": "not in the text (assumption: a dealer's tenpai never ends the game)",
     "chombo_penalty": "only used when chombo is a point penalty",
@@ -250,8 +252,8 @@ EMA = _preset(
     ryuuiisou_needs_hatsu=False, chankan_ankan_kokushi=True, two_yaku_minimum_honba=5,
     start_points=30000, return_points=30000, uma=(9000, 3000, -3000, -9000), tie_break="split",
     riichi_needs_points=False, abortive_draws=("nine_terminals", "four_winds", "four_kans", "four_riichi"),
-    max_ron_winners=3, multi_ron_honba="each", pao_yaku=("daisangen", "daisuushii"), pao_ron_honba="discarder",
-    nagashi_mangan=True, nagashi_collects=True, dealer_repeat_on_abort=True, leftover_sticks="first",
+    max_ron_winners=3, multi_ron_honba="each", multi_ron_sticks="closest_own_back", pao_yaku=("daisangen", "daisuushii"),
+    pao_ron_honba="discarder", nagashi_mangan=True, nagashi_collects=True, dealer_repeat_on_abort=True, leftover_sticks="first",
     agari_yame=False, bust_ends_game=False, chombo="mangan", chombo_penalty=0,
     notes={
         "red_fives": "1.1: three red fives, one per suit; 4.1 they add a fan each",
@@ -277,6 +279,7 @@ EMA = _preset(
         "abortive_draws": "3.4.3: nine terminals, four kongs by different players, four winds, four riichi",
         "max_ron_winners": "3.3.1, 4.1: several players may win on the same discard, each paid in full",
         "multi_ron_honba": "4.1: each winner receives the value including counters",
+        "multi_ron_sticks": "4.1: winners get their own riichi bet back; the others go to the winner closest to the discarder's right",
         "pao_yaku": "3.3.6: third dragon pung, fourth wind pung", "pao_ron_honba": "not in the text (assumption: discarder, as in WRR)",
         "nagashi_mangan": "4.2.4: paid as a self-drawn mangan plus counters and riichi bets",
         "nagashi_collects": "4.2.4: plus counters and richi bets",
@@ -452,6 +455,7 @@ TENHOU = _preset(
         "abortive_draws": "nine terminals, four riichi, three ron, four kans, four winds",
         "max_ron_winners": "double ron allowed; three ron is an abortive draw",
         "multi_ron_honba": "repeats and deposits go to the winner closest to the discarder",
+        "multi_ron_sticks": "deposits go to the winner closest to the discarder",
         "pao_yaku": "daisangen and daisuushii", "pao_ron_honba": "related repeats are paid through pao",
         "nagashi_mangan": "tenpai payments are replaced by the mangan payment",
         "nagashi_collects": "assumption: nagashi mangan takes no repeats or deposits",
@@ -488,6 +492,7 @@ MAHJONGSOUL = _preset(
         "uma": "assumption: +15/+5/-5/-15 for a casual table", "tie_break": "ties go to the earlier dealer",
         "abortive_draws": "four winds, four kans, nine terminals, four riichi; triple ron is not an abortive draw",
         "max_ron_winners": "double and triple ron allowed", "multi_ron_honba": "assumption: to the winner closest to the discarder, as on Tenhou",
+        "multi_ron_sticks": "assumption: to the winner closest to the discarder, as on Tenhou",
         "pao_yaku": "big three dragons, big four winds, separate responsibility per yakuman",
         "nagashi_mangan": "allowed, in place of tenpai payments", "nagashi_collects": "assumption: no repeats or deposits",
         "leftover_sticks": "to first place", "agari_yame": "automatic in all-last", "tenpai_yame": "automatic in all-last",

@@ -1,0 +1,546 @@
+"""The game ledger: a table's running scores, replayed from its log of hands.
+
+Pure functions over immutable values. :func:`replay` folds :func:`apply_hand` over the hand log
+from :func:`new_state`; every rule-set difference is a field of the :class:`~scoring.rules.Ruleset`.
+
+A hand is a JSON object (the body of ``POST /api/tables/<id>/hands``)::
+
+    {"result": "ron", "from_seat": 0, "winners": [{"seat": 2, "value": V, "pao_seat": null}], "riichi": [1]}
+    {"result": "tsumo", "winner": {"seat": 2, "value": V, "pao_seat": null}, "riichi": []}
+    {"result": "draw", "tenpai": [0, 2], "riichi": [2], "nagashi": []}
+    {"result": "abort", "kind": "nine_terminals", "riichi": []}
+    {"result": "chombo", "seat": 1}
+
+with ``V`` one of ``{"han": 3, "fu": 40}``, ``{"yakuman": 1}`` or ``{"hand": <score request>}``.
+
+Points are conserved: the four scores plus the riichi sticks on the table always add up to four
+starting scores (chombo point penalties are kept apart, off the table).
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from .engine import evaluate, parse_request
+from .errors import ScoringError
+from .points import base_points, hand_payments, payment_total, round_up_100
+from .rules import Ruleset
+from .tiles import WIND_NAMES
+
+ROUND_NAMES = WIND_NAMES
+RESULTS = ("ron", "tsumo", "draw", "abort", "chombo")
+TABLE = "table"  # the pot of riichi sticks in payment records
+
+
+class LedgerError(ScoringError):
+    """A hand that cannot be recorded (HTTP 422 unless malformed)."""
+
+
+@dataclass(frozen=True)
+class TableState:
+    scores: tuple
+    round_index: int = 0          # 0 east, 1 south, 2 west (extension), 3 north
+    hand_number: int = 1          # 1..4 within the round
+    dealer: int = 0
+    honba: int = 0
+    riichi_sticks: int = 0
+    penalties: tuple = (0, 0, 0, 0)
+    finished: bool = False
+    hands_played: int = 0
+
+    def seat_wind(self, seat: int) -> str:
+        return WIND_NAMES[(seat - self.dealer) % 4]
+
+    @property
+    def round_wind(self) -> str:
+        return ROUND_NAMES[self.round_index]
+
+
+def new_state(rules: Ruleset) -> TableState:
+    return TableState(scores=(rules.start_points,) * 4)
+
+
+# --- input checks ------------------------------------------------------------------------------
+
+def _seat(value: Any, field: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise LedgerError(field, f"must be a seat number 0-3, got {value!r}", 400)
+    if not 0 <= value <= 3:
+        raise LedgerError(field, f"seat {value} is out of range: seats are 0-3")
+    return value
+
+
+def _seats(body: Mapping, name: str) -> list[int]:
+    raw = body.get(name, [])
+    if raw is None:
+        return []
+    if not isinstance(raw, list):
+        raise LedgerError(name, "must be a list of seats (0-3)", 400)
+    seats = [_seat(v, f"{name}[{i}]") for i, v in enumerate(raw)]
+    if len(set(seats)) != len(seats):
+        raise LedgerError(name, f"lists a seat twice: {seats}")
+    return sorted(seats)
+
+
+class _Book:
+    """Payments made in one hand, itemised, and the table-point changes they add up to."""
+
+    def __init__(self, state: TableState):
+        self.deltas = [0, 0, 0, 0]
+        self.sticks = state.riichi_sticks
+        self.items: list[dict] = []
+
+    def pay(self, frm, to, amount: int, what: str) -> None:
+        if amount <= 0 or frm == to:
+            return
+        if frm == TABLE:
+            self.sticks -= amount // 1000
+        else:
+            self.deltas[frm] -= amount
+        if to == TABLE:
+            self.sticks += amount // 1000
+        else:
+            self.deltas[to] += amount
+        self.items.append({"from": frm, "to": to, "amount": amount, "for": what})
+
+
+def _declare_riichi(rules: Ruleset, state: TableState, book: _Book, seats: list[int]) -> None:
+    for seat in seats:
+        if rules.riichi_needs_points and state.scores[seat] < rules.riichi_stick:
+            raise LedgerError("riichi", f"seat {seat} has {state.scores[seat]} points; {rules.title} needs "
+                                        f"{rules.riichi_stick} to declare riichi")
+        book.pay(seat, TABLE, rules.riichi_stick, "riichi")
+
+
+# --- the value of a win ------------------------------------------------------------------------
+
+def _value(rules: Ruleset, state: TableState, seat: int, raw: Any, tsumo: bool, riichi: list[int],
+           field: str, sticks: int) -> dict:
+    """What a winner's hand is worth: base points, and the facts shown in the hand record."""
+    if not isinstance(raw, Mapping):
+        raise LedgerError(field, 'must be {"han": 3, "fu": 40}, {"yakuman": 1} or {"hand": <score request>}', 400)
+    dealer = seat == state.dealer
+    if "hand" in raw:
+        return _value_of_hand(rules, state, seat, raw["hand"], tsumo, riichi, field, sticks)
+    if "yakuman" in raw:
+        n = raw["yakuman"]
+        most = rules.max_yakuman if rules.yakuman_stacking else (2 if rules.double_yakuman else 1)
+        if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= most:
+            raise LedgerError(f"{field}.yakuman", f"must be a whole number from 1 to {most} under {rules.title}, got {n!r}")
+        return {"han": 13 * n, "fu": 0, "yakuman": n, "limit": "yakuman", "base": 8000 * n, "dealer": dealer,
+                "pao_units": raw.get("pao_yakuman", 1)}
+    han, fu = raw.get("han"), raw.get("fu")
+    for name, v in (("han", han), ("fu", fu)):
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise LedgerError(f"{field}.{name}", f"must be a whole number, got {v!r}", 400)
+    if han < 1:
+        raise LedgerError(f"{field}.han", "a winning hand has at least 1 han")
+    if han < 5:
+        if fu not in (20, 25) and not (30 <= fu <= 130 and fu % 10 == 0):
+            raise LedgerError(f"{field}.fu", f"fu is 20, 25 or a multiple of 10 up to 130, got {fu}")
+        if fu == 25 and han < 2:
+            raise LedgerError(f"{field}.fu", "25 fu is seven pairs, which is at least 2 han")
+        if fu == 20 and (han < 2 or not tsumo):
+            raise LedgerError(f"{field}.fu", "20 fu is only a pinfu tsumo (at least 2 han); a ron has at least 25 or 30 fu")
+    base, limit = base_points(han, fu, kiriage=rules.kiriage, kazoe=rules.kazoe_yakuman)
+    return {"han": han, "fu": fu, "yakuman": 0, "limit": limit, "base": base, "dealer": dealer, "pao_units": 0}
+
+
+FILLED_BY_TABLE = ("seat_wind", "round_wind", "honba", "riichi_sticks")
+PAO_IDS = {"daisangen": "daisangen", "daisuushii": "daisuushii", "suukantsu": "suukantsu"}
+
+
+def _value_of_hand(rules, state, seat, hand, tsumo, riichi, field, sticks) -> dict:
+    if not isinstance(hand, Mapping):
+        raise LedgerError(f"{field}.hand", "must be a score request object", 400)
+    filled = {"seat_wind": state.seat_wind(seat), "round_wind": state.round_wind, "honba": state.honba,
+              "riichi_sticks": sticks, "win": "tsumo" if tsumo else "ron"}
+    for key, value in filled.items():
+        if key in hand and hand[key] != value:
+            raise LedgerError(f"{field}.hand.{key}", f"is filled in by the table ({value!r}); got {hand[key]!r}")
+    if hand.get("ruleset", rules.id) != rules.id:
+        raise LedgerError(f"{field}.hand.ruleset", f"the table plays {rules.id}; got {hand['ruleset']!r}")
+    in_riichi = bool(hand.get("riichi") or hand.get("double_riichi"))
+    if in_riichi != (seat in riichi):
+        raise LedgerError(f"{field}.hand.riichi", f"seat {seat} is {'' if seat in riichi else 'not '}in this hand's riichi "
+                                                  f"list but the hand says riichi is {in_riichi}")
+    try:
+        result = evaluate(parse_request({**hand, **filled}, rules))
+    except ScoringError as err:
+        raise LedgerError(f"{field}.hand.{err.field}" if err.field else f"{field}.hand", err.message, err.status) from None
+    if result["yakuman"]:
+        base = 8000 * result["yakuman"]
+    elif result["limit"] == "yakuman":
+        base = 8000  # counted yakuman
+    else:
+        base, _ = base_points(result["han"], result["fu"], kiriage=rules.kiriage, kazoe=rules.kazoe_yakuman)
+        if result["limit"] == "mangan" and base < 2000:  # renhou as mangan
+            base = 2000
+    pao_units = sum(y.get("yakuman", 0) for y in result["yaku"] if PAO_IDS.get(y["id"]) in rules.pao_yaku)
+    return {"han": result["han"], "fu": result["fu"], "yakuman": result["yakuman"], "limit": result["limit"],
+            "base": base, "dealer": seat == state.dealer, "pao_units": pao_units,
+            "yaku": [{"id": y["id"], "han": y["han"]} for y in result["yaku"]], "hand": result["hand"],
+            "melds": result["melds"], "win_tile": result["win_tile"], "notes": result["notes"]}
+
+
+def _pao(rules: Ruleset, value: dict, winner: Mapping, seat: int, field: str) -> int | None:
+    pao = winner.get("pao_seat")
+    if pao is None:
+        return None
+    pao = _seat(pao, f"{field}.pao_seat")
+    if pao == seat:
+        raise LedgerError(f"{field}.pao_seat", "the winner cannot be liable for their own hand")
+    if not rules.pao_yaku:
+        raise LedgerError(f"{field}.pao_seat", f"{rules.title} has no liability payments")
+    if not value["yakuman"] or not value["pao_units"]:
+        raise LedgerError(f"{field}.pao_seat", f"liability applies only to {', '.join(rules.pao_yaku)} under {rules.title}")
+    units = value["pao_units"]
+    if isinstance(units, bool) or not isinstance(units, int) or not 1 <= units <= value["yakuman"]:
+        raise LedgerError(f"{field}.value.pao_yakuman", f"must be from 1 to {value['yakuman']}")
+    return pao
+
+
+# --- each kind of result -----------------------------------------------------------------------
+
+def _ron(rules: Ruleset, state: TableState, body: Mapping, book: _Book) -> dict:
+    frm = _seat(body.get("from_seat"), "from_seat")
+    winners = body.get("winners")
+    if not isinstance(winners, list) or not winners:
+        raise LedgerError("winners", 'must be a non-empty list like [{"seat": 2, "value": {"han": 3, "fu": 40}}]', 400)
+    if len(winners) > rules.max_ron_winners:
+        if rules.max_ron_winners == 1:
+            raise LedgerError("winners", f"{rules.title} has a head bump: only the winner closest to the discarder is paid; "
+                                         "record that one winner")
+        if "triple_ron" in rules.abortive_draws:
+            raise LedgerError("winners", f"three ron is an abortive draw under {rules.title}: record it as an abort")
+        raise LedgerError("winners", f"at most {rules.max_ron_winners} winners on one discard under {rules.title}")
+    riichi = _seats(body, "riichi")
+    _declare_riichi(rules, state, book, riichi)
+    seats = []
+    for i, w in enumerate(winners):
+        if not isinstance(w, Mapping):
+            raise LedgerError(f"winners[{i}]", "must be an object with seat and value", 400)
+        seat = _seat(w.get("seat"), f"winners[{i}].seat")
+        if seat == frm:
+            raise LedgerError(f"winners[{i}].seat", "the winner cannot be the discarder")
+        if seat in seats:
+            raise LedgerError(f"winners[{i}].seat", f"seat {seat} is listed twice")
+        seats.append(seat)
+    # turn order from the discarder: the closest winner takes the sticks (and honba where so ruled)
+    order = sorted(range(len(winners)), key=lambda i: (seats[i] - frm) % 4)
+    closest = seats[order[0]]
+    sticks = book.sticks
+    shown = []
+    for i in order:
+        w, seat = winners[i], seats[i]
+        field = f"winners[{i}]"
+        value = _value(rules, state, seat, w.get("value"), False, riichi, f"{field}.value",
+                       sticks if seat == closest else 0)
+        pao = _pao(rules, value, w, seat, field)
+        honba = state.honba if (rules.multi_ron_honba == "each" or seat == closest) else 0
+        _pay_ron(rules, book, frm, seat, value, pao, honba)
+        shown.append(_winner_record(seat, value, pao))
+    if len(winners) > 1 and rules.multi_ron_sticks == "closest_own_back":
+        for seat in seats:
+            if seat in riichi and seat != closest:
+                book.pay(TABLE, seat, rules.riichi_stick, "own riichi stick back")
+    book.pay(TABLE, closest, book.sticks * rules.riichi_stick, "riichi sticks")
+    return {"winners": shown, "dealer_repeats": state.dealer in seats, "honba_next": state.honba + 1 if state.dealer in seats else 0}
+
+
+def _pay_ron(rules, book, frm, seat, value, pao, honba) -> None:
+    dealer = value["dealer"]
+    if pao is None or pao == frm:
+        book.pay(frm, seat, hand_payments(value["base"], dealer=dealer, tsumo=False)["ron"], "hand")
+        book.pay(frm, seat, rules.honba_ron * honba, "honba")
+        return
+    pao_base = 8000 * value["pao_units"]
+    pao_part = hand_payments(pao_base, dealer=dealer, tsumo=False)["ron"]
+    liable_share = round_up_100(pao_part // 2)
+    rest = value["base"] - pao_base
+    rest_part = hand_payments(rest, dealer=dealer, tsumo=False)["ron"] if rest > 0 else 0
+    book.pay(pao, seat, liable_share, "hand (liability)")
+    book.pay(frm, seat, pao_part - liable_share + rest_part, "hand")
+    honba_points = rules.honba_ron * honba
+    if rules.pao_ron_honba == "liable":
+        book.pay(pao, seat, honba_points, "honba (liability)")
+    elif rules.pao_ron_honba == "split":
+        book.pay(pao, seat, honba_points // 2, "honba (liability)")
+        book.pay(frm, seat, honba_points - honba_points // 2, "honba")
+    else:
+        book.pay(frm, seat, honba_points, "honba")
+
+
+def _tsumo(rules: Ruleset, state: TableState, body: Mapping, book: _Book) -> dict:
+    w = body.get("winner")
+    if not isinstance(w, Mapping):
+        raise LedgerError("winner", 'must be an object like {"seat": 2, "value": {"han": 3, "fu": 40}}', 400)
+    seat = _seat(w.get("seat"), "winner.seat")
+    riichi = _seats(body, "riichi")
+    _declare_riichi(rules, state, book, riichi)
+    value = _value(rules, state, seat, w.get("value"), True, riichi, "winner.value", book.sticks)
+    pao = _pao(rules, value, w, seat, "winner")
+    dealer = value["dealer"]
+    payers = [s for s in range(4) if s != seat]
+
+    def shares(base: int) -> dict[int, int]:
+        pays = hand_payments(base, dealer=dealer, tsumo=True)
+        return {s: pays["dealer"] if (not dealer and s == state.dealer) else pays["non_dealer"] for s in payers}
+
+    if pao is None:
+        for s, amount in shares(value["base"]).items():
+            book.pay(s, seat, amount, "hand")
+            book.pay(s, seat, rules.honba_tsumo * state.honba, "honba")
+    else:
+        pao_base = 8000 * value["pao_units"]
+        rest = value["base"] - pao_base
+        book.pay(pao, seat, sum(shares(pao_base).values()), "hand (liability)")
+        if rest > 0:
+            for s, amount in shares(rest).items():
+                book.pay(s, seat, amount, "hand")
+                book.pay(s, seat, rules.honba_tsumo * state.honba, "honba")
+        else:
+            book.pay(pao, seat, rules.honba_tsumo * state.honba * 3, "honba (liability)")
+    book.pay(TABLE, seat, book.sticks * rules.riichi_stick, "riichi sticks")
+    repeats = seat == state.dealer
+    return {"winners": [_winner_record(seat, value, pao)], "dealer_repeats": repeats,
+            "honba_next": state.honba + 1 if repeats else 0}
+
+
+def _draw(rules: Ruleset, state: TableState, body: Mapping, book: _Book) -> dict:
+    tenpai = _seats(body, "tenpai")
+    riichi = _seats(body, "riichi")
+    nagashi = _seats(body, "nagashi")
+    noten_riichi = [s for s in riichi if s not in tenpai]
+    if noten_riichi:
+        raise LedgerError("tenpai", f"seat {noten_riichi[0]} declared riichi and must be tenpai at a draw "
+                                    "(a noten riichi is a chombo: record that instead)")
+    if nagashi and not rules.nagashi_mangan:
+        raise LedgerError("nagashi", f"{rules.title} has no nagashi mangan")
+    _declare_riichi(rules, state, book, riichi)
+    if nagashi:
+        for seat in nagashi:
+            dealer = seat == state.dealer
+            pays = hand_payments(2000, dealer=dealer, tsumo=True)
+            for s in range(4):
+                if s == seat:
+                    continue
+                book.pay(s, seat, pays["dealer"] if (not dealer and s == state.dealer) else pays["non_dealer"], "nagashi mangan")
+                if rules.nagashi_collects:
+                    book.pay(s, seat, rules.honba_tsumo * state.honba, "honba")
+        if rules.nagashi_collects:
+            first = min(nagashi, key=lambda s: (s - state.dealer) % 4)
+            book.pay(TABLE, first, book.sticks * rules.riichi_stick, "riichi sticks")
+    elif 0 < len(tenpai) < 4:
+        noten = [s for s in range(4) if s not in tenpai]
+        each = rules.noten_total // (len(tenpai) * len(noten))
+        for s in noten:
+            for t in tenpai:
+                book.pay(s, t, each, "noten payment")
+    repeats = state.dealer in tenpai
+    return {"winners": [], "dealer_repeats": repeats, "honba_next": state.honba + 1}
+
+
+def _abort(rules: Ruleset, state: TableState, body: Mapping, book: _Book) -> dict:
+    kind = body.get("kind")
+    if kind not in rules.abortive_draws:
+        allowed = ", ".join(rules.abortive_draws) or "none"
+        raise LedgerError("kind", f"{rules.title} has no abortive draw {kind!r} (allowed: {allowed})")
+    riichi = _seats(body, "riichi")
+    if kind == "four_riichi" and riichi != [0, 1, 2, 3]:
+        raise LedgerError("riichi", "four riichi means all four seats declared riichi in this hand")
+    _declare_riichi(rules, state, book, riichi)
+    return {"winners": [], "dealer_repeats": rules.dealer_repeat_on_abort, "honba_next": state.honba + 1}
+
+
+def _chombo(rules: Ruleset, state: TableState, body: Mapping, book: _Book) -> dict:
+    seat = _seat(body.get("seat"), "seat")
+    _seats(body, "riichi")  # declarations of a re-dealt hand are returned: nothing moves
+    penalty = 0
+    if rules.chombo == "mangan":
+        dealer = seat == state.dealer
+        for s in range(4):
+            if s != seat:
+                book.pay(seat, s, 4000 if (dealer or s == state.dealer) else 2000, "chombo")
+    else:
+        penalty = rules.chombo_penalty
+    return {"winners": [], "redeal": True, "penalty": (seat, penalty)}
+
+
+HANDLERS = {"ron": _ron, "tsumo": _tsumo, "draw": _draw, "abort": _abort, "chombo": _chombo}
+
+
+def _winner_record(seat: int, value: dict, pao: int | None) -> dict:
+    out = {"seat": seat, **{k: v for k, v in value.items() if k not in ("base", "dealer", "pao_units")}}
+    out["points"] = payment_total(hand_payments(value["base"], dealer=value["dealer"], tsumo=False), value["dealer"])
+    if pao is not None:
+        out["pao_seat"] = pao
+    return out
+
+
+# --- applying a hand and ending the game -------------------------------------------------------
+
+def apply_hand(rules: Ruleset, state: TableState, body: Any) -> tuple[TableState, dict]:
+    """Record one hand: the new state and the hand's record (payments, deltas, values)."""
+    if not isinstance(body, Mapping):
+        raise LedgerError(None, "a hand must be a JSON object", 400)
+    if state.finished:
+        raise LedgerError("result", "the game is over; no more hands can be recorded")
+    kind = body.get("result")
+    if kind not in HANDLERS:
+        raise LedgerError("result", f"must be one of {', '.join(RESULTS)}; got {kind!r}", 400)
+    book = _Book(state)
+    outcome = HANDLERS[kind](rules, state, body, book)
+
+    scores = tuple(s + d for s, d in zip(state.scores, book.deltas))
+    penalties = list(state.penalties)
+    record = {
+        "index": state.hands_played, "round_wind": state.round_wind, "hand_number": state.hand_number,
+        "dealer": state.dealer, "honba": state.honba, "riichi_sticks_before": state.riichi_sticks,
+        **{k: v for k, v in body.items()}, "winners": outcome["winners"], "payments": book.items,
+        "deltas": book.deltas, "scores_after": list(scores), "riichi_sticks_after": book.sticks,
+    }
+    if kind == "chombo":
+        seat, penalty = outcome["penalty"]
+        penalties[seat] += penalty
+        record["penalty"] = {"seat": seat, "points": penalty}
+        new = dataclasses.replace(state, scores=scores, penalties=tuple(penalties), riichi_sticks=book.sticks,
+                                  hands_played=state.hands_played + 1)
+        return _check_bust(rules, new), record
+
+    new = dataclasses.replace(state, scores=scores, riichi_sticks=book.sticks, honba=outcome["honba_next"],
+                              hands_played=state.hands_played + 1)
+    new = _advance(rules, state, new, outcome["dealer_repeats"], body, kind)
+    record["dealer_repeats"] = outcome["dealer_repeats"]
+    record["game_over"] = new.finished
+    return new, record
+
+
+def _first_seat(rules: Ruleset, scores) -> int:
+    return min(range(4), key=lambda s: (-scores[s], s))
+
+
+def _advance(rules: Ruleset, before: TableState, new: TableState, repeats: bool, body: Mapping, kind: str) -> TableState:
+    if rules.bust_ends_game and min(new.scores) < 0:
+        return dataclasses.replace(new, finished=True)
+    in_extension = before.round_index >= 2
+    last_regular = before.round_index == 1 and before.hand_number == 4
+    target = rules.extension_target
+    if in_extension and target and max(new.scores) >= target:
+        return dataclasses.replace(new, finished=True)
+    if repeats:
+        if (last_regular or in_extension) and _may_stop(rules, new, kind) and not body.get("continue_game"):
+            return dataclasses.replace(new, finished=True)
+        return new
+    dealer = (before.dealer + 1) % 4
+    round_index, hand_number = before.round_index, before.hand_number + 1
+    if dealer == 0:
+        round_index, hand_number = round_index + 1, 1
+    if round_index >= 2:
+        extend = target and max(new.scores) < target and round_index == 2
+        if not extend:
+            return dataclasses.replace(new, finished=True)
+    return dataclasses.replace(new, dealer=dealer, round_index=round_index, hand_number=hand_number)
+
+
+def _may_stop(rules: Ruleset, state: TableState, kind: str) -> bool:
+    """Agari-yame / tenpai-yame: the dealer of the last hand is first and may end the game."""
+    allowed = rules.agari_yame if kind in ("ron", "tsumo") else (rules.tenpai_yame if kind == "draw" else False)
+    if not allowed or _first_seat(rules, state.scores) != state.dealer:
+        return False
+    if rules.tie_break == "split" and sorted(state.scores)[-2] == state.scores[state.dealer]:
+        return False  # tied for first is not "the high scorer"
+    return not rules.extension_target or state.scores[state.dealer] >= rules.extension_target
+
+
+def _check_bust(rules: Ruleset, state: TableState) -> TableState:
+    if rules.bust_ends_game and min(state.scores) < 0:
+        return dataclasses.replace(state, finished=True)
+    return state
+
+
+def replay(rules: Ruleset, hands: list) -> tuple[TableState, list[dict]]:
+    """The state after every hand of the log, and each hand's record. Raises on the first bad hand."""
+    state = new_state(rules)
+    records = []
+    for n, body in enumerate(hands):
+        try:
+            state, record = apply_hand(rules, state, body)
+        except LedgerError as err:
+            raise LedgerError(err.field, f"hand {n}: {err.message}", err.status) from None
+        records.append(record)
+    return state, records
+
+
+# --- final standings ---------------------------------------------------------------------------
+
+def standings(rules: Ruleset, state: TableState) -> dict:
+    """Places, uma, oka, penalties and final scores (in thousands), and where leftover sticks went."""
+    points = list(state.scores)
+    leftover = state.riichi_sticks * rules.riichi_stick
+    sticks_to = []
+    order = _placing(rules, points)
+    if leftover and rules.leftover_sticks == "first":
+        firsts = [s for s in range(4) if order[s] == 1]
+        share = leftover // len(firsts)
+        for n, s in enumerate(sorted(firsts)):
+            points[s] += share + (leftover - share * len(firsts) if n == 0 else 0)
+        sticks_to = sorted(firsts)
+        order = _placing(rules, points)
+    positive = sum(1 for p in points if p >= rules.return_points)
+    uma_table = rules.uma_for(positive)
+    oka_total = (rules.return_points - rules.start_points) * 4
+    rows = []
+    for s in range(4):
+        place = order[s]
+        tied = [t for t in range(4) if order[t] == place]
+        places = range(place - 1, place - 1 + len(tied))
+        uma = sum(uma_table[p] for p in places) / len(tied)
+        oka = oka_total / len(tied) if place == 1 else 0
+        rows.append({"seat": s, "place": place, "points": points[s], "uma": _num(uma), "oka": _num(oka),
+                     "penalty": state.penalties[s]})
+    _finals(rules, rows)
+    return {"standings": sorted(rows, key=lambda r: (r["place"], r["seat"])), "leftover_sticks": {
+        "points": leftover, "to": sticks_to, "rule": rules.leftover_sticks}}
+
+
+def _placing(rules: Ruleset, points: list[int]) -> list[int]:
+    """Place of each seat (1..4); tied seats share the best place unless ties go by seat order."""
+    if rules.tie_break == "seat_order":
+        ranked = sorted(range(4), key=lambda s: (-points[s], s))
+        return [ranked.index(s) + 1 for s in range(4)]
+    return [1 + sum(1 for t in range(4) if points[t] > points[s]) for s in range(4)]
+
+
+def _finals(rules: Ruleset, rows: list[dict]) -> None:
+    if rules.final_rounding == "nearest_1000":
+        ranked = sorted(rows, key=lambda r: (r["place"], r["seat"]))
+        for r in ranked[1:]:
+            diff = r["points"] - rules.return_points
+            rounded = (abs(diff) + 500) // 1000 * (1 if diff >= 0 else -1)
+            r["final"] = _num(rounded + (r["uma"] + r["oka"]) / 1000 - r["penalty"] / 1000)
+        first = ranked[0]
+        first["final"] = _num(-sum(r["final"] + r["penalty"] / 1000 for r in ranked[1:]) - first["penalty"] / 1000)
+        return
+    for r in rows:
+        r["final"] = _num((r["points"] - rules.return_points + r["uma"] + r["oka"] - r["penalty"]) / 1000)
+
+
+def _num(x: float):
+    """Whole numbers as int, others rounded to 0.1 (thousands of points)."""
+    x = round(x, 1)
+    return int(x) if x == int(x) else x
+
+
+def state_dict(rules: Ruleset, state: TableState) -> dict:
+    """The ``state`` object of the table JSON."""
+    out = {
+        "scores": list(state.scores), "round_wind": state.round_wind, "hand_number": state.hand_number,
+        "dealer": state.dealer, "honba": state.honba, "riichi_sticks": state.riichi_sticks,
+        "seat_winds": [state.seat_wind(s) for s in range(4)], "penalties": list(state.penalties),
+        "hands_played": state.hands_played, "finished": state.finished,
+    }
+    if state.finished:
+        out.update(standings(rules, state))
+    return out

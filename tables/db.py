@@ -1,0 +1,182 @@
+"""All SQL for tables and their hand logs (SQLAlchemy Core; SQLite by default, PostgreSQL by URL).
+
+Schema:
+- ``tables``: one row per table, with the hash of its edit token, its current ``version`` and the
+  derived table JSON for that version (a cache rebuilt on every write, never the truth).
+- ``events``: the append-only log. Each write adds one event (``add`` a hand, ``undo`` the last,
+  ``replace`` hand n); the hand list is the fold of the events, and the state its replay.
+  ``(table_id, version)`` is the primary key, so two writers can never both append version n.
+"""
+from __future__ import annotations
+
+import json
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Iterator
+
+from sqlalchemy import (Column, ForeignKey, Integer, MetaData, String, Table, Text, create_engine, event,
+                        insert, select, update)
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import IntegrityError
+
+metadata = MetaData()
+
+tables = Table(
+    "tables", metadata,
+    Column("id", String(32), primary_key=True),
+    Column("share_code", String(16), nullable=False, unique=True),
+    Column("token_hash", String(64), nullable=False),
+    Column("ruleset", String(32), nullable=False),
+    Column("rules", Text, nullable=False),
+    Column("players", Text, nullable=False),
+    Column("version", Integer, nullable=False),
+    Column("snapshot", Text, nullable=False),
+    Column("created_at", String(40), nullable=False),
+    Column("updated_at", String(40), nullable=False),
+)
+
+events = Table(
+    "events", metadata,
+    Column("table_id", String(32), ForeignKey("tables.id"), primary_key=True),
+    Column("version", Integer, primary_key=True),
+    Column("op", String(16), nullable=False),
+    Column("hand_index", Integer),
+    Column("body", Text),
+    Column("created_at", String(40), nullable=False),
+)
+
+
+class VersionConflict(Exception):
+    """Another write landed first."""
+
+
+@dataclass(frozen=True)
+class TableRow:
+    id: str
+    share_code: str
+    token_hash: str
+    ruleset: str
+    rules: dict
+    players: list
+    version: int
+    snapshot: str
+    created_at: str
+    updated_at: str
+
+
+def now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+
+
+def normalise_url(url: str) -> str:
+    """Accept the usual postgres:// and postgresql:// URLs and use the psycopg 3 driver."""
+    for prefix in ("postgres://", "postgresql://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix):]
+    return url
+
+
+def make_engine(url: str) -> Engine:
+    url = normalise_url(url)
+    if url.startswith("sqlite"):
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+
+        @event.listens_for(engine, "connect")
+        def _sqlite_pragmas(dbapi_conn, _record):
+            dbapi_conn.isolation_level = None  # we issue BEGIN ourselves
+            cur = dbapi_conn.cursor()
+            cur.execute("PRAGMA journal_mode=WAL")
+            cur.execute("PRAGMA synchronous=FULL")
+            cur.execute("PRAGMA foreign_keys=ON")
+            cur.execute("PRAGMA busy_timeout=30000")
+            cur.close()
+
+        @event.listens_for(engine, "begin")
+        def _sqlite_begin(conn: Connection):
+            # writers take the write lock up front, so a read-then-write never deadlocks
+            conn.exec_driver_sql("BEGIN IMMEDIATE" if conn.get_execution_options().get("write") else "BEGIN")
+    else:
+        engine = create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=10)
+    return engine
+
+
+class Database:
+    def __init__(self, url: str):
+        self.engine = make_engine(url)
+        metadata.create_all(self.engine)
+
+    def dispose(self) -> None:
+        self.engine.dispose()
+
+    @contextmanager
+    def writing(self) -> Iterator[Connection]:
+        with self.engine.connect().execution_options(write=True) as conn:
+            with conn.begin():
+                yield conn
+
+    def ping(self) -> None:
+        with self.engine.connect() as conn:
+            conn.execute(select(1)).scalar_one()
+
+    # --- reads ---------------------------------------------------------------------------
+    def find(self, key: str, conn: Connection | None = None) -> TableRow | None:
+        """A table by id or by share code."""
+        query = select(tables).where((tables.c.id == key) | (tables.c.share_code == key.upper()))
+        if conn is not None:
+            row = conn.execute(query).mappings().first()
+        else:
+            with self.engine.connect() as c:
+                row = c.execute(query).mappings().first()
+        if row is None:
+            return None
+        return TableRow(**{**row, "rules": json.loads(row["rules"]), "players": json.loads(row["players"])})
+
+    def events_of(self, conn: Connection, table_id: str) -> list[dict]:
+        rows = conn.execute(select(events).where(events.c.table_id == table_id).order_by(events.c.version)).mappings()
+        return [{**r, "body": json.loads(r["body"]) if r["body"] is not None else None} for r in rows]
+
+    # --- writes --------------------------------------------------------------------------
+    def insert_table(self, conn: Connection, *, id: str, share_code: str, token_hash: str, ruleset: str,
+                     rules: dict, players: list, snapshot: str, stamp: str) -> bool:
+        """Insert a new table at version 1; False if the id or share code is taken."""
+        try:
+            with conn.begin_nested():
+                conn.execute(insert(tables).values(
+                    id=id, share_code=share_code, token_hash=token_hash, ruleset=ruleset, rules=json.dumps(rules),
+                    players=json.dumps(players), version=1, snapshot=snapshot, created_at=stamp, updated_at=stamp))
+        except IntegrityError:
+            return False
+        return True
+
+    def append_event(self, conn: Connection, table_id: str, version: int, op: str, hand_index: int | None,
+                     body: dict | None, snapshot_for) -> str:
+        """Append event ``version + 1`` and store the new snapshot; VersionConflict if not current."""
+        new_version = version + 1
+        stamp = now()
+        snapshot = snapshot_for(new_version, stamp)
+        result = conn.execute(update(tables).where((tables.c.id == table_id) & (tables.c.version == version))
+                              .values(version=new_version, snapshot=snapshot, updated_at=stamp))
+        if result.rowcount != 1:
+            raise VersionConflict()
+        try:
+            with conn.begin_nested():
+                conn.execute(insert(events).values(
+                    table_id=table_id, version=new_version, op=op, hand_index=hand_index,
+                    body=json.dumps(body) if body is not None else None, created_at=stamp))
+        except IntegrityError:
+            raise VersionConflict() from None
+        return snapshot
+
+
+def hands_from_events(evs: list[dict]) -> list[dict]:
+    """Fold the event log into the current list of hands."""
+    hands: list[dict] = []
+    for ev in evs:
+        if ev["op"] == "add":
+            hands.append(ev["body"])
+        elif ev["op"] == "undo":
+            hands.pop()
+        elif ev["op"] == "replace":
+            hands[ev["hand_index"]] = ev["body"]
+    return hands

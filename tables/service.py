@@ -1,0 +1,216 @@
+"""Tables: create, read, record hands, undo, correct, export. No Flask here.
+
+Every write is one transaction: read the log, fold it into the hand list, apply the change,
+replay the whole game (so an impossible hand is refused before anything is stored), then append
+one event and the new snapshot only if the version the client saw is still current.
+"""
+from __future__ import annotations
+
+import csv
+import hashlib
+import hmac
+import io
+import json
+import secrets
+from typing import Any, Mapping
+
+from scoring.errors import ScoringError
+from scoring.ledger import replay, state_dict
+from scoring.rules import PRESETS, get_ruleset
+
+from .db import Database, TableRow, VersionConflict, hands_from_events, now
+
+SHARE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
+MAX_PLAYER_NAME = 40
+MAX_HANDS = 200
+
+
+class TableError(Exception):
+    """A request the tables layer refuses: status, the field at fault, and a message."""
+
+    def __init__(self, status: int, message: str, field: str | None = None, table: str | None = None):
+        super().__init__(message)
+        self.status, self.message, self.field, self.table = status, message, field, table
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def _players(raw: Any) -> list[str]:
+    if not isinstance(raw, list) or len(raw) != 4:
+        raise TableError(422 if isinstance(raw, list) else 400, "must be a list of the four players' names, seat 0 (first East) first", "players")
+    names = []
+    for i, name in enumerate(raw):
+        if not isinstance(name, str) or not name.strip():
+            raise TableError(422, f"player {i} needs a name", f"players[{i}]")
+        if len(name.strip()) > MAX_PLAYER_NAME:
+            raise TableError(422, f"a name has at most {MAX_PLAYER_NAME} characters", f"players[{i}]")
+        names.append(name.strip())
+    return names
+
+
+def parse_if_match(value: str | None) -> int | None:
+    if value is None or value.strip() in ("", "*"):
+        return None
+    text = value.strip()
+    if text.startswith("W/"):
+        text = text[2:]
+    text = text.strip('"')
+    if not text.isdigit():
+        raise TableError(400, f"If-Match must be the table's version, like \"3\"; got {value!r}", "If-Match")
+    return int(text)
+
+
+class TableService:
+    def __init__(self, db: Database):
+        self.db = db
+
+    # --- create & read -------------------------------------------------------------------
+    def create(self, payload: Any) -> dict:
+        if not isinstance(payload, Mapping):
+            raise TableError(400, "the body must be a JSON object", "body")
+        ruleset_id = payload.get("ruleset", "wrr")
+        overrides = payload.get("rules") or {}
+        try:
+            rules = get_ruleset(ruleset_id, overrides)
+        except ScoringError as err:
+            raise TableError(err.status, err.message, err.field) from None
+        players = _players(payload.get("players"))
+        token = secrets.token_urlsafe(24)
+        stamp = now()
+        with self.db.writing() as conn:
+            for _ in range(20):
+                table_id = secrets.token_urlsafe(9)
+                code = "".join(secrets.choice(SHARE_ALPHABET) for _ in range(6))
+                row = {"id": table_id, "share_code": code, "ruleset": rules.id, "rules": dict(overrides), "players": players}
+                snapshot = self._snapshot({**row, "created_at": stamp}, [], 1, stamp)
+                if self.db.insert_table(conn, token_hash=hash_token(token), snapshot=snapshot, stamp=stamp, **row):
+                    break
+            else:  # pragma: no cover - 20 collisions in a row
+                raise TableError(503, "could not allocate a table id; try again")
+        return {**json.loads(snapshot), "edit_token": token}
+
+    def get(self, key: str) -> TableRow:
+        row = self.db.find(key)
+        if row is None:
+            raise TableError(404, f"no table {key!r}", "id")
+        return row
+
+    # --- writes --------------------------------------------------------------------------
+    def record(self, key: str, token: str | None, if_match: int | None, body: Any) -> str:
+        if not isinstance(body, Mapping):
+            raise TableError(400, "a hand must be a JSON object", "body")
+        return self._write(key, token, if_match, "add", None, dict(body), lambda hands: hands + [dict(body)])
+
+    def undo(self, key: str, token: str | None, if_match: int | None) -> str:
+        def change(hands):
+            if not hands:
+                raise TableError(422, "there is no hand to undo", "hands")
+            return hands[:-1]
+        return self._write(key, token, if_match, "undo", None, None, change)
+
+    def correct(self, key: str, token: str | None, if_match: int | None, index: int, body: Any) -> str:
+        if not isinstance(body, Mapping):
+            raise TableError(400, "a hand must be a JSON object", "body")
+
+        def change(hands):
+            if not 0 <= index < len(hands):
+                raise TableError(404, f"no hand {index}: the table has {len(hands)} hand(s), numbered from 0", "index")
+            return hands[:index] + [dict(body)] + hands[index + 1:]
+        return self._write(key, token, if_match, "replace", index, dict(body), change)
+
+    def _write(self, key, token, if_match, op, index, body, change) -> str:
+        with self.db.writing() as conn:
+            row = self.db.find(key, conn)
+            if row is None:
+                raise TableError(404, f"no table {key!r}", "id")
+            self._authorise(row, token)
+            if if_match is not None and if_match != row.version:
+                raise TableError(409, f"the table changed: you saw version {if_match}, it is now at {row.version}. "
+                                      "Reload it and record the hand again if it is still missing.", "If-Match", row.snapshot)
+            hands = hands_from_events(self.db.events_of(conn, row.id))
+            new_hands = change(hands)
+            if len(new_hands) > MAX_HANDS:
+                raise TableError(422, f"a table holds at most {MAX_HANDS} hands", "hands")
+            rules = get_ruleset(row.ruleset, row.rules)
+            try:
+                replay(rules, new_hands)  # refuse an impossible hand before storing anything
+            except ScoringError as err:
+                raise TableError(err.status, err.message, err.field) from None
+            fields = {"id": row.id, "share_code": row.share_code, "ruleset": row.ruleset, "rules": row.rules,
+                      "players": row.players, "created_at": row.created_at}
+            try:
+                return self.db.append_event(conn, row.id, row.version, op, index, body,
+                                            lambda version, stamp: self._snapshot(fields, new_hands, version, stamp))
+            except VersionConflict:
+                current = self.db.find(row.id)
+                raise TableError(409, "another phone recorded a change at the same moment; reload and try again",
+                                 "If-Match", current.snapshot if current else None) from None
+
+    @staticmethod
+    def _authorise(row: TableRow, token: str | None) -> None:
+        if not token:
+            raise TableError(401, "recording hands needs the table's edit token (Authorization: Bearer <token>)", "Authorization")
+        if not hmac.compare_digest(hash_token(token), row.token_hash):
+            raise TableError(403, "this edit token does not belong to the table", "Authorization")
+
+    # --- the table JSON --------------------------------------------------------------------
+    @staticmethod
+    def _snapshot(row: Mapping, hands: list, version: int, stamp: str | None) -> str:
+        rules = get_ruleset(row["ruleset"], row["rules"])
+        state, records = replay(rules, hands)
+        doc = {
+            "id": row["id"], "share_code": row["share_code"], "ruleset": rules.id, "ruleset_title": rules.title,
+            "rules": row["rules"], "players": row["players"], "version": version,
+            "state": state_dict(rules, state), "hands": records,
+            "created_at": row["created_at"], "updated_at": stamp,
+        }
+        return json.dumps(doc, separators=(",", ":"))
+
+    # --- export ----------------------------------------------------------------------------
+    def export(self, key: str, fmt: str) -> tuple[str, str]:
+        row = self.get(key)
+        doc = json.loads(row.snapshot)
+        if fmt == "json":
+            with self.db.engine.connect() as conn:
+                doc["log"] = [{k: ev[k] for k in ("version", "op", "hand_index", "body", "created_at")}
+                              for ev in self.db.events_of(conn, row.id)]
+            return json.dumps(doc, indent=1), "application/json"
+        if fmt != "csv":
+            raise TableError(400, f"format must be csv or json, got {fmt!r}", "format")
+        out = io.StringIO()
+        w = csv.writer(out)
+        names = doc["players"]
+        w.writerow(["hand", "round", "honba", "dealer", "result", "details"]
+                   + [f"{n} change" for n in names] + [f"{n} score" for n in names] + ["riichi sticks"])
+        for h in doc["hands"]:
+            w.writerow([h["index"] + 1, f"{h['round_wind']} {h['hand_number']}", h["honba"], names[h["dealer"]],
+                        h["result"], _details(h, names)] + h["deltas"] + h["scores_after"] + [h["riichi_sticks_after"]])
+        state = doc["state"]
+        if state.get("finished"):
+            w.writerow([])
+            w.writerow(["place", "player", "points", "uma", "oka", "penalty", "final"])
+            for s in state["standings"]:
+                w.writerow([s["place"], names[s["seat"]], s["points"], s["uma"], s["oka"], s["penalty"], s["final"]])
+        return out.getvalue(), "text/csv"
+
+
+def _details(h: dict, names: list) -> str:
+    parts = []
+    for w in h.get("winners", []):
+        value = f"{w['yakuman']}x yakuman" if w.get("yakuman") else f"{w['han']} han {w['fu']} fu"
+        parts.append(f"{names[w['seat']]} {value}")
+    if h["result"] == "ron":
+        parts.append(f"from {names[h['from_seat']]}")
+    if h["result"] == "draw":
+        parts.append("tenpai: " + (", ".join(names[s] for s in h.get("tenpai", [])) or "none"))
+    if h["result"] == "abort":
+        parts.append(h.get("kind", ""))
+    if h["result"] == "chombo":
+        parts.append(names[h["seat"]])
+    return "; ".join(parts)
+
+
+def known_rulesets() -> list[str]:
+    return list(PRESETS)

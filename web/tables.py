@@ -1,0 +1,100 @@
+"""JSON API for live tables: create, read, record hands, undo, correct, export."""
+from __future__ import annotations
+
+from flask import Blueprint, Response, current_app, jsonify, request
+
+from tables import TableError, TableService
+
+from .api import json_body
+from .errors import error_response
+
+bp = Blueprint("tables", __name__, url_prefix="/api/tables")
+
+
+def service() -> TableService:
+    return current_app.extensions["tables"]
+
+
+def _token() -> str | None:
+    auth = request.headers.get("Authorization", "")
+    scheme, _, token = auth.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        return None
+    return token.strip()
+
+
+def _if_match() -> int | None:
+    from tables.service import parse_if_match
+
+    return parse_if_match(request.headers.get("If-Match"))
+
+
+def _table_response(snapshot: str, version: int, status: int = 200) -> Response:
+    resp = Response(snapshot, status=status, mimetype="application/json")
+    resp.headers["ETag"] = f'"{version}"'
+    resp.headers["Cache-Control"] = "no-cache"
+    return resp
+
+
+@bp.errorhandler(TableError)
+def _table_error(err: TableError):
+    if err.status == 409 and err.table:
+        import json
+
+        body = {"error": {"field": err.field, "message": err.message}, "table": json.loads(err.table)}
+        return jsonify(body), 409
+    resp, status = error_response(err.status, err.message, err.field)
+    if status == 401:
+        resp.headers["WWW-Authenticate"] = 'Bearer realm="tenbou"'
+    return resp, status
+
+
+@bp.post("")
+def create():
+    table = service().create(json_body())
+    resp = jsonify(table)
+    resp.status_code = 201
+    resp.headers["Location"] = f"/api/tables/{table['id']}"
+    resp.headers["ETag"] = f'"{table["version"]}"'
+    return resp
+
+
+@bp.get("/<key>")
+def read(key: str):
+    row = service().get(key)
+    etag = f'"{row.version}"'
+    if etag in request.headers.get("If-None-Match", ""):
+        resp = Response(status=304)
+        resp.headers["ETag"] = etag
+        return resp
+    return _table_response(row.snapshot, row.version)
+
+
+def _written(snapshot: str) -> Response:
+    import json
+
+    return _table_response(snapshot, json.loads(snapshot)["version"])
+
+
+@bp.post("/<key>/hands")
+def record(key: str):
+    return _written(service().record(key, _token(), _if_match(), json_body()))
+
+
+@bp.delete("/<key>/hands/last")
+def undo(key: str):
+    return _written(service().undo(key, _token(), _if_match()))
+
+
+@bp.put("/<key>/hands/<int:index>")
+def correct(key: str, index: int):
+    return _written(service().correct(key, _token(), _if_match(), index, json_body()))
+
+
+@bp.get("/<key>/export")
+def export(key: str):
+    fmt = request.args.get("format", "json")
+    content, mimetype = service().export(key, fmt)
+    resp = Response(content, mimetype=mimetype)
+    resp.headers["Content-Disposition"] = f'attachment; filename="tenbou-{key}.{fmt}"'
+    return resp
