@@ -1,0 +1,190 @@
+"""Score the recogniser on a folder of labelled photos.
+
+    python -m recognition.evaluate DIR [--per-class] [--json OUT] [--repeat N]
+
+DIR holds photos and a labels.json in the dev-photos format: per photo its "kind" and the multiset
+of face-up "tiles" (mpsz, 0 = red five) and the number of face-down tiles ("back"). Per photo the
+predicted multiset is matched against the label (a multiset intersection), which gives tile
+precision, recall and F1 per kind of photo and overall, the share of photos read exactly, and
+red-five recall. Latency is wall time from the file's bytes to the answer, after one warm-up.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Callable
+
+RED_FIVES = ("0m", "0p", "0s")
+
+
+@dataclass
+class PhotoResult:
+    name: str
+    kind: str
+    truth: Counter
+    predicted: Counter
+    truth_back: int
+    predicted_back: int | None  # None: the reader does not report face-down tiles
+    latency_ms: list[float] = field(default_factory=list)
+
+    @property
+    def tp(self) -> int:
+        return sum((self.truth & self.predicted).values())
+
+    @property
+    def exact(self) -> bool:
+        return self.truth == self.predicted
+
+    @property
+    def exact_with_backs(self) -> bool:
+        return self.exact and self.predicted_back == self.truth_back
+
+
+@dataclass(frozen=True)
+class Scores:
+    precision: float
+    recall: float
+    f1: float
+    photos: int
+    exact: float
+    exact_with_backs: float
+
+
+def prf(results: list[PhotoResult]) -> Scores:
+    tp = sum(r.tp for r in results)
+    n_pred = sum(sum(r.predicted.values()) for r in results)
+    n_true = sum(sum(r.truth.values()) for r in results)
+    p = tp / n_pred if n_pred else 0.0
+    rc = tp / n_true if n_true else 0.0
+    f1 = 2 * p * rc / (p + rc) if p + rc else 0.0
+    n = len(results)
+    return Scores(p, rc, f1, n, sum(r.exact for r in results) / max(n, 1),
+                  sum(r.exact_with_backs for r in results) / max(n, 1))
+
+
+def red_five_recall(results: list[PhotoResult]) -> tuple[float, int]:
+    hit = total = 0
+    for r in results:
+        for c in RED_FIVES:
+            total += r.truth[c]
+            hit += min(r.truth[c], r.predicted[c])
+    return (hit / total if total else float("nan")), total
+
+
+def per_class(results: list[PhotoResult]) -> dict[str, tuple[int, int, int]]:
+    """code -> (tp, fp, fn)."""
+    out: dict[str, list[int]] = {}
+    for r in results:
+        for c in set(r.truth) | set(r.predicted):
+            tp = min(r.truth[c], r.predicted[c])
+            row = out.setdefault(c, [0, 0, 0])
+            row[0] += tp
+            row[1] += r.predicted[c] - tp
+            row[2] += r.truth[c] - tp
+    return {c: tuple(v) for c, v in sorted(out.items())}
+
+
+def load_labels(folder: str) -> dict:
+    with open(os.path.join(folder, "labels.json")) as f:
+        return json.load(f)
+
+
+Reader = Callable[[bytes], tuple[list[str], int | None]]
+
+
+def run(folder: str, read: Reader, repeat: int = 1) -> list[PhotoResult]:
+    """Read every labelled photo with `read` (bytes -> (face-up codes, face-down count or None))."""
+    labels = load_labels(folder)
+    results = []
+    warmed = False
+    for name in sorted(labels):
+        path = os.path.join(folder, name)
+        if not os.path.exists(path):
+            continue
+        with open(path, "rb") as f:
+            data = f.read()
+        if not warmed:
+            read(data)
+            warmed = True
+        lat = []
+        for _ in range(repeat):
+            t = time.perf_counter()
+            codes, backs = read(data)
+            lat.append((time.perf_counter() - t) * 1e3)
+        lab = labels[name]
+        results.append(PhotoResult(name, lab.get("kind", "unknown"), Counter(lab["tiles"]), Counter(codes),
+                                   int(lab.get("back", 0)), backs, lat))
+    return results
+
+
+def ours() -> Reader:
+    from recognition.pipeline import Recognizer
+
+    rec = Recognizer.from_directory()
+
+    def read(data: bytes) -> tuple[list[str], int]:
+        r = rec.recognize(data)
+        faces = [t.tile for t in r.tiles if not t.face_down]
+        return faces, sum(t.face_down for t in r.tiles)
+
+    return read
+
+
+def report(results: list[PhotoResult], title: str, show_classes: bool = False, out=sys.stdout) -> dict:
+    kinds = sorted({r.kind for r in results})
+    print(f"== {title}: {len(results)} photos", file=out)
+    print(f"{'kind':<12}{'photos':>7}{'P':>8}{'R':>8}{'F1':>8}{'exact':>8}{'exact+backs':>13}", file=out)
+    summary: dict = {"kinds": {}}
+    for k in kinds + ["all"]:
+        rs = results if k == "all" else [r for r in results if r.kind == k]
+        s = prf(rs)
+        print(f"{k:<12}{s.photos:>7}{s.precision:>8.3f}{s.recall:>8.3f}{s.f1:>8.3f}{s.exact:>8.2f}{s.exact_with_backs:>13.2f}", file=out)
+        summary["kinds"][k] = s.__dict__
+    rr, n_red = red_five_recall(results)
+    lat = [statistics.median(r.latency_ms) for r in results]
+    med = statistics.median(lat) if lat else float("nan")
+    worst = max(lat) if lat else float("nan")
+    print(f"red-five recall {rr:.3f} ({n_red} red fives)", file=out)
+    print(f"latency ms: median {med:.1f}, worst {worst:.1f}", file=out)
+    backs = [(r.truth_back, r.predicted_back) for r in results if r.predicted_back is not None]
+    if backs:
+        print(f"face-down count right on {sum(a == b for a, b in backs)}/{len(backs)} photos", file=out)
+    for r in results:
+        missing = r.truth - r.predicted
+        extra = r.predicted - r.truth
+        print(f"  {r.name:<16}{r.kind:<10} tp {r.tp:>2}/{sum(r.truth.values()):<3} missing {''.join(sorted(missing.elements())) or '-':<24}"
+              f" extra {''.join(sorted(extra.elements())) or '-':<24} backs {r.predicted_back}/{r.truth_back}  {statistics.median(r.latency_ms):.0f} ms", file=out)
+    if show_classes:
+        print(f"{'tile':<6}{'tp':>4}{'fp':>4}{'fn':>4}{'P':>7}{'R':>7}{'F1':>7}", file=out)
+        for c, (tp, fp, fn) in per_class(results).items():
+            p = tp / (tp + fp) if tp + fp else 0.0
+            rc = tp / (tp + fn) if tp + fn else 0.0
+            f1 = 2 * p * rc / (p + rc) if p + rc else 0.0
+            print(f"{c:<6}{tp:>4}{fp:>4}{fn:>4}{p:>7.2f}{rc:>7.2f}{f1:>7.2f}", file=out)
+    summary.update({"red_five_recall": rr, "red_fives": n_red, "latency_median_ms": med, "latency_worst_ms": worst})
+    return summary
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("folder")
+    ap.add_argument("--per-class", action="store_true")
+    ap.add_argument("--json", help="also write the summary as JSON to this file")
+    ap.add_argument("--repeat", type=int, default=3, help="timed runs per photo (median is kept)")
+    args = ap.parse_args(argv)
+    results = run(args.folder, ours(), args.repeat)
+    summary = report(results, "tenbou recognition", args.per_class)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(summary, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

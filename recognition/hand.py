@@ -1,0 +1,233 @@
+"""Reading a laid-out hand: which rows are called melds, which tile won, and where the classifier
+was unsure, the reading that makes a legal (and if possible complete) hand.
+
+Layout conventions: the concealed tiles lie in one row; a called meld is a group of three or four
+set apart with one tile turned sideways; a concealed kan shows two of its four tiles face down;
+a single tile set apart at the end of the concealed row is the winning tile.
+
+The search: each tile keeps its classifier's top readings. Readings are enumerated best first
+(total log-probability) until one obeys the rules of the game (at most four of a kind, one red
+five per suit, melds that are melds) and, when the tile count is that of a winning hand, forms a
+complete hand. Tiles whose reading was changed or stayed unsure are reported.
+"""
+from __future__ import annotations
+
+import heapq
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from scoring.hand import is_complete
+from scoring.tiles import Tile, parse_tiles, to_notation
+
+MAX_ALTERNATIVES = 3
+MIN_ALT_PROB = 0.01
+MAX_COST = 7.0  # nats: how much less likely than the classifier's own reading a proposal may be
+MAX_POPS = 4000
+UNSURE = 0.8
+
+
+@dataclass(frozen=True)
+class TileReading:
+    """What the hand search needs of one tile: its candidates (code, probability), best first."""
+
+    candidates: tuple[tuple[str, float], ...]
+    sideways: bool = False
+
+    @property
+    def face_down(self) -> bool:
+        return self.candidates[0][0] == "back"
+
+
+@dataclass(frozen=True)
+class MeldSlot:
+    """A group read as a called meld or a concealed kan: tile positions and the meld type."""
+
+    kind: str  # chi | pon | daiminkan | kakan | ankan ("chi" and "pon" decided by the tiles)
+    positions: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Proposal:
+    hand: str
+    melds: tuple[dict, ...]
+    win_tile: str | None
+    complete: bool
+    readings: tuple[str, ...]  # the proposed code of every tile (index = tile index)
+    changed: tuple[int, ...]  # tiles whose reading differs from the classifier's first choice
+    uncertain: tuple[int, ...]
+    message: str = ""
+    concealed: tuple[int, ...] = field(default=())
+
+    def to_json(self) -> dict:
+        return {
+            "hand": self.hand, "melds": list(self.melds), "win_tile": self.win_tile,
+            "complete": self.complete, "changed": list(self.changed), "uncertain": list(self.uncertain),
+            "message": self.message,
+        }
+
+
+def _kind(code: str) -> int:
+    return Tile.parse(code).index
+
+
+def find_melds(rows: list[list[int]], readings: list[TileReading]) -> tuple[list[int], list[MeldSlot], int | None]:
+    """Split rows into the concealed tiles, meld slots and the winning tile set apart.
+
+    The concealed part is the longest row without face-down tiles and its same-line neighbours
+    that have no sideways tile; a row of 3 or 4 with a sideways tile is a called meld (4: a kan);
+    a row of 4 with face-down tiles is a concealed kan; a lone tile right after the concealed row
+    is the winning tile."""
+    melds: list[MeldSlot] = []
+    concealed: list[int] = []
+    win: int | None = None
+    if not rows:
+        return concealed, melds, win
+    rest: list[list[int]] = []
+    for row in rows:
+        n_side = sum(readings[i].sideways for i in row)
+        n_down = sum(readings[i].face_down for i in row)
+        if len(row) in (3, 4) and n_side >= 1 and n_down == 0:
+            kind = "pon" if len(row) == 3 else ("kakan" if n_side >= 2 else "daiminkan")
+            melds.append(MeldSlot(kind, tuple(row)))
+        elif len(row) == 4 and n_down == 2:
+            melds.append(MeldSlot("ankan", tuple(row)))
+        else:
+            rest.append(row)
+    if rest:
+        main = max(range(len(rest)), key=lambda k: len(rest[k]))
+        concealed = list(rest[main])
+        after = rest[main + 1] if main + 1 < len(rest) else None
+        if after is not None and len(after) == 1 and len(rest[main]) > 1 and not readings[after[0]].face_down:
+            win = after[0]
+            concealed.append(win)
+        for k, row in enumerate(rest):
+            if k == main or (win is not None and row is after):
+                continue
+            concealed.extend(i for i in row if not readings[i].face_down)
+    return concealed, melds, win
+
+
+def _meld_type(slot: MeldSlot, codes: list[str]) -> str | None:
+    faces = [c for c in codes if c != "back"]
+    if any(c == "back" for c in codes) and slot.kind != "ankan":
+        return None
+    idx = sorted(_kind(c) for c in faces)
+    if slot.kind == "pon":
+        if len(set(idx)) == 1:
+            return "pon"
+        if len(idx) == 3 and idx[0] < 27 and idx[0] // 9 == idx[2] // 9 and idx[1] == idx[0] + 1 and idx[2] == idx[0] + 2:
+            return "chi"
+        return None
+    return slot.kind if len(set(idx)) == 1 else None
+
+
+def _check(codes: list[str], concealed: list[int], slots: list[MeldSlot], need_complete: bool) -> bool:
+    counts = [0] * 34
+    reds = [0, 0, 0]
+    for i in concealed + [p for s in slots for p in s.positions]:
+        c = codes[i]
+        if c == "back":
+            continue
+        t = Tile.parse(c)
+        counts[t.index] += 1
+        if t.red:
+            reds[t.index // 9] += 1
+    for s in slots:  # the two hidden tiles of a concealed kan are of its kind too
+        if s.kind == "ankan":
+            faces = [codes[p] for p in s.positions if codes[p] != "back"]
+            if faces:
+                counts[_kind(faces[0])] += sum(1 for p in s.positions if codes[p] == "back")
+    if any(c > 4 for c in counts) or any(r > 1 for r in reds):
+        return False
+    for s in slots:
+        if _meld_type(s, [codes[p] for p in s.positions]) is None:
+            return False
+    if need_complete:
+        conc = [0] * 34
+        for i in concealed:
+            conc[_kind(codes[i])] += 1
+        return is_complete(tuple(conc), 4 - len(slots))
+    return True
+
+
+def propose(readings: list[TileReading], rows: list[list[int]]) -> Proposal:
+    codes0 = [r.candidates[0][0] for r in readings]
+    concealed, slots, win = find_melds(rows, readings)
+    concealed = [i for i in concealed if codes0[i] != "back"]
+    n_needed = 14 - 3 * len(slots)
+    need_complete = len(concealed) == n_needed and len(slots) <= 4
+    # the tiles the search may change, each with its candidates best first
+    pos = sorted(set(concealed) | {p for s in slots for p in s.positions})
+    options: list[list[tuple[str, float]]] = []
+    for i in pos:
+        cands = [(c, p) for c, p in readings[i].candidates[:MAX_ALTERNATIVES] if p >= MIN_ALT_PROB or c == codes0[i]]
+        if codes0[i] == "back":
+            cands = [cands[0]]
+        else:
+            cands = [(c, p) for c, p in cands if c != "back"] or [readings[i].candidates[0]]
+        top = math.log(max(cands[0][1], 1e-9))
+        options.append([(c, top - math.log(max(p, 1e-9))) for c, p in cands])
+
+    def codes_of(state: tuple[int, ...]) -> list[str]:
+        out = list(codes0)
+        for k, i in enumerate(pos):
+            out[i] = options[k][state[k]][0]
+        return out
+
+    def search(complete: bool) -> list[str] | None:
+        start = tuple(0 for _ in pos)
+        heap = [(0.0, start, 0)]
+        pops = 0
+        while heap and pops < MAX_POPS:
+            cost, state, last = heapq.heappop(heap)
+            pops += 1
+            codes = codes_of(state)
+            if _check(codes, concealed, slots, complete):
+                return codes
+            for k in range(last, len(pos)):
+                if state[k] + 1 < len(options[k]):
+                    nxt = list(state)
+                    nxt[k] += 1
+                    c = cost - options[k][state[k]][1] + options[k][state[k] + 1][1]
+                    if c <= MAX_COST:
+                        heapq.heappush(heap, (c, tuple(nxt), k))
+        return None
+
+    message = ""
+    complete = False
+    codes = search(True) if need_complete and pos else None
+    if codes is not None:
+        complete = True
+    else:
+        codes = search(False) if pos else None
+        if codes is None:
+            codes = list(codes0)
+            message = "the tiles break the rules of the game (more than four of a kind?): please check them"
+        if not need_complete:
+            n_found = len(concealed) + 3 * len(slots)
+            message = message or (f"{n_found} tiles found in the hand; a winning hand has 14 (and one more for each kan)")
+        else:
+            message = message or "the tiles do not form a complete hand: please check the highlighted ones"
+    changed = tuple(i for i in pos if codes[i] != codes0[i])
+    uncertain = tuple(sorted(set(changed) | {i for i in pos if readings[i].candidates[0][1] < UNSURE}))
+
+    melds = []
+    for s in slots:
+        mcodes = [codes[p] for p in s.positions]
+        mtype = _meld_type(s, mcodes) or s.kind
+        faces = [c for c in mcodes if c != "back"]
+        if s.kind == "ankan" and faces:
+            base = faces[0] if faces[0][0] != "0" else "5" + faces[0][1]
+            mcodes = [c if c != "back" else base for c in mcodes]
+        melds.append({"type": mtype, "tiles": to_notation(parse_tiles("".join(c for c in _compact(mcodes))))})
+    hand_codes = [codes[i] for i in concealed]
+    win_tile = codes[win] if win is not None else (codes[concealed[-1]] if concealed else None)
+    hand = to_notation(parse_tiles("".join(_compact(hand_codes)))) if hand_codes else ""
+    return Proposal(hand, tuple(melds), win_tile, complete, tuple(codes), changed, uncertain, message, tuple(concealed))
+
+
+def _compact(codes: list[str]) -> list[str]:
+    """Codes written one by one ('1m', '0p') form valid notation when concatenated."""
+    return [c for c in codes if c != "back"]

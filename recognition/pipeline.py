@@ -1,0 +1,170 @@
+"""Photo to hand: load -> detect -> classify -> lay out -> propose.
+
+`Recognizer` holds the two ONNX sessions and nothing else; `recognize()` keeps all its state in
+locals, so one recognizer serves every thread of a server. Build it once per process
+(`Recognizer.from_directory()` or `get_recognizer()`).
+"""
+from __future__ import annotations
+
+import os
+import threading
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from recognition import detect
+from recognition.hand import Proposal, TileReading, propose
+from recognition.image_io import LoadedImage, load_image
+from recognition.postprocess import Detection, Layout, drop_duplicates, layout
+from recognition.preprocess import CROP_CONTEXT, CROP_SIZE, fit_resize, square_crops, to_nchw
+from recognition.session import OnnxModel
+
+MODELS_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "models")
+
+
+@dataclass(frozen=True)
+class Settings:
+    detector_long_side: int = 512
+    detect_threshold: float = 0.3
+    reject_threshold: float = 0.5  # drop a box when the classifier says "not a tile" this surely
+    max_tiles: int = 120
+
+
+@dataclass(frozen=True)
+class Recognition:
+    tiles: tuple[Detection, ...]
+    rows: tuple[tuple[int, ...], ...]
+    proposal: Proposal | None
+    image_size: tuple[int, int]
+    timing_ms: dict = field(default_factory=dict)
+    message: str = ""
+
+    def to_json(self) -> dict:
+        out = {
+            "tiles": [t.to_json() for t in self.tiles],
+            "rows": [list(r) for r in self.rows],
+            "proposal": self.proposal.to_json() if self.proposal else None,
+            "image_size": list(self.image_size),
+            "timing_ms": {k: round(v, 1) for k, v in self.timing_ms.items()},
+        }
+        if self.message:
+            out["message"] = self.message
+        return out
+
+
+def _softmax(x: np.ndarray) -> np.ndarray:
+    e = np.exp(x - x.max(axis=1, keepdims=True))
+    return e / e.sum(axis=1, keepdims=True)
+
+
+class Recognizer:
+    def __init__(self, detector: OnnxModel, classifier: OnnxModel, settings: Settings = Settings()) -> None:
+        self.detector = detector
+        self.classifier = classifier
+        self.settings = settings
+        self.labels: list[str] = list(classifier.meta("labels"))
+        self.reject_label: str = classifier.meta("reject_label", "none")
+        self.crop_size = int(classifier.meta("crop_size", CROP_SIZE))
+        self.crop_context = float(classifier.meta("crop_context", CROP_CONTEXT))
+        self.stride = int(detector.meta("stride", detect.STRIDE))
+        self.long_side = int(detector.meta("long_side", settings.detector_long_side))
+        self.n_classes = len(self.labels)
+
+    @classmethod
+    def from_directory(cls, path: str = MODELS_DIR, threads: int | None = None) -> "Recognizer":
+        return cls(OnnxModel(os.path.join(path, "detector.onnx"), threads),
+                   OnnxModel(os.path.join(path, "classifier.onnx"), threads))
+
+    # -- stages, each usable alone -----------------------------------------------------------
+
+    def detect(self, pixels: np.ndarray) -> np.ndarray:
+        """(n, 5) boxes [x1, y1, x2, y2, score] in the pixels of `pixels`."""
+        net_in, tf = fit_resize(pixels, self.long_side)
+        out = self.detector.run(to_nchw(net_in[None]))[0]
+        boxes = detect.decode(out, self.settings.detect_threshold, self.settings.max_tiles, self.stride)
+        if len(boxes):
+            boxes[:, :4] = tf.to_source(boxes[:, :4])
+            h, w = pixels.shape[:2]
+            boxes[:, [0, 2]] = np.clip(boxes[:, [0, 2]], 0, w)
+            boxes[:, [1, 3]] = np.clip(boxes[:, [1, 3]], 0, h)
+        return boxes
+
+    def classify(self, pixels: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Class probabilities (n, len(labels)) and orientation probabilities (n, 4)."""
+        if len(boxes) == 0:
+            return np.zeros((0, self.n_classes), np.float32), np.zeros((0, 4), np.float32)
+        crops = square_crops(pixels, boxes[:, :4], self.crop_size, self.crop_context)
+        logits = self.classifier.run(to_nchw(crops))
+        return _softmax(logits[:, :self.n_classes]), _softmax(logits[:, self.n_classes:])
+
+    # -- the whole thing -----------------------------------------------------------------------
+
+    def recognize(self, data: bytes | LoadedImage) -> Recognition:
+        t0 = time.perf_counter()
+        image = data if isinstance(data, LoadedImage) else load_image(data)
+        t1 = time.perf_counter()
+        boxes = self.detect(image.pixels)
+        t2 = time.perf_counter()
+        probs, orient = self.classify(image.pixels, boxes)
+        t3 = time.perf_counter()
+        result = self.assemble(image, boxes, probs, orient)
+        t4 = time.perf_counter()
+        timing = {"decode": (t1 - t0) * 1e3, "detect": (t2 - t1) * 1e3, "classify": (t3 - t2) * 1e3,
+                  "postprocess": (t4 - t3) * 1e3, "total": (t4 - t0) * 1e3}
+        return Recognition(result[0].tiles, result[0].rows, result[1], image.original_size, timing, result[2])
+
+    def assemble(self, image: LoadedImage, boxes: np.ndarray, probs: np.ndarray,
+                 orient: np.ndarray) -> tuple[Layout, Proposal | None, str]:
+        """Drop non-tiles and duplicates, lay the tiles out, propose a hand."""
+        reject = self.labels.index(self.reject_label) if self.reject_label in self.labels else -1
+        keep = np.ones(len(boxes), bool)
+        if reject >= 0 and len(boxes):
+            keep &= probs[:, reject] < self.settings.reject_threshold
+        idx = np.nonzero(keep)[0]
+        if len(idx):
+            tile_p = probs[idx].copy()
+            if reject >= 0:
+                tile_p[:, reject] = 0
+            conf = tile_p.max(1)
+            idx = idx[drop_duplicates(boxes[idx, :4], conf * boxes[idx, 4])]
+        labels = self.labels
+        dets: list[Detection] = []
+        orients = []
+        orig = image.to_original(boxes[idx, :4]) if len(idx) else np.zeros((0, 4))
+        for k, i in enumerate(idx):
+            p = probs[i].copy()
+            if reject >= 0:
+                p[reject] = 0
+            p /= max(p.sum(), 1e-9)
+            order = np.argsort(-p, kind="stable")
+            alts = tuple((labels[j], float(p[j])) for j in order[1:4] if p[j] >= 0.005)
+            dets.append(Detection(tuple(float(v) for v in orig[k]), labels[order[0]], float(p[order[0]]), alts,
+                                  int(np.argmax(orient[i])), float(orient[i].max()), False, float(boxes[i, 4])))
+            orients.append(orient[i])
+        if not dets:
+            return Layout((), (), 0, ()), None, "no tiles found in the photo"
+        lay = layout(dets, np.array(orients))
+        proposal = self._propose(lay)
+        return lay, proposal, ""
+
+    def _propose(self, lay: Layout) -> Proposal | None:
+        readings = [TileReading(((d.tile, d.confidence),) + d.alternatives, d.sideways) for d in lay.tiles]
+        return propose(readings, [list(r) for r in lay.rows])
+
+
+_lock = threading.Lock()
+_shared: Recognizer | None = None
+
+
+def get_recognizer() -> Recognizer:
+    """The process-wide recognizer, built on first use (thread-safe)."""
+    global _shared
+    if _shared is None:
+        with _lock:
+            if _shared is None:
+                _shared = Recognizer.from_directory()
+    return _shared
+
+
+__all__ = ["Recognizer", "Recognition", "Settings", "get_recognizer"]

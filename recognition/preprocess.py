@@ -1,0 +1,79 @@
+"""OpenCV preprocessing: resize with a recorded transform, and square crops around boxes.
+
+Every function takes and returns numpy arrays (RGB uint8 images, float boxes), so each can be
+tested without a model. Transforms are recorded so boxes map back to the original image.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+CROP_SIZE = 64  # classifier input, pixels
+CROP_CONTEXT = 1.2  # crop side = CROP_CONTEXT x the longer side of the box
+
+
+@dataclass(frozen=True)
+class Resize:
+    """An aspect-preserving resize to a network input padded to a multiple of `stride`.
+
+    `scale` maps input pixels to network pixels; `size` is the network input (w, h)."""
+
+    scale: float
+    size: tuple[int, int]
+    content: tuple[int, int]  # (w, h) of the resized image inside the padded input
+
+    def to_source(self, boxes: np.ndarray) -> np.ndarray:
+        """Boxes (n, 4) in network pixels -> boxes in the resized function's input pixels."""
+        return np.asarray(boxes, np.float32) / self.scale
+
+
+def fit_resize(image: np.ndarray, long_side: int, stride: int = 32) -> tuple[np.ndarray, Resize]:
+    """Scale `image` so its longer side is `long_side` (never up), pad right/bottom with grey to a
+    multiple of `stride`. Area interpolation when shrinking, so small tiles keep their outline."""
+    h, w = image.shape[:2]
+    scale = min(1.0, long_side / max(h, w))
+    cw, ch = max(1, round(w * scale)), max(1, round(h * scale))
+    if (cw, ch) != (w, h):
+        resized = cv2.resize(image, (cw, ch), interpolation=cv2.INTER_AREA)
+    else:
+        resized = image
+    pw, ph = -(-cw // stride) * stride, -(-ch // stride) * stride
+    if (pw, ph) != (cw, ch):
+        resized = cv2.copyMakeBorder(resized, 0, ph - ch, 0, pw - cw, cv2.BORDER_CONSTANT, value=(114, 114, 114))
+    return resized, Resize(scale=cw / w, size=(pw, ph), content=(cw, ch))
+
+
+def square_crops(image: np.ndarray, boxes: np.ndarray, size: int = CROP_SIZE,
+                 context: float = CROP_CONTEXT) -> np.ndarray:
+    """(n, size, size, 3) uint8: for each box a square centred on it, side = context x its longer
+    side, resampled to size x size. Outside the image is filled by replicating the border."""
+    boxes = np.asarray(boxes, np.float32).reshape(-1, 4)
+    out = np.empty((len(boxes), size, size, 3), np.uint8)
+    for i, (x1, y1, x2, y2) in enumerate(boxes):
+        side = max(x2 - x1, y2 - y1, 1.0) * context
+        cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
+        s = size / side
+        m = np.array([[s, 0, size / 2 - s * cx], [0, s, size / 2 - s * cy]], np.float32)
+        interp = cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR
+        if s < 0.5:  # warpAffine has no area filter: pre-shrink the region first
+            x0, y0 = int(max(cx - side, 0)), int(max(cy - side, 0))
+            x3, y3 = int(min(cx + side, image.shape[1])), int(min(cy + side, image.shape[0]))
+            if x3 > x0 and y3 > y0:
+                region = image[y0:y3, x0:x3]
+                k = s * 1.5
+                small = cv2.resize(region, (max(1, int(region.shape[1] * k)), max(1, int(region.shape[0] * k))),
+                                   interpolation=cv2.INTER_AREA)
+                kx, ky = small.shape[1] / region.shape[1], small.shape[0] / region.shape[0]
+                m = np.array([[s / kx, 0, size / 2 - s * (cx - x0)], [0, s / ky, size / 2 - s * (cy - y0)]], np.float32)
+                out[i] = cv2.warpAffine(small, m, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+                continue
+        out[i] = cv2.warpAffine(image, m, (size, size), flags=cv2.INTER_LINEAR if interp == cv2.INTER_AREA else interp,
+                                borderMode=cv2.BORDER_REPLICATE)
+    return out
+
+
+def to_nchw(batch: np.ndarray) -> np.ndarray:
+    """uint8 NHWC RGB -> float32 NCHW in [0, 1] (the networks normalise inside)."""
+    return np.ascontiguousarray(batch.transpose(0, 3, 1, 2), dtype=np.float32) * (1.0 / 255.0)

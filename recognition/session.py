@@ -1,0 +1,44 @@
+"""A thin ONNX Runtime wrapper: built from a path, bytes or a ready session (tests pass their own),
+reads input/output names and the metadata (labels travel with the weights). One session is safe
+to share between threads; this object keeps nothing per call."""
+from __future__ import annotations
+
+import json
+import os
+from typing import Any
+
+import numpy as np
+import onnxruntime as ort
+
+
+def default_threads() -> int:
+    return max(1, min(4, os.cpu_count() or 1))
+
+
+class OnnxModel:
+    def __init__(self, source: str | bytes | ort.InferenceSession, threads: int | None = None) -> None:
+        if isinstance(source, ort.InferenceSession):
+            self.session = source
+        else:
+            opts = ort.SessionOptions()
+            opts.intra_op_num_threads = threads or default_threads()
+            opts.inter_op_num_threads = 1
+            opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+            opts.log_severity_level = 3
+            self.session = ort.InferenceSession(source, opts, providers=["CPUExecutionProvider"])
+        self.input_name = self.session.get_inputs()[0].name
+        self.output_names = [o.name for o in self.session.get_outputs()]
+        self.metadata: dict[str, str] = dict(self.session.get_modelmeta().custom_metadata_map)
+
+    def meta(self, key: str, default: Any = None) -> Any:
+        """A metadata value, JSON-decoded when it is JSON."""
+        if key not in self.metadata:
+            return default
+        value = self.metadata[key]
+        try:
+            return json.loads(value)
+        except json.JSONDecodeError:
+            return value
+
+    def run(self, x: np.ndarray) -> np.ndarray:
+        return self.session.run(self.output_names[:1], {self.input_name: x})[0]

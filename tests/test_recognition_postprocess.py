@@ -1,0 +1,155 @@
+"""Decoding, duplicates, rows and the hand proposal, on hand-made numbers with known answers."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from recognition.detect import decode, iou_matrix, nms
+from recognition.hand import TileReading, find_melds, propose
+from recognition.postprocess import Detection, drop_duplicates, layout
+
+UP, RIGHT, DOWN, LEFT = np.eye(4)
+
+
+def _map(peaks: list[tuple[int, int, float, float, float]], gh: int = 32, gw: int = 24) -> np.ndarray:
+    """A detector output with a peak (row, col, w px, h px, dx) per entry."""
+    out = np.zeros((5, gh, gw), np.float32)
+    out[0] = -8
+    for r, c, w, h, dx in peaks:
+        out[0, r, c] = 4
+        out[0, r, c + 1] = 1  # a weaker neighbour, suppressed as not a local maximum
+        out[1, r, c] = np.log(w / 4)
+        out[2, r, c] = np.log(h / 4)
+        out[3, r, c] = dx
+        out[4, r, c] = 0.5
+    return out
+
+
+def test_decode_finds_peaks_with_sizes_and_offsets():
+    boxes = decode(_map([(10, 5, 20, 28, 0.25), (20, 15, 40, 30, 0.5)]))
+    assert len(boxes) == 2
+    by_x = sorted(boxes.tolist())
+    x1, y1, x2, y2, s = by_x[0]
+    assert (x1 + x2) / 2 == pytest.approx((5 + 0.25) * 4)
+    assert (y1 + y2) / 2 == pytest.approx((10 + 0.5) * 4)
+    assert x2 - x1 == pytest.approx(20, rel=1e-4) and y2 - y1 == pytest.approx(28, rel=1e-4)
+    assert s == pytest.approx(1 / (1 + np.exp(-4)), rel=1e-4)
+
+
+def test_decode_on_an_empty_map_gives_nothing():
+    out = np.full((5, 16, 16), -8, np.float32)
+    assert decode(out).shape == (0, 5)
+
+
+def test_nms_and_iou():
+    b = np.array([[0, 0, 10, 10], [1, 1, 11, 11], [20, 20, 30, 30]], np.float32)
+    assert iou_matrix(b[:1], b[2:])[0, 0] == 0
+    assert sorted(nms(b, np.array([0.9, 0.8, 0.7]), 0.5).tolist()) == [0, 2]
+
+
+def test_drop_duplicates_removes_a_box_inside_a_better_one():
+    b = np.array([[0, 0, 40, 50], [5, 5, 35, 45], [60, 0, 100, 50]], np.float32)
+    keep = drop_duplicates(b, np.array([0.9, 0.5, 0.8]))
+    assert sorted(keep.tolist()) == [0, 2]
+
+
+def _row_dets(specs):
+    """specs: (x, y, w, h, code) -> detections and orientation probabilities."""
+    dets = [Detection((x, y, x + w, y + h), code, 0.99) for x, y, w, h, code in specs]
+    return dets
+
+
+def test_layout_splits_a_hand_row_from_its_called_group_and_flags_the_sideways_tile():
+    specs = [(100 + 40 * i, 500, 40, 52, f"{i + 1}m") for i in range(9)]  # 1m..9m touching
+    specs += [(100 + 40 * 9 + 60, 500, 40, 52, "5z"), (100 + 40 * 10 + 60, 512, 52, 40, "5z"),
+              (100 + 40 * 10 + 60 + 52, 500, 40, 52, "5z")]  # a gap, then a pon, middle tile turned
+    orient = [UP] * 10 + [RIGHT] + [UP]
+    # shuffle the input order: the layout must not depend on it
+    perm = [5, 11, 0, 3, 9, 1, 10, 7, 2, 8, 4, 6]
+    dets = _row_dets([specs[i] for i in perm])
+    lay = layout(dets, np.array([orient[i] for i in perm]))
+    codes = [[lay.tiles[i].tile for i in row] for row in lay.rows]
+    assert codes == [[f"{i}m" for i in range(1, 10)], ["5z", "5z", "5z"]]
+    side = [t.sideways for t in lay.tiles]
+    assert side == [False] * 10 + [True, False]
+    assert lay.up == 0
+
+
+def test_layout_reads_a_photo_taken_turned_a_quarter():
+    # tiles' tops point left (the phone was turned): the row runs down the image, read bottom-up
+    specs = [(300, 700 - 40 * i, 52, 40, f"{i + 1}p") for i in range(5)]
+    dets = _row_dets(specs)
+    lay = layout(dets, np.array([LEFT] * 5))
+    assert lay.up == 3
+    assert [lay.tiles[i].tile for i in lay.rows[0]] == ["1p", "2p", "3p", "4p", "5p"]
+    assert not any(t.sideways for t in lay.tiles)
+
+
+def test_layout_puts_rows_on_two_lines_top_to_bottom():
+    top = [(100 + 40 * i, 100, 40, 52, "1s") for i in range(3)]
+    bottom = [(100 + 40 * i, 300, 40, 52, "9s") for i in range(3)]
+    lay = layout(_row_dets(bottom + top), np.array([UP] * 6))
+    assert [[lay.tiles[i].tile for i in r] for r in lay.rows] == [["1s"] * 3, ["9s"] * 3]
+
+
+def _reading(code, p=0.99, alts=(), side=False):
+    return TileReading(((code, p),) + tuple(alts), side)
+
+
+def test_propose_corrects_an_unsure_tile_to_complete_the_hand():
+    # 123m 456p 789s 111z + pair 22z, but the classifier read the last 2z as 3z (2z second)
+    codes = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "1z", "1z", "1z", "2z"]
+    readings = [_reading(c) for c in codes] + [_reading("3z", 0.55, [("2z", 0.4)])]
+    p = propose(readings, [list(range(14))])
+    assert p.complete
+    assert p.hand == "123m456p789s11122z"
+    assert p.changed == (13,)
+    assert 13 in p.uncertain
+    assert p.win_tile == "2z"
+
+
+def test_propose_keeps_a_confident_reading_even_if_incomplete():
+    codes = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "1z", "1z", "1z", "2z", "3z"]
+    readings = [_reading(c) for c in codes[:-1]] + [_reading("3z", 0.999, [("2z", 0.0005)])]
+    p = propose(readings, [list(range(14))])
+    assert not p.complete and p.changed == ()
+    assert "complete" in p.message
+
+
+def test_propose_enforces_four_of_a_kind_and_one_red_five():
+    codes = ["5m", "5m", "5m", "5m"]
+    readings = [_reading(c) for c in codes] + [_reading("5m", 0.6, [("6m", 0.3)]),
+                                                _reading("0p", 0.6, [("5p", 0.35)]), _reading("0p", 0.9, [("5p", 0.09)])]
+    p = propose(readings, [list(range(7))])
+    assert p.readings[4] == "6m"
+    assert sorted(p.readings[5:]) == ["0p", "5p"]
+
+
+def test_melds_called_groups_and_concealed_kan():
+    hand = ["2m", "3m", "4m", "6p", "7p", "8p", "3s"]
+    rows = [list(range(7))]
+    readings = [_reading(c) for c in hand]
+    # pon of 7z with the middle tile sideways
+    readings += [_reading("7z"), _reading("7z", side=True), _reading("7z")]
+    rows.append([7, 8, 9])
+    # concealed kan of 1s: backs at both ends
+    readings += [_reading("back"), _reading("1s"), _reading("1s"), _reading("back")]
+    rows.append([10, 11, 12, 13])
+    # the winning tile set apart after the concealed row: the row order puts it after the hand
+    readings += [_reading("3s")]
+    rows.insert(1, [14])
+    concealed, slots, win = find_melds(rows, readings)
+    assert win == 14 and concealed == list(range(7)) + [14]
+    assert [(s.kind, s.positions) for s in slots] == [("pon", (7, 8, 9)), ("ankan", (10, 11, 12, 13))]
+    p = propose(readings, rows)
+    assert p.melds == ({"type": "pon", "tiles": "777z"}, {"type": "ankan", "tiles": "1111s"})
+    assert p.hand == "234m678p33s"
+    assert p.win_tile == "3s"
+    assert p.complete
+
+
+def test_chi_is_told_from_pon_by_its_tiles():
+    readings = [_reading(c) for c in ["3p", "4p", "5p"]]
+    readings[0] = _reading("3p", side=True)
+    p = propose(readings, [[0, 1, 2]])
+    assert p.melds == ({"type": "chi", "tiles": "345p"},)

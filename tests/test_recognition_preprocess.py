@@ -1,0 +1,133 @@
+"""Image loading and OpenCV preprocessing on synthetic images with known answers."""
+from __future__ import annotations
+
+import io
+import struct
+import zlib
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from recognition.image_io import ImageTooLarge, NotAnImage, load_image
+from recognition.preprocess import fit_resize, square_crops, to_nchw
+
+
+def _encode(arr: np.ndarray, fmt: str, **kw) -> bytes:
+    out = io.BytesIO()
+    Image.fromarray(arr).save(out, fmt, **kw)
+    return out.getvalue()
+
+
+def _marked(w: int, h: int) -> np.ndarray:
+    """Grey image with a red block in the top-left corner (to see where rotations put it)."""
+    a = np.full((h, w, 3), 128, np.uint8)
+    a[: h // 4, : w // 4] = (220, 20, 20)
+    return a
+
+
+@pytest.mark.parametrize("fmt", ["JPEG", "PNG", "WEBP"])
+def test_formats_load_to_rgb(fmt):
+    img = load_image(_encode(_marked(320, 240), fmt))
+    assert img.pixels.shape == (240, 320, 3) and img.pixels.dtype == np.uint8
+    assert img.original_size == (320, 240) and img.scale == 1.0
+    r, g, b = img.pixels[10, 10]
+    assert r > 180 and g < 80 and b < 80
+
+
+def test_png_alpha_is_flattened_on_white():
+    a = np.zeros((50, 60, 4), np.uint8)
+    img = load_image(_encode(a, "PNG"))
+    assert img.pixels.shape == (50, 60, 3)
+    assert img.pixels.min() == 255
+
+
+def test_exif_orientation_is_applied_and_sizes_swap():
+    exif = Image.Exif()
+    exif[0x0112] = 6  # the camera was turned: show the picture turned a quarter clockwise
+    data = _encode(_marked(400, 300), "JPEG", exif=exif.tobytes(), quality=95)
+    img = load_image(data)
+    assert img.pixels.shape == (400, 300, 3)
+    assert img.original_size == (300, 400)
+    # the red corner was top-left; a quarter turn clockwise puts it top-right
+    assert img.pixels[10, -10, 0] > 180 and img.pixels[10, 10, 0] < 160
+
+
+def test_big_jpeg_is_decoded_at_reduced_scale_and_boxes_map_back():
+    data = _encode(_marked(4032, 3024), "JPEG", quality=80)
+    img = load_image(data, long_side=1008)
+    assert max(img.pixels.shape[:2]) == 1008
+    assert img.original_size == (4032, 3024)
+    assert img.scale == pytest.approx(0.25)
+    back = img.to_original(np.array([[100, 50, 200, 150]]))
+    assert back.tolist() == [[400, 200, 800, 600]]
+
+
+def test_not_an_image_is_415():
+    with pytest.raises(NotAnImage) as exc:
+        load_image(b"this is not a photo at all")
+    assert exc.value.status == 415
+
+
+def test_truncated_jpeg_is_415():
+    data = _encode(_marked(640, 480), "JPEG")
+    with pytest.raises(NotAnImage):
+        load_image(data[: len(data) // 3])
+
+
+def _png_header_only(w: int, h: int) -> bytes:
+    """A PNG that claims w x h pixels (a decompression bomb's header) with a tiny body."""
+    def chunk(kind: bytes, body: bytes) -> bytes:
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body) & 0xFFFFFFFF)
+
+    ihdr = struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", zlib.compress(b"\x00" * 16)) + chunk(b"IEND", b"")
+
+
+def test_decompression_bomb_is_413():
+    with pytest.raises(ImageTooLarge) as exc:
+        load_image(_png_header_only(30000, 30000))
+    assert exc.value.status == 413
+
+
+def test_oversized_upload_is_413():
+    with pytest.raises(ImageTooLarge):
+        load_image(b"\xff\xd8" + b"\0" * (20 * 1024 * 1024 + 1))
+
+
+def test_fit_resize_keeps_aspect_and_pads_to_stride():
+    img = np.zeros((1008, 756, 3), np.uint8)
+    out, tf = fit_resize(img, 512)
+    assert out.shape == (512, 384, 3)
+    assert tf.scale == pytest.approx(384 / 756)
+    odd = np.zeros((300, 1000, 3), np.uint8)
+    out, tf = fit_resize(odd, 512)
+    assert out.shape[1] == 512 and out.shape[0] % 32 == 0 and out.shape[0] >= round(300 * 512 / 1000)
+    # padding is grey, below the content
+    assert (out[-1] == 114).all()
+    assert tf.to_source(np.array([[0, 0, 512, 154]]))[0, 2] == pytest.approx(1000)
+
+
+def test_square_crop_is_centred_on_the_box():
+    img = np.zeros((400, 600, 3), np.uint8)
+    img[100:180, 200:260] = (0, 255, 0)  # a 60 x 80 "tile"
+    crop = square_crops(img, np.array([[200, 100, 260, 180]]), size=64, context=1.2)[0]
+    assert crop.shape == (64, 64, 3)
+    assert crop[32, 32, 1] == 255
+    # 80 px * 1.2 = 96 px side: the tile's 60 px width covers 40 of 64 columns, centred
+    row = crop[32, :, 1] > 128
+    cols = np.nonzero(row)[0]
+    assert abs(cols.min() - 12) <= 1 and abs(cols.max() - 51) <= 1
+
+
+def test_square_crop_of_a_small_box_in_a_big_image_and_at_the_border():
+    img = np.zeros((2000, 2000, 3), np.uint8)
+    img[0:300, 0:300] = 200
+    crops = square_crops(img, np.array([[0, 0, 300, 300], [1990, 1990, 2000, 2000]]), size=32)
+    assert crops.shape == (2, 32, 32, 3)
+    assert crops[0, 16, 16, 0] == 200
+
+
+def test_to_nchw_scales_to_unit_range():
+    x = to_nchw(np.full((2, 8, 8, 3), 255, np.uint8))
+    assert x.shape == (2, 3, 8, 8) and x.dtype == np.float32 and x.max() == 1.0

@@ -1,0 +1,92 @@
+"""The two networks: a CenterNet-style tile detector and a crop classifier. Small enough for two
+CPU cores at inference and for a CPU training run of about an hour each."""
+from __future__ import annotations
+
+import torch
+from torch import nn
+import torch.nn.functional as F
+
+from training.labels import CLASSES, ORIENTATIONS
+
+
+def conv_bn(cin: int, cout: int, stride: int = 1, k: int = 3) -> nn.Sequential:
+    return nn.Sequential(nn.Conv2d(cin, cout, k, stride, k // 2, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True))
+
+
+class Residual(nn.Module):
+    def __init__(self, c: int) -> None:
+        super().__init__()
+        self.a = conv_bn(c, c)
+        self.b = nn.Sequential(nn.Conv2d(c, c, 3, 1, 1, bias=False), nn.BatchNorm2d(c))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return F.relu(x + self.b(self.a(x)))
+
+
+class Normalise(nn.Module):
+    """Inputs are RGB in [0, 1]; the network works on roughly zero-mean values."""
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return (x - 0.5) * 4.0
+
+
+class Detector(nn.Module):
+    """Image (n, 3, H, W), H and W multiples of 32 -> (n, 5, H/4, W/4):
+    channel 0 the centre heat-map logit, 1-2 the box size as log(pixels / 4), 3-4 the centre's
+    sub-cell offset in cells."""
+
+    STRIDE = 4
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.norm = Normalise()
+        self.c4 = nn.Sequential(conv_bn(3, 16, 2), conv_bn(16, 32, 2))  # /4
+        self.c8 = nn.Sequential(conv_bn(32, 64, 2), conv_bn(64, 64))  # /8
+        self.c16 = nn.Sequential(conv_bn(64, 96, 2), Residual(96))  # /16
+        self.c32 = nn.Sequential(conv_bn(96, 128, 2), Residual(128))  # /32
+        self.t32 = conv_bn(128, 48, k=1)
+        self.l16 = conv_bn(96, 48, k=1)
+        self.m16 = conv_bn(48, 48)
+        self.l8 = conv_bn(64, 48, k=1)
+        self.m8 = conv_bn(48, 48)
+        self.t8 = conv_bn(48, 32, k=1)
+        self.l4 = conv_bn(32, 32, k=1)
+        self.m4 = conv_bn(32, 32)
+        self.head = nn.Conv2d(32, 5, 1)
+        nn.init.constant_(self.head.bias, 0.0)
+        with torch.no_grad():
+            self.head.bias[0] = -4.0  # start with "no tile anywhere"
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        x = self.norm(x)
+        c4 = self.c4(x)
+        c8 = self.c8(c4)
+        c16 = self.c16(c8)
+        c32 = self.c32(c16)
+        p = F.interpolate(self.t32(c32), scale_factor=2.0, mode="nearest")
+        p = self.m16(p + self.l16(c16))
+        p = self.m8(F.interpolate(p, scale_factor=2.0, mode="nearest") + self.l8(c8))
+        p = self.m4(F.interpolate(self.t8(p), scale_factor=2.0, mode="nearest") + self.l4(c4))
+        return self.head(p)
+
+
+class Classifier(nn.Module):
+    """Square crop (n, 3, 64, 64) -> (n, len(CLASSES) + 4): tile class logits, then the four
+    orientation logits (where the top of the tile points)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.norm = Normalise()
+        self.body = nn.Sequential(
+            conv_bn(3, 24, 2), conv_bn(24, 32),  # 32
+            conv_bn(32, 48, 2), conv_bn(48, 48),  # 16
+            conv_bn(48, 96, 2), conv_bn(96, 96),  # 8
+            conv_bn(96, 160, 2), conv_bn(160, 160),  # 4
+        )
+        self.drop = nn.Dropout(0.2)
+        self.fc = nn.Linear(160, len(CLASSES) + len(ORIENTATIONS))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        x = self.body(self.norm(x))
+        x = torch.flatten(F.adaptive_avg_pool2d(x, 1), 1)
+        return self.fc(self.drop(x))

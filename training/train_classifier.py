@@ -1,0 +1,136 @@
+"""Train the crop classifier (tile class + orientation) on the rendered crops.
+
+    python -m training.train_classifier --data training/work/data --out training/work/classifier.pt
+
+Batches are drawn by a seeded numpy Generator and augmented in torch with a seeded generator, with
+deterministic algorithms and a fixed thread count: the same command gives the same weights.
+"""
+from __future__ import annotations
+
+import argparse
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+from training.common import Log, cosine_lr, make_deterministic
+from training.labels import CLASSES
+from training.nets import Classifier
+
+N_CLS = len(CLASSES)
+
+
+def augment(x: torch.Tensor, orient: torch.Tensor, g: torch.Generator) -> tuple[torch.Tensor, torch.Tensor]:
+    """x float (n, 3, 64, 64) in [0, 1]. Quarter turns (orientation follows), light and colour."""
+    n = x.shape[0]
+    k = torch.randint(0, 4, (n,), generator=g)
+    out = torch.empty_like(x)
+    for r in range(4):
+        idx = (k == r).nonzero().flatten()
+        if len(idx):
+            # rot90 with dims (2, 3) turns a quarter counter-clockwise: the top goes to the left
+            out[idx] = torch.rot90(x[idx], r, dims=(2, 3))
+    new_orient = torch.where(orient >= 0, (orient - k) % 4, orient)
+    bright = 1 + (torch.rand(n, 1, 1, 1, generator=g) - 0.5) * 0.4
+    contrast = 1 + (torch.rand(n, 1, 1, 1, generator=g) - 0.5) * 0.4
+    gain = 1 + (torch.rand(n, 3, 1, 1, generator=g) - 0.5) * 0.12
+    mean = out.mean(dim=(1, 2, 3), keepdim=True)
+    out = ((out - mean) * contrast + mean) * bright * gain
+    return out.clamp(0, 1), new_orient
+
+
+def losses(logits: torch.Tensor, cls: torch.Tensor, orient: torch.Tensor, half: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    cls_loss = F.cross_entropy(logits[:, :N_CLS], cls, label_smoothing=0.05)
+    o_logits = logits[:, N_CLS:]
+    known = orient >= 0
+    if not known.any():
+        return cls_loss, torch.zeros(())
+    logp = F.log_softmax(o_logits[known], dim=1)
+    target = F.one_hot(orient[known].long(), 4).float()
+    h = half[known].bool()
+    if h.any():  # a back looks the same turned half round: either of the two is right
+        target[h] = 0.5 * (target[h] + target[h].roll(2, dims=1))
+    return cls_loss, -(target * logp).sum(1).mean()
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--data", default="training/work/data")
+    ap.add_argument("--out", default="training/work/classifier.pt")
+    ap.add_argument("--epochs", type=float, default=5.0)
+    ap.add_argument("--batch", type=int, default=128)
+    ap.add_argument("--lr", type=float, default=3e-3)
+    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--limit", type=int, default=0, help="use only the first N crops (smoke tests)")
+    args = ap.parse_args()
+    make_deterministic(args.seed, args.threads)
+    log = Log(args.out + ".log")
+
+    crops = np.load(f"{args.data}/cls_crops.npy", mmap_mode="r")
+    meta = np.load(f"{args.data}/cls_meta.npy")
+    if args.limit:
+        crops, meta = crops[: args.limit], meta[: args.limit]
+    crops = np.ascontiguousarray(crops)
+    n = len(meta)
+    n_val = max(256, n // 25)
+    train_idx = np.arange(0, n - n_val)
+    val_idx = np.arange(n - n_val, n)  # the last scenes' crops: never trained on
+    counts = np.bincount(meta[train_idx, 0], minlength=N_CLS)
+    log(f"{n} crops, {len(train_idx)} train, {n_val} val; per class min {counts.min()} max {counts.max()}")
+
+    net = Classifier()
+    opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=5e-4)
+    rng = np.random.default_rng(args.seed)
+    g = torch.Generator().manual_seed(args.seed)
+    steps_per_epoch = len(train_idx) // args.batch
+    total = int(steps_per_epoch * args.epochs)
+    step = 0
+    while step < total:
+        order = rng.permutation(train_idx)
+        net.train()
+        run = np.zeros(3)
+        for b in range(steps_per_epoch):
+            if step >= total:
+                break
+            idx = np.sort(order[b * args.batch:(b + 1) * args.batch])
+            x = torch.from_numpy(crops[idx]).permute(0, 3, 1, 2).float() / 255.0
+            m = torch.from_numpy(meta[idx].astype(np.int64))
+            x, orient = augment(x, m[:, 1], g)
+            for pg in opt.param_groups:
+                pg["lr"] = cosine_lr(step, total, args.lr, 300)
+            logits = net(x)
+            lc, lo = losses(logits, m[:, 0], orient, m[:, 2])
+            loss = lc + 0.3 * lo
+            opt.zero_grad(set_to_none=True)
+            loss.backward()
+            opt.step()
+            run += [lc.item(), lo.item(), (logits[:, :N_CLS].argmax(1) == m[:, 0]).float().mean().item()]
+            step += 1
+            if step % 200 == 0:
+                log(f"step {step}/{total} cls {run[0] / 200:.3f} orient {run[1] / 200:.3f} acc {run[2] / 200:.3f}")
+                run[:] = 0
+        acc, oacc = evaluate(net, crops, meta, val_idx)
+        log(f"epoch end at step {step}: val class acc {acc:.4f}, orientation acc {oacc:.4f}")
+        torch.save(net.state_dict(), args.out)
+    log("done")
+
+
+@torch.no_grad()
+def evaluate(net: Classifier, crops: np.ndarray, meta: np.ndarray, idx: np.ndarray) -> tuple[float, float]:
+    net.eval()
+    right = oright = oknown = 0
+    for b in range(0, len(idx), 512):
+        j = idx[b:b + 512]
+        x = torch.from_numpy(crops[j]).permute(0, 3, 1, 2).float() / 255.0
+        out = net(x)
+        m = meta[j]
+        right += int((out[:, :N_CLS].argmax(1).numpy() == m[:, 0]).sum())
+        known = (m[:, 1] >= 0) & (m[:, 2] == 0)
+        oright += int((out[:, N_CLS:].argmax(1).numpy()[known] == m[known, 1]).sum())
+        oknown += int(known.sum())
+    return right / len(idx), oright / max(1, oknown)
+
+
+if __name__ == "__main__":
+    main()

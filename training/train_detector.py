@@ -1,0 +1,183 @@
+"""Train the CenterNet-style tile detector on the rendered scenes.
+
+    python -m training.train_detector --data training/work/data --out training/work/detector.pt
+
+Each step takes random crops (random scale, flips, quarter turns) of the rendered images. Targets:
+a Gaussian bump at each readable tile's box centre, its box size (log of cells) and the centre's
+offset inside its cell; tiles that are half hidden or cut by the crop are "ignore" (no loss).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+
+import cv2
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+from training.common import Log, cosine_lr, make_deterministic
+from training.nets import Detector
+
+S = Detector.STRIDE
+
+
+def make_targets(boxes: np.ndarray, size: int) -> tuple[np.ndarray, ...]:
+    """boxes (k, 5): x1, y1, x2, y2, positive flag in crop pixels -> heat (g, g), weight (g, g),
+    reg (4, g, g) [log w, log h, dx, dy], reg mask (g, g)."""
+    g = size // S
+    heat = np.zeros((g, g), np.float32)
+    weight = np.ones((g, g), np.float32)
+    reg = np.zeros((4, g, g), np.float32)
+    mask = np.zeros((g, g), np.float32)
+    ys, xs = np.mgrid[0:g, 0:g].astype(np.float32)
+    for x1, y1, x2, y2, pos in boxes:
+        cx, cy = (x1 + x2) / 2 / S, (y1 + y2) / 2 / S
+        w, h = (x2 - x1) / S, (y2 - y1) / S
+        if not pos:
+            a, b = int(max(x1 / S, 0)), int(max(y1 / S, 0))
+            c, d = int(min(np.ceil(x2 / S), g)), int(min(np.ceil(y2 / S), g))
+            weight[b:d, a:c] = 0
+            continue
+        ix, iy = int(cx), int(cy)
+        if not (0 <= ix < g and 0 <= iy < g):
+            continue
+        sx, sy = max(0.6, 0.15 * w), max(0.6, 0.15 * h)
+        bump = np.exp(-((xs - cx + 0.5) ** 2 / (2 * sx * sx) + (ys - cy + 0.5) ** 2 / (2 * sy * sy)))
+        np.maximum(heat, bump, out=heat)
+        heat[iy, ix] = 1.0
+        reg[:, iy, ix] = (np.log(max(w, 0.25)), np.log(max(h, 0.25)), cx - ix, cy - iy)
+        mask[iy, ix] = 1.0
+    return heat, weight, reg, mask
+
+
+def sample(img: np.ndarray, boxes: list, size: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """A random crop of `size` x `size` at a random scale, with flips and a quarter turn."""
+    scale = float(np.exp(rng.uniform(np.log(0.7), np.log(1.4))))
+    h, w = img.shape[:2]
+    sw, sh = max(size, int(w * scale)), max(size, int(h * scale))
+    sx, sy = sw / w, sh / h
+    im = cv2.resize(img, (sw, sh), interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
+    x0, y0 = int(rng.integers(0, sw - size + 1)), int(rng.integers(0, sh - size + 1))
+    im = im[y0:y0 + size, x0:x0 + size]
+    b = np.array(boxes, np.float32).reshape(-1, 5)
+    b[:, [0, 2]] = b[:, [0, 2]] * sx - x0
+    b[:, [1, 3]] = b[:, [1, 3]] * sy - y0
+    # a box that the crop cuts loses its "positive" status
+    inside = (np.clip(b[:, 2], 0, size) - np.clip(b[:, 0], 0, size)) * (np.clip(b[:, 3], 0, size) - np.clip(b[:, 1], 0, size))
+    area = np.maximum((b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1]), 1e-3)
+    frac = inside / area
+    b = b[frac > 0.05]
+    b[frac[frac > 0.05] < 0.7, 4] = 0
+    if rng.random() < 0.5:
+        im = im[:, ::-1]
+        b[:, [0, 2]] = size - b[:, [2, 0]]
+    if rng.random() < 0.5:
+        im = im[::-1]
+        b[:, [1, 3]] = size - b[:, [3, 1]]
+    if rng.random() < 0.5:  # transpose (with the flips: any quarter turn)
+        im = im.transpose(1, 0, 2)
+        b = b[:, [1, 0, 3, 2, 4]]
+    return np.ascontiguousarray(im), b
+
+
+def focal_loss(logit: torch.Tensor, heat: torch.Tensor, weight: torch.Tensor) -> torch.Tensor:
+    p = torch.sigmoid(logit).clamp(1e-4, 1 - 1e-4)
+    pos = heat.eq(1).float()
+    pos_loss = -torch.log(p) * (1 - p) ** 2 * pos
+    neg_loss = -torch.log(1 - p) * p ** 2 * (1 - heat) ** 4 * (1 - pos) * weight
+    n = pos.sum().clamp(min=1)
+    return (pos_loss.sum() + neg_loss.sum()) / n
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--data", default="training/work/data")
+    ap.add_argument("--out", default="training/work/detector.pt")
+    ap.add_argument("--steps", type=int, default=5000)
+    ap.add_argument("--batch", type=int, default=16)
+    ap.add_argument("--size", type=int, default=256)
+    ap.add_argument("--lr", type=float, default=3e-3)
+    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--seed", type=int, default=11)
+    ap.add_argument("--limit", type=int, default=0)
+    args = ap.parse_args()
+    make_deterministic(args.seed, args.threads)
+    cv2.setNumThreads(1)
+    log = Log(args.out + ".log")
+
+    images = np.load(f"{args.data}/det_images.npy", mmap_mode="r")
+    with open(f"{args.data}/det_boxes.json") as f:
+        all_boxes = json.load(f)
+    n = len(all_boxes) if not args.limit else args.limit
+    n_val = max(8, n // 25)
+    train_n = n - n_val
+    log(f"{n} images, {train_n} train, {n_val} val")
+
+    net = Detector()
+    opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=5e-4)
+    rng = np.random.default_rng(args.seed)
+    run = np.zeros(3)
+    for step in range(args.steps):
+        net.train()
+        idx = rng.integers(0, train_n, args.batch)
+        xs, heats, weights, regs, masks = [], [], [], [], []
+        for i in idx:
+            im, b = sample(images[i], all_boxes[i], args.size, rng)
+            h, wt, r, m = make_targets(b, args.size)
+            xs.append(im)
+            heats.append(h)
+            weights.append(wt)
+            regs.append(r)
+            masks.append(m)
+        x = torch.from_numpy(np.stack(xs)).permute(0, 3, 1, 2).float() / 255.0
+        heat, weight = torch.from_numpy(np.stack(heats)), torch.from_numpy(np.stack(weights))
+        reg, mask = torch.from_numpy(np.stack(regs)), torch.from_numpy(np.stack(masks))
+        for pg in opt.param_groups:
+            pg["lr"] = cosine_lr(step, args.steps, args.lr, 200)
+        out = net(x)
+        lh = focal_loss(out[:, 0], heat, weight)
+        npos = mask.sum().clamp(min=1)
+        lsize = (F.l1_loss(out[:, 1:3], reg[:, 0:2], reduction="none") * mask[:, None]).sum() / npos
+        loff = (F.l1_loss(out[:, 3:5], reg[:, 2:4], reduction="none") * mask[:, None]).sum() / npos
+        loss = lh + lsize + loff
+        opt.zero_grad(set_to_none=True)
+        loss.backward()
+        opt.step()
+        run += [lh.item(), lsize.item(), loff.item()]
+        if (step + 1) % 100 == 0:
+            log(f"step {step + 1}/{args.steps} heat {run[0] / 100:.3f} size {run[1] / 100:.3f} offset {run[2] / 100:.3f}")
+            run[:] = 0
+        if (step + 1) % 1000 == 0 or step + 1 == args.steps:
+            torch.save(net.state_dict(), args.out)
+            log(f"val: {validate(net, images, all_boxes, range(train_n, n))}")
+    log("done")
+
+
+@torch.no_grad()
+def validate(net: Detector, images, all_boxes, idx) -> str:
+    """Recall and precision of positive boxes (centre within a box, greedy) on whole images."""
+    from recognition.detect import decode
+
+    net.eval()
+    tp = fp = fn = 0
+    for i in idx:
+        x = torch.from_numpy(np.array(images[i])).permute(2, 0, 1)[None].float() / 255.0
+        dets = decode(net(x).numpy()[0], threshold=0.35)
+        gt = [b for b in all_boxes[i] if b[4] == 1]
+        ign = [b for b in all_boxes[i] if b[4] == 0]
+        used = set()
+        for d in dets:
+            cx, cy = (d[0] + d[2]) / 2, (d[1] + d[3]) / 2
+            hit = [k for k, b in enumerate(gt) if b[0] <= cx <= b[2] and b[1] <= cy <= b[3] and k not in used]
+            if hit:
+                used.add(hit[0])
+                tp += 1
+            elif not any(b[0] <= cx <= b[2] and b[1] <= cy <= b[3] for b in ign):
+                fp += 1
+        fn += len(gt) - len(used)
+    return f"recall {tp / max(1, tp + fn):.4f} precision {tp / max(1, tp + fp):.4f} (tp {tp} fp {fp} fn {fn})"
+
+
+if __name__ == "__main__":
+    main()
