@@ -1,0 +1,314 @@
+"""The table API over real storage: SQLite always, PostgreSQL when TEST_DATABASE_URL points at one."""
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from app import create_app
+from test_ledger_games import GAMES, W, draw, hf, ron, tsumo
+
+ROOT = Path(__file__).resolve().parent.parent
+PG_URL = os.environ.get("TEST_DATABASE_URL")
+
+
+def _backends():
+    yield "sqlite"
+    if PG_URL:
+        yield "postgres"
+    elif os.environ.get("REQUIRE_POSTGRES"):
+        raise RuntimeError("REQUIRE_POSTGRES is set but TEST_DATABASE_URL is not")
+
+
+@pytest.fixture(params=list(_backends()))
+def db_url(request, tmp_path):
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'tables.sqlite3'}"
+    return PG_URL
+
+
+@pytest.fixture
+def tclient(db_url):
+    app = create_app({"TESTING": True, "DATABASE_URL": db_url})
+    yield app.test_client()
+    app.extensions["database"].dispose()
+
+
+def new_table(client, ruleset="wrr", **extra):
+    resp = client.post("/api/tables", json={"ruleset": ruleset, "players": ["Ann", "Bo", "Cy", "Di"], **extra})
+    assert resp.status_code == 201, resp.get_json()
+    return resp.get_json()
+
+
+def auth(table, version=None):
+    headers = {"Authorization": f"Bearer {table['edit_token']}"}
+    if version is not None:
+        headers["If-Match"] = f'"{version}"'
+    return headers
+
+
+def test_create_and_read(tclient):
+    t = new_table(tclient)
+    assert t["version"] == 1 and t["hands"] == [] and t["state"]["scores"] == [30000] * 4
+    assert t["state"]["dealer"] == 0 and t["state"]["round_wind"] == "east" and t["state"]["hand_number"] == 1
+    for key in (t["id"], t["share_code"], t["share_code"].lower()):
+        got = tclient.get(f"/api/tables/{key}")
+        assert got.status_code == 200
+        body = got.get_json()
+        assert "edit_token" not in body and body["id"] == t["id"]
+        assert got.headers["ETag"] == '"1"'
+    assert tclient.get("/api/tables/nope").status_code == 404
+
+
+@pytest.mark.parametrize("payload,status,field", [
+    ({"ruleset": "wrr", "players": ["a", "b", "c"]}, 422, "players"),
+    ({"ruleset": "wrr", "players": "abcd"}, 400, "players"),
+    ({"ruleset": "wrr", "players": ["a", "b", "", "d"]}, 422, "players[2]"),
+    ({"ruleset": "xx", "players": ["a", "b", "c", "d"]}, 422, "ruleset"),
+    ({"ruleset": "wrr", "players": ["a", "b", "c", "d"], "rules": {"kiriage": 1}}, 400, "rules.kiriage"),
+])
+def test_create_rejects_bad_input(tclient, payload, status, field):
+    resp = tclient.post("/api/tables", json=payload)
+    assert resp.status_code == status
+    assert resp.get_json()["error"]["field"] == field
+
+
+def test_a_whole_game_through_the_api_matches_the_ledger(tclient):
+    t = new_table(tclient, "ema")
+    version = t["version"]
+    for hand, scores, sticks, honba, nxt in GAMES["ema"]:
+        resp = tclient.post(f"/api/tables/{t['id']}/hands", json=hand, headers=auth(t, version))
+        assert resp.status_code == 200, resp.get_json()
+        body = resp.get_json()
+        assert body["state"]["scores"] == scores and body["state"]["riichi_sticks"] == sticks
+        assert body["version"] == version + 1 and resp.headers["ETag"] == f'"{version + 1}"'
+        version = body["version"]
+    final = tclient.get(f"/api/tables/{t['id']}").get_json()
+    assert final["state"]["finished"]
+    assert [(s["seat"], s["final"]) for s in final["state"]["standings"]] == [(0, 148.2), (1, -26.9), (2, -46.3), (3, -75)]
+    assert final["state"]["leftover_sticks"] == {"points": 1000, "to": [0], "rule": "first"}
+
+
+def test_auth_and_conflicts_leave_the_game_unchanged(tclient):
+    t = new_table(tclient)
+    url = f"/api/tables/{t['id']}/hands"
+    hand = ron(0, W(2, hf(3, 40)))
+    resp = tclient.post(url, json=hand)
+    assert resp.status_code == 401 and resp.headers["WWW-Authenticate"].startswith("Bearer")
+    resp = tclient.post(url, json=hand, headers={"Authorization": "Bearer not-the-token"})
+    assert resp.status_code == 403
+    assert tclient.post(url, json=hand, headers=auth(t, 1)).status_code == 200
+    stale = tclient.post(url, json=hand, headers=auth(t, 1))
+    assert stale.status_code == 409
+    assert stale.get_json()["table"]["version"] == 2 and len(stale.get_json()["table"]["hands"]) == 1
+    bad = tclient.post(url, json=ron(1, W(1, hf(3, 40))), headers=auth(t, 2))  # winner = discarder
+    assert bad.status_code == 422 and bad.get_json()["error"]["field"] == "winners[0].seat"
+    assert tclient.post(url, json={"result": "ron"}, headers={**auth(t, 2), "If-Match": "banana"}).status_code == 400
+    after = tclient.get(f"/api/tables/{t['id']}").get_json()
+    assert after["version"] == 2 and len(after["hands"]) == 1
+    assert tclient.post(url, data="x", headers=auth(t, 2)).status_code == 415
+
+
+def test_undo_and_correct(tclient):
+    t = new_table(tclient)
+    url = f"/api/tables/{t['id']}"
+    v = 1
+    for hand in (ron(0, W(2, hf(3, 40))), tsumo(3, hf(1, 30)), draw(tenpai=[1])):
+        resp = tclient.post(f"{url}/hands", json=hand, headers=auth(t, v))
+        v = resp.get_json()["version"]
+    after3 = resp.get_json()["state"]["scores"]
+    resp = tclient.delete(f"{url}/hands/last", headers=auth(t, v))
+    assert resp.status_code == 200 and len(resp.get_json()["hands"]) == 2
+    v = resp.get_json()["version"]
+    resp = tclient.post(f"{url}/hands", json=draw(tenpai=[1]), headers=auth(t, v))
+    assert resp.get_json()["state"]["scores"] == after3
+    v = resp.get_json()["version"]
+    # correct hand 0 from 3 han 40 fu (5200) to 4 han 40 fu (mangan 8000): everything after follows
+    resp = tclient.put(f"{url}/hands/0", json=ron(0, W(2, hf(4, 40))), headers=auth(t, v))
+    assert resp.status_code == 200
+    body = resp.get_json()
+    assert body["hands"][0]["deltas"] == [-8000, 0, 8000, 0]
+    assert body["state"]["scores"] == [s + d for s, d in zip(after3, [-2800, 0, 2800, 0])]
+    v = body["version"]
+    assert tclient.put(f"{url}/hands/9", json=draw(), headers=auth(t, v)).status_code == 404
+    assert tclient.get(url).get_json()["version"] == v
+    # the log keeps every event: nothing recorded is ever lost
+    log = json.loads(tclient.get(f"{url}/export?format=json").data)["log"]
+    assert [e["op"] for e in log] == ["add", "add", "add", "undo", "add", "replace"]
+
+
+def test_a_correction_that_makes_a_later_hand_impossible_changes_nothing(tclient):
+    t = new_table(tclient, "general")  # hakoten: the game ends when a player goes below zero
+    url = f"/api/tables/{t['id']}"
+    tclient.post(f"{url}/hands", json=ron(1, W(3, hf(1, 30))), headers=auth(t, 1))
+    tclient.post(f"{url}/hands", json=draw(), headers=auth(t, 2))
+    resp = tclient.put(f"{url}/hands/0", json=ron(1, W(3, {"yakuman": 1})), headers=auth(t, 3))
+    assert resp.status_code == 422
+    assert "hand 1" in resp.get_json()["error"]["message"] and "game is over" in resp.get_json()["error"]["message"]
+    table = tclient.get(url).get_json()
+    assert table["version"] == 3 and table["hands"][0]["deltas"] == [0, -1000, 0, 1000]
+
+
+def test_undo_of_nothing_is_refused(tclient):
+    t = new_table(tclient)
+    resp = tclient.delete(f"/api/tables/{t['id']}/hands/last", headers=auth(t, 1))
+    assert resp.status_code == 422
+
+
+def test_if_none_match_and_export(tclient):
+    t = new_table(tclient)
+    tclient.post(f"/api/tables/{t['id']}/hands", json=ron(0, W(2, hf(3, 40))), headers=auth(t, 1))
+    assert tclient.get(f"/api/tables/{t['id']}", headers={"If-None-Match": '"2"'}).status_code == 304
+    assert tclient.get(f"/api/tables/{t['id']}", headers={"If-None-Match": '"1"'}).status_code == 200
+    csv_text = tclient.get(f"/api/tables/{t['id']}/export?format=csv").data.decode()
+    lines = csv_text.strip().splitlines()
+    assert lines[0].startswith("hand,round,honba,dealer,result,details,Ann change")
+    assert lines[1].split(",")[:5] == ["1", "east 1", "0", "Ann", "ron"] and "-5200" in lines[1]
+    assert tclient.get(f"/api/tables/{t['id']}/export?format=xml").status_code == 400
+
+
+# --- a real server: concurrency and durability -------------------------------------------------
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def call(base, method, path, body=None, headers=None, timeout=10):
+    data = json.dumps(body).encode() if body is not None else None
+    req = urllib.request.Request(base + path, data=data, method=method,
+                                 headers={"Content-Type": "application/json", **(headers or {})})
+    try:
+        with urllib.request.urlopen(req, timeout=timeout) as resp:
+            return resp.status, json.loads(resp.read() or b"null")
+    except urllib.error.HTTPError as err:
+        return err.code, json.loads(err.read() or b"null")
+
+
+@pytest.fixture
+def live_server(db_url):
+    from werkzeug.serving import make_server
+
+    app = create_app({"TESTING": True, "DATABASE_URL": db_url})
+    server = make_server("127.0.0.1", free_port(), app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+    app.extensions["database"].dispose()
+
+
+def test_two_clients_on_the_same_version_exactly_one_wins(live_server):
+    status, t = call(live_server, "POST", "/api/tables", {"ruleset": "wrr", "players": ["a", "b", "c", "d"]})
+    results = []
+    barrier = threading.Barrier(6)
+
+    def post(n):
+        barrier.wait()
+        results.append(call(live_server, "POST", f"/api/tables/{t['id']}/hands",
+                            ron(n % 4, W((n + 1) % 4, hf(1, 30))), auth(t, 1)))
+
+    threads = [threading.Thread(target=post, args=(n,)) for n in range(6)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    codes = sorted(code for code, _ in results)
+    assert codes == [200, 409, 409, 409, 409, 409]
+    status, final = call(live_server, "GET", f"/api/tables/{t['id']}")
+    assert final["version"] == 2 and len(final["hands"]) == 1
+
+
+def test_concurrent_writers_without_if_match_lose_nothing(live_server):
+    status, t = call(live_server, "POST", "/api/tables", {"ruleset": "ema", "players": ["a", "b", "c", "d"]})
+    n = 8
+    barrier = threading.Barrier(n)
+    codes = []
+
+    def post(i):
+        barrier.wait()
+        codes.append(call(live_server, "POST", f"/api/tables/{t['id']}/hands",
+                          {"result": "abort", "kind": "four_winds"}, auth(t))[0])
+
+    threads = [threading.Thread(target=post, args=(i,)) for i in range(n)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    status, final = call(live_server, "GET", f"/api/tables/{t['id']}")
+    assert codes.count(200) == len(final["hands"]) == n - codes.count(409)
+    assert final["state"]["honba"] == len(final["hands"])
+
+
+SERVER = """
+import sys
+from werkzeug.serving import make_server
+sys.path.insert(0, {root!r})
+from app import create_app
+app = create_app({{"DATABASE_URL": {url!r}}})
+make_server("127.0.0.1", {port}, app, threaded=True).serve_forever()
+"""
+
+
+def start_server(db_url, port):
+    proc = subprocess.Popen([sys.executable, "-c", SERVER.format(root=str(ROOT), url=db_url, port=port)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}"
+    for _ in range(200):
+        try:
+            call(base, "GET", "/api/rulesets", timeout=1)
+            return proc, base
+        except (urllib.error.URLError, ConnectionError, OSError):
+            time.sleep(0.05)
+    proc.kill()
+    raise RuntimeError("server did not start")
+
+
+def test_acknowledged_hands_survive_a_killed_server(db_url):
+    port = free_port()
+    proc, base = start_server(db_url, port)
+    try:
+        status, t = call(base, "POST", "/api/tables", {"ruleset": "ema", "players": ["a", "b", "c", "d"]})
+        acked = []
+        stop = threading.Event()
+
+        def writer():
+            while not stop.is_set():
+                try:
+                    code, body = call(base, "POST", f"/api/tables/{t['id']}/hands",
+                                      {"result": "abort", "kind": "nine_terminals"}, auth(t), timeout=2)
+                except (urllib.error.URLError, ConnectionError, OSError):
+                    return
+                if code == 200:
+                    acked.append(body["version"])
+
+        th = threading.Thread(target=writer)
+        th.start()
+        while len(acked) < 15:
+            time.sleep(0.01)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        stop.set()
+        th.join()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    proc, base = start_server(db_url, port)
+    try:
+        status, table = call(base, "GET", f"/api/tables/{t['id']}")
+        assert status == 200
+        assert table["version"] >= max(acked)
+        assert len(table["hands"]) >= len(acked)
+        assert table["state"]["honba"] == len(table["hands"])
+    finally:
+        proc.kill()
+        proc.wait()

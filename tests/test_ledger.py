@@ -1,0 +1,172 @@
+"""The ledger refuses impossible hands, conserves points, and replays deterministically."""
+import dataclasses
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from scoring.ledger import LedgerError, apply_hand, new_state, replay, state_dict
+from scoring.rules import PRESETS, get_ruleset
+from test_ledger_games import W, draw, hf, ron, tsumo, ym
+
+
+def fresh(ruleset="wrr", **scores):
+    rules = get_ruleset(ruleset)
+    return rules, new_state(rules)
+
+
+@pytest.mark.parametrize("ruleset,hand,field,words", [
+    ("wrr", ron(5, W(1, hf(1, 30))), "from_seat", "out of range"),
+    ("wrr", ron(1, W(1, hf(1, 30))), "winners[0].seat", "discarder"),
+    ("wrr", ron(0, W(1, hf(1, 30)), W(2, hf(1, 30))), "winners", "head bump"),
+    ("tenhou", ron(0, W(1, hf(1, 30)), W(2, hf(1, 30)), W(3, hf(1, 30))), "winners", "abort"),
+    ("ema", ron(0, W(1, hf(1, 30)), W(1, hf(1, 30))), "winners[1].seat", "twice"),
+    ("wrr", draw(tenpai=[0], riichi=[1]), "tenpai", "chombo"),
+    ("wrr", draw(nagashi=[1]), "nagashi", "no nagashi"),
+    ("wrr", {"result": "abort", "kind": "four_winds"}, "kind", "no abortive draw"),
+    ("ema", {"result": "abort", "kind": "four_riichi", "riichi": [0, 1, 2]}, "riichi", "all four"),
+    ("wrr", tsumo(1, hf(1, 30), pao=2), "winner.pao_seat", "liability"),
+    ("wrr", tsumo(1, ym(), pao=1), "winner.pao_seat", "own hand"),
+    ("jpml", tsumo(1, ym(), pao=2, ), None, None),  # allowed: the control case
+    ("wrr", tsumo(1, hf(0, 30)), "winner.value.han", "at least 1"),
+    ("wrr", ron(0, W(1, hf(1, 25))), "winners[0].value.fu", "seven pairs"),
+    ("wrr", ron(0, W(1, hf(2, 20))), "winners[0].value.fu", "pinfu tsumo"),
+    ("wrr", ron(0, W(1, hf(2, 35))), "winners[0].value.fu", "multiple of 10"),
+    ("wrr", tsumo(1, ym(2)), "winner.value.yakuman", "from 1 to 1"),
+    ("wrr", tsumo(1, {"hand": {"hand": "123m456p789s234m55p", "win_tile": "4m", "seat_wind": "east"}}),
+     "winner.value.hand.seat_wind", "filled in by the table"),
+    ("wrr", tsumo(1, {"hand": {"hand": "123m456p789s234m55p", "win_tile": "4m", "riichi": True}}), "winner.value.hand.riichi", "riichi list"),
+    ("wrr", ron(0, W(1, {"hand": {"hand": "123m456p789s234m55z", "win_tile": "4m"}})), "winners[0].value.hand.hand", "no yaku"),
+    ("wrr", {"result": "win"}, "result", "must be one of"),
+    ("wrr", {"result": "chombo", "seat": "1"}, "seat", "seat number"),
+])
+def test_impossible_hands_are_refused(ruleset, hand, field, words):
+    rules, state = fresh(ruleset)
+    if field is None:
+        apply_hand(rules, state, hand)
+        return
+    with pytest.raises(LedgerError) as err:
+        apply_hand(rules, state, hand)
+    assert err.value.field == field
+    assert words in err.value.message
+
+
+def test_riichi_needs_1000_points_where_the_rules_say_so():
+    rules = get_ruleset("tenhou")
+    state = dataclasses.replace(new_state(rules), scores=(800, 35200, 32000, 32000))
+    with pytest.raises(LedgerError, match="needs 1000"):
+        apply_hand(rules, state, draw(tenpai=[0], riichi=[0]))
+    wrr = get_ruleset("wrr")
+    state = dataclasses.replace(new_state(wrr), scores=(-800, 40800, 40000, 40000))
+    after, _ = apply_hand(wrr, state, draw(tenpai=[0], riichi=[0]))  # WRR 6.1: riichi below zero is fine
+    assert after.scores[0] == -800 - 1000 + 3000
+
+
+def test_no_hand_after_the_game_ends():
+    rules, state = fresh("general")
+    state, _ = apply_hand(rules, state, ron(1, W(3, ym())))  # seat 1 to -7000: hakoten
+    assert state.finished
+    with pytest.raises(LedgerError, match="game is over"):
+        apply_hand(rules, state, draw())
+
+
+def test_winner_hand_value_is_scored_with_the_table_facts():
+    rules, state = fresh("wrr")
+    state, _ = apply_hand(rules, state, draw())  # dealer 1 now, honba 1
+    hand = {"hand": "123m456p789s55p111z", "win_tile": "5p"}  # east triplet: round wind for everyone
+    state2, record = apply_hand(rules, state, ron(0, W(1, {"hand": hand})))
+    winner = record["winners"][0]
+    assert {y["id"] for y in winner["yaku"]} == {"round_wind", "seat_wind"}  # seat 1 is east (dealer) in East 2
+    # dealer ron, 2 han; fu 20 + 10 closed ron + 8 concealed 111z + 2 pair wait = 40: 3900 + 300 honba
+    assert (winner["han"], winner["fu"]) == (2, 40)
+    assert record["deltas"] == [-4200, 4200, 0, 0]
+
+
+def test_chombo_returns_nothing_and_keeps_the_deal():
+    rules, state = fresh("ema")
+    state, _ = apply_hand(rules, state, draw(tenpai=[0]))
+    before = state
+    state, record = apply_hand(rules, state, {"result": "chombo", "seat": 0, "riichi": [0, 1]})
+    assert (state.dealer, state.honba, state.round_index, state.hand_number) == (before.dealer, before.honba, 0, 1)
+    assert state.riichi_sticks == before.riichi_sticks
+    assert record["deltas"] == [-12000, 4000, 4000, 4000]
+
+
+# --- properties ------------------------------------------------------------------------------
+
+seats = st.integers(0, 3)
+seat_sets = st.sets(seats).map(sorted)
+values = st.one_of(
+    st.builds(hf, st.integers(1, 13), st.sampled_from([30, 40, 50, 60, 70, 110])),
+    st.builds(hf, st.integers(2, 4), st.just(25)),
+    st.builds(ym, st.integers(1, 2)),
+)
+
+
+@st.composite
+def hands(draw_):
+    kind = draw_(st.sampled_from(["ron", "ron", "tsumo", "tsumo", "draw", "draw", "abort", "chombo"]))
+    riichi = draw_(seat_sets)
+    if kind == "ron":
+        frm = draw_(seats)
+        winners = draw_(st.lists(st.sampled_from([s for s in range(4) if s != frm]), min_size=1, max_size=3, unique=True))
+        pao = draw_(st.one_of(st.none(), seats))
+        return ron(frm, *[W(s, draw_(values), pao if n == 0 else None) for n, s in enumerate(winners)], riichi=riichi)
+    if kind == "tsumo":
+        return tsumo(draw_(seats), draw_(values), riichi=riichi, pao=draw_(st.one_of(st.none(), seats)))
+    if kind == "draw":
+        tenpai = draw_(seat_sets)
+        return draw(tenpai=tenpai, riichi=[s for s in riichi if s in tenpai], nagashi=draw_(st.sets(seats, max_size=1).map(sorted)))
+    if kind == "abort":
+        return {"result": "abort", "kind": draw_(st.sampled_from(["nine_terminals", "four_winds", "four_kans", "four_riichi", "triple_ron"])),
+                "riichi": [0, 1, 2, 3] if draw_(st.booleans()) else riichi}
+    return {"result": "chombo", "seat": draw_(seats)}
+
+
+def legal_log(rules, candidates):
+    """Keep the candidates that the ledger accepts, in order: a random legal game."""
+    state, log = new_state(rules), []
+    for hand in candidates:
+        try:
+            state, _ = apply_hand(rules, state, hand)
+        except LedgerError:
+            continue
+        log.append(hand)
+    return state, log
+
+
+PROPS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@PROPS
+@given(st.sampled_from(list(PRESETS)), st.lists(hands(), max_size=40))
+def test_points_are_conserved(ruleset, candidates):
+    rules = get_ruleset(ruleset)
+    state = new_state(rules)
+    for hand in candidates:
+        try:
+            state, record = apply_hand(rules, state, hand)
+        except LedgerError:
+            continue
+        assert sum(state.scores) + rules.riichi_stick * state.riichi_sticks == 4 * rules.start_points
+        assert state.riichi_sticks >= 0
+    if state.finished:
+        doc = state_dict(rules, state)
+        finals = [r["final"] for r in doc["standings"]]
+        leftover = doc["leftover_sticks"]["points"] if rules.leftover_sticks != "first" else 0
+        # the finals add up to zero but for penalties and sticks nobody took (ties split in tenths)
+        assert abs(sum(finals) + (sum(state.penalties) + leftover) / 1000) <= 0.25
+
+
+@PROPS
+@given(st.sampled_from(list(PRESETS)), st.lists(hands(), max_size=40))
+def test_undo_restores_the_previous_state_and_replay_is_deterministic(ruleset, candidates):
+    rules = get_ruleset(ruleset)
+    final, log = legal_log(rules, candidates)
+    again, records = replay(rules, log)
+    assert again == final
+    assert replay(rules, log)[1] == records
+    for n in range(len(log)):
+        before, _ = replay(rules, log[:n])
+        after_undo, _ = replay(rules, log[: n + 1][:-1])
+        assert after_undo == before
