@@ -18,7 +18,8 @@ from .tiles import EAST, WIND_NAMES, Tile, dora_after, index_code, parse_tiles, 
 from .yaku import BY_ID, Context, find_yaku, find_yakuman
 
 MELD_TYPES = ("chi", "pon", "daiminkan", "kakan", "ankan")
-FLAGS = ("riichi", "double_riichi", "ippatsu", "haitei", "houtei", "rinshan", "chankan", "tenhou", "chiihou", "renhou")
+FLAGS = ("riichi", "double_riichi", "ippatsu", "haitei", "houtei", "rinshan", "chankan", "chankan_ankan",
+         "tenhou", "chiihou", "renhou")
 WIND_INDEX = {name: EAST + i for i, name in enumerate(WIND_NAMES)}
 
 
@@ -117,17 +118,17 @@ def _parse_meld(raw: Any, n: int) -> Meld:
     if kind not in MELD_TYPES:
         raise ScoringError(f"{field_name}.type", f"must be one of {', '.join(MELD_TYPES)}; got {kind!r}", 400)
     tiles = tuple(parse_tiles(raw.get("tiles", ""), f"{field_name}.tiles"))
-    written = to_notation(tiles, sort=False)
     indices = sorted(t.index for t in tiles)
     if kind == "chi":
         ok = (len(tiles) == 3 and indices[0] < 27 and indices[0] // 9 == indices[2] // 9
               and indices[1] == indices[0] + 1 and indices[2] == indices[0] + 2)
         if not ok:
-            raise ScoringError(f"{field_name}.tiles", f"a chi is three tiles in a row of one suit, like '345m'; got {written!r}", 422)
+            raise ScoringError(f"{field_name}.tiles", "a chi is three tiles in a row of one suit, like '345m'; "
+                                                      f"got {to_notation(tiles, sort=False)!r}", 422)
     else:
         size = 3 if kind == "pon" else 4
-        if len(tiles) != size or len(set(indices)) != 1:
-            raise ScoringError(f"{field_name}.tiles", f"a {kind} is {size} identical tiles; got {written!r}", 422)
+        if len(tiles) != size or indices[0] != indices[-1]:
+            raise ScoringError(f"{field_name}.tiles", f"a {kind} is {size} identical tiles; got {to_notation(tiles, sort=False)!r}", 422)
     return Meld(kind, tiles)
 
 
@@ -196,12 +197,12 @@ def _check_tiles(w: Win) -> None:
         counts[t.index] += 1
         if t.red:
             reds[t.index // 9] += 1
-    over = [index_code(i) for i, c in enumerate(counts) if c > 4]
-    if over:
+    if max(counts) > 4:
+        over = [index_code(i) for i, c in enumerate(counts) if c > 4]
         raise ScoringError("hand", f"more than four copies of {', '.join(over)} across the hand, melds and indicators")
-    for suit, n in enumerate(reds):
-        if n > 1:
-            raise ScoringError("hand", f"more than one red five of {'mps'[suit]} across the hand, melds and indicators")
+    if max(reds) > 1:
+        suit = "mps"[next(n for n, count in enumerate(reds) if count > 1)]
+        raise ScoringError("hand", f"more than one red five of {suit} across the hand, melds and indicators")
     if len(w.dora_indicators) > 5:
         raise ScoringError("dora_indicators", f"at most five (the first and one per kan), got {len(w.dora_indicators)}")
     if len(w.ura_indicators) > len(w.dora_indicators):
@@ -228,6 +229,12 @@ def _check_flags(w: Win, flags: set) -> set:
             raise ScoringError("rinshan", "rinshan kaihou needs a kan among the melds")
         if "ippatsu" in flags:
             raise ScoringError("ippatsu", "a kan ends the ippatsu chance, so ippatsu cannot combine with rinshan")
+    if "chankan_ankan" in flags:
+        flags.add("chankan")
+        if not rules.chankan_ankan_kokushi:
+            raise ScoringError("chankan_ankan", f"{rules.title}: a concealed kan cannot be robbed, not even for kokushi")
+        if not is_kokushi(tuple(sum(1 for t in w.hand if t.index == i) for i in range(34))):
+            raise ScoringError("chankan_ankan", "only kokushi musou may rob a concealed kan")
     if "chankan" in flags:
         if w.tsumo:
             raise ScoringError("chankan", "chankan is a ron on a tile added to a kan")
@@ -287,13 +294,10 @@ def interpretations(counts: tuple, groups_needed: int, win: int, tsumo: bool):
 
     ``groups`` are 5-tuples (kind, index, concealed, kan, called) for the concealed part only.
     """
-    seen = set()
     for pair, groups in decompositions(counts, groups_needed):
         if pair == win:
-            key = (pair, groups, -1)
-            if key not in seen:
-                seen.add(key)
-                yield "standard", tuple((k, i, True, False, False) for k, i in groups), pair, "tanki"
+            yield "standard", tuple((k, i, True, False, False) for k, i in groups), pair, "tanki"
+        seen = set()  # two identical groups give the same reading
         for j, (kind, index) in enumerate(groups):
             if kind == KOUTSU and index == win:
                 wait = "shanpon"
@@ -301,10 +305,9 @@ def interpretations(counts: tuple, groups_needed: int, win: int, tsumo: bool):
                 wait = _wait_of_run(index, win)
             else:
                 continue
-            key = (pair, groups, groups[j], wait)
-            if key in seen:
+            if (kind, index, wait) in seen:
                 continue
-            seen.add(key)
+            seen.add((kind, index, wait))
             out = tuple(
                 (k, i, not (n == j and k == KOUTSU and not tsumo), False, False) for n, (k, i) in enumerate(groups)
             )
@@ -337,15 +340,23 @@ def _dora_lines(w: Win, all_counts: list) -> list[dict]:
 
 def _describe_groups(groups, pair: int, form: str, counts: tuple) -> list[str]:
     if form != "standard":
-        return [index_code(i)[0] * c + index_code(i)[1] for i, c in enumerate(counts) if c]
+        return [_code_digit(i) * c + _code_suit(i) for i, c in enumerate(counts) if c]
     out = []
     for kind, index, _concealed, kan, _called in groups:
         if kind == SHUNTSU:
-            out.append(to_notation([Tile(index), Tile(index + 1), Tile(index + 2)]))
+            out.append(_code_digit(index) + _code_digit(index + 1) + _code_digit(index + 2) + _code_suit(index))
         else:
-            out.append(index_code(index)[0] * (4 if kan else 3) + index_code(index)[1])
-    out.append(index_code(pair)[0] * 2 + index_code(pair)[1])
+            out.append(_code_digit(index) * (4 if kan else 3) + _code_suit(index))
+    out.append(_code_digit(pair) * 2 + _code_suit(pair))
     return out
+
+
+def _code_digit(index: int) -> str:
+    return index_code(index)[0]
+
+
+def _code_suit(index: int) -> str:
+    return index_code(index)[1]
 
 
 def evaluate(w: Win) -> dict:
@@ -355,17 +366,16 @@ def evaluate(w: Win) -> dict:
     for t in w.hand:
         counts[t.index] += 1
     concealed = tuple(counts)
-    all_counts = counts[:]
     for m in w.melds:
         for t in m.tiles:
-            all_counts[t.index] += 1
+            counts[t.index] += 1
+    all_counts = counts
     meld_groups = tuple(m.group() for m in w.melds)
     closed = w.closed
     dora_lines = _dora_lines(w, all_counts)
     dora_han = sum(d["han"] for d in dora_lines)
 
-    best = None
-    best_key = None
+    best = best_ctx = best_key = None
     no_yaku = False
     for form, groups, pair, wait in interpretations(concealed, 4 - len(w.melds), w.win_tile.index, w.tsumo):
         ctx = Context(
@@ -377,9 +387,10 @@ def evaluate(w: Win) -> dict:
         if candidate is None:
             no_yaku = True
             continue
-        key = (candidate["points"], candidate["han"], candidate["fu"])
+        # The most points; on a tie a yakuman yaku beats counted (kazoe) yakuman, then more han, then more fu.
+        key = (candidate["points"], candidate["yakuman"] > 0, candidate["han"], candidate["fu"])
         if best is None or key > best_key:
-            best, best_key = candidate, key
+            best, best_ctx, best_key = candidate, ctx, key
     if best is None:
         if no_yaku:
             minimum = ""
@@ -402,6 +413,7 @@ def evaluate(w: Win) -> dict:
         "hand": to_notation(w.hand),
         "melds": [m.to_dict() for m in w.melds],
         "win_tile": w.win_tile.code,
+        "groups": _describe_groups(best_ctx.groups, best_ctx.pair, best_ctx.form, best_ctx.win_counts),
         "notes": list(w.notes),
     })
     return best
@@ -448,7 +460,6 @@ def _value(w: Win, ctx: Context, dora_lines: list, dora_han: int) -> dict | None
         "base_payments": payments,
         "wait": ctx.wait,
         "form": ctx.form,
-        "groups": _describe_groups(ctx.groups, ctx.pair, ctx.form, ctx.win_counts),
     }
 
 
@@ -458,5 +469,5 @@ def _renhou_mangan(w: Win, ctx: Context) -> dict:
         "han": 5, "fu": 0, "yakuman": 0, "limit": "mangan", "kazoe": False,
         "yaku": [{"id": "renhou", "name": BY_ID["renhou"].name, "han": 5}],
         "fu_details": [], "points": payment_total(payments, w.dealer), "base_payments": payments,
-        "wait": ctx.wait, "form": ctx.form, "groups": _describe_groups(ctx.groups, ctx.pair, ctx.form, ctx.win_counts),
+        "wait": ctx.wait, "form": ctx.form,
     }

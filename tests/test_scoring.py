@@ -226,6 +226,20 @@ def test_haitei_does_not_combine_with_rinshan():
     assert {"rinshan", "haitei"} <= set(yaku_of(r))
 
 
+@pytest.mark.parametrize("ruleset,allowed", [("wrr", True), ("ema", True), ("tenhou", True), ("jpml", False), ("saikouisen", False)])
+def test_kokushi_robbing_a_concealed_kan(ruleset, allowed):
+    kw = dict(ruleset=ruleset, chankan_ankan=True)
+    if allowed:
+        r = score("19m19p19s1234567z1z", "2z", **kw)
+        assert r["yakuman"] == 1 and "chankan" not in yaku_of(r)  # a yakuman hides chankan
+    else:
+        with pytest.raises(ScoringError, match="cannot be robbed") as err:
+            score("19m19p19s1234567z1z", "2z", **kw)
+        assert err.value.field == "chankan_ankan"
+    with pytest.raises(ScoringError, match="only kokushi"):
+        score("123m456p789s234m55p", "4m", ruleset="wrr", chankan_ankan=True)
+
+
 def test_ema_two_yaku_minimum_from_five_counters():
     hand = ("234m456p678s234m55p", "4m")  # tanyao, pinfu, iipeikou: 3 han
     assert score(*hand, ruleset="ema", honba=5)["han"] >= 2

@@ -121,8 +121,9 @@ def test_yaku_absent(yaku_id, args, kwargs):
     kwargs = dict(kwargs)
     hand = kwargs.pop("hand", args[0])
     win_tile = kwargs.pop("win_tile", args[1])
-    if kwargs.pop("raises", False):
-        with pytest.raises(ScoringError, match="no yaku"):
+    raises = kwargs.pop("raises", False)
+    if raises:
+        with pytest.raises(ScoringError, match="no yaku" if raises is True else raises):
             score(hand, win_tile, **kwargs)
         return
     assert yaku_id not in yaku_of(score(hand, win_tile, **kwargs))
@@ -165,3 +166,61 @@ def test_tenhou_ignores_the_special_wait_for_double_yakuman():
     result = score("19m19p19s1234567z1z", "1z", ruleset="ema", win="tsumo", seat="east", tenhou=True)
     assert result["yakuman"] == 1  # EMA 4.2.5: no extra yakuman for the wait on tenhou; not cumulative
     assert len(result["yaku"]) == 1 and result["yaku"][0]["id"] in ("tenhou", "kokushi")
+
+
+# Near misses: one per yaku id, a hand that comes close but must not show it.
+NEAR_MISS = [
+    ("riichi", ("123m456p789s234m55p", "5p"), {"win": "tsumo"}),
+    ("double_riichi", ("123m456p789s234m55p", "5p"), {"riichi": True}),
+    ("ippatsu", ("123m456p789s234m55p", "5p"), {"riichi": True}),
+    ("menzen_tsumo", ("123m456p789s234m55p", "5p"), {"riichi": True}),
+    ("yakuhai_haku", ("123m456p789s555p55z", "5z"), {"riichi": True}),  # a pair, not a triplet
+    ("yakuhai_hatsu", ("123m456p789s555p66z", "6z"), {"riichi": True}),
+    ("yakuhai_chun", ("123m456p789s555p77z", "7z"), {"riichi": True}),
+    ("seat_wind", ("123m456p789s55p444z", "5p"), {"riichi": True}),  # north: not the seat (south)
+    ("round_wind", ("123m456p789s55p444z", "5p"), {"riichi": True}),  # nor the round (east)
+    ("chankan", ("123m456p789s234m55p", "4m"), {}),
+    ("rinshan", ("123m456p234m55p", "5p"), {"m": "ankan:1111z", "win": "tsumo"}),
+    ("houtei", ("123m456p789s234m55p", "5p"), {"riichi": True}),
+    ("renhou", ("123m456p789s234m55p", "4m"), {}),
+    ("chiitoitsu", ("112233m445566p55s", "6p"), {}),  # ryanpeikou is worth more
+    ("ittsu", ("123456m789p234p55s", "5s"), {"riichi": True}),
+    ("sanshoku", ("123m123p234s456m55s", "5s"), {"riichi": True}),
+    ("chanta", ("123m999p234s111z22z", "2z"), {}),  # 234s has no terminal
+    ("toitoi", ("222m55p", "5p"), {"m": "pon:444p chi:678s pon:888m"}),  # tanyao only
+    ("sanshoku_doukou", ("222m222p456s88p", "8p"), {"m": "pon:333s"}),
+    ("sankantsu", ("234m55p666s", "5p"), {"m": "daiminkan:8888p ankan:2222s"}),
+    ("honroutou", ("111m99p", "9p"), {"m": "pon:111z pon:222z chi:789s"}),
+    ("shousangen", ("555z666z123m456m44p", "4p"), {}),
+    ("ryanpeikou", ("112233m456p789s55p", "3m"), {}),
+    ("honitsu", ("123m456p789m111z22z", "2z"), {}),
+    ("junchan", ("123m789m123p111z11s", "1s"), {}),  # an honour makes it chanta
+    ("chinitsu", ("123456m789m111z22z", "2z"), {}),  # honours: honitsu
+    ("kokushi", ("19m19p19s123456z11m", "1m"), {"raises": "not a complete hand"}),  # no chun
+    ("kokushi_13", ("19m19p19s1234567z1z", "2z"), {"ruleset": "ema"}),
+    ("chuuren", ("11123455667999m", "7m"), {}),  # no 8m: a full flush, not nine gates
+    ("chuuren_9", ("11123455678999m", "2m"), {"ruleset": "mahjongsoul"}),  # won on 2m: not the nine-sided wait
+    ("suuankou_tanki", ("111m222p333s444z55z", "4z"), {"win": "tsumo", "ruleset": "ema"}),  # tsumo on a shanpon
+    ("suuankou", ("111m222p333s444z55z", "4z"), {}),  # ron completes the fourth triplet: it is open
+    ("daisangen", ("555z666z77z123m444p", "4p"), {}),
+    ("shousuushii", ("111z222z44z123m456p", "4p"), {}),
+    ("daisuushii", ("111z222z333z44z", "4z"), {"m": "chi:123m"}),
+    ("tsuuiisou", ("111z222z333z55z", "5z"), {"m": "pon:999m"}),
+    ("ryuuiisou", ("23334666888s", "8s"), {"m": "chi:345s"}),
+    ("chinroutou", ("111m999p111s11z", "1z"), {"m": "pon:999m"}),
+    ("suukantsu", ("234m55p", "5p"), {"m": "ankan:1111m daiminkan:2222p kakan:3333s"}),
+    ("tenhou", ("123m456p789s234m55p", "5p"), {"win": "tsumo", "seat": "east", "riichi": True}),
+    ("chiihou", ("123m456p789s234m55p", "5p"), {"win": "tsumo", "riichi": True}),
+]
+
+
+@pytest.mark.parametrize("yaku_id,args,kwargs", NEAR_MISS, ids=[f"{p[0]}-miss" for p in NEAR_MISS])
+def test_yaku_near_miss(yaku_id, args, kwargs):
+    test_yaku_absent(yaku_id, args, kwargs)
+
+
+def test_every_yaku_id_has_a_negative_case():
+    from scoring.yaku import BY_ID
+
+    covered = {p[0] for p in NEGATIVE} | {p[0] for p in NEAR_MISS}
+    assert set(BY_ID) <= covered
