@@ -15,6 +15,7 @@ True
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Iterable
 
@@ -95,6 +96,15 @@ class Tile:
         return self.code
 
 
+#: One shared instance per tile code, so parsing allocates nothing per tile.
+_INTERNED = {SUITS[s]: {str(d): Tile(s * 9 + d - 1) for d in range(1, 10 if s < HONOR else 8)} for s in range(4)}
+for _s in range(3):
+    _INTERNED[SUITS[_s]]["0"] = Tile(_s * 9 + 4, True)
+#: Well-formed notation: groups of digits each closed by a suit letter, spaces or commas between.
+_WELL_FORMED = re.compile(r"(?:[0-9]+[mps]|[1-7]+z|[ ,])*")
+_GROUP = re.compile(r"([0-9]+)([mpsz])")
+
+
 def parse_tiles(notation: str, field: str = "hand") -> list[Tile]:
     """Parse mpsz notation strictly: ``'123m406p55z'`` -> tiles in the written order.
 
@@ -103,6 +113,16 @@ def parse_tiles(notation: str, field: str = "hand") -> list[Tile]:
     """
     if not isinstance(notation, str):
         raise ScoringError(field, f"must be a string of tiles like '123m55z', got {type(notation).__name__}", 400)
+    if _WELL_FORMED.fullmatch(notation):
+        tiles: list[Tile] = []
+        for digits, suit in _GROUP.findall(notation):
+            tiles += map(_INTERNED[suit].__getitem__, digits)
+        return tiles
+    return _parse_or_explain(notation, field)
+
+
+def _parse_or_explain(notation: str, field: str) -> list[Tile]:
+    """Read notation character by character: the slow path, which says where it goes wrong."""
     tiles: list[Tile] = []
     pending: list[tuple[int, int]] = []  # (digit, position)
     for pos, ch in enumerate(notation):
@@ -115,10 +135,7 @@ def parse_tiles(notation: str, field: str = "hand") -> list[Tile]:
             for digit, dpos in pending:
                 if suit == HONOR and not 1 <= digit <= 7:
                     raise NotationError(f"'{digit}z' at position {dpos} in {notation!r} is not a tile: honours are 1z-7z", field)
-                if digit == 0:
-                    tiles.append(Tile(suit * 9 + 4, True))
-                else:
-                    tiles.append(Tile(suit * 9 + digit - 1))
+                tiles.append(_INTERNED[ch][str(digit)])
             pending = []
         elif ch in " ,":
             if pending:
@@ -130,23 +147,28 @@ def parse_tiles(notation: str, field: str = "hand") -> list[Tile]:
     return tiles
 
 
+_DIGIT = tuple(str(i % 9 + 1) for i in range(34))
+_SUIT = tuple(SUITS[i // 9] for i in range(34))
+
+
+def _notation_order(t: Tile) -> int:
+    return 2 * t.index + (not t.red)  # by kind, a red five before the plain ones
+
+
 def to_notation(tiles: Iterable[Tile], sort: bool = True) -> str:
     """Write tiles as compact mpsz notation, sorted by kind unless ``sort`` is false."""
-    seq = list(tiles)
-    if sort:
-        seq.sort(key=lambda t: (t.index, not t.red))
+    seq = sorted(tiles, key=_notation_order) if sort else tiles
     out: list[str] = []
-    run: list[str] = []
     run_suit = None
     for t in seq:
-        suit = SUITS[t.index // 9]
-        if suit != run_suit and run:
-            out.append("".join(run) + run_suit)
-            run = []
-        run_suit = suit
-        run.append("0" if t.red else str(t.index % 9 + 1))
-    if run:
-        out.append("".join(run) + run_suit)
+        suit = _SUIT[t.index]
+        if suit != run_suit:
+            if run_suit is not None:
+                out.append(run_suit)
+            run_suit = suit
+        out.append("0" if t.red else _DIGIT[t.index])
+    if run_suit is not None:
+        out.append(run_suit)
     return "".join(out)
 
 

@@ -11,7 +11,9 @@ from dataclasses import dataclass
 from typing import Callable
 
 from .hand import KOUTSU, SHUNTSU
-from .tiles import CHUN, DRAGONS, GREENS, HAKU, HATSU, WINDS, YAOCHUU, is_honor
+from .tiles import CHUN, DRAGONS, GREENS, HAKU, HATSU, TERMINALS, WINDS, YAOCHUU
+
+SUITED_TERMINALS = frozenset(TERMINALS)
 
 
 class Context:
@@ -20,7 +22,7 @@ class Context:
     __slots__ = (
         "rules", "form", "groups", "pair", "wait", "win_index", "tsumo", "closed", "counts",
         "seat_wind", "round_wind", "flags", "shuntsu", "koutsu", "kans", "concealed_koutsu",
-        "win_counts",
+        "win_counts", "present", "suits", "has_honors", "peikou",
     )
 
     def __init__(self, *, rules, form, groups, pair, wait, win_index, tsumo, closed, counts,
@@ -42,9 +44,14 @@ class Context:
         self.koutsu = [g[1] for g in groups if g[0] == KOUTSU]
         self.kans = sum(1 for g in groups if g[3])
         self.concealed_koutsu = sum(1 for g in groups if g[0] == KOUTSU and g[2])
+        # Facts about the tiles alone, read by many checks: computed once here.
+        self.present = [i for i, c in enumerate(counts) if c]   # kinds in the hand, ascending
+        self.suits = {i // 9 for i in self.present if i < 27}   # suits (0, 1, 2) with a tile
+        self.has_honors = self.present[-1] >= 27
+        self.peikou = _peikou_count(self.shuntsu) if closed and form == "standard" else 0
 
     def tiles_present(self):
-        return (i for i, c in enumerate(self.counts) if c)
+        return iter(self.present)
 
 
 @dataclass(frozen=True)
@@ -68,10 +75,9 @@ def _pinfu(ctx: Context) -> bool:
             and not _value_pair(ctx, ctx.pair))
 
 
-def _peikou_count(ctx: Context) -> int:
-    if not ctx.closed or ctx.form != "standard":
-        return 0
-    runs = sorted(ctx.shuntsu)
+def _peikou_count(shuntsu: list) -> int:
+    """How many pairs of identical runs (1: iipeikou, 2: ryanpeikou)."""
+    runs = sorted(shuntsu)
     pairs, i = 0, 0
     while i + 1 < len(runs):
         if runs[i] == runs[i + 1]:
@@ -83,19 +89,11 @@ def _peikou_count(ctx: Context) -> int:
 
 
 def _tanyao(ctx: Context) -> bool:
-    return not any(ctx.counts[i] for i in YAOCHUU)
+    return YAOCHUU.isdisjoint(ctx.present)
 
 
 def _yakuhai(index: int) -> Callable[[Context], bool]:
     return lambda ctx: ctx.form == "standard" and index in ctx.koutsu
-
-
-def _suits(ctx: Context) -> set:
-    return {i // 9 for i in ctx.tiles_present() if i < 27}
-
-
-def _has_honors(ctx: Context) -> bool:
-    return any(ctx.counts[27:])
 
 
 def _sanshoku(ctx: Context) -> bool:
@@ -126,15 +124,15 @@ def _outside(ctx: Context) -> bool:
 
 
 def _chanta(ctx: Context) -> bool:
-    return _outside(ctx) and _has_honors(ctx)
+    return _outside(ctx) and ctx.has_honors
 
 
 def _junchan(ctx: Context) -> bool:
-    return _outside(ctx) and not _has_honors(ctx)
+    return _outside(ctx) and not ctx.has_honors
 
 
 def _honroutou(ctx: Context) -> bool:
-    return all(i in YAOCHUU for i in ctx.tiles_present())
+    return YAOCHUU.issuperset(ctx.present)
 
 
 def _shousangen(ctx: Context) -> bool:
@@ -142,11 +140,11 @@ def _shousangen(ctx: Context) -> bool:
 
 
 def _honitsu(ctx: Context) -> bool:
-    return len(_suits(ctx)) == 1 and _has_honors(ctx)
+    return len(ctx.suits) == 1 and ctx.has_honors
 
 
 def _chinitsu(ctx: Context) -> bool:
-    return len(_suits(ctx)) == 1 and not _has_honors(ctx)
+    return len(ctx.suits) == 1 and not ctx.has_honors
 
 
 def _flag(name: str) -> Callable[[Context], bool]:
@@ -160,9 +158,9 @@ def _renhou_yaku(ctx: Context) -> bool:
 # --- yakuman checks ----------------------------------------------------------------------------
 
 def _chuuren_base(ctx: Context) -> bool:
-    if ctx.form != "standard" or not ctx.closed or ctx.kans or len(_suits(ctx)) != 1 or _has_honors(ctx):
+    if ctx.form != "standard" or not ctx.closed or ctx.kans or len(ctx.suits) != 1 or ctx.has_honors:
         return False
-    suit = next(iter(_suits(ctx))) * 9
+    suit = ctx.present[0] - ctx.present[0] % 9
     c = ctx.counts[suit:suit + 9]
     return c[0] >= 3 and c[8] >= 3 and all(x >= 1 for x in c)
 
@@ -234,17 +232,17 @@ def _daisuushii(ctx: Context) -> bool:
 
 
 def _tsuuiisou(ctx: Context) -> bool:
-    return all(i >= 27 for i in ctx.tiles_present())
+    return ctx.present[0] >= 27
 
 
 def _chinroutou(ctx: Context) -> bool:
-    return all(i in YAOCHUU and not is_honor(i) for i in ctx.tiles_present())
+    return SUITED_TERMINALS.issuperset(ctx.present)
 
 
 def _ryuuiisou(ctx: Context) -> bool:
     if ctx.rules.ryuuiisou_needs_hatsu and not ctx.counts[HATSU]:
         return False
-    return all(i in GREENS for i in ctx.tiles_present())
+    return GREENS.issuperset(ctx.present)
 
 
 def _suukantsu(ctx: Context) -> bool:
@@ -285,7 +283,7 @@ YAKU: tuple[Yaku, ...] = (
     Yaku("menzen_tsumo", "Menzen tsumo (fully concealed self-draw)", 1, None, lambda ctx: ctx.tsumo),
     Yaku("pinfu", "Pinfu", 1, None, _pinfu),
     Yaku("tanyao", "Tanyao (all simples)", 1, 1, _tanyao),
-    Yaku("iipeikou", "Iipeikou (pure double run)", 1, None, lambda ctx: _peikou_count(ctx) == 1),
+    Yaku("iipeikou", "Iipeikou (pure double run)", 1, None, lambda ctx: ctx.peikou == 1),
     Yaku("yakuhai_haku", "Yakuhai: haku", 1, 1, _yakuhai(HAKU)),
     Yaku("yakuhai_hatsu", "Yakuhai: hatsu", 1, 1, _yakuhai(HATSU)),
     Yaku("yakuhai_chun", "Yakuhai: chun", 1, 1, _yakuhai(CHUN)),
@@ -306,7 +304,7 @@ YAKU: tuple[Yaku, ...] = (
     Yaku("sankantsu", "Sankantsu (three kans)", 2, 2, lambda ctx: ctx.kans == 3),
     Yaku("honroutou", "Honroutou (all terminals and honours)", 2, 2, _honroutou),
     Yaku("shousangen", "Shousangen (little three dragons)", 2, 2, _shousangen),
-    Yaku("ryanpeikou", "Ryanpeikou (twice pure double run)", 3, None, lambda ctx: _peikou_count(ctx) == 2),
+    Yaku("ryanpeikou", "Ryanpeikou (twice pure double run)", 3, None, lambda ctx: ctx.peikou == 2),
     Yaku("honitsu", "Honitsu (half flush)", 3, 2, _honitsu),
     Yaku("junchan", "Junchan (terminals in every group)", 3, 2, _junchan),
     Yaku("chinitsu", "Chinitsu (full flush)", 6, 5, _chinitsu),
@@ -322,44 +320,45 @@ BY_ID = {y.id: y for y in YAKU + YAKUMAN}
 DORA_IDS = ("dora", "aka_dora", "ura_dora")
 
 
+#: The yaku a closed (True) or an open (False) hand can have, with their han as data says.
+_CANDIDATES = {
+    closed: tuple((y, y.han_closed if closed else y.han_open) for y in YAKU
+                  if (y.han_closed if closed else y.han_open) is not None)
+    for closed in (True, False)
+}
+_YAKUMAN_CANDIDATES = {True: YAKUMAN, False: tuple(y for y in YAKUMAN if y.han_open is not None)}
+#: Yaku whose han a rule set sets, by the Ruleset field that holds it.
+HAN_FROM_RULES = {"double_riichi": "double_riichi_han", "renhou": "renhou_han"}
+
+
 def find_yakuman(ctx: Context) -> list[tuple[Yaku, int]]:
     """The yakuman of this interpretation with their multipliers, as the rule set counts them."""
     found = []
-    for y in YAKUMAN:
-        if (y.han_open is None and not ctx.closed) or not y.check(ctx):
-            continue
-        mult = _daisuushii_multiplier(ctx) if y.id == "daisuushii" else y.han_closed
-        found.append((y, mult))
-    if not found:
-        return []
-    if not ctx.rules.yakuman_stacking:
-        best = max(found, key=lambda f: f[1])
-        return [best]
+    for y in _YAKUMAN_CANDIDATES[ctx.closed]:
+        if y.check(ctx):
+            mult = _daisuushii_multiplier(ctx) if y.id == "daisuushii" else y.han_closed
+            found.append((y, mult))
+    if len(found) > 1 and not ctx.rules.yakuman_stacking:
+        return [max(found, key=lambda f: f[1])]
     return found
 
 
 def find_yaku(ctx: Context) -> list[tuple[Yaku, int]]:
     """The ordinary yaku of this interpretation with their han, exclusions applied."""
-    found: dict[str, tuple[Yaku, int]] = {}
-    closed = ctx.closed
     rules = ctx.rules
-    for y in YAKU:
-        han = y.han_closed if closed else y.han_open
-        if han is None:
-            continue
-        if y.id == "tanyao" and not closed and not rules.open_tanyao:
-            continue
-        if y.id == "double_riichi":
-            han = rules.double_riichi_han
-        elif y.id == "renhou":
-            han = rules.renhou_han
-        if y.check(ctx):
-            found[y.id] = (y, han)
+    found = {y.id: (y, han) for y, han in _CANDIDATES[ctx.closed] if y.check(ctx)}
+    if not found:
+        return []
+    for yaku_id, field_name in HAN_FROM_RULES.items():
+        if yaku_id in found:
+            found[yaku_id] = (found[yaku_id][0], getattr(rules, field_name))
+    if "tanyao" in found and not ctx.closed and not rules.open_tanyao:
+        del found["tanyao"]
     if "ryanpeikou" in found:
         found.pop("iipeikou", None)
     for weaker, stronger in SUPERSEDED.items():
-        if any(s in found for s in stronger):
-            found.pop(weaker, None)
+        if weaker in found and any(s in found for s in stronger):
+            del found[weaker]
     if "haitei" in found and "rinshan" in found and not rules.haitei_with_rinshan:
-        found.pop("haitei")
+        del found["haitei"]
     return list(found.values())

@@ -76,6 +76,16 @@ def test_two_sided_reading_is_chosen_for_pinfu():
     assert r["points"] == 2000
 
 
+def test_yakuman_beats_counted_yakuman_of_equal_value():
+    # 222 555 666 777 + 33p is suuankou; 222 + 567 567 567 + 33p is chinitsu, tanyao, iipeikou,
+    # riichi, tsumo, haitei and three dora: 14 han, counted yakuman under Tenhou rules. Both pay
+    # 8000 base; the yakuman yaku is the hand (as Tenhou reports it; it decides liability and records).
+    r = score("22233555666777p", "5p", ruleset="tenhou", win="tsumo", riichi=True, haitei=True, dora_indicators="1p")
+    assert r["yakuman"] == 1 and r["kazoe"] is False
+    assert [y["id"] for y in r["yaku"]] == ["suuankou"]
+    assert r["points"] == 32000
+
+
 def test_ryanpeikou_beats_seven_pairs():
     r = score("112233m445566p55s", "6p")
     assert "ryanpeikou" in yaku_of(r) and "chiitoitsu" not in yaku_of(r)
