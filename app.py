@@ -24,13 +24,13 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         app.config.from_mapping(test_config)
 
     from tables import Database, TableService
-    from web import api, errors, recognize, tables
+    from web import api, errors, pages, recognize, tables
 
     database = Database(app.config["DATABASE_URL"])
     app.extensions["database"] = database
     app.extensions["tables"] = TableService(database)
 
     errors.register(app)
-    for blueprint in (api.bp, recognize.bp, tables.bp):
+    for blueprint in (api.bp, recognize.bp, tables.bp, pages.bp):
         app.register_blueprint(blueprint)
     return app

@@ -1,0 +1,63 @@
+// fetch() wrapper: JSON in and out, errors as ApiError with the API's {field, message}.
+export class ApiError extends Error {
+  constructor(status, error, body) {
+    super((error && error.message) || `request failed (${status})`);
+    this.status = status;
+    this.field = error ? error.field : null;
+    this.body = body;
+  }
+}
+
+/** The network could not be reached (offline, server down). */
+export class OfflineError extends Error {}
+
+export async function api(method, path, body, { headers = {}, raw = false } = {}) {
+  const init = { method, headers: { Accept: "application/json", ...headers } };
+  if (body instanceof FormData) init.body = body;
+  else if (body !== undefined) {
+    init.body = JSON.stringify(body);
+    init.headers["Content-Type"] = "application/json";
+  }
+  let resp;
+  try {
+    resp = await fetch(path, init);
+  } catch (err) {
+    throw new OfflineError("no connection to the server");
+  }
+  if (raw) return resp;
+  let data = null;
+  const text = await resp.text();
+  try { data = text ? JSON.parse(text) : null; } catch { data = null; }
+  if (!resp.ok) {
+    if (resp.status === 503 && !data) throw new OfflineError("the server is not reachable");
+    throw new ApiError(resp.status, data && data.error, data);
+  }
+  return data;
+}
+
+let rulesetsPromise = null;
+/** GET /api/rulesets once per page (the service worker keeps a copy for offline use). */
+export function rulesets() {
+  if (!rulesetsPromise) {
+    rulesetsPromise = api("GET", "/api/rulesets").catch((err) => { rulesetsPromise = null; throw err; });
+  }
+  return rulesetsPromise;
+}
+
+export async function ruleset(id) {
+  const all = await rulesets();
+  return all.rulesets.find((r) => r.id === id) || all.rulesets[0];
+}
+
+/** A rule set's parameter values, with a table's overrides applied. */
+export async function ruleValues(id, overrides = {}) {
+  const rs = await ruleset(id);
+  const values = {};
+  for (const [name, p] of Object.entries(rs.parameters)) values[name] = p.value;
+  return { ...values, ...(overrides || {}) };
+}
+
+export async function yakuNames() {
+  const all = await rulesets();
+  return Object.fromEntries(all.yaku.map((y) => [y.id, y.name]));
+}

@@ -1,0 +1,81 @@
+// The app's entry: routes screens by the URL fragment, applies the theme, registers the service worker.
+import { clear, h } from "./util.js";
+import * as store from "./store.js";
+import { scoreScreen } from "./quick.js";
+import { waitsScreen } from "./waits.js";
+import { photoScreen } from "./photo.js";
+import { tablesScreen, tableScreen, flushQueue } from "./tables.js";
+
+const view = document.getElementById("view");
+let leaving = null;  // cleanup of the current screen (timers)
+
+const routes = [
+  [/^#?\/?$/, () => scoreScreen(view), "score"],
+  [/^#\/score$/, () => scoreScreen(view), "score"],
+  [/^#\/photo$/, () => photoScreen(view), "photo"],
+  [/^#\/waits$/, () => waitsScreen(view), "waits"],
+  [/^#\/tables$/, () => tablesScreen(view), "tables"],
+  [/^#\/table\/([^/?]+)(?:\?(.*))?$/, (m) => tableScreen(view, decodeURIComponent(m[1]), new URLSearchParams(m[2] || "")), "tables"],
+];
+
+async function route() {
+  if (leaving) { try { leaving(); } catch { /* ignore */ } leaving = null; }
+  const hash = location.hash || "#/score";
+  for (const [re, show, tab] of routes) {
+    const m = hash.match(re);
+    if (!m) continue;
+    for (const a of document.querySelectorAll("[data-nav]")) {
+      if (a.dataset.nav === tab) a.setAttribute("aria-current", "page"); else a.removeAttribute("aria-current");
+    }
+    try {
+      leaving = (await show(m)) || null;
+    } catch (err) {
+      console.warn(err);
+      clear(view, h("div", { class: "banner error", role: "alert" }, `This screen failed to open: ${err.message}`));
+    }
+    return;
+  }
+  clear(view, h("div", { class: "card" }, h("h2", {}, "Not found"), h("p", {}, "There is no such screen. "), h("a", { href: "#/score" }, "Go to quick score")));
+}
+
+/** /t/<code>#token=... (a share link) opens the table screen. */
+function fromShareLink() {
+  const m = location.pathname.match(/^\/t\/([^/]+)$/);
+  if (!m) return;
+  const params = new URLSearchParams(location.hash.replace(/^#/, ""));
+  const token = params.get("token");
+  history.replaceState(null, "", `/#/table/${m[1]}${token ? "?token=" + encodeURIComponent(token) : ""}`);
+}
+
+const THEMES = ["auto", "light", "dark"];
+function applyTheme(theme) {
+  if (theme === "auto") document.documentElement.removeAttribute("data-theme");
+  else document.documentElement.dataset.theme = theme;
+  const btn = document.getElementById("theme-toggle");
+  btn.setAttribute("aria-label", `Colour theme: ${theme === "auto" ? "automatic" : theme}. Tap to change.`);
+  btn.textContent = theme === "light" ? "☀" : theme === "dark" ? "☾" : "◐";
+}
+
+function showNetwork() {
+  const el = document.getElementById("net-status");
+  el.textContent = navigator.onLine ? "" : "Offline";
+  el.classList.toggle("offline", !navigator.onLine);
+}
+
+applyTheme(store.get("theme", "auto"));
+document.getElementById("theme-toggle").addEventListener("click", () => {
+  const next = THEMES[(THEMES.indexOf(store.get("theme", "auto")) + 1) % THEMES.length];
+  store.set("theme", next);
+  applyTheme(next);
+});
+window.addEventListener("online", () => { showNetwork(); flushQueue(); });
+window.addEventListener("offline", showNetwork);
+window.addEventListener("hashchange", route);
+showNetwork();
+fromShareLink();
+route();
+flushQueue();
+
+if ("serviceWorker" in navigator) {
+  navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch((err) => console.warn("service worker not registered:", err.message));
+}

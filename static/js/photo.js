@@ -1,0 +1,159 @@
+// Photo: take or choose a photo, downscale it on the phone, send it to POST /api/recognize,
+// show the recognised tiles outlined on the photo, let the player correct them, then score.
+import { h, clear, sheet } from "./util.js";
+import { api, ApiError, OfflineError } from "./api.js";
+import { PICKER, tileImg, tileName, plain } from "./tiles.js";
+import { emptyHand } from "./hand.js";
+import * as store from "./store.js";
+
+export const MAX_SIDE = 2048;
+const UNCERTAIN = 0.75;
+
+/** Decode (EXIF orientation applied) and shrink to at most MAX_SIDE px; returns {blob, width, height}. */
+export async function downscale(file, maxSide = MAX_SIDE) {
+  const bitmap = await createImageBitmap(file, { imageOrientation: "from-image" });
+  const scale = Math.min(1, maxSide / Math.max(bitmap.width, bitmap.height));
+  const width = Math.round(bitmap.width * scale), height = Math.round(bitmap.height * scale);
+  const canvas = document.createElement("canvas");
+  canvas.width = width;
+  canvas.height = height;
+  canvas.getContext("2d").drawImage(bitmap, 0, 0, width, height);
+  bitmap.close && bitmap.close();
+  const blob = await new Promise((resolve, reject) => canvas.toBlob((b) => (b ? resolve(b) : reject(new Error("could not encode the photo"))), "image/jpeg", 0.9));
+  return { blob, width, height };
+}
+
+/** Detections in reading order: the API's rows when it gives them, else top-to-bottom, left-to-right. */
+function readingOrder(res) {
+  const seen = new Set();
+  const order = [];
+  for (const row of res.rows || []) for (const i of row) if (!seen.has(i) && res.tiles[i]) { seen.add(i); order.push(i); }
+  const rest = res.tiles.map((_, i) => i).filter((i) => !seen.has(i));
+  rest.sort((a, b) => res.tiles[a].box[1] - res.tiles[b].box[1] || res.tiles[a].box[0] - res.tiles[b].box[0]);
+  return [...order, ...rest];
+}
+
+/** The hand the corrected detections make, with the proposal's melds kept where their tiles still are. */
+export function handFromDetections(res, dets, winDet) {
+  const order = readingOrder(res).filter((i) => !dets[i].ignored && dets[i].tile !== "back");
+  const pool = order.map((i) => ({ tile: dets[i].tile, det: i }));
+  const state = emptyHand();
+  for (const meld of (res.proposal && res.proposal.melds) || []) {
+    const tiles = [];
+    for (const ch of meld.tiles.replace(/\d+([mpsz])/g, (m, s) => [...m.slice(0, -1)].map((d) => d + s).join(","))
+      .split(",").filter(Boolean)) tiles.push(ch);
+    const taken = [];
+    for (const t of tiles) {
+      const k = pool.findIndex((p, j) => p.tile === t && !taken.includes(j));
+      if (k < 0) break;
+      taken.push(k);
+    }
+    if (taken.length !== tiles.length) continue;
+    state.melds.push({ type: meld.type, tiles });
+    for (const k of taken.sort((a, b) => b - a)) pool.splice(k, 1);
+  }
+  state.concealed = pool.map((p) => p.tile);
+  let win = pool.findIndex((p) => p.det === winDet);
+  if (win < 0 && res.proposal && res.proposal.win_tile) win = state.concealed.lastIndexOf(res.proposal.win_tile);
+  state.winIndex = win >= 0 ? win : null;
+  return state;
+}
+
+let last = null;  // {url, res, dets, win}: the last photo, kept while the app is open
+
+export async function photoScreen(view) {
+  const status = h("div", { "aria-live": "polite" });
+  const stageBox = h("div");
+  const input = h("input", { type: "file", accept: "image/*", capture: "environment", id: "photo-input", class: "visually-hidden", "data-testid": "photo-input" });
+  input.addEventListener("change", () => input.files[0] && recognise(input.files[0]));
+
+  async function recognise(file) {
+    clear(stageBox);
+    clear(status, h("p", { class: "banner info" }, "Reading the photo…"));
+    try {
+      const { blob, width, height } = await downscale(file);
+      const form = new FormData();
+      form.append("image", blob, "photo.jpg");
+      const res = await api("POST", "/api/recognize", form);
+      if (last && last.url) URL.revokeObjectURL(last.url);
+      last = { url: URL.createObjectURL(blob), res, dets: res.tiles.map((t) => ({ tile: t.tile, ignored: t.face_down || t.tile === "back" })), win: null, size: [width, height] };
+      clear(status);
+      show();
+    } catch (err) {
+      let message = err.message;
+      if (err instanceof ApiError && [404, 501, 503].includes(err.status)) message = "Photo recognition is not available on this server yet. Enter the hand with the tile picker instead.";
+      if (err instanceof OfflineError) message = "You are offline: reading a photo needs the server.";
+      clear(status, h("div", { class: "banner error", role: "alert", "data-testid": "photo-error" }, message));
+    }
+  }
+
+  function show() {
+    if (!last) return;
+    const { res, dets } = last;
+    const [w, hgt] = res.image_size || last.size;
+    const svg = h("svg:svg", { viewBox: `0 0 ${w} ${hgt}`, preserveAspectRatio: "none", role: "group", "aria-label": "Recognised tiles" });
+    const font = Math.max(14, Math.round(w / 45));
+    res.tiles.forEach((t, i) => {
+      const [x1, y1, x2, y2] = t.box;
+      const d = dets[i];
+      const cls = ["box", t.confidence < UNCERTAIN ? "uncertain" : "", last.win === i ? "win" : "", d.ignored ? "ignored" : ""].join(" ");
+      const g = h("svg:g", { role: "button", tabindex: "0", "aria-label": `Tile ${i + 1}: ${tileName(d.tile)}. Tap to correct.`, "data-det": String(i) },
+        h("svg:rect", { x: x1, y: y1, width: x2 - x1, height: y2 - y1, rx: 4, class: cls }),
+        h("svg:text", { x: x1 + 2, y: Math.max(font, y1 - 4), class: "label", "font-size": font }, d.tile === "back" ? "back" : d.tile));
+      g.addEventListener("click", () => correct(i));
+      g.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); correct(i); } });
+      svg.append(g);
+    });
+    const uncertain = res.tiles.filter((t) => t.confidence < UNCERTAIN).length;
+    const list = readingOrder(res).map((i) => h("button", {
+      type: "button", class: [res.tiles[i].confidence < UNCERTAIN ? "uncertain" : "", last.win === i ? "win" : "", dets[i].ignored ? "ignored" : ""].join(" "),
+      "aria-label": `Tile ${i + 1}: ${tileName(dets[i].tile)}${dets[i].ignored ? " (left out)" : ""}${last.win === i ? " (winning tile)" : ""}. Tap to correct.`,
+      "data-det": String(i), "data-tile-now": dets[i].tile, onclick: () => correct(i),
+    }, tileImg(dets[i].tile, { alt: "" }), `${Math.round(res.tiles[i].confidence * 100)}%`));
+    clear(stageBox,
+      h("div", { class: "photo-stage" }, h("img", { src: last.url, alt: "Your photo" }), svg),
+      h("section", { class: "card" },
+        h("h2", {}, `${res.tiles.length} tile${res.tiles.length === 1 ? "" : "s"} found`),
+        uncertain ? h("p", { class: "banner warn" }, `${uncertain} uncertain tile${uncertain === 1 ? "" : "s"} (dashed, amber): check ${uncertain === 1 ? "it" : "them"}.`) : null,
+        h("p", { class: "hint" }, "Tap a tile to correct it, leave it out, or mark it as the winning tile."),
+        h("div", { class: "det-list", "data-testid": "detections" }, list)),
+      h("div", { class: "sticky-actions" },
+        h("button", { type: "button", class: "btn-primary", "data-testid": "photo-score", onclick: toScore }, "Score this hand")));
+  }
+
+  function correct(i) {
+    const t = last.res.tiles[i];
+    const d = last.dets[i];
+    const s = sheet(`Tile ${i + 1}: ${tileName(d.tile)}`);
+    const choose = (code) => { d.tile = code; d.ignored = false; s.close(); show(); };
+    const alts = [{ tile: t.tile, confidence: t.confidence }, ...(t.alternatives || [])].filter((a) => a.tile !== "back");
+    s.body.append(
+      h("p", { class: "small muted" }, `Recognised as ${tileName(t.tile)} (${Math.round(t.confidence * 100)}% sure).`),
+      alts.length ? h("div", { class: "row", role: "group", "aria-label": "Likely tiles" }, alts.map((a) => h("button", {
+        type: "button", "aria-label": `${tileName(a.tile)} (${Math.round(a.confidence * 100)}%)`, onclick: () => choose(a.tile) },
+      tileImg(a.tile, { alt: "" }), `${Math.round(a.confidence * 100)}%`))) : null,
+      h("h3", {}, "Or pick the tile"),
+      h("div", { class: "picker" }, Object.values(PICKER).map((codes) => h("div", { class: "suit" }, codes.map((code) =>
+        h("button", { type: "button", "data-fix": code, "aria-label": tileName(code), onclick: () => choose(code) }, tileImg(code, { alt: "" })))))));
+    s.foot.append(
+      h("button", { type: "button", onclick: () => { d.ignored = !d.ignored; s.close(); show(); } }, d.ignored ? "Include it" : "Leave it out"),
+      h("button", { type: "button", class: "btn-primary", "data-testid": "mark-win", onclick: () => { last.win = i; d.ignored = false; s.close(); show(); } }, "Winning tile"));
+  }
+
+  function toScore() {
+    const hand = handFromDetections(last.res, last.dets, last.win);
+    const saved = store.get("quick") || {};
+    store.set("quick", { ...saved, hand });
+    sessionStorage.setItem("tenbou.autoscore", "1");
+    location.hash = "#/score";
+  }
+
+  clear(view, h("h1", { class: "visually-hidden" }, "Photo"),
+    h("section", { class: "card" },
+      h("h2", {}, "Photograph a hand"),
+      h("p", { class: "hint" }, "Lay the tiles in a row, face up, in good light. Called melds to one side."),
+      input,
+      h("label", { for: "photo-input", class: "btn btn-primary btn-block", role: "button", tabindex: "0" }, "Take or choose a photo")),
+    status, stageBox);
+  if (last) show();
+}

@@ -1,0 +1,78 @@
+// Tile codes in mpsz notation (0 = red five) and their images.
+export const SUITS = ["m", "p", "s", "z"];
+export const SUIT_NAMES = { m: "man", p: "pin", s: "sou", z: "honours" };
+export const HONOURS = { "1z": "East", "2z": "South", "3z": "West", "4z": "North", "5z": "Haku (white)", "6z": "Hatsu (green)", "7z": "Chun (red)" };
+export const WIND_OF = ["east", "south", "west", "north"];
+export const WIND_LETTER = { east: "E", south: "S", west: "W", north: "N" };
+export const WIND_NAME = { east: "East", south: "South", west: "West", north: "North" };
+
+/** The picker's tiles by suit: 1-9 then the red five (honours 1-7). */
+export const PICKER = {
+  m: ["1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m", "0m"],
+  p: ["1p", "2p", "3p", "4p", "5p", "6p", "7p", "8p", "9p", "0p"],
+  s: ["1s", "2s", "3s", "4s", "5s", "6s", "7s", "8s", "9s", "0s"],
+  z: ["1z", "2z", "3z", "4z", "5z", "6z", "7z"],
+};
+
+const STATIC = new URL("../", import.meta.url).pathname;  // /static/
+export const tileSrc = (code) => `${STATIC}tiles/${code === "back" ? "back" : code}.svg`;
+
+export function tileName(code) {
+  if (code === "back") return "face-down tile";
+  if (code[1] === "z") return HONOURS[code] || code;
+  const n = code[0] === "0" ? "red 5" : code[0];
+  return `${n}-${SUIT_NAMES[code[1]]}`;
+}
+
+/** Same tile ignoring redness: "0m" -> "5m". */
+export const plain = (code) => (code[0] === "0" ? "5" + code[1] : code);
+export const isRed = (code) => code[0] === "0";
+
+/** Sort order: suit m p s z, then number, a red five just after the plain fives. */
+export function sortKey(code) {
+  const n = code[0] === "0" ? 5.5 : Number(code[0]);
+  return SUITS.indexOf(code[1]) * 10 + n;
+}
+export const sortTiles = (codes) => [...codes].sort((a, b) => sortKey(a) - sortKey(b));
+
+/** ["2m","3m","4m","1z"] -> "234m1z" (the order of the input kept). */
+export function toMpsz(codes) {
+  let out = "", digits = "", suit = "";
+  for (const code of codes) {
+    if (code[1] !== suit && digits) { out += digits + suit; digits = ""; }
+    suit = code[1];
+    digits += code[0];
+  }
+  return digits ? out + digits + suit : out;
+}
+
+/** "234m11z" -> ["2m","3m","4m","1z","1z"]; throws on anything else. */
+export function parseMpsz(text) {
+  const out = [];
+  let pending = [];
+  for (const ch of (text || "").replace(/\s+/g, "")) {
+    if (/[0-9]/.test(ch)) pending.push(ch);
+    else if (/[mpsz]/.test(ch) && pending.length) { out.push(...pending.map((d) => d + ch)); pending = []; }
+    else throw new Error(`cannot read ${JSON.stringify(text)}`);
+  }
+  if (pending.length) throw new Error(`cannot read ${JSON.stringify(text)}: digits without a suit`);
+  return out;
+}
+
+/** An <img> of a tile with its name as alt text. */
+export function tileImg(code, attrs = {}) {
+  const img = document.createElement("img");
+  img.src = tileSrc(code);
+  img.alt = attrs.alt !== undefined ? attrs.alt : tileName(code);
+  img.draggable = false;
+  img.decoding = "async";
+  if (attrs.class) img.className = attrs.class;
+  return img;
+}
+
+export function tileSpan(code) {
+  const span = document.createElement("span");
+  span.className = "tile";
+  span.append(tileImg(code));
+  return span;
+}

@@ -1,0 +1,98 @@
+// Small DOM helpers shared by every screen.
+
+/** h("button", {class: "x", onclick: fn, "aria-label": "..."}, child, ...) -> Element */
+export function h(tag, attrs = {}, ...children) {
+  const svg = tag.startsWith("svg:");
+  const el = svg ? document.createElementNS("http://www.w3.org/2000/svg", tag.slice(4)) : document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key.startsWith("on") && typeof value === "function") el.addEventListener(key.slice(2), value);
+    else if (key === "dataset") Object.assign(el.dataset, value);
+    else if (key === "text") el.textContent = value;
+    else if (!svg && key in el && typeof value !== "string") el[key] = value;
+    else el.setAttribute(key, value === true ? "" : String(value));
+  }
+  append(el, children);
+  return el;
+}
+
+function append(el, children) {
+  for (const child of children.flat(Infinity)) {
+    if (child === null || child === undefined || child === false) continue;
+    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+}
+
+export function clear(el, ...children) {
+  el.replaceChildren();
+  append(el, children);
+  return el;
+}
+
+let uid = 0;
+export const newId = (prefix = "id") => `${prefix}-${++uid}`;
+
+/** A group of radio buttons drawn as a segmented control. */
+export function segmented(name, options, value, onchange, { legend, disabled } = {}) {
+  const box = h("fieldset", { class: "seg" }, legend ? h("legend", { class: "visually-hidden" }, legend) : null);
+  for (const [val, label, extra] of options) {
+    const input = h("input", { type: "radio", name, value: val, checked: val === value, disabled: disabled || (extra && extra.disabled) });
+    input.addEventListener("change", () => input.checked && onchange(val));
+    box.append(h("label", { title: extra && extra.title }, input, label));
+  }
+  return box;
+}
+
+/** A checkbox drawn as a chip. */
+export function chip(label, checked, onchange, attrs = {}) {
+  const input = h("input", { type: "checkbox", checked, ...attrs });
+  input.addEventListener("change", () => onchange(input.checked));
+  return h("label", { class: "chip" }, input, label);
+}
+
+/** A - n + stepper for small counts (honba, riichi sticks). */
+export function stepper(label, value, onchange, { min = 0, max = 99 } = {}) {
+  const out = h("output", { "aria-live": "polite" }, String(value));
+  const set = (v) => { v = Math.max(min, Math.min(max, v)); out.textContent = String(v); value = v; onchange(v); };
+  return h("div", { class: "stepper", role: "group", "aria-label": label },
+    h("span", { class: "small" }, label),
+    h("button", { type: "button", "aria-label": `${label}: one less`, onclick: () => set(value - 1) }, "−"),
+    out,
+    h("button", { type: "button", "aria-label": `${label}: one more`, onclick: () => set(value + 1) }, "+"));
+}
+
+export function toast(message, ms = 3500) {
+  const el = document.getElementById("toast");
+  el.textContent = message;
+  el.hidden = false;
+  clearTimeout(toast.timer);
+  toast.timer = setTimeout(() => { el.hidden = true; }, ms);
+}
+
+/** Points as the table writes them: plain digits, a sign when asked. */
+export function points(n, signed = false) {
+  const s = String(Math.abs(n));
+  if (!signed) return (n < 0 ? "-" : "") + s;
+  return (n > 0 ? "+" : n < 0 ? "−" : "±") + s;
+}
+
+/** A modal sheet built on <dialog>; returns {dialog, body, foot, close}. */
+export function sheet(title, { onclose } = {}) {
+  const titleId = newId("sheet-title");
+  const body = h("div", { class: "sheet-body" });
+  const foot = h("div", { class: "sheet-foot" });
+  const dialog = h("dialog", { "aria-labelledby": titleId });
+  const close = () => { dialog.close(); };
+  dialog.append(
+    h("div", { class: "sheet-head" }, h("h2", { id: titleId }, title),
+      h("button", { type: "button", class: "icon-btn", "aria-label": "Close", onclick: close }, "✕")),
+    body, foot);
+  dialog.addEventListener("close", () => { dialog.remove(); onclose && onclose(); });
+  document.body.append(dialog);
+  dialog.showModal();
+  return { dialog, body, foot, close };
+}
+
+export function fmtTime(ms) {
+  return new Date(ms).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+}

@@ -1,0 +1,59 @@
+// Tenbou's service worker, served from /sw.js so it controls the whole app.
+// The server fills in VERSION (a hash of the static files) and ASSETS (their URLs).
+const VERSION = "__VERSION__";
+const ASSETS = __ASSETS__;
+const CACHE = `tenbou-${VERSION}`;
+const SHELL = "/";
+
+self.addEventListener("install", (event) => {
+  event.waitUntil((async () => {
+    const cache = await caches.open(CACHE);
+    await cache.addAll([SHELL, "/manifest.webmanifest", "/api/rulesets", ...ASSETS]);
+    await self.skipWaiting();
+  })());
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil((async () => {
+    for (const name of await caches.keys()) if (name.startsWith("tenbou-") && name !== CACHE) await caches.delete(name);
+    await self.clients.claim();
+  })());
+});
+
+async function networkFirst(request, fallbackKey) {
+  const cache = await caches.open(CACHE);
+  try {
+    const response = await fetch(request);
+    if (response.ok) await cache.put(fallbackKey || request, response.clone());
+    return response;
+  } catch (err) {
+    const cached = await cache.match(fallbackKey || request);
+    if (cached) return cached;
+    throw err;
+  }
+}
+
+async function cacheFirst(request) {
+  const cache = await caches.open(CACHE);
+  const cached = await cache.match(request, { ignoreSearch: false });
+  if (cached) return cached;
+  const response = await fetch(request);
+  if (response.ok) await cache.put(request, response.clone());
+  return response;
+}
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  if (request.method !== "GET") return;
+  const url = new URL(request.url);
+  if (url.origin !== self.location.origin) return;
+  if (request.mode === "navigate") {
+    // the app shell: fresh when online, the cached one offline (share links /t/<code> too)
+    event.respondWith(networkFirst(request, SHELL));
+  } else if (url.pathname === "/api/rulesets" || url.pathname === "/manifest.webmanifest") {
+    event.respondWith(networkFirst(request));
+  } else if (url.pathname.startsWith("/static/")) {
+    event.respondWith(cacheFirst(request));
+  }
+  // other API calls go to the network; the app keeps the tables' last state itself
+});

@@ -1,0 +1,128 @@
+"""Browser tests: Python Playwright driving Debian's headless Chromium against the real app,
+served by a threaded werkzeug server on a free port with a temporary SQLite database.
+
+They skip only when Chromium is not installed (scripts/test installs it from
+scripts/system-packages.txt; a developer machine without root may not have it)."""
+from __future__ import annotations
+
+import os
+import re
+import threading
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = os.environ.get("TENBOU_CHROMIUM", "/usr/bin/chromium")
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screens"
+PHONE = {"width": 360, "height": 640}
+# Without the background-networking flags Chromium keeps trying hosts this machine cannot reach.
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
+    "--disable-default-apps", "--mute-audio",
+]
+
+
+@pytest.fixture(scope="session")
+def chromium_path():
+    if not os.path.exists(CHROMIUM):
+        pytest.skip(f"Chromium is not installed at {CHROMIUM} (Debian package 'chromium'; scripts/test installs it)")
+    return CHROMIUM
+
+
+@pytest.fixture(scope="session")
+def live_server(tmp_path_factory, chromium_path):
+    """The real app on http://127.0.0.1:<free port>."""
+    from werkzeug.serving import WSGIRequestHandler, make_server
+
+    from app import create_app
+
+    class QuietHandler(WSGIRequestHandler):
+        def log_request(self, *args, **kwargs):  # keep pytest's output to the failures
+            pass
+
+    db = tmp_path_factory.mktemp("browser-db") / "tenbou.sqlite3"
+    app = create_app({"TESTING": True, "DATABASE_URL": f"sqlite:///{db}"})
+    server = make_server("127.0.0.1", 0, app, threaded=True, request_handler=QuietHandler)
+    thread = threading.Thread(target=server.serve_forever, name="live-server", daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
+        thread.join(timeout=5)
+        server.server_close()
+
+
+@pytest.fixture(scope="session")
+def browser(chromium_path):
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=chromium_path, headless=True, args=CHROMIUM_ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+class Console:
+    """Console errors and uncaught exceptions of every page in a context. HTTP error responses a
+    test provokes on purpose (a 409 conflict, a 422 refusal) are allowed by status."""
+
+    def __init__(self):
+        self.errors: list[str] = []
+        self.allowed_statuses: set[int] = set()
+
+    def watch(self, page):
+        page.on("console", lambda msg: msg.type == "error" and self.errors.append(msg.text))
+        page.on("pageerror", lambda exc: self.errors.append(f"uncaught: {exc}"))
+
+    def allow(self, *statuses: int):
+        self.allowed_statuses.update(statuses)
+
+    def unexpected(self) -> list[str]:
+        out = []
+        for text in self.errors:
+            m = re.search(r"status of (\d{3})", text)
+            if m and int(m.group(1)) in self.allowed_statuses:
+                continue
+            out.append(text)
+        return out
+
+
+def new_phone(browser, live_server, **kwargs):
+    options = dict(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True, base_url=live_server,
+                   service_workers="allow", locale="en-GB")
+    options.update(kwargs)
+    context = browser.new_context(**options)
+    context.set_default_timeout(10_000)
+    console = Console()
+    context.on("page", console.watch)
+    return context, console
+
+
+@pytest.fixture
+def phone(browser, live_server):
+    """A phone-sized browser context; fails the test on any unexpected console error."""
+    context, console = new_phone(browser, live_server)
+    page = context.new_page()
+    yield page, console
+    context.close()
+    assert console.unexpected() == [], "console errors"
+
+
+@pytest.fixture
+def second_phone(browser, live_server):
+    context, console = new_phone(browser, live_server)
+    page = context.new_page()
+    yield page, console
+    context.close()
+    assert console.unexpected() == [], "console errors on the second phone"
+
+
+def screenshot(page, name: str, full_page: bool = False) -> Path:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=full_page)
+    return path

@@ -1,0 +1,86 @@
+"""The phone app's pages: the app shell, the web manifest and the service worker at the site root.
+
+The app is one page (templates/index.html) whose screens are routed in the browser by the URL
+fragment (`#/score`, `#/table/<id>`), so the service worker needs to cache a single shell.
+Share links `/t/<code>` open the same shell; the script turns them into `#/table/<code>`.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from functools import lru_cache
+from pathlib import Path
+
+from flask import Blueprint, current_app, jsonify, render_template, url_for
+
+bp = Blueprint("pages", __name__)
+
+THEME_COLOUR = "#17513a"
+
+
+@lru_cache(maxsize=4)
+def app_shell_files(static_folder: str, url_path: str) -> tuple[str, tuple[str, ...]]:
+    """The static files the service worker caches, and a short hash of their contents, so a new
+    deploy gets a new cache. Read once per process."""
+    digest = hashlib.sha256()
+    urls = []
+    for path in sorted(Path(static_folder).rglob("*")):
+        if not path.is_file() or path.name == "sw.js" or path.name.startswith("."):
+            continue
+        rel = path.relative_to(static_folder).as_posix()
+        digest.update(rel.encode())
+        digest.update(path.read_bytes())
+        urls.append(f"{url_path}/{rel}")
+    digest.update((Path(current_app.root_path) / "templates" / "index.html").read_bytes())
+    digest.update(Path(__file__).read_bytes())
+    return digest.hexdigest()[:12], tuple(urls)
+
+
+def no_store(resp):
+    resp.cache_control.no_cache = True
+    return resp
+
+
+@bp.get("/")
+@bp.get("/t/<code>")
+def shell(code: str | None = None):
+    return no_store(current_app.make_response(render_template("index.html", theme_colour=THEME_COLOUR)))
+
+
+@bp.get("/manifest.webmanifest")
+def manifest():
+    icons = [
+        {"src": url_for("static", filename="icons/icon-192.png"), "sizes": "192x192", "type": "image/png", "purpose": "any"},
+        {"src": url_for("static", filename="icons/icon-512.png"), "sizes": "512x512", "type": "image/png", "purpose": "any"},
+        {"src": url_for("static", filename="icons/maskable-512.png"), "sizes": "512x512", "type": "image/png", "purpose": "maskable"},
+    ]
+    resp = jsonify({
+        "id": "/",
+        "name": "Tenbou — riichi mahjong scores",
+        "short_name": "Tenbou",
+        "description": "Photograph, enter and score riichi mahjong hands and keep the table's scores.",
+        "lang": "en",
+        "start_url": "/",
+        "scope": "/",
+        "display": "standalone",
+        "orientation": "any",
+        "background_color": "#f4f1e8",
+        "theme_color": THEME_COLOUR,
+        "icons": icons,
+    })
+    resp.mimetype = "application/manifest+json"
+    return resp
+
+
+@bp.get("/sw.js")
+def service_worker():
+    """The worker lives in static/ but is served from the root so its scope is the whole app.
+    Its cache name carries the assets' hash, so changed files replace the old cache."""
+    version, urls = app_shell_files(current_app.static_folder, current_app.static_url_path)
+    source = (Path(current_app.static_folder) / "sw.js").read_text(encoding="utf-8")
+    body = source.replace("__VERSION__", version).replace("__ASSETS__", json.dumps(list(urls)))
+    resp = current_app.response_class(body, mimetype="text/javascript")
+    resp.headers["Service-Worker-Allowed"] = "/"
+    resp.cache_control.no_cache = True
+    resp.cache_control.max_age = 0
+    return resp
