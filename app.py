@@ -13,8 +13,9 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     os.makedirs(app.instance_path, exist_ok=True)
     app.config.from_mapping(
         DATABASE_URL="sqlite:///" + os.path.join(app.instance_path, "tenbou.sqlite3"),
-        MAX_CONTENT_LENGTH=20 * 1024 * 1024,
-        JSON_SORT_KEYS=False,
+        MAX_CONTENT_LENGTH=20 * 1024 * 1024,  # photos; JSON bodies are capped lower (web/security.py)
+        MAX_JSON_BYTES=256 * 1024,
+        RATE_LIMITS={"recognize": (30, 10)},  # per client and process: 30 photos a minute, bursts of 10
     )
     if test_config is None:
         app.config.from_prefixed_env("TENBOU")
@@ -24,13 +25,14 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         app.config.from_mapping(test_config)
 
     from tables import Database, TableService
-    from web import api, errors, pages, recognize, tables
+    from web import api, errors, health, openapi, security, pages, recognize, tables
 
     database = Database(app.config["DATABASE_URL"])
     app.extensions["database"] = database
     app.extensions["tables"] = TableService(database)
 
     errors.register(app)
-    for blueprint in (api.bp, recognize.bp, tables.bp, pages.bp):
+    security.register(app)
+    for blueprint in (api.bp, recognize.bp, tables.bp, health.bp, openapi.bp, pages.bp):
         app.register_blueprint(blueprint)
     return app

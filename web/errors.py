@@ -28,7 +28,10 @@ def error_response(status: int, message: str, field: str | None = None, **extra)
 def register(app: Flask) -> None:
     @app.errorhandler(ApiError)
     def _api_error(err: ApiError):
-        return error_response(err.status, err.message, err.field, **err.extra)
+        resp, status = error_response(err.status, err.message, err.field, **err.extra)
+        if "retry_after" in err.extra:
+            resp.headers["Retry-After"] = str(err.extra["retry_after"])
+        return resp, status
 
     @app.errorhandler(HTTPException)
     def _http_error(err: HTTPException):

@@ -1,0 +1,34 @@
+"""GET /healthz: is the database reachable and the recognition model loaded?"""
+from __future__ import annotations
+
+from flask import Blueprint, current_app, jsonify
+
+bp = Blueprint("health", __name__)
+
+
+@bp.get("/healthz")
+def healthz():
+    checks = {}
+    try:
+        current_app.extensions["database"].ping()
+        checks["database"] = "ok"
+    except Exception as err:  # noqa: BLE001 - any failure means unhealthy; no details leak
+        current_app.logger.warning("health check: database: %s", err)
+        checks["database"] = "unreachable"
+    checks["model"] = _model_status()
+    ok = all(v == "ok" for v in checks.values())
+    resp = jsonify({"ok": ok, "checks": checks})
+    resp.status_code = 200 if ok else 503
+    resp.headers["Cache-Control"] = "no-store"
+    return resp
+
+
+def _model_status() -> str:
+    from .errors import ApiError
+    from .recognize import get_recognizer
+
+    try:
+        get_recognizer()  # built once per process; later calls are a dictionary lookup
+    except ApiError:
+        return "not loaded"
+    return "ok"

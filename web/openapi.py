@@ -1,0 +1,299 @@
+"""The OpenAPI 3.1 description of the API, served at /api/openapi.json.
+
+It cannot drift from the code: tests check that every route of the app is described and every
+description is routed, schemathesis fuzzes every operation and validates each response against
+it, and the examples (recorded from real calls by ``python -m web.openapi --record``) are replayed
+against the app.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from flask import Blueprint, current_app, jsonify
+
+bp = Blueprint("openapi", __name__)
+
+EXAMPLES_FILE = Path(__file__).with_name("openapi_examples.json")
+
+TILES = {"type": "string", "maxLength": 64, "pattern": "^(?:[0-9]+[mps]|[1-7]+z)*$",
+         "description": "mpsz notation: 123m406p55z (0 = red five; 1z-7z = E S W N haku hatsu chun)",
+         "examples": ["234m067p345s11z555z"]}
+RULESET = {"type": "string", "enum": ["wrr", "ema", "jpml", "saikouisen", "general", "tenhou", "mahjongsoul"], "default": "wrr"}
+SEAT = {"type": "integer", "minimum": 0, "maximum": 3}
+WIND = {"type": "string", "enum": ["east", "south", "west", "north"]}
+SEATS = {"type": "array", "items": SEAT, "maxItems": 4}
+
+
+def _ref(name: str) -> dict:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def _json(schema: dict, example_key: str | None = None) -> dict:
+    body = {"schema": schema}
+    return {"content": {"application/json": body}, "_example": example_key}
+
+
+def _error(description: str) -> dict:
+    return {"description": description, "content": {"application/json": {"schema": _ref("Error")}}}
+
+
+ERRORS = {
+    "400": _error("Malformed request: the field and what was wrong"),
+    "413": _error("Request too large"),
+    "415": _error("Not JSON (or not an image)"),
+    "422": _error("Well-formed but impossible: the field and why"),
+}
+
+SCHEMAS = {
+    "Error": {
+        "type": "object", "required": ["error"],
+        "properties": {"error": {"type": "object", "required": ["message"],
+                                 "properties": {"field": {"type": ["string", "null"]}, "message": {"type": "string"}}}},
+    },
+    "Meld": {"type": "object", "required": ["type", "tiles"],
+             "properties": {"type": {"type": "string", "enum": ["chi", "pon", "daiminkan", "kakan", "ankan"]}, "tiles": TILES}},
+    "ScoreRequest": {
+        "type": "object", "required": ["hand"],
+        "properties": {
+            "ruleset": RULESET,
+            "rules": {"type": "object", "description": "overrides of rule parameters (GET /api/rulesets lists them)"},
+            "hand": TILES, "melds": {"type": "array", "items": _ref("Meld"), "maxItems": 4},
+            "win_tile": {"type": "string", "pattern": "^(?:[0-9][mps]|[1-7]z)$"}, "win": {"type": "string", "enum": ["ron", "tsumo"], "default": "ron"},
+            "seat_wind": WIND, "round_wind": WIND,
+            **{flag: {"type": "boolean", "default": False} for flag in (
+                "riichi", "double_riichi", "ippatsu", "haitei", "houtei", "rinshan", "chankan", "chankan_ankan",
+                "tenhou", "chiihou", "renhou")},
+            "dora_indicators": TILES, "ura_indicators": TILES,
+            "honba": {"type": "integer", "minimum": 0}, "riichi_sticks": {"type": "integer", "minimum": 0},
+            "compare": {"type": "array", "items": RULESET},
+        },
+    },
+    "Yaku": {"type": "object", "required": ["id", "name", "han"],
+             "properties": {"id": {"type": "string"}, "name": {"type": "string"}, "han": {"type": "integer"},
+                            "yakuman": {"type": "integer"}}},
+    "Payments": {"type": "object", "properties": {"ron": {"type": "integer"}, "dealer": {"type": "integer"},
+                                                   "non_dealer": {"type": "integer"}}},
+    "ScoreResult": {
+        "type": "object",
+        "required": ["han", "fu", "yakuman", "limit", "yaku", "fu_details", "points", "payments", "total"],
+        "properties": {
+            "han": {"type": "integer"}, "fu": {"type": "integer"}, "yakuman": {"type": "integer"},
+            "limit": {"type": ["string", "null"], "enum": [None, "mangan", "haneman", "baiman", "sanbaiman", "yakuman"]},
+            "kazoe": {"type": "boolean"}, "yaku": {"type": "array", "items": _ref("Yaku")},
+            "fu_details": {"type": "array", "items": {"type": "object", "required": ["id", "label", "fu"],
+                                                       "properties": {"id": {"type": "string"}, "label": {"type": "string"}, "fu": {"type": "integer"}}}},
+            "points": {"type": "integer"}, "payments": _ref("Payments"), "total": {"type": "integer"},
+            "wait": {"type": "string"}, "groups": {"type": "array", "items": {"type": "string"}},
+            "notes": {"type": "array", "items": {"type": "string"}}, "compare": {"type": "array", "items": {"type": "object"}},
+        },
+    },
+    "WaitsResult": {
+        "type": "object", "required": ["tenpai", "furiten", "waits"],
+        "properties": {"tenpai": {"type": "boolean"}, "furiten": {"type": "boolean"}, "ruleset": {"type": "string"},
+                       "hand": {"type": "string"},
+                       "waits": {"type": "array", "items": {"type": "object", "required": ["tile", "ron", "tsumo"],
+                                                             "properties": {"tile": {"type": "string"},
+                                                                            "ron": {"type": ["object", "null"]},
+                                                                            "tsumo": {"type": ["object", "null"]},
+                                                                            "reason": {"type": "string"}}}}},
+    },
+    "Rulesets": {"type": "object", "required": ["rulesets", "yaku"],
+                 "properties": {"rulesets": {"type": "array", "items": {"type": "object", "required": ["id", "title", "parameters"]}},
+                                "yaku": {"type": "array", "items": {"type": "object"}}}},
+    "TableCreate": {"type": "object", "required": ["players"],
+                    "properties": {"ruleset": RULESET, "rules": {"type": "object"},
+                                   "players": {"type": "array", "items": {"type": "string", "minLength": 1, "maxLength": 40},
+                                               "minItems": 4, "maxItems": 4}}},
+    "Value": {"oneOf": [
+        {"type": "object", "required": ["han", "fu"], "properties": {"han": {"type": "integer"}, "fu": {"type": "integer"}}},
+        {"type": "object", "required": ["yakuman"], "properties": {"yakuman": {"type": "integer"}, "pao_yakuman": {"type": "integer"}}},
+        {"type": "object", "required": ["hand"], "properties": {"hand": _ref("ScoreRequest")}},
+    ]},
+    "Winner": {"type": "object", "required": ["seat", "value"],
+               "properties": {"seat": SEAT, "value": _ref("Value"), "pao_seat": {"type": ["integer", "null"], "minimum": 0, "maximum": 3}}},
+    "Hand": {"type": "object", "required": ["result"],
+             "description": "one of ron, tsumo, draw, abort, chombo (see the README's table API)",
+             "properties": {
+                 "result": {"type": "string", "enum": ["ron", "tsumo", "draw", "abort", "chombo"]},
+                 "from_seat": SEAT, "winners": {"type": "array", "items": _ref("Winner"), "minItems": 1, "maxItems": 3},
+                 "winner": _ref("Winner"), "riichi": SEATS, "tenpai": SEATS, "nagashi": SEATS,
+                 "kind": {"type": "string", "enum": ["nine_terminals", "four_winds", "four_kans", "four_riichi", "triple_ron"]},
+                 "seat": SEAT, "continue_game": {"type": "boolean"}}},
+    "State": {"type": "object",
+              "required": ["scores", "round_wind", "hand_number", "dealer", "honba", "riichi_sticks", "finished"],
+              "properties": {
+                  "scores": {"type": "array", "items": {"type": "integer"}, "minItems": 4, "maxItems": 4},
+                  "round_wind": WIND, "hand_number": {"type": "integer", "minimum": 1, "maximum": 4}, "dealer": SEAT,
+                  "honba": {"type": "integer"}, "riichi_sticks": {"type": "integer"}, "finished": {"type": "boolean"},
+                  "seat_winds": {"type": "array", "items": WIND}, "penalties": {"type": "array", "items": {"type": "integer"}},
+                  "standings": {"type": "array", "items": {"type": "object", "required": ["seat", "place", "points", "uma", "oka", "penalty", "final"]}},
+              }},
+    "Table": {"type": "object", "required": ["id", "share_code", "ruleset", "players", "version", "state", "hands"],
+              "properties": {"id": {"type": "string"}, "share_code": {"type": "string"}, "ruleset": {"type": "string"},
+                             "rules": {"type": "object"}, "players": {"type": "array", "items": {"type": "string"}},
+                             "version": {"type": "integer"}, "state": _ref("State"),
+                             "hands": {"type": "array", "items": {"type": "object", "required": ["result", "deltas", "scores_after"]}},
+                             "edit_token": {"type": "string", "description": "only in the 201 answer to POST /api/tables"}}},
+    "Conflict": {"type": "object", "required": ["error"],
+                 "properties": {"error": {"type": "object"}, "table": _ref("Table")}},
+    "RecognizeResult": {
+        "type": "object", "required": ["tiles", "rows", "proposal", "image_size"],
+        "properties": {
+            "tiles": {"type": "array", "items": {"type": "object", "required": ["tile", "box", "confidence", "sideways", "face_down"],
+                                                   "properties": {"tile": {"type": "string"}, "box": {"type": "array", "items": {"type": "number"}, "minItems": 4, "maxItems": 4},
+                                                                  "confidence": {"type": "number"}, "sideways": {"type": "boolean"},
+                                                                  "face_down": {"type": "boolean"}, "alternatives": {"type": "array"}}}},
+            "rows": {"type": "array", "items": {"type": "array", "items": {"type": "integer"}}},
+            "proposal": {"type": ["object", "null"]}, "image_size": {"type": "array", "items": {"type": "integer"}},
+            "timing_ms": {"type": "object"}, "message": {"type": "string"},
+        },
+    },
+    "Health": {"type": "object", "required": ["ok", "checks"],
+               "properties": {"ok": {"type": "boolean"}, "checks": {"type": "object"}}},
+}
+
+TABLE_KEY = {"name": "key", "in": "path", "required": True, "schema": {"type": "string", "maxLength": 64},
+             "description": "the table id, or its share code (read only)"}
+AUTH = {"name": "Authorization", "in": "header", "required": False, "schema": {"type": "string"},
+        "description": "Bearer <edit_token>"}
+IF_MATCH = {"name": "If-Match", "in": "header", "required": False, "schema": {"type": "string"},
+            "description": "the version the client saw, like \"3\"; a stale one gives 409"}
+WRITE_ERRORS = {**ERRORS,
+                "401": _error("No edit token"), "403": _error("Wrong edit token"), "404": _error("No such table or hand"),
+                "409": {"description": "The table changed since If-Match: the current table is in the body",
+                        "content": {"application/json": {"schema": _ref("Conflict")}}}}
+
+
+def _op(summary: str, ok: dict, *, body: dict | None = None, params=(), errors=ERRORS, ok_code="200", security=False):
+    op = {"summary": summary, "responses": {ok_code: ok, **errors}}
+    if body is not None:
+        op["requestBody"] = {"required": True, **body}
+    if params:
+        op["parameters"] = list(params)
+    if security:
+        op["security"] = [{"edit_token": []}]
+    return op
+
+
+def _ok(description: str, schema: dict) -> dict:
+    return {"description": description, "content": {"application/json": {"schema": schema}}}
+
+
+PATHS = {
+    "/api/score": {"post": _op("Score a winning hand", _ok("The hand's value", _ref("ScoreResult")),
+                               body=_json(_ref("ScoreRequest"), "score"))},
+    "/api/waits": {"post": _op("Each tile a 13-tile hand waits on, and its value", _ok("The waits", _ref("WaitsResult")),
+                               body=_json(_ref("ScoreRequest"), "waits"))},
+    "/api/rulesets": {"get": _op("Rule set presets with every parameter, and the yaku list",
+                                 _ok("Presets", _ref("Rulesets")), errors={})},
+    "/api/recognize": {"post": _op(
+        "Recognise the tiles in a photo", _ok("Tiles, rows and a proposed hand", _ref("RecognizeResult")),
+        body={"content": {"multipart/form-data": {"schema": {"type": "object", "required": ["image"],
+                                                             "properties": {"image": {"type": "string", "contentMediaType": "application/octet-stream"}}}}}},
+        errors={**ERRORS, "429": _error("Too many photos from this client; see Retry-After"),
+                "503": _error("Recognition is not available on this server (model missing)")})},
+    "/api/tables": {"post": _op("Create a table", _ok("The new table, with its edit token", _ref("Table")),
+                                body=_json(_ref("TableCreate"), "create_table"), ok_code="201")},
+    "/api/tables/{key}": {"get": _op("A table: players, state and every hand", _ok("The table", _ref("Table")),
+                                     params=[TABLE_KEY], errors={"404": _error("No such table")})},
+    "/api/tables/{key}/hands": {"post": _op("Record a hand", _ok("The updated table", _ref("Table")),
+                                            body=_json(_ref("Hand"), "record_hand"), params=[TABLE_KEY, AUTH, IF_MATCH],
+                                            errors=WRITE_ERRORS, security=True)},
+    "/api/tables/{key}/hands/last": {"delete": _op("Undo the last hand", _ok("The updated table", _ref("Table")),
+                                                   params=[TABLE_KEY, AUTH, IF_MATCH], errors=WRITE_ERRORS, security=True)},
+    "/api/tables/{key}/hands/{index}": {"put": _op(
+        "Correct hand n (0-based) and recompute everything after it", _ok("The updated table", _ref("Table")),
+        body=_json(_ref("Hand")), params=[TABLE_KEY, {"name": "index", "in": "path", "required": True,
+                                                     "schema": {"type": "integer", "minimum": 0}}, AUTH, IF_MATCH],
+        errors=WRITE_ERRORS, security=True)},
+    "/api/tables/{key}/export": {"get": _op(
+        "The game record as CSV or JSON",
+        {"description": "The record", "content": {"text/csv": {"schema": {"type": "string"}}, "application/json": {"schema": {"type": "object"}}}},
+        params=[TABLE_KEY, {"name": "format", "in": "query", "required": False, "schema": {"type": "string", "enum": ["csv", "json"]}}],
+        errors={"400": _error("Unknown format"), "404": _error("No such table")})},
+    "/healthz": {"get": _op("Database and model loaded", _ok("Healthy", _ref("Health")),
+                            errors={"503": {"description": "Not healthy", "content": {"application/json": {"schema": _ref("Health")}}}})},
+    "/api/openapi.json": {"get": _op("This description", _ok("OpenAPI 3.1", {"type": "object"}), errors={})},
+}
+
+
+def build_spec() -> dict:
+    examples = json.loads(EXAMPLES_FILE.read_text()) if EXAMPLES_FILE.exists() else {}
+    paths = json.loads(json.dumps(PATHS))
+    for path, ops in paths.items():
+        for method, op in ops.items():
+            body = op.get("requestBody")
+            key = body.pop("_example", None) if body else None
+            if key and key in examples:
+                body["content"]["application/json"]["example"] = examples[key]["request"]
+                ok = op["responses"].get("200") or op["responses"].get("201")
+                ok["content"]["application/json"]["example"] = examples[key]["response"]
+    schemas = json.loads(json.dumps(SCHEMAS))
+    schemas["Conflict"]["properties"]["error"] = schemas["Error"]["properties"]["error"]
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "Tenbou API", "version": "1.0.0",
+                 "description": "Score riichi mahjong hands under seven rule sets, keep a table's running scores, "
+                                "and read tiles from a photo. Errors are {\"error\": {\"field\", \"message\"}}."},
+        "paths": paths,
+        "components": {"schemas": schemas,
+                       "securitySchemes": {"edit_token": {"type": "http", "scheme": "bearer",
+                                                          "description": "the edit_token returned when the table was created"}}},
+    }
+
+
+@bp.get("/api/openapi.json")
+def openapi_json():
+    spec = current_app.extensions.get("openapi")
+    if spec is None:
+        spec = current_app.extensions["openapi"] = build_spec()
+    return jsonify(spec)
+
+
+# --- examples recorded from real calls -------------------------------------------------------
+
+EXAMPLE_CALLS = {
+    "score": ("POST", "/api/score", {"ruleset": "wrr", "hand": "234m067p345s11z555z", "win_tile": "5z", "win": "ron",
+                                     "seat_wind": "south", "round_wind": "east", "riichi": True,
+                                     "dora_indicators": "1z", "ura_indicators": "4m", "honba": 1, "riichi_sticks": 1}),
+    "waits": ("POST", "/api/waits", {"ruleset": "tenhou", "hand": "23456m345p11z567s", "seat_wind": "south", "riichi": True}),
+    "create_table": ("POST", "/api/tables", {"ruleset": "tenhou", "players": ["Aki", "Bun", "Chie", "Dai"]}),
+    "record_hand": ("POST", "/api/tables/{id}/hands", {"result": "ron", "from_seat": 1, "riichi": [2],
+                                                       "winners": [{"seat": 2, "value": {"han": 3, "fu": 40}, "pao_seat": None}]}),
+}
+
+
+def record_examples(app) -> dict:
+    """Make the example calls against ``app`` and return request/response pairs."""
+    client = app.test_client()
+    out, table = {}, None
+    for key, (method, path, body) in EXAMPLE_CALLS.items():
+        headers = {}
+        if "{id}" in path:
+            path = path.replace("{id}", table["id"])
+            headers = {"Authorization": f"Bearer {table['edit_token']}", "If-Match": '"1"'}
+        resp = client.open(path, method=method, json=body, headers=headers)
+        assert resp.status_code in (200, 201), (key, resp.get_json())
+        out[key] = {"request": body, "response": resp.get_json()}
+        if key == "create_table":
+            table = resp.get_json()
+    return out
+
+
+if __name__ == "__main__":  # pragma: no cover - a maintenance command
+    import argparse
+    import sys
+    import tempfile
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    from app import create_app
+
+    parser = argparse.ArgumentParser(description="Record the OpenAPI examples from real calls.")
+    parser.add_argument("--record", action="store_true")
+    args = parser.parse_args()
+    if args.record:
+        with tempfile.TemporaryDirectory() as tmp:
+            app = create_app({"DATABASE_URL": f"sqlite:///{tmp}/examples.sqlite3"})
+            EXAMPLES_FILE.write_text(json.dumps(record_examples(app), indent=1) + "\n")
+        print(f"wrote {EXAMPLES_FILE}")
