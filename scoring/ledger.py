@@ -395,6 +395,8 @@ def apply_hand(rules: Ruleset, state: TableState, body: Any) -> tuple[TableState
 
     scores = tuple(s + d for s, d in zip(state.scores, book.deltas))
     penalties = list(state.penalties)
+    for seat, points in _extra_penalties(body):
+        penalties[seat] += points
     record = {
         "index": state.hands_played, "round_wind": state.round_wind, "hand_number": state.hand_number,
         "dealer": state.dealer, "honba": state.honba, "riichi_sticks_before": state.riichi_sticks,
@@ -415,6 +417,23 @@ def apply_hand(rules: Ruleset, state: TableState, body: Any) -> tuple[TableState
     record["dealer_repeats"] = outcome["dealer_repeats"]
     record["game_over"] = new.finished
     return new, record
+
+
+def _extra_penalties(body: Mapping) -> list[tuple[int, int]]:
+    """Point penalties a referee gives with any hand (WRR 7.2, Saikouisen art. 54): kept off the table."""
+    raw = body.get("penalties") or []
+    if not isinstance(raw, list):
+        raise LedgerError("penalties", 'must be a list like [{"seat": 1, "points": 1000, "reason": "late"}]', 400)
+    out = []
+    for i, p in enumerate(raw):
+        if not isinstance(p, Mapping):
+            raise LedgerError(f"penalties[{i}]", "must be an object with seat and points", 400)
+        seat = _seat(p.get("seat"), f"penalties[{i}].seat")
+        points = p.get("points")
+        if isinstance(points, bool) or not isinstance(points, int) or points <= 0 or points % 100:
+            raise LedgerError(f"penalties[{i}].points", f"must be a positive number of points in hundreds, got {points!r}")
+        out.append((seat, points))
+    return out
 
 
 def _first_seat(rules: Ruleset, scores) -> int:

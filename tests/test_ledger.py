@@ -170,3 +170,14 @@ def test_undo_restores_the_previous_state_and_replay_is_deterministic(ruleset, c
         before, _ = replay(rules, log[:n])
         after_undo, _ = replay(rules, log[: n + 1][:-1])
         assert after_undo == before
+
+
+def test_referee_point_penalties_stay_off_the_table():
+    rules, state = fresh("wrr")
+    hand = ron(0, W(2, hf(3, 40)), penalties=[{"seat": 1, "points": 1000, "reason": "said 'pung'"}])
+    state, record = apply_hand(rules, state, hand)
+    assert state.penalties == (0, 1000, 0, 0)
+    assert sum(state.scores) == 4 * rules.start_points
+    with pytest.raises(LedgerError) as err:
+        apply_hand(rules, state, draw() | {"penalties": [{"seat": 1, "points": 150}]})
+    assert err.value.field == "penalties[0].points"
