@@ -412,7 +412,7 @@ def apply_hand(rules: Ruleset, state: TableState, body: Any) -> tuple[TableState
         return _check_bust(rules, new), record
 
     new = dataclasses.replace(state, scores=scores, riichi_sticks=book.sticks, honba=outcome["honba_next"],
-                              hands_played=state.hands_played + 1)
+                              penalties=tuple(penalties), hands_played=state.hands_played + 1)
     new = _advance(rules, state, new, outcome["dealer_repeats"], body, kind)
     record["dealer_repeats"] = outcome["dealer_repeats"]
     record["game_over"] = new.finished
