@@ -27,6 +27,7 @@ async function route() {
     for (const a of document.querySelectorAll("[data-nav]")) {
       if (a.dataset.nav === tab) a.setAttribute("aria-current", "page"); else a.removeAttribute("aria-current");
     }
+    window.scrollTo(0, 0);
     try {
       leaving = (await show(m)) || null;
     } catch (err) {

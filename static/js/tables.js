@@ -264,12 +264,16 @@ export async function tableScreen(view, key, params) {
 
   function standingsCard() {
     const st = table.state.standings || [];
+    const penalties = st.some((r) => r.penalty);
+    const cols = ["#", "Player", "Points", "Uma", "Oka", ...(penalties ? ["Pen."] : []), "Final"];
     return h("section", { class: "card", "aria-label": "Final standings", "data-testid": "standings" },
       h("h2", {}, "Final standings"),
-      h("table", { class: "standings" }, h("thead", {}, h("tr", {}, ["#", "Player", "Points", "Uma", "Oka", "Penalty", "Final"].map((c) => h("th", { scope: "col" }, c)))),
+      h("div", { class: "scroll-x" }, h("table", { class: "standings" },
+        h("thead", {}, h("tr", {}, cols.map((c) => h("th", { scope: "col" }, c)))),
         h("tbody", {}, st.map((r) => h("tr", {}, h("td", {}, String(r.place)), h("td", {}, table.players[r.seat]), h("td", {}, String(r.points)),
-          h("td", {}, points(r.uma, true)), h("td", {}, points(r.oka, true)), h("td", {}, r.penalty ? `−${r.penalty}` : "0"), h("td", {}, h("b", {}, points(r.final, true))))))),
-      h("p", { class: "small muted" }, "Final = (points − return points + uma + oka − penalty) in thousands."));
+          h("td", {}, points(r.uma, true)), h("td", {}, points(r.oka, true)), penalties ? h("td", {}, r.penalty ? `−${r.penalty}` : "0") : null,
+          h("td", {}, h("b", {}, points(r.final, true)))))))),
+      h("p", { class: "small muted" }, "Uma and oka in points; final = (points − return points + uma + oka − penalty) in thousands."));
   }
 
   /** Send a change; a stale version becomes a conflict the player decides on, offline it is queued. */

@@ -55,15 +55,35 @@ def live_server(tmp_path_factory, chromium_path):
 
 
 @pytest.fixture(scope="session")
-def browser(chromium_path):
+def playwright(chromium_path):
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=chromium_path, headless=True, args=CHROMIUM_ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
+        yield pw
+
+
+@pytest.fixture(scope="session")
+def browser(playwright, chromium_path):
+    b = playwright.chromium.launch(executable_path=chromium_path, headless=True, args=CHROMIUM_ARGS)
+    try:
+        yield b
+    finally:
+        b.close()
+
+
+@pytest.fixture
+def profile_phone(playwright, chromium_path, live_server, tmp_path):
+    """A phone with a real (not incognito) profile, as an installed app would have."""
+    context = playwright.chromium.launch_persistent_context(
+        str(tmp_path / "profile"), executable_path=chromium_path, headless=True, args=CHROMIUM_ARGS,
+        viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True, base_url=live_server)
+    console = Console()
+    context.on("page", console.watch)
+    page = context.pages[0] if context.pages else context.new_page()
+    console.watch(page)
+    yield page, console
+    context.close()
+    assert console.unexpected() == [], "console errors"
 
 
 class Console:
@@ -73,6 +93,7 @@ class Console:
     def __init__(self):
         self.errors: list[str] = []
         self.allowed_statuses: set[int] = set()
+        self.offline = False
 
     def watch(self, page):
         page.on("console", lambda msg: msg.type == "error" and self.errors.append(msg.text))
@@ -81,9 +102,15 @@ class Console:
     def allow(self, *statuses: int):
         self.allowed_statuses.update(statuses)
 
+    def allow_offline(self):
+        """Requests that fail while the test has the phone offline are expected."""
+        self.offline = True
+
     def unexpected(self) -> list[str]:
         out = []
         for text in self.errors:
+            if self.offline and "net::ERR_INTERNET_DISCONNECTED" in text:
+                continue
             m = re.search(r"status of (\d{3})", text)
             if m and int(m.group(1)) in self.allowed_statuses:
                 continue

@@ -1,0 +1,309 @@
+"""Live tables in the browser: create, record every kind of hand, undo, correct, share, two phones
+on one table, a conflicting edit, offline use and installability."""
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from .conftest import new_phone, screenshot
+
+NAMES = ["Aiko", "Ben", "Chie", "Dan"]
+
+
+def create_table(page, names=NAMES, ruleset="wrr") -> str:
+    page.goto("/#/tables")
+    for i, name in enumerate(names):
+        page.fill(f'[data-testid="player-{i}"]', name)
+    page.select_option('[data-testid="table-ruleset"]', ruleset)
+    page.click('[data-testid="create-table"]')
+    page.wait_for_url(re.compile(r"#/table/[\w-]+$"))
+    return page.url.rsplit("/", 1)[1]
+
+
+def api_table(page, live_server, table_id) -> dict:
+    resp = page.request.get(f"{live_server}/api/tables/{table_id}")
+    assert resp.ok
+    return resp.json()
+
+
+def expect_board(page, table: dict, timeout: float = 5_000):
+    """The scoreboard shows the API's scores, round, honba and sticks."""
+    for seat, score in enumerate(table["state"]["scores"]):
+        expect(page.locator(f'[data-testid="seat-score-{seat}"]')).to_have_text(str(score), timeout=timeout)
+    expect(page.locator('[data-testid="honba"]')).to_have_text(f'{table["state"]["honba"]} honba', timeout=timeout)
+    sticks = table["state"]["riichi_sticks"]
+    expect(page.locator('[data-testid="riichi-sticks"]')).to_have_text(f"{sticks} riichi stick{'' if sticks == 1 else 's'}", timeout=timeout)
+
+
+def open_sheet(page, result: str):
+    page.click('[data-testid="record-hand"]')
+    sheet = page.locator("dialog[open]")
+    sheet.locator(f'input[name="result"][value="{result}"]').check()
+    return sheet
+
+
+def save(sheet):
+    sheet.locator('[data-testid="save-hand"]').click()
+    expect(sheet).to_have_count(0)
+
+
+def record_ron(page, frm, winner, han, fu, riichi=()):
+    sheet = open_sheet(page, "ron")
+    for seat in riichi:
+        sheet.locator(f'input[name="riichi"][data-seat="{seat}"]').check()
+    sheet.locator(f'input[name="from"][value="{frm}"]').check()
+    sheet.locator(f'input[name="winner"][value="{winner}"]').check()
+    sheet.locator(f'[data-testid="han-{winner}"]').select_option(str(han))
+    sheet.locator(f'[data-testid="fu-{winner}"]').select_option(str(fu))
+    return sheet
+
+
+def test_table_records_every_kind_of_hand_and_matches_the_api(phone, live_server):
+    page, console = phone
+    page.goto("/#/tables")
+    screenshot(page, "tables")
+    table_id = create_table(page)
+    table = api_table(page, live_server, table_id)
+    expect_board(page, table)
+    assert table["players"] == NAMES
+    expect(page.locator('.seat.dealer [data-testid="seat-score-0"]')).to_have_count(1)
+    screenshot(page, "table-new")
+
+    # ron: Chie wins 3 han 40 fu from Aiko, Ben declared riichi
+    sheet = record_ron(page, 0, 2, 3, 40, riichi=[1])
+    screenshot(page, "record-ron-sheet")
+    save(sheet)
+    table = api_table(page, live_server, table_id)
+    assert table["hands"][-1]["result"] == "ron" and table["hands"][-1]["winners"][0]["points"] == 5200
+    expect_board(page, table)
+
+    # tsumo: the value comes from the hand entered with the picker (the quick-score flow)
+    sheet = open_sheet(page, "tsumo")
+    sheet.locator('input[name="winner"][value="1"]').check()
+    sheet.locator('input[name="value-mode-1"][value="hand"]').check()
+    for tile in ["2m", "3m", "4m", "0p", "6p", "7p", "3s", "4s", "5s", "1z", "1z", "5z", "5z", "5z"]:
+        sheet.locator(f'[data-tile="{tile}"]').click()
+    sheet.locator('[data-testid="check-hand-1"]').click()
+    expect(sheet.locator('[data-testid="hand-value-1"]')).to_contain_text("haku")
+    screenshot(page, "record-tsumo-hand")
+    save(sheet)
+    table = api_table(page, live_server, table_id)
+    last = table["hands"][-1]
+    assert last["result"] == "tsumo" and last["winners"][0]["seat"] == 1 and "hand" in last["winner"]["value"]
+    expect_board(page, table)
+
+    # exhaustive draw, Aiko and Chie tenpai
+    sheet = open_sheet(page, "draw")
+    sheet.locator('input[name="tenpai"][data-seat="0"]').check()
+    sheet.locator('input[name="tenpai"][data-seat="2"]').check()
+    save(sheet)
+    table = api_table(page, live_server, table_id)
+    assert table["hands"][-1]["result"] == "draw"
+    assert table["hands"][-1]["deltas"] == [1500, -1500, 1500, -1500]
+    expect_board(page, table)
+
+    # chombo by Dan
+    sheet = open_sheet(page, "chombo")
+    sheet.locator('input[name="chombo"][value="3"]').check()
+    save(sheet)
+    table = api_table(page, live_server, table_id)
+    assert table["hands"][-1]["result"] == "chombo"
+    expect_board(page, table)
+    assert page.locator("[data-hand]").count() == 4
+    screenshot(page, "table-history", full_page=True)
+
+    # undo the chombo
+    page.once("dialog", lambda d: d.accept())
+    page.click('[data-testid="undo"]')
+    expect(page.locator("[data-hand]")).to_have_count(3)
+    table = api_table(page, live_server, table_id)
+    assert [h["result"] for h in table["hands"]] == ["ron", "tsumo", "draw"]
+    expect_board(page, table)
+
+    # correct the first hand: 3 han 30 fu instead of 40
+    page.click('[data-hand="0"] button:has-text("Correct")')
+    sheet = page.locator("dialog[open]")
+    sheet.locator('[data-testid="fu-2"]').select_option("30")
+    save(sheet)
+    table = api_table(page, live_server, table_id)
+    assert table["hands"][0]["winners"][0]["points"] == 3900
+    expect_board(page, table)
+
+    # point differences on tap
+    page.click('[data-seat="0"]')
+    diff = table["state"]["scores"][2] - table["state"]["scores"][0]
+    expect(page.locator('[data-seat="2"] .diff')).to_have_text(("+" if diff > 0 else "−") + str(abs(diff)))
+    screenshot(page, "table-differences")
+
+
+def test_invalid_table_hand_is_explained_in_the_sheet(phone, live_server):
+    page, console = phone
+    console.allow(422)
+    create_table(page)
+    sheet = open_sheet(page, "ron")
+    sheet.locator('[data-testid="save-hand"]').click()
+    expect(sheet.locator(".field-error")).to_contain_text("discarded")   # checked before sending
+    sheet.locator('input[name="from"][value="1"]').check()
+    sheet.locator('input[name="winner"][value="2"]').check()
+    sheet.locator('input[name="value-mode-2"][value="hand"]').check()
+    for tile in ["1m", "2m", "3m"]:
+        sheet.locator(f'[data-tile="{tile}"]').click()
+    sheet.locator('[data-testid="check-hand-2"]').click()
+    expect(sheet.locator(".hand-editor .field-error").first).to_contain_text("14")
+
+
+def test_share_link_and_qr_code(phone, live_server):
+    cv2 = pytest.importorskip("cv2")
+    import numpy as np
+
+    page, console = phone
+    table_id = create_table(page)
+    page.click('[data-testid="share"]')
+    qr = page.locator('[data-testid="qr"]')
+    link = qr.get_attribute("data-link")
+    table = api_table(page, live_server, table_id)
+    token = json.loads(page.evaluate("localStorage.getItem('tenbou.tables')"))[table_id]["edit_token"]
+    assert link.endswith(f"/t/{table_id}#token={token}")
+    screenshot(page, "share")
+    image = cv2.imdecode(np.frombuffer(qr.screenshot(), np.uint8), cv2.IMREAD_COLOR)
+    decoded, _, _ = cv2.QRCodeDetector().detectAndDecode(image)
+    assert decoded == link
+    # the read-only link for spectators
+    page.locator('input[name="share-kind"][value="watch"]').check()
+    watch = page.locator('[data-testid="qr"]').get_attribute("data-link")
+    assert watch.endswith(f"/t/{table['share_code']}")
+    image = cv2.imdecode(np.frombuffer(page.locator('[data-testid="qr"]').screenshot(), np.uint8), cv2.IMREAD_COLOR)
+    assert cv2.QRCodeDetector().detectAndDecode(image)[0] == watch
+
+
+def test_second_phone_sees_updates_and_a_conflicting_edit_is_explained(phone, second_phone, browser, live_server):
+    page, _ = phone
+    other, other_console = second_phone
+    other_console.allow(409)
+    table_id = create_table(page)
+    page.click('[data-testid="share"]')
+    edit_link = page.locator('[data-testid="qr"]').get_attribute("data-link")
+    page.keyboard.press("Escape")
+
+    other.goto(edit_link)
+    expect(other.locator('[data-testid="record-hand"]')).to_be_visible()
+    assert "token" not in other.url          # the token leaves the address bar once stored
+    # the second phone starts entering a chombo while the first records a ron
+    other_sheet = open_sheet(other, "chombo")
+    other_sheet.locator('input[name="chombo"][value="1"]').check()
+    save(record_ron(page, 3, 0, 2, 30))
+    table = api_table(page, live_server, table_id)
+    expect_board(other, table, timeout=10_000)   # polled within a few seconds
+    screenshot(other, "second-phone-updated")
+    other_sheet.locator('[data-testid="save-hand"]').click()
+    conflict = other.locator('[data-testid="conflict"]')
+    expect(conflict).to_contain_text("Another phone changed the table")
+    expect(conflict).to_contain_text("Ron")
+    screenshot(other, "conflict")
+    other.click('[data-testid="conflict-discard"]')
+    assert api_table(page, live_server, table_id)["version"] == table["version"]
+
+    # a spectator link, on a third phone, shows the table read-only
+    context, console = new_phone(browser, live_server)
+    spectator = context.new_page()
+    spectator.goto(f"/t/{table['share_code']}")
+    expect_board(spectator, table)
+    expect(spectator.locator("main")).to_contain_text("watching")
+    expect(spectator.locator('[data-testid="record-hand"]')).to_have_count(0)
+    expect(spectator.locator('[data-testid="undo"]')).to_have_count(0)
+    context.close()
+    assert console.unexpected() == []
+
+
+def test_standings_when_the_game_is_over(phone, live_server):
+    page, console = phone
+    created = page.request.post(f"{live_server}/api/tables", data=json.dumps({"ruleset": "tenhou", "players": NAMES}),
+                                headers={"Content-Type": "application/json"}).json()
+    resp = page.request.post(f"{live_server}/api/tables/{created['id']}/hands", headers={
+        "Content-Type": "application/json", "Authorization": f"Bearer {created['edit_token']}", "If-Match": str(created["version"])},
+        data=json.dumps({"result": "ron", "from_seat": 1, "winners": [{"seat": 0, "value": {"yakuman": 1}}], "riichi": []}))
+    table = resp.json()
+    assert table["state"]["finished"], "a dealer yakuman busts the discarder under Tenhou rules"
+    page.goto(f"/t/{created['id']}#token={created['edit_token']}")
+    standings = page.locator('[data-testid="standings"]')
+    expect(standings).to_be_visible()
+    first = table["state"]["standings"][0]
+    assert NAMES[first["seat"]] in standings.locator("tbody tr").first.inner_text()
+    expect(page.locator('[data-testid="round"]')).to_have_text("Game over")
+    standings.scroll_into_view_if_needed()
+    screenshot(page, "standings")
+
+
+def test_app_opens_offline_and_queues_hands(browser, live_server):
+    context, console = new_phone(browser, live_server)
+    console.allow(409)
+    console.allow_offline()
+    page = context.new_page()
+    table_id = create_table(page)
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    table = api_table(page, live_server, table_id)
+
+    context.set_offline(True)
+    page.goto("/#/score")
+    page.reload()
+    expect(page.locator('[data-tile="5m"]')).to_be_visible()
+    page.goto(f"/#/table/{table_id}")
+    expect(page.locator('[data-testid="offline-banner"]')).to_be_visible()
+    expect_board(page, table)
+    screenshot(page, "offline-table")
+
+    # a hand recorded offline waits on the phone, and is sent once back online
+    save(record_ron(page, 1, 3, 1, 30))
+    expect(page.locator('[data-testid="pending"]')).to_contain_text("1 hand waiting")
+    context.set_offline(False)
+    expect(page.locator('[data-testid="pending"]')).to_have_count(0, timeout=10_000)
+    table = api_table(page, live_server, table_id)
+    assert table["hands"][-1]["winners"][0]["seat"] == 3
+    expect_board(page, table, timeout=10_000)
+
+    # offline again; meanwhile another phone records a hand: the queued one becomes a conflict
+    context.set_offline(True)
+    page.evaluate("window.dispatchEvent(new Event('offline'))")
+    save(record_ron(page, 0, 1, 2, 30))
+    token = json.loads(page.evaluate('localStorage.getItem("tenbou.tables")'))[table_id]["edit_token"]
+    resp = page.request.post(f"{live_server}/api/tables/{table_id}/hands", headers={
+        "Content-Type": "application/json", "Authorization": f"Bearer {token}", "If-Match": str(table["version"])},
+        data=json.dumps({"result": "draw", "tenpai": [], "riichi": []}))
+    assert resp.ok
+    context.set_offline(False)
+    conflict = page.locator('[data-testid="conflict"]')
+    expect(conflict).to_contain_text("Not recorded", timeout=10_000)
+    screenshot(page, "offline-conflict")
+    conflict.locator("button", has_text="Discard it").click()
+    expect(conflict).to_have_count(0)
+    context.close()
+    assert console.unexpected() == []
+
+
+def test_manifest_and_service_worker_meet_the_installability_criteria(profile_phone, live_server):
+    page, console = profile_phone
+    page.goto("/")
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    cdp = page.context.new_cdp_session(page)
+    manifest = cdp.send("Page.getAppManifest")
+    assert manifest["errors"] == [], manifest["errors"]
+    assert manifest["url"].endswith("/manifest.webmanifest")
+    errors = cdp.send("Page.getInstallabilityErrors")["installabilityErrors"]
+    assert errors == []
+
+
+def test_dark_theme_scoreboard(browser, live_server):
+    context, console = new_phone(browser, live_server, color_scheme="dark")
+    page = context.new_page()
+    create_table(page)
+    bg = page.evaluate("getComputedStyle(document.body).backgroundColor")
+    assert bg == "rgb(16, 19, 24)"
+    screenshot(page, "table-dark")
+    page.goto("/#/score")
+    screenshot(page, "quick-score-dark")
+    context.close()
+    assert console.unexpected() == []

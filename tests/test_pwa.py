@@ -1,0 +1,112 @@
+"""The phone app's server side: shell, manifest, service worker, icons and tile images."""
+from __future__ import annotations
+
+import io
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+ROOT = Path(__file__).resolve().parent.parent
+TILE_CODES = [f"{n}{s}" for s in "mps" for n in range(10)] + [f"{n}z" for n in range(1, 8)]
+
+
+def test_shell_is_served_at_the_root_and_for_share_links(client):
+    for path in ("/", "/t/ABC123"):
+        resp = client.get(path)
+        assert resp.status_code == 200
+        html = resp.get_data(as_text=True)
+        assert '<link rel="manifest" href="/manifest.webmanifest">' in html
+        assert 'src="/static/js/main.js"' in html
+        assert "no-cache" in resp.headers["Cache-Control"]
+
+
+def test_no_inline_scripts_or_event_handlers(client):
+    """A strict Content-Security-Policy (script-src 'self') must not break the app."""
+    with client.get("/") as resp:
+        html = resp.get_data(as_text=True)
+    scripts = re.findall(r"<script\b([^>]*)>(.*?)</script>", html, re.S)
+    assert scripts
+    for attrs, body in scripts:
+        assert 'src="/static/' in attrs and body.strip() == "", attrs
+    for path in [ROOT / "templates" / "index.html", *sorted((ROOT / "static" / "js").glob("*.js"))]:
+        text = path.read_text()
+        assert not re.search(r"""\son[a-z]+\s*=\s*["']""", text), f"inline event handler in {path.name}"
+        assert "eval(" not in text and "new Function" not in text, path.name
+
+
+def test_manifest_meets_the_install_criteria(client):
+    with client.get("/manifest.webmanifest") as resp:
+        assert resp.status_code == 200
+        assert resp.mimetype == "application/manifest+json"
+        manifest = json.loads(resp.data)
+    assert manifest["name"] and manifest["short_name"] == "Tenbou"
+    assert manifest["display"] == "standalone" and manifest["start_url"] == "/"
+    assert re.fullmatch(r"#[0-9a-f]{6}", manifest["theme_color"])
+    by_purpose = {(icon["sizes"], icon["purpose"]): icon for icon in manifest["icons"]}
+    assert {("192x192", "any"), ("512x512", "any"), ("512x512", "maskable")} <= set(by_purpose)
+    for icon in manifest["icons"]:
+        with client.get(icon["src"]) as png:
+            assert png.status_code == 200
+            data = png.data
+        size = int(icon["sizes"].split("x")[0])
+        with Image.open(io.BytesIO(data)) as img:
+            assert img.format == "PNG" and img.size == (size, size)
+
+
+def test_maskable_icon_fills_its_square():
+    """A maskable icon has no transparent corners (the platform cuts its own shape)."""
+    with Image.open(ROOT / "static" / "icons" / "maskable-512.png") as img:
+        rgba = img.convert("RGBA")
+        for corner in [(0, 0), (511, 0), (0, 511), (511, 511)]:
+            assert rgba.getpixel(corner)[3] == 255
+
+
+def test_service_worker_is_served_from_the_root_and_caches_the_shell(client):
+    resp = client.get("/sw.js")
+    assert resp.status_code == 200
+    assert resp.mimetype == "text/javascript"
+    assert resp.headers["Service-Worker-Allowed"] == "/"
+    assert "no-cache" in resp.headers["Cache-Control"]
+    body = resp.get_data(as_text=True)
+    version = re.search(r'const VERSION = "([0-9a-f]{12})"', body)
+    assert version, "the cache name carries a content hash"
+    assets = json.loads(re.search(r"const ASSETS = (\[.*?\]);", body).group(1))
+    for needed in ["/static/app.css", "/static/js/main.js", "/static/tiles/0m.svg", "/static/tiles/back.svg", "/static/icons/icon-192.png"]:
+        assert needed in assets
+    for url in assets:  # every precached file exists, or the worker would never install
+        with client.get(url) as file:
+            assert file.status_code == 200, url
+    modules = {f"/static/js/{p.name}" for p in (ROOT / "static" / "js").glob("*.js")}
+    assert modules <= set(assets)
+
+
+def test_every_tile_has_an_image_and_red_fives_are_red():
+    tiles = ROOT / "static" / "tiles"
+    for code in TILE_CODES + ["back"]:
+        svg = (tiles / f"{code}.svg").read_text()
+        assert svg.startswith("<svg") and 'viewBox="0 0 60 80"' in svg and "<title>" in svg
+    red = "#d0161e"
+    for suit in "mps":
+        red_five, five = (tiles / f"0{suit}.svg").read_text(), (tiles / f"5{suit}.svg").read_text()
+        assert red_five != five
+        # the red five's suit marks are all red; the plain five mixes colours
+        marks = re.findall(r'(?:stroke|fill)="(#[0-9a-f]{6})"', red_five.split("</title>", 1)[1])
+        colours = set(marks) - {"#fbf7ea", "#b9b09a"}
+        assert colours == {red}, (suit, colours)
+
+
+def test_tile_images_match_their_generator():
+    out = subprocess.run([sys.executable, str(ROOT / "scripts" / "make_tiles.py"), "--check"], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+
+
+@pytest.mark.parametrize("path", ["/static/js/main.js", "/static/app.css", "/static/tiles/1z.svg"])
+def test_static_files_have_the_right_types(client, path):
+    with client.get(path) as resp:
+        assert resp.status_code == 200
+        assert resp.mimetype in {"text/javascript", "application/javascript", "text/css", "image/svg+xml"}
