@@ -138,4 +138,8 @@ export async function scoreScreen(view) {
     h("h1", { class: "visually-hidden" }, "Quick score"),
     editor.el, conditions.el, resultBox,
     h("div", { class: "sticky-actions" }, button));
+  if (sessionStorage.getItem("tenbou.autoscore")) {  // arriving from the photo screen
+    sessionStorage.removeItem("tenbou.autoscore");
+    score();
+  }
 }

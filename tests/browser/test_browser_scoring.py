@@ -58,6 +58,7 @@ def test_quick_score_by_picker_gives_the_known_total(phone, live_server):
         headers={"Content-Type": "application/json"}).json()
     assert int(total.get_attribute("data-value")) == expected["total"]
     assert_phone_layout(page)
+    card.scroll_into_view_if_needed()
     screenshot(page, "quick-score-result")
 
     # riichi + tsumo + a dora indicator change the value; the card follows the API
@@ -71,6 +72,7 @@ def test_quick_score_by_picker_gives_the_known_total(phone, live_server):
         "riichi": True, "dora_indicators": "4z"}), headers={"Content-Type": "application/json"}).json()
     expect(page.locator('[data-testid="result-total"]')).to_have_text(str(expected["total"]))
     assert "Riichi" in page.locator('[data-testid="result"]').inner_text()
+    page.evaluate("window.scrollTo(0, 0)")
     screenshot(page, "quick-score-top")
 
 
@@ -85,6 +87,7 @@ def test_invalid_hand_is_explained_next_to_the_hand(phone):
     # a fifth copy of a tile is refused at the picker, with the reason
     page.click('[data-tile="1z"]')
     expect(page.locator(".hand-editor .field-error", has_text="only four")).to_be_visible()
+    page.evaluate("window.scrollTo(0, 0)")
     screenshot(page, "quick-score-error")
 
 
@@ -166,3 +169,59 @@ def test_photo_upload_shows_tiles_and_scores(phone, live_server):
     assert page.locator(".hand-row .hand-tile").count() >= 8
     page.locator('[data-testid="result"], .field-error:not(:empty), .banner.error').first.wait_for()
     screenshot(page, "photo-to-score")
+
+
+def test_photo_is_downscaled_on_the_phone_before_upload(phone):
+    page, console = phone
+    page.goto("/#/photo")
+    out = page.evaluate("""async () => {
+        const { downscale, MAX_SIDE } = await import('/static/js/photo.js');
+        const canvas = document.createElement('canvas');
+        canvas.width = 4000; canvas.height = 3000;
+        const ctx = canvas.getContext('2d');
+        ctx.fillStyle = '#d0161e'; ctx.fillRect(0, 0, 4000, 3000);
+        const big = await new Promise((resolve) => canvas.toBlob(resolve, 'image/png'));
+        const small = await downscale(big);
+        const bitmap = await createImageBitmap(small.blob);
+        return { max: MAX_SIDE, w: small.width, h: small.height, bw: bitmap.width, bh: bitmap.height, type: small.blob.type };
+    }""")
+    assert out == {"max": 2048, "w": 2048, "h": 1536, "bw": 2048, "bh": 1536, "type": "image/jpeg"}
+
+
+def test_corrected_detections_make_the_hand(phone):
+    """The photo screen's mapping from (corrected) detections to a hand: reading order from the
+    rows, face-down tiles left out, the proposal's melds kept, the marked tile as the winning tile."""
+    page, console = phone
+    page.goto("/#/photo")
+    tiles = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "1z", "1z", "back", "7z", "7z", "7z"]
+    res = {
+        "tiles": [{"tile": t, "box": [i * 10, 0, i * 10 + 9, 12], "confidence": 0.9, "sideways": False,
+                   "face_down": t == "back", "alternatives": []} for i, t in enumerate(tiles)],
+        "rows": [list(range(12)), [12, 13, 14]],
+        "proposal": {"hand": "123m456p789s11z", "melds": [{"type": "pon", "tiles": "777z"}], "win_tile": "1z"},
+        "image_size": [150, 12],
+    }
+    hand = page.evaluate("""async ([res]) => {
+        const { handFromDetections } = await import('/static/js/photo.js');
+        const dets = res.tiles.map((t) => ({ tile: t.tile, ignored: t.face_down }));
+        dets[0].tile = '4m';          // the player corrected the first tile
+        return handFromDetections(res, dets, 5);   // and marked 6p as the winning tile
+    }""", [res])
+    assert hand["concealed"] == ["4m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "1z", "1z"]
+    assert hand["melds"] == [{"type": "pon", "tiles": ["7z", "7z", "7z"]}]
+    assert hand["concealed"][hand["winIndex"]] == "6p"
+
+
+def test_tablet_layout(browser, live_server):
+    from .conftest import new_phone
+
+    context, console = new_phone(browser, live_server, viewport={"width": 800, "height": 1100}, is_mobile=False)
+    page = context.new_page()
+    page.goto("/#/score")
+    row = page.locator(".picker .suit").first.locator("button")
+    tops = {round(b.bounding_box()["y"]) for b in row.all()}
+    assert len(tops) == 1, "on a tablet a suit fits on one row"
+    assert page.evaluate("document.documentElement.scrollWidth") <= 800
+    screenshot(page, "tablet-quick-score")
+    context.close()
+    assert console.unexpected() == []

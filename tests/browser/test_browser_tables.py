@@ -132,6 +132,12 @@ def test_table_records_every_kind_of_hand_and_matches_the_api(phone, live_server
     assert table["hands"][0]["winners"][0]["points"] == 3900
     expect_board(page, table)
 
+    # export as CSV and JSON
+    for fmt in ("csv", "json"):
+        href = page.locator(f'a[href$="format={fmt}"]').get_attribute("href")
+        resp = page.request.get(live_server + href)
+        assert resp.ok and NAMES[2] in resp.text()
+
     # point differences on tap
     page.click('[data-seat="0"]')
     diff = table["state"]["scores"][2] - table["state"]["scores"][0]
