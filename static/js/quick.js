@@ -67,7 +67,9 @@ export function createConditions(cond, { fixed = {}, onchange = () => {}, rulese
       f("honba") ? null : h("div", { class: "row" },
         stepper("Honba", cond.honba, (v) => { cond.honba = v; onchange(cond); }),
         stepper("Riichi sticks", cond.riichi_sticks, (v) => { cond.riichi_sticks = v; onchange(cond); })),
-      slot("honba"), slot("riichi_sticks"));
+      slot("honba"), slot("riichi_sticks"),
+      waits || f("ruleset") ? null : h("div", { class: "toggles" },
+        chip("Compare with the other rule sets", Boolean(cond.compare), (v) => set("compare", v), { name: "compare" })));
   }
 
   function showError(field, message) {
@@ -89,6 +91,7 @@ export function createConditions(cond, { fixed = {}, onchange = () => {}, rulese
       rinshan: cond.rinshan, chankan: cond.chankan, tenhou: cond.tenhou, chiihou: cond.chiihou, renhou: cond.renhou,
       honba: cond.honba, riichi_sticks: cond.riichi_sticks,
     };
+    if (cond.compare && !waits) r.compare = rulesetList.map((x) => x.id).filter((id) => id !== cond.ruleset);
     return r;
   }
 

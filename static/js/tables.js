@@ -360,11 +360,12 @@ export async function tableScreen(view, key, params) {
     const editors = {};
 
     const seatPicker = (name, value, onchange, exclude = null) => segmented(name, players.map((p, i) => [String(i), p, { disabled: i === exclude }]), value === null ? null : String(value), (v) => onchange(Number(v)), { legend: name });
+    // under rule sets where riichi needs points, a player without a stick's worth cannot declare
     const seatChips = (list, label) => h("div", { class: "toggles", role: "group", "aria-label": label }, players.map((p, i) => chip(p, list.includes(i), (v) => {
       const k = list.indexOf(i);
       if (v && k < 0) list.push(i); else if (!v && k >= 0) list.splice(k, 1);
       list.sort();
-    }, { "data-seat": String(i), name: label })));
+    }, { "data-seat": String(i), name: label, disabled: label === "riichi" && rules.riichi_needs_points && table.state.scores[i] < (rules.riichi_stick || 1000) && !list.includes(i) })));
 
     function draw() {
       clear(content,

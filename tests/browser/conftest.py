@@ -153,3 +153,20 @@ def screenshot(page, name: str, full_page: bool = False) -> Path:
     path = ARTIFACTS / f"{name}.png"
     page.screenshot(path=str(path), full_page=full_page)
     return path
+
+
+def unlabelled_controls(page) -> list[str]:
+    """Controls with no accessible name (aria-label, label, text or image alt)."""
+    return page.evaluate("""() => [...document.querySelectorAll('button, a[href], input, select, textarea, [role=button]')]
+        .filter((el) => el.type !== 'hidden')
+        .filter((el) => {
+            const by = el.getAttribute('aria-labelledby');
+            const name = (el.getAttribute('aria-label') || '').trim()
+                || (by && document.getElementById(by) && document.getElementById(by).textContent.trim())
+                || (el.labels && [...el.labels].map((l) => l.textContent).join('').trim())
+                || el.textContent.trim()
+                || [...el.querySelectorAll('img[alt]')].map((i) => i.alt).join('').trim()
+                || (el.getAttribute('title') || '').trim();
+            return !name;
+        })
+        .map((el) => el.outerHTML.slice(0, 120))""")

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import screenshot
+from .conftest import screenshot, unlabelled_controls
 
 DEV_PHOTOS = Path(__file__).resolve().parents[3] / "shared" / "data" / "dev-photos"
 
@@ -37,6 +37,7 @@ def assert_phone_layout(page):
         .filter(([, r]) => r.width > 0 && (r.width < 43.5 || r.height < 43.5))
         .map(([n, r]) => `${n}: ${Math.round(r.width)}x${Math.round(r.height)}`)""")
     assert small == []
+    assert unlabelled_controls(page) == []
 
 
 def test_quick_score_by_picker_gives_the_known_total(phone, live_server):

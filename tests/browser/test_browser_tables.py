@@ -8,7 +8,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import new_phone, screenshot
+from .conftest import new_phone, screenshot, unlabelled_controls
 
 NAMES = ["Aiko", "Ben", "Chie", "Dan"]
 
@@ -73,7 +73,10 @@ def test_table_records_every_kind_of_hand_and_matches_the_api(phone, live_server
     screenshot(page, "table-new")
 
     # ron: Chie wins 3 han 40 fu from Aiko, Ben declared riichi
+    assert unlabelled_controls(page) == []
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
     sheet = record_ron(page, 0, 2, 3, 40, riichi=[1])
+    assert unlabelled_controls(page) == []
     screenshot(page, "record-ron-sheet")
     save(sheet)
     table = api_table(page, live_server, table_id)
@@ -313,3 +316,44 @@ def test_dark_theme_scoreboard(browser, live_server):
     screenshot(page, "quick-score-dark")
     context.close()
     assert console.unexpected() == []
+
+
+def test_double_ron_abortive_draw_and_pao_under_ema(phone, live_server):
+    page, console = phone
+    table_id = create_table(page, ruleset="ema")
+    # two winners on one discard (EMA allows up to three)
+    sheet = open_sheet(page, "ron")
+    sheet.locator('input[name="from"][value="0"]').check()
+    sheet.locator('input[name="winner"][data-seat="1"]').check()
+    sheet.locator('input[name="winner"][data-seat="2"]').check()
+    sheet.locator('[data-testid="han-1"]').select_option("2")
+    sheet.locator('[data-testid="han-2"]').select_option("3")
+    screenshot(page, "record-double-ron")
+    save(sheet)
+    table = api_table(page, live_server, table_id)
+    assert [w["seat"] for w in table["hands"][-1]["winners"]] == [1, 2]
+    expect_board(page, table)
+
+    # abortive draw: four winds
+    sheet = open_sheet(page, "abort")
+    sheet.locator('input[name="abort-kind"][value="four_winds"]').check()
+    save(sheet)
+    table = api_table(page, live_server, table_id)
+    assert table["hands"][-1]["result"] == "abort" and table["hands"][-1]["kind"] == "four_winds"
+    expect_board(page, table)
+
+    # a yakuman tsumo with Aiko liable (pao): she pays it all
+    sheet = open_sheet(page, "tsumo")
+    sheet.locator('input[name="winner"][value="3"]').check()
+    sheet.locator('input[name="value-mode-3"][value="limit"]').check()
+    sheet.locator('input[name="limit-3"][value="y1"]').check()
+    sheet.locator('select[name="pao-3"]').select_option("0")
+    save(sheet)
+    table = api_table(page, live_server, table_id)
+    deltas = table["hands"][-1]["deltas"]
+    assert deltas[1] == deltas[2] == 0 and deltas[0] < 0 < deltas[3]
+    expect_board(page, table)
+
+    # the phone remembers the table
+    page.goto("/#/tables")
+    expect(page.locator(f'.table-list a[href="#/table/{table_id}"]')).to_contain_text("Aiko · Ben · Chie · Dan")
