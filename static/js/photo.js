@@ -90,30 +90,48 @@ export async function photoScreen(view) {
   function show() {
     if (!last) return;
     const { res, dets } = last;
+    // uncertain: a low classifier confidence, or a tile the hand proposal itself flags
+    const flagged = new Set((res.proposal && res.proposal.uncertain) || []);
+    const isUncertain = (i) => res.tiles[i].confidence < UNCERTAIN || flagged.has(i);
+    const notes = [res.message, res.proposal && res.proposal.message].filter(Boolean);
     const [w, hgt] = res.image_size || last.size;
-    const svg = h("svg:svg", { viewBox: `0 0 ${w} ${hgt}`, preserveAspectRatio: "none", role: "group", "aria-label": "Recognised tiles" });
-    const font = Math.max(14, Math.round(w / 45));
+    // show the part of the photo with the tiles (plus a margin), unless the player asks for all of it
+    let view = [0, 0, w, hgt];
+    if (res.tiles.length && !last.whole) {
+      const xs = res.tiles.flatMap((t) => [t.box[0], t.box[2]]), ys = res.tiles.flatMap((t) => [t.box[1], t.box[3]]);
+      let [x0, y0, x1, y1] = [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)];
+      const m = 0.12 * Math.max(x1 - x0, y1 - y0);
+      [x0, y0, x1, y1] = [x0 - m, y0 - m, x1 + m, y1 + m];
+      if ((y1 - y0) < (x1 - x0) * 0.45) { const c = (y0 + y1) / 2, half = (x1 - x0) * 0.225; y0 = c - half; y1 = c + half; }
+      x0 = Math.max(0, x0); y0 = Math.max(0, y0); x1 = Math.min(w, x1); y1 = Math.min(hgt, y1);
+      view = [x0, y0, x1 - x0, y1 - y0];
+    }
+    const svg = h("svg:svg", { viewBox: view.map(Math.round).join(" "), role: "group", "aria-label": "Your photo with the recognised tiles" },
+      h("svg:image", { href: last.url, x: 0, y: 0, width: w, height: hgt }));
+    const font = Math.max(12, Math.round(view[2] / 28));
     res.tiles.forEach((t, i) => {
       const [x1, y1, x2, y2] = t.box;
       const d = dets[i];
-      const cls = ["box", t.confidence < UNCERTAIN ? "uncertain" : "", last.win === i ? "win" : "", d.ignored ? "ignored" : ""].join(" ");
+      const cls = ["box", isUncertain(i) ? "uncertain" : "", last.win === i ? "win" : "", d.ignored ? "ignored" : ""].join(" ");
       const g = h("svg:g", { role: "button", tabindex: "0", "aria-label": `Tile ${i + 1}: ${tileName(d.tile)}. Tap to correct.`, "data-det": String(i) },
         h("svg:rect", { x: x1, y: y1, width: x2 - x1, height: y2 - y1, rx: 4, class: cls }),
-        h("svg:text", { x: x1 + 2, y: Math.max(font, y1 - 4), class: "label", "font-size": font }, d.tile === "back" ? "back" : d.tile));
+        h("svg:text", { x: x1 + 2, y: Math.max(view[1] + font, y1 - 4), class: d.tile[0] === "0" ? "label red" : "label", "font-size": font, "stroke-width": Math.max(2, font / 7) }, d.tile === "back" ? "back" : d.tile[0] === "0" ? `5${d.tile[1]}` : d.tile));
       g.addEventListener("click", () => correct(i));
       g.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); correct(i); } });
       svg.append(g);
     });
-    const uncertain = res.tiles.filter((t) => t.confidence < UNCERTAIN).length;
+    const uncertain = res.tiles.filter((_, i) => isUncertain(i)).length;
     const list = readingOrder(res).map((i) => h("button", {
-      type: "button", class: [res.tiles[i].confidence < UNCERTAIN ? "uncertain" : "", last.win === i ? "win" : "", dets[i].ignored ? "ignored" : ""].join(" "),
+      type: "button", class: [isUncertain(i) ? "uncertain" : "", last.win === i ? "win" : "", dets[i].ignored ? "ignored" : ""].join(" "),
       "aria-label": `Tile ${i + 1}: ${tileName(dets[i].tile)}${dets[i].ignored ? " (left out)" : ""}${last.win === i ? " (winning tile)" : ""}. Tap to correct.`,
       "data-det": String(i), "data-tile-now": dets[i].tile, onclick: () => correct(i),
     }, tileImg(dets[i].tile, { alt: "" }), `${Math.round(res.tiles[i].confidence * 100)}%`));
     clear(stageBox,
-      h("div", { class: "photo-stage" }, h("img", { src: last.url, alt: "Your photo" }), svg),
+      h("div", { class: "photo-stage" }, svg),
+      h("button", { type: "button", class: "btn-block", onclick: () => { last.whole = !last.whole; show(); } }, last.whole ? "Zoom to the tiles" : "Show the whole photo"),
       h("section", { class: "card" },
         h("h2", {}, `${res.tiles.length} tile${res.tiles.length === 1 ? "" : "s"} found`),
+        notes.map((n) => h("p", { class: "banner info" }, n)),
         uncertain ? h("p", { class: "banner warn" }, `${uncertain} uncertain tile${uncertain === 1 ? "" : "s"} (dashed, amber): check ${uncertain === 1 ? "it" : "them"}.`) : null,
         h("p", { class: "hint" }, "Tap a tile to correct it, leave it out, or mark it as the winning tile."),
         h("div", { class: "det-list", "data-testid": "detections" }, list)),
