@@ -41,9 +41,22 @@ def live_server(tmp_path_factory, chromium_path):
         def log_request(self, *args, **kwargs):  # keep pytest's output to the failures
             pass
 
+    def buffered(wsgi_app):
+        """Read each response whole before sending it. A browser that drops a connection (a page
+        navigating away while images load) makes werkzeug's dev server skip closing the body, and
+        an unclosed static file would surface as a ResourceWarning in whichever test runs next."""
+        def serve(environ, start_response):
+            body = wsgi_app(environ, start_response)
+            try:
+                return [b"".join(body)]
+            finally:
+                if hasattr(body, "close"):
+                    body.close()
+        return serve
+
     db = tmp_path_factory.mktemp("browser-db") / "tenbou.sqlite3"
     app = create_app({"TESTING": True, "DATABASE_URL": f"sqlite:///{db}"})
-    server = make_server("127.0.0.1", 0, app, threaded=True, request_handler=QuietHandler)
+    server = make_server("127.0.0.1", 0, buffered(app), threaded=True, request_handler=QuietHandler)
     thread = threading.Thread(target=server.serve_forever, name="live-server", daemon=True)
     thread.start()
     try:
