@@ -241,7 +241,7 @@ export async function tableScreen(view, key, params) {
   function conflictBanner(q) {
     return h("div", { class: "banner error", role: "alert", "data-testid": "conflict" },
       h("p", {}, h("b", {}, "Not recorded: "), describeRequest(q.body, table.players), ". ",
-        q.conflict ? `The table changed before this could be sent (${q.conflict.message}). Check the scoreboard: if the hand is still missing, record it now.` : q.error),
+        q.conflict ? "The table changed before this was recorded. Check the scoreboard: if the hand is still missing, record it now." : q.error),
       h("div", { class: "row" },
         h("button", { type: "button", class: "btn-primary", onclick: async () => {
           store.setQueue(store.queue().filter((x) => x.key !== q.key));
@@ -307,7 +307,13 @@ export async function tableScreen(view, key, params) {
   }
 
   function conflictSheet(method, path, payload) {
-    const s = sheet("Someone else changed this table");
+    // closed without a choice, the entry is kept on this phone as a conflict (never silently lost)
+    let decided = false;
+    const s = sheet("Someone else changed this table", { onclose: () => {
+      if (decided || !payload) return;
+      store.enqueue({ table: table.id, method, path, body: payload, version: table.version, conflict: { message: "closed without a choice" } });
+      render();
+    } });
     const latest = table.hands && table.hands.length ? table.hands[table.hands.length - 1] : null;
     s.body.append(h("div", { class: "banner error", role: "alert", "data-testid": "conflict" },
       h("p", {}, "Another phone changed the table while you were entering this. ", h("b", {}, "Your change was not saved yet.")),
@@ -315,9 +321,10 @@ export async function tableScreen(view, key, params) {
       payload ? h("p", {}, "Yours: ", describeRequest(payload, table.players), ".") : h("p", {}, "Yours: undo the last hand.")),
       h("p", { class: "hint" }, "If both phones recorded the same hand, discard yours. If yours is a different hand, record it on top."));
     s.foot.append(
-      h("button", { type: "button", class: "btn-danger", "data-testid": "conflict-discard", onclick: () => s.close() }, "Discard mine"),
+      h("button", { type: "button", class: "btn-danger", "data-testid": "conflict-discard", onclick: () => { decided = true; s.close(); } }, "Discard mine"),
       h("button", { type: "button", class: "btn-primary", "data-testid": "conflict-apply", onclick: async () => {
-        try { await send(method, path, payload, table.version, s); } catch (err) { s.body.append(h("p", { class: "field-error", role: "alert" }, err.message)); }
+        decided = true;
+        try { await send(method, path, payload, table.version, s); } catch (err) { decided = false; s.body.append(h("p", { class: "field-error", role: "alert" }, err.message)); }
       } }, method === "DELETE" ? "Undo anyway" : "Record mine too"));
   }
 

@@ -212,8 +212,16 @@ def test_second_phone_sees_updates_and_a_conflicting_edit_is_explained(phone, se
     expect(conflict).to_contain_text("Another phone changed the table")
     expect(conflict).to_contain_text("Ron")
     screenshot(other, "conflict")
-    other.click('[data-testid="conflict-discard"]')
+    # closing the sheet without a choice keeps the entry on the phone, to record or discard later
+    other.keyboard.press("Escape")
+    kept = other.locator('[data-testid="conflict"]')
+    expect(kept).to_contain_text("Not recorded: Chombo: Ben")
     assert api_table(page, live_server, table_id)["version"] == table["version"]
+    kept.locator("button", has_text="Record it now").click()
+    expect(other.locator('[data-testid="conflict"]')).to_have_count(0)
+    table = api_table(page, live_server, table_id)
+    assert table["hands"][-1]["result"] == "chombo" and table["hands"][-1]["seat"] == 1
+    expect_board(other, table)
 
     # a spectator link, on a third phone, shows the table read-only
     context, console = new_phone(browser, live_server)
