@@ -93,8 +93,18 @@ export async function tablesScreen(view) {
     h("input", { type: "text", name: `player-${i}`, required: true, maxlength: 40, autocomplete: "off", "data-testid": `player-${i}`, "aria-describedby": `player-${i}-error` }),
     h("p", { class: "field-error", id: `player-${i}-error`, role: "alert" })));
   const rulesetSelect = h("select", { name: "ruleset", "data-testid": "table-ruleset" }, list.map((r) => h("option", { value: r.id }, r.title)));
+  const overrides = {};
+  const rulesBox = h("div");
+  const drawRules = () => {
+    for (const k of Object.keys(overrides)) delete overrides[k];
+    const rs = list.find((r) => r.id === rulesetSelect.value);
+    clear(rulesBox, rs && rs.parameters ? ruleEditor(rs.parameters, overrides) : null);
+  };
+  rulesetSelect.addEventListener("change", drawRules);
+  drawRules();
   const form = h("form", { class: "card", "aria-label": "New table" },
     h("h2", {}, "New table"), h("label", { class: "field" }, h("span", {}, "Rule set"), rulesetSelect),
+    h("details", {}, h("summary", {}, "Adjust the rules (house rules)"), rulesBox),
     h("p", { class: "hint" }, "Names in seating order, counter-clockwise: South sits to East's right."), names, err,
     h("button", { type: "submit", class: "btn-primary btn-block", "data-testid": "create-table" }, "Create table"));
   form.addEventListener("submit", async (e) => {
@@ -103,12 +113,17 @@ export async function tablesScreen(view) {
     for (const p of form.querySelectorAll(".field-error")) p.textContent = "";
     const players = names.map((l) => l.querySelector("input").value.trim());
     try {
-      const table = await api("POST", "/api/tables", { ruleset: rulesetSelect.value, players, rules: {} });
+      const table = await api("POST", "/api/tables", { ruleset: rulesetSelect.value, players, rules: { ...overrides } });
       store.saveTable({ id: table.id, share_code: table.share_code, edit_token: table.edit_token, table, seen_at: Date.now(), view_seat: 0 });
       location.hash = `#/table/${table.id}`;
     } catch (ex) {
       const m = ex instanceof ApiError && ex.field && ex.field.match(/^players\[(\d)\]$/);
+      const rule = ex instanceof ApiError && ex.field && ex.field.match(/^rules\.(\w+)/);
       if (m) form.querySelector(`#player-${m[1]}-error`).textContent = ex.message;
+      else if (rule && form.querySelector(`[data-rule-error="${rule[1]}"]`)) {
+        form.querySelector("details").open = true;
+        form.querySelector(`[data-rule-error="${rule[1]}"]`).textContent = ex.message;
+      }
       else clear(err, h("div", { class: "banner error", role: "alert" }, ex instanceof OfflineError ? "You are offline: creating a table needs the server." : ex.message));
     }
   });
@@ -130,6 +145,38 @@ export async function tablesScreen(view) {
         h("button", { type: "button", class: "btn-danger", "aria-label": `Forget the table of ${t.table ? t.table.players.join(", ") : t.id}`, onclick: () => { if (confirm("Forget this table on this phone? It stays on the server.")) { store.forgetTable(t.id); tablesScreen(view); } } }, "Forget"))))
         : h("p", { class: "muted" }, "Tables you create or open appear here, and stay available offline.")),
     form, join);
+}
+
+/** Inputs for a rule set's simple parameters (yes/no, a choice, a number, a set of items);
+ * only values the player changes go into `overrides`. */
+function ruleEditor(parameters, overrides) {
+  const groups = { table: [], scoring: [] };
+  for (const [name, p] of Object.entries(parameters)) {
+    const rows = groups[p.scope === "table" ? "table" : "scoring"];
+    const id = `rule-${name}`;
+    const note = p.note ? h("span", { class: "small muted" }, ` (${p.note})`) : null;
+    const err = h("p", { class: "field-error", role: "alert", "data-rule-error": name });
+    const setValue = (v) => { if (JSON.stringify(v) === JSON.stringify(p.value)) delete overrides[name]; else overrides[name] = v; };
+    if (typeof p.value === "boolean") {
+      rows.push(h("div", {}, chip(p.label || name, p.value, setValue, { name: id }), note, err));
+    } else if (Array.isArray(p.choices)) {
+      rows.push(h("label", { class: "field" }, h("span", {}, p.label || name, note),
+        h("select", { name: id, onchange: (e) => setValue(p.choices.find((c) => String(c) === e.target.value)) },
+          p.choices.map((c) => h("option", { value: String(c), selected: c === p.value }, String(c)))), err));
+    } else if (Number.isInteger(p.value)) {
+      rows.push(h("label", { class: "field" }, h("span", {}, p.label || name, note),
+        h("input", { type: "number", name: id, value: String(p.value), inputmode: "numeric", onchange: (e) => setValue(Number(e.target.value)) }), err));
+    } else if (Array.isArray(p.value) && Array.isArray(p.items)) {
+      const chosen = new Set(p.value);
+      rows.push(h("fieldset", {}, h("legend", {}, p.label || name), note,
+        h("div", { class: "toggles" }, p.items.map((item) => chip(item.replace(/_/g, " "), chosen.has(item), (on) => {
+          if (on) chosen.add(item); else chosen.delete(item);
+          setValue(p.items.filter((x) => chosen.has(x)));
+        }, { name: `${id}-${item}` }))), err));
+    }
+  }
+  return h("div", { class: "rules" }, h("p", { class: "hint" }, "Leave these as they are to play the rule set as written."),
+    h("h3", {}, "Game and table"), groups.table, h("h3", {}, "Scoring"), groups.scoring);
 }
 
 // --- one table -----------------------------------------------------------------------------------

@@ -365,3 +365,20 @@ def test_double_ron_abortive_draw_and_pao_under_ema(phone, live_server):
     # the phone remembers the table
     page.goto("/#/tables")
     expect(page.locator(f'.table-list a[href="#/table/{table_id}"]')).to_contain_text("Aiko · Ben · Chie · Dan")
+
+
+def test_house_rules_at_table_creation(phone, live_server):
+    page, console = phone
+    page.goto("/#/tables")
+    page.select_option('[data-testid="table-ruleset"]', "wrr")
+    page.locator("summary", has_text="Adjust the rules").click()
+    page.locator('input[name="rule-kiriage"]').check()
+    page.fill('input[name="rule-start_points"]', "25000")
+    screenshot(page, "house-rules")
+    for i, name in enumerate(NAMES):
+        page.fill(f'[data-testid="player-{i}"]', name)
+    page.click('[data-testid="create-table"]')
+    page.wait_for_url(re.compile(r"#/table/[\w-]+$"))
+    table = api_table(page, live_server, page.url.rsplit("/", 1)[1])
+    assert table["rules"] == {"kiriage": True, "start_points": 25000}
+    expect_board(page, table)
