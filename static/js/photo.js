@@ -2,7 +2,7 @@
 // show the recognised tiles outlined on the photo, let the player correct them, then score.
 import { h, clear, sheet } from "./util.js";
 import { api, ApiError, OfflineError } from "./api.js";
-import { PICKER, tileImg, tileName, plain } from "./tiles.js";
+import { PICKER, tileImg, tileName } from "./tiles.js";
 import { emptyHand } from "./hand.js";
 import * as store from "./store.js";
 

@@ -37,8 +37,8 @@ export function describeHand(hand, players) {
 /** A hand request (not yet recorded) in words. */
 function describeRequest(body, players) {
   const v = (value) => (value.hand ? "scored hand" : value.yakuman ? `${value.yakuman}× yakuman` : `${value.han} han${value.han < 5 ? " " + value.fu + " fu" : ""}`);
-  if (body.result === "ron") return describeHand({ ...body, winners: body.winners.map((w) => ({ seat: w.seat })) }, players).replace(/ \(\)/g, "") + ` · ${body.winners.map((w) => v(w.value)).join(", ")}`;
-  if (body.result === "tsumo") return `Tsumo: ${players[body.winner.seat]} · ${v(body.winner.value)}`;
+  if (body.result === "ron") return `Ron: ${body.winners.map((w) => `${players[w.seat]} (${v(w.value)})`).join(" and ")} from ${players[body.from_seat]}`;
+  if (body.result === "tsumo") return `Tsumo: ${players[body.winner.seat]} (${v(body.winner.value)})`;
   return describeHand(body, players);
 }
 

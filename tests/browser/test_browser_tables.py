@@ -275,7 +275,7 @@ def test_app_opens_offline_and_queues_hands(browser, live_server):
 
     # a hand recorded offline waits on the phone, and is sent once back online
     save(record_ron(page, 1, 3, 1, 30))
-    expect(page.locator('[data-testid="pending"]')).to_contain_text("1 hand waiting")
+    expect(page.locator('[data-testid="pending"]')).to_contain_text("1 hand waiting to be sent: Ron: Dan (1 han 30 fu) from Ben")
     context.set_offline(False)
     expect(page.locator('[data-testid="pending"]')).to_have_count(0, timeout=10_000)
     table = api_table(page, live_server, table_id)
@@ -293,7 +293,7 @@ def test_app_opens_offline_and_queues_hands(browser, live_server):
     assert resp.ok
     context.set_offline(False)
     conflict = page.locator('[data-testid="conflict"]')
-    expect(conflict).to_contain_text("Not recorded", timeout=10_000)
+    expect(conflict).to_contain_text("Not recorded: Ron: Ben (2 han 30 fu) from Aiko", timeout=10_000)
     screenshot(page, "offline-conflict")
     conflict.locator("button", has_text="Discard it").click()
     expect(conflict).to_have_count(0)
