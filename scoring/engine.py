@@ -7,49 +7,48 @@ winning tile can sit) and keeps the one worth the most, as every rule text requi
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from functools import lru_cache
+from typing import Any, Mapping, NamedTuple
 
 from .errors import ScoringError
 from .fu import count_fu
 from .hand import KOUTSU, SHUNTSU, decompositions, is_chiitoitsu, is_kokushi
 from .points import base_points, hand_payments, payment_total, with_honba
 from .rules import Ruleset, get_ruleset
-from .tiles import EAST, WIND_NAMES, Tile, dora_after, index_code, parse_tiles, to_notation
-from .yaku import BY_ID, Context, find_yaku, find_yakuman
+from .tiles import EAST, WIND_NAMES, Tile, counts_notation, dora_after, index_code, parse_tiles, to_notation
+from .yaku import BY_ID, Context, HandFacts, find_yaku, find_yakuman
 
 MELD_TYPES = ("chi", "pon", "daiminkan", "kakan", "ankan")
 FLAGS = ("riichi", "double_riichi", "ippatsu", "haitei", "houtei", "rinshan", "chankan", "chankan_ankan",
          "tenhou", "chiihou", "renhou")
+FLAG_NAMES = frozenset(FLAGS)
 WIND_INDEX = {name: EAST + i for i, name in enumerate(WIND_NAMES)}
 
 
-@dataclass(frozen=True)
-class Meld:
+KAN_TYPES = frozenset(("daiminkan", "kakan", "ankan"))
+
+
+class Meld(NamedTuple):
+    """A declared meld: its type, its tiles, and the group it makes for the yaku and fu code."""
+
     type: str
     tiles: tuple[Tile, ...]
-
-    @property
-    def index(self) -> int:
-        return min(t.index for t in self.tiles)
+    group: tuple     # (kind, index, concealed, kan, called)
+    notation: str    # the tiles as sorted notation
 
     @property
     def is_kan(self) -> bool:
-        return self.type in ("daiminkan", "kakan", "ankan")
+        return self.group[3]
 
     @property
     def is_called(self) -> bool:
-        return self.type != "ankan"
-
-    def group(self) -> tuple:
-        """(kind, index, concealed, kan, called) as the yaku and fu code reads groups."""
-        kind = SHUNTSU if self.type == "chi" else KOUTSU
-        return (kind, self.index, not self.is_called, self.is_kan, self.is_called)
+        return self.group[4]
 
     def to_dict(self) -> dict:
-        return {"type": self.type, "tiles": to_notation(self.tiles)}
+        return {"type": self.type, "tiles": self.notation}
 
 
-@dataclass
+@dataclass(slots=True)
 class Win:
     """A validated score request."""
 
@@ -66,28 +65,37 @@ class Win:
     honba: int = 0
     riichi_sticks: int = 0
     notes: list = field(default_factory=list)
+    counts: tuple = ()       # the concealed tiles (with the winning tile) by kind
+    all_counts: tuple = ()   # concealed and melded tiles by kind
+    red_fives: int = 0       # red fives among them
+    closed: bool = True      # no called melds (concealed kans allowed)
 
     @property
     def dealer(self) -> bool:
         return self.seat_wind == EAST
 
-    @property
-    def closed(self) -> bool:
-        return not any(m.is_called for m in self.melds)
-
 
 # --- parsing -----------------------------------------------------------------------------------
 
-def _bool(payload: Mapping, name: str) -> bool:
-    value = payload.get(name, False)
-    if not isinstance(value, bool):
-        raise ScoringError(name, f"must be true or false, got {value!r}", 400)
-    return value
+def _is_mapping(value: Any) -> bool:
+    return type(value) is dict or isinstance(value, Mapping)  # the ABC check only for other mappings
+
+
+def _flags(payload: Mapping) -> set:
+    flags = set()
+    named = FLAG_NAMES.intersection(payload)  # most requests name few flags
+    for name in sorted(named, key=FLAGS.index) if len(named) > 1 else named:
+        value = payload[name]
+        if value is True:
+            flags.add(name)
+        elif value is not False:
+            raise ScoringError(name, f"must be true or false, got {value!r}", 400)
+    return flags
 
 
 def _int(payload: Mapping, name: str, default: int = 0) -> int:
     value = payload.get(name, default)
-    if isinstance(value, bool) or not isinstance(value, int):
+    if type(value) is not int and (isinstance(value, bool) or not isinstance(value, int)):
         raise ScoringError(name, f"must be a whole number, got {value!r}", 400)
     if value < 0:
         raise ScoringError(name, f"must not be negative, got {value}", 422)
@@ -100,24 +108,36 @@ def _tiles_field(payload: Mapping, name: str) -> tuple[Tile, ...]:
         if not all(isinstance(v, str) for v in value):
             raise ScoringError(name, "must be tile notation like '3m' or a list of such strings", 400)
         value = "".join(value)
-    return tuple(parse_tiles(value, name))
+    return _parse_short(value, name)
+
+
+@lru_cache(maxsize=4096)
+def _parse_short(notation: str, name: str) -> tuple[Tile, ...]:
+    """Melds, indicators and winning tiles: few distinct strings, so each is parsed once."""
+    return tuple(parse_tiles(notation, name))
+
+
+@lru_cache(maxsize=4096)
+def _sorted_notation(notation: str) -> str:
+    return to_notation(parse_tiles(notation))
 
 
 def _wind(payload: Mapping, name: str) -> int:
     value = payload.get(name, "east")
-    if value not in WIND_INDEX:
+    if not isinstance(value, str) or value not in WIND_INDEX:
         raise ScoringError(name, f"must be one of east, south, west, north; got {value!r}", 400)
     return WIND_INDEX[value]
 
 
 def _parse_meld(raw: Any, n: int) -> Meld:
     field_name = f"melds[{n}]"
-    if not isinstance(raw, Mapping):
+    if not _is_mapping(raw):
         raise ScoringError(field_name, 'must be an object like {"type": "pon", "tiles": "777z"}', 400)
     kind = raw.get("type")
     if kind not in MELD_TYPES:
         raise ScoringError(f"{field_name}.type", f"must be one of {', '.join(MELD_TYPES)}; got {kind!r}", 400)
-    tiles = tuple(parse_tiles(raw.get("tiles", ""), f"{field_name}.tiles"))
+    notation = raw.get("tiles", "")
+    tiles = (_parse_short if isinstance(notation, str) else parse_tiles)(notation, f"{field_name}.tiles")
     indices = sorted(t.index for t in tiles)
     if kind == "chi":
         ok = (len(tiles) == 3 and indices[0] < 27 and indices[0] // 9 == indices[2] // 9
@@ -129,12 +149,14 @@ def _parse_meld(raw: Any, n: int) -> Meld:
         size = 3 if kind == "pon" else 4
         if len(tiles) != size or indices[0] != indices[-1]:
             raise ScoringError(f"{field_name}.tiles", f"a {kind} is {size} identical tiles; got {to_notation(tiles, sort=False)!r}", 422)
-    return Meld(kind, tiles)
+    called = kind != "ankan"
+    group = (SHUNTSU if kind == "chi" else KOUTSU, indices[0], not called, kind in KAN_TYPES, called)
+    return Meld(kind, tiles, group, _sorted_notation(notation) if isinstance(notation, str) else to_notation(tiles))
 
 
 def parse_request(payload: Any, rules: Ruleset | None = None) -> Win:
     """Validate a score request (the JSON contract of POST /api/score) into a :class:`Win`."""
-    if not isinstance(payload, Mapping):
+    if not _is_mapping(payload):
         raise ScoringError(None, "the request must be a JSON object", 400)
     if rules is None:
         rules = get_ruleset(payload.get("ruleset", "wrr"), payload.get("rules"))
@@ -146,7 +168,7 @@ def parse_request(payload: Any, rules: Ruleset | None = None) -> Win:
         raise ScoringError("melds", "must be a list of melds", 400)
     if len(melds_raw) > 4:
         raise ScoringError("melds", f"a hand has at most four melds, got {len(melds_raw)}", 422)
-    melds = tuple(_parse_meld(m, n) for n, m in enumerate(melds_raw))
+    melds = tuple([_parse_meld(m, n) for n, m in enumerate(melds_raw)])
 
     win = payload.get("win", "ron")
     if win not in ("ron", "tsumo"):
@@ -154,7 +176,7 @@ def parse_request(payload: Any, rules: Ruleset | None = None) -> Win:
     tsumo = win == "tsumo"
 
     if "win_tile" in payload and payload["win_tile"] not in (None, ""):
-        win_tiles = parse_tiles(payload["win_tile"], "win_tile")
+        win_tiles = (_parse_short if isinstance(payload["win_tile"], str) else parse_tiles)(payload["win_tile"], "win_tile")
         if len(win_tiles) != 1:
             raise ScoringError("win_tile", f"must be one tile, got {payload['win_tile']!r}", 400)
         win_tile = win_tiles[0]
@@ -163,13 +185,14 @@ def parse_request(payload: Any, rules: Ruleset | None = None) -> Win:
     else:
         raise ScoringError("hand", "is empty", 422)
 
-    flags = {name for name in FLAGS if _bool(payload, name)}
+    flags = _flags(payload)
     win_req = Win(
         rules=rules, hand=hand, melds=melds, win_tile=win_tile, tsumo=tsumo,
         seat_wind=_wind(payload, "seat_wind"), round_wind=_wind(payload, "round_wind"),
         flags=frozenset(), dora_indicators=_tiles_field(payload, "dora_indicators"),
         ura_indicators=_tiles_field(payload, "ura_indicators"),
         honba=_int(payload, "honba"), riichi_sticks=_int(payload, "riichi_sticks"),
+        closed=all(m.type == "ankan" for m in melds) if melds else True,
     )
     _check_tiles(win_req)
     win_req.flags = frozenset(_check_flags(win_req, flags))
@@ -177,6 +200,7 @@ def parse_request(payload: Any, rules: Ruleset | None = None) -> Win:
 
 
 def _check_tiles(w: Win) -> None:
+    """Check the tile counts, and keep them on the request for the evaluation."""
     expected = 14 - 3 * len(w.melds)
     if len(w.hand) != expected:
         kans = sum(1 for m in w.melds if m.is_kan)
@@ -186,22 +210,29 @@ def _check_tiles(w: Win) -> None:
             f"has {len(w.hand)} tiles; {meld_text} the concealed part needs {expected} including the winning tile"
             + (f" (kans count as three here: {kans} kan{'s' if kans != 1 else ''})" if kans else ""),
         )
-    if w.win_tile not in w.hand:
-        alt = [t for t in w.hand if t.index == w.win_tile.index]
+    alt = [t for t in w.hand if t.index == w.win_tile.index]
+    if w.win_tile not in alt:
         hint = f"; the hand has {alt[0].code}" if alt else ""
         raise ScoringError("win_tile", f"{w.win_tile.code} is not among the concealed tiles of the hand{hint}")
     counts = [0] * 34
-    reds = [0, 0, 0]
-    everything = list(w.hand) + [t for m in w.melds for t in m.tiles] + list(w.dora_indicators) + list(w.ura_indicators)
-    for t in everything:
+    for t in w.hand:
         counts[t.index] += 1
-        if t.red:
-            reds[t.index // 9] += 1
+    w.counts = tuple(counts)
+    melded = [t for m in w.melds for t in m.tiles]
+    for t in melded:
+        counts[t.index] += 1
+    w.all_counts = tuple(counts)
+    indicators = w.dora_indicators + w.ura_indicators
+    for t in indicators:
+        counts[t.index] += 1
     if max(counts) > 4:
         over = [index_code(i) for i, c in enumerate(counts) if c > 4]
         raise ScoringError("hand", f"more than four copies of {', '.join(over)} across the hand, melds and indicators")
-    if max(reds) > 1:
-        suit = "mps"[next(n for n, count in enumerate(reds) if count > 1)]
+    reds = [t.index for t in w.hand if t.red] + [t.index for t in melded if t.red]
+    w.red_fives = len(reds)
+    reds += [t.index for t in indicators if t.red]
+    if len(set(reds)) != len(reds):  # one red five per suit
+        suit = "mps"[min(i for i in reds if reds.count(i) > 1) // 9]
         raise ScoringError("hand", f"more than one red five of {suit} across the hand, melds and indicators")
     if len(w.dora_indicators) > 5:
         raise ScoringError("dora_indicators", f"at most five (the first and one per kan), got {len(w.dora_indicators)}")
@@ -233,14 +264,14 @@ def _check_flags(w: Win, flags: set) -> set:
         flags.add("chankan")
         if not rules.chankan_ankan_kokushi:
             raise ScoringError("chankan_ankan", f"{rules.title}: a concealed kan cannot be robbed, not even for kokushi")
-        if not is_kokushi(tuple(sum(1 for t in w.hand if t.index == i) for i in range(34))):
+        if not is_kokushi(w.counts):
             raise ScoringError("chankan_ankan", "only kokushi musou may rob a concealed kan")
     if "chankan" in flags:
         if w.tsumo:
             raise ScoringError("chankan", "chankan is a ron on a tile added to a kan")
         if "houtei" in flags:
             raise ScoringError("chankan", "no kan can be made on the last tile, so chankan cannot combine with houtei")
-        if sum(1 for t in w.hand if t.index == w.win_tile.index) != 1:
+        if w.counts[w.win_tile.index] != 1:
             raise ScoringError("chankan", "the other three copies of a robbed tile are in the kan, so the hand can hold only the robbed one")
     for special, need_tsumo, dealer in (("tenhou", True, True), ("chiihou", True, False), ("renhou", False, False)):
         if special not in flags:
@@ -263,9 +294,8 @@ def _check_flags(w: Win, flags: set) -> set:
     if "renhou" in flags and rules.renhou == "none":
         w.notes.append(f"renhou is not a yaku under {name}; the hand is scored without it")
         flags.discard("renhou")
-    if any(t.red for t in w.hand) or any(t.red for m in w.melds for t in m.tiles):
-        if not rules.red_fives:
-            w.notes.append(f"{name} has no red fives: they count as plain fives")
+    if w.red_fives and not rules.red_fives:
+        w.notes.append(f"{name} has no red fives: they count as plain fives")
     if len(w.dora_indicators) > 1 and not rules.kan_dora:
         w.notes.append(f"{name} has no kan dora: only the first dora indicator counts")
     if w.ura_indicators:
@@ -319,17 +349,15 @@ def interpretations(counts: tuple, groups_needed: int, win: int, tsumo: bool):
             yield "kokushi", (), -1, "kokushi_13" if counts[win] == 2 else "kokushi"
 
 
-def _dora_lines(w: Win, all_counts: list) -> list[dict]:
+def _dora_lines(w: Win, all_counts: tuple) -> list[dict]:
     rules = w.rules
     lines = []
     indicators = w.dora_indicators if rules.kan_dora else w.dora_indicators[:1]
     dora = sum(all_counts[dora_after(t.index)] for t in indicators)
     if dora:
         lines.append({"id": "dora", "name": "Dora", "han": dora})
-    if rules.red_fives:
-        aka = sum(1 for t in w.hand if t.red) + sum(1 for m in w.melds for t in m.tiles if t.red)
-        if aka:
-            lines.append({"id": "aka_dora", "name": "Red fives (aka dora)", "han": aka})
+    if rules.red_fives and w.red_fives:
+        lines.append({"id": "aka_dora", "name": "Red fives (aka dora)", "han": w.red_fives})
     if "riichi" in w.flags and rules.ura_dora and w.ura_indicators:
         ura_ind = w.ura_indicators if rules.kan_ura_dora else w.ura_indicators[:1]
         ura = sum(all_counts[dora_after(t.index)] for t in ura_ind)
@@ -338,51 +366,37 @@ def _dora_lines(w: Win, all_counts: list) -> list[dict]:
     return lines
 
 
+_DIGIT = tuple(str(i % 9 + 1) for i in range(34))
+_SUIT = tuple("mpsz"[i // 9] for i in range(34))
+
+
 def _describe_groups(groups, pair: int, form: str, counts: tuple) -> list[str]:
     if form != "standard":
-        return [_code_digit(i) * c + _code_suit(i) for i, c in enumerate(counts) if c]
+        return [_DIGIT[i] * c + _SUIT[i] for i, c in enumerate(counts) if c]
     out = []
     for kind, index, _concealed, kan, _called in groups:
         if kind == SHUNTSU:
-            out.append(_code_digit(index) + _code_digit(index + 1) + _code_digit(index + 2) + _code_suit(index))
+            out.append(_DIGIT[index] + _DIGIT[index + 1] + _DIGIT[index + 2] + _SUIT[index])
         else:
-            out.append(_code_digit(index) * (4 if kan else 3) + _code_suit(index))
-    out.append(_code_digit(pair) * 2 + _code_suit(pair))
+            out.append(_DIGIT[index] * (4 if kan else 3) + _SUIT[index])
+    out.append(_DIGIT[pair] * 2 + _SUIT[pair])
     return out
-
-
-def _code_digit(index: int) -> str:
-    return index_code(index)[0]
-
-
-def _code_suit(index: int) -> str:
-    return index_code(index)[1]
 
 
 def evaluate(w: Win) -> dict:
     """Score a validated win: the interpretation worth the most, with its payments."""
     rules = w.rules
-    counts = [0] * 34
-    for t in w.hand:
-        counts[t.index] += 1
-    concealed = tuple(counts)
-    for m in w.melds:
-        for t in m.tiles:
-            counts[t.index] += 1
-    all_counts = counts
-    meld_groups = tuple(m.group() for m in w.melds)
-    closed = w.closed
+    concealed, all_counts, closed = w.counts, w.all_counts, w.closed
+    meld_groups = tuple(m.group for m in w.melds)
     dora_lines = _dora_lines(w, all_counts)
     dora_han = sum(d["han"] for d in dora_lines)
 
     best = best_ctx = best_key = None
     no_yaku = False
+    facts = HandFacts(rules=rules, win_index=w.win_tile.index, tsumo=w.tsumo, closed=closed, counts=all_counts,
+                      win_counts=concealed, seat_wind=w.seat_wind, round_wind=w.round_wind, flags=w.flags)
     for form, groups, pair, wait in interpretations(concealed, 4 - len(w.melds), w.win_tile.index, w.tsumo):
-        ctx = Context(
-            rules=rules, form=form, groups=groups + meld_groups, pair=pair, wait=wait,
-            win_index=w.win_tile.index, tsumo=w.tsumo, closed=closed, counts=all_counts,
-            seat_wind=w.seat_wind, round_wind=w.round_wind, flags=w.flags, win_counts=concealed,
-        )
+        ctx = Context(facts, form, groups + meld_groups, pair, wait)
         candidate = _value(w, ctx, dora_lines, dora_han)
         if candidate is None:
             no_yaku = True
@@ -410,7 +424,7 @@ def evaluate(w: Win) -> dict:
         "dealer": w.dealer,
         "win": "tsumo" if w.tsumo else "ron",
         "ruleset": rules.id,
-        "hand": to_notation(w.hand),
+        "hand": counts_notation(concealed, [t.index for t in w.hand if t.red]) if w.red_fives else counts_notation(concealed),
         "melds": [m.to_dict() for m in w.melds],
         "win_tile": w.win_tile.code,
         "groups": _describe_groups(best_ctx.groups, best_ctx.pair, best_ctx.form, best_ctx.win_counts),

@@ -22,12 +22,14 @@ SHUNTSU, KOUTSU = 0, 1
 KOKUSHI_KINDS = tuple(sorted(YAOCHUU))
 
 
-@lru_cache(maxsize=4096)
-def _suit_splits(counts: tuple, runs: bool) -> tuple:
+@lru_cache(maxsize=8192)
+def _suit_splits(counts: tuple, base: int) -> tuple:
     """Every split of one suit's counts into groups and at most one pair.
 
-    Returns ``((pair_offset or -1, ((kind, offset), ...)), ...)`` with groups in a canonical order.
+    ``base`` is the suit's first tile index (27 for honours, which make no runs). Returns
+    ``((pair index or -1, ((kind, index), ...)), ...)`` with absolute indices, in a canonical order.
     """
+    runs = base < 27
     found: set = set()
 
     def walk(c: list, i: int, pair: int, groups: tuple) -> None:
@@ -38,20 +40,23 @@ def _suit_splits(counts: tuple, runs: bool) -> tuple:
             return
         if c[i] >= 3:
             c[i] -= 3
-            walk(c, i, pair, groups + ((KOUTSU, i),))
+            walk(c, i, pair, groups + ((KOUTSU, base + i),))
             c[i] += 3
         if runs and i + 2 < len(c) and c[i + 1] and c[i + 2]:
             c[i] -= 1; c[i + 1] -= 1; c[i + 2] -= 1
-            walk(c, i, pair, groups + ((SHUNTSU, i),))
+            walk(c, i, pair, groups + ((SHUNTSU, base + i),))
             c[i] += 1; c[i + 1] += 1; c[i + 2] += 1
         if pair < 0 and c[i] >= 2:
             c[i] -= 2
-            walk(c, i, i, groups)
+            walk(c, i, base + i, groups)
             c[i] += 2
 
     if sum(counts) % 3 != 1:  # 3n tiles without a pair or 3n+2 with one
         walk(list(counts), 0, -1, ())
     return tuple(sorted(found))
+
+
+SUIT_SLICES = ((0, 9), (9, 18), (18, 27), (27, 34))
 
 
 @lru_cache(maxsize=65536)
@@ -64,32 +69,30 @@ def decompositions(counts: tuple, groups_needed: int) -> tuple:
     if sum(counts) != 3 * groups_needed + 2:
         return ()
     per_suit = []
-    for base, size, runs in ((0, 9, True), (9, 9, True), (18, 9, True), (27, 7, False)):
-        part = counts[base:base + size]
-        if not any(part):
-            per_suit.append(((-1, ()),))
-            continue
-        splits = _suit_splits(part, runs)
-        if not splits:
-            return ()
-        per_suit.append(tuple((p + base if p >= 0 else -1, tuple((k, o + base) for k, o in g)) for p, g in splits))
+    for start, stop in SUIT_SLICES:
+        part = counts[start:stop]
+        if any(part):
+            splits = _suit_splits(part, start)
+            if not splits:
+                return ()
+            per_suit.append(splits)
     result = []
     for combo in product(*per_suit):
         pairs = [p for p, _ in combo if p >= 0]
-        if len(pairs) != 1:
-            continue
-        result.append((pairs[0], tuple(g for _, gs in combo for g in gs)))
+        if len(pairs) == 1:
+            result.append((pairs[0], tuple(g for _, gs in combo for g in gs)))
     return tuple(result)
 
 
 def is_chiitoitsu(counts: tuple) -> bool:
     """Seven different pairs (four of a kind is not two pairs)."""
-    return sum(counts) == 14 and sum(1 for c in counts if c == 2) == 7
+    return counts.count(2) == 7 and sum(counts) == 14
 
 
 def is_kokushi(counts: tuple) -> bool:
     """One of each terminal and honour and one more of them."""
-    return sum(counts) == 14 and all(counts[i] >= 1 for i in KOKUSHI_KINDS) and sum(counts[i] for i in KOKUSHI_KINDS) == 14
+    # thirteen kinds present (21 of 34 absent), all of them terminals and honours, fourteen tiles
+    return counts.count(0) == 21 and sum(counts) == 14 and all(counts[i] for i in KOKUSHI_KINDS)
 
 
 def is_complete(counts: tuple, groups_needed: int) -> bool:

@@ -39,9 +39,12 @@ TILE_CODES = tuple(f"{n}{s}" for s in "mps" for n in range(1, 10)) + tuple(
 ) + ("0m", "0p", "0s")
 
 
+_CODES = tuple(f"{i % 9 + 1}{SUITS[i // 9]}" for i in range(34))
+
+
 def index_code(index: int) -> str:
     """The code of a tile kind: ``index_code(27) == '1z'``."""
-    return f"{index % 9 + 1}{SUITS[index // 9]}"
+    return _CODES[index]
 
 
 def suit_of(index: int) -> int:
@@ -62,11 +65,18 @@ def is_yaochuu(index: int) -> bool:
 
 def dora_after(indicator: int) -> int:
     """The dora a tile indicates: the next in its suit, 9 to 1, winds and dragons in a cycle."""
+    return _DORA_AFTER[indicator]
+
+
+def _next_in_cycle(indicator: int) -> int:
     if indicator < 27:
         return indicator - indicator % 9 + (indicator % 9 + 1) % 9
     if indicator < HAKU:
         return EAST + (indicator - EAST + 1) % 4
     return HAKU + (indicator - HAKU + 1) % 3
+
+
+_DORA_AFTER = tuple(_next_in_cycle(i) for i in range(34))
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,6 +177,24 @@ def to_notation(tiles: Iterable[Tile], sort: bool = True) -> str:
                 out.append(run_suit)
             run_suit = suit
         out.append("0" if t.red else _DIGIT[t.index])
+    if run_suit is not None:
+        out.append(run_suit)
+    return "".join(out)
+
+
+def counts_notation(counts, red_kinds=()) -> str:
+    """Sorted notation from counts by kind: ``counts_notation(counts_of(parse_tiles("4p06p")), {13})``
+    is ``'406p'``; ``red_kinds`` are the kinds (4, 13, 22) of which one copy is the red five."""
+    out: list[str] = []
+    run_suit = None
+    for index in [i for i, n in enumerate(counts) if n]:
+        n = counts[index]
+        suit = _SUIT[index]
+        if suit != run_suit:
+            if run_suit is not None:
+                out.append(run_suit)
+            run_suit = suit
+        out.append("0" + _DIGIT[index] * (n - 1) if index in red_kinds else _DIGIT[index] * n)
     if run_suit is not None:
         out.append(run_suit)
     return "".join(out)

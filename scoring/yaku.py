@@ -8,6 +8,7 @@ Rule-set differences are read from ``ctx.rules`` fields, never from a preset's n
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Callable
 
 from .hand import KOUTSU, SHUNTSU
@@ -16,39 +17,91 @@ from .tiles import CHUN, DRAGONS, GREENS, HAKU, HATSU, TERMINALS, WINDS, YAOCHUU
 SUITED_TERMINALS = frozenset(TERMINALS)
 
 
-class Context:
-    """One interpretation of a winning hand, with the facts of the win."""
+#: Features a reading shows by how many runs (triplets) it has: each includes the smaller ones.
+_RUN_FEATURES = ("no_runs", "runs", "two_runs", "three_runs", "four_runs")
+_TRIPLET_FEATURES = ("no_triplets", "triplets", "two_triplets", "three_triplets", "four_triplets")
+#: Which features a feature implies (a hand with three runs has runs).
+IMPLIED = {"two_runs": ("runs",), "three_runs": ("runs", "two_runs"), "four_runs": ("runs", "two_runs", "three_runs"),
+           "two_triplets": ("triplets",), "three_triplets": ("triplets", "two_triplets"),
+           "four_triplets": ("triplets", "two_triplets", "three_triplets")}
 
-    __slots__ = (
-        "rules", "form", "groups", "pair", "wait", "win_index", "tsumo", "closed", "counts",
-        "seat_wind", "round_wind", "flags", "shuntsu", "koutsu", "kans", "concealed_koutsu",
-        "win_counts", "present", "suits", "has_honors", "peikou",
-    )
 
-    def __init__(self, *, rules, form, groups, pair, wait, win_index, tsumo, closed, counts,
-                 seat_wind, round_wind, flags, win_counts):
+class HandFacts:
+    """What a winning hand is however it is read: its tiles, the facts of the win, the rule set.
+
+    Computed once per request; each :class:`Context` (one reading of the hand) copies them.
+    """
+
+    __slots__ = ("rules", "win_index", "tsumo", "closed", "counts", "win_counts", "seat_wind", "round_wind",
+                 "flags", "present", "suits", "has_honors", "features")
+
+    def __init__(self, *, rules, win_index, tsumo, closed, counts, win_counts, seat_wind, round_wind, flags):
         self.rules = rules
-        self.form = form              # "standard" | "chiitoitsu" | "kokushi"
-        self.groups = groups          # ((kind, index, concealed, kan, called), ...) incl. melds
-        self.pair = pair              # tile index of the pair, or -1
-        self.wait = wait              # ryanmen | kanchan | penchan | tanki | shanpon | kokushi | kokushi_13 | chiitoitsu
         self.win_index = win_index
         self.tsumo = tsumo
         self.closed = closed          # no called melds (concealed kans allowed)
         self.counts = counts          # all 14+ tiles of the hand, melds included, by kind
+        self.win_counts = win_counts  # concealed counts including the winning tile
         self.seat_wind = seat_wind
         self.round_wind = round_wind
         self.flags = flags            # frozenset of situational toggles that hold
-        self.win_counts = win_counts  # concealed counts including the winning tile
-        self.shuntsu = [g[1] for g in groups if g[0] == SHUNTSU]
-        self.koutsu = [g[1] for g in groups if g[0] == KOUTSU]
-        self.kans = sum(1 for g in groups if g[3])
-        self.concealed_koutsu = sum(1 for g in groups if g[0] == KOUTSU and g[2])
-        # Facts about the tiles alone, read by many checks: computed once here.
-        self.present = [i for i, c in enumerate(counts) if c]   # kinds in the hand, ascending
-        self.suits = {i // 9 for i in self.present if i < 27}   # suits (0, 1, 2) with a tile
+        self.present = [i for i, c in enumerate(counts) if c]  # kinds in the hand, ascending
+        self.suits = {i // 9 for i in self.present if i < 27}        # suits (0, 1, 2) with a tile
         self.has_honors = self.present[-1] >= 27
-        self.peikou = _peikou_count(self.shuntsu) if closed and form == "standard" else 0
+        # What the tiles alone show, for Yaku.needs (with the flags that hold).
+        shows = set(flags)
+        if tsumo:
+            shows.add("tsumo")
+        if len(self.suits) == 1:
+            shows.add("one_suit")
+        if YAOCHUU.isdisjoint(self.present):
+            shows.add("simples_only")
+        elif YAOCHUU.issuperset(self.present):
+            shows.add("yaochuu_only")
+            if self.present[0] >= 27:
+                shows.add("honours_only")
+        if GREENS.issuperset(self.present):
+            shows.add("greens_only")
+        self.features = frozenset(shows)
+
+
+class Context:
+    """One interpretation of a winning hand (groups, pair, wait), with the facts of the win."""
+
+    __slots__ = HandFacts.__slots__ + (
+        "form", "groups", "pair", "wait", "shuntsu", "koutsu", "kans", "concealed_koutsu", "peikou", "candidates",
+    )
+
+    def __init__(self, hand: HandFacts, form: str, groups: tuple, pair: int, wait: str):
+        self.rules, self.win_index, self.tsumo, self.closed = hand.rules, hand.win_index, hand.tsumo, hand.closed
+        self.counts, self.win_counts, self.flags = hand.counts, hand.win_counts, hand.flags
+        self.seat_wind, self.round_wind = hand.seat_wind, hand.round_wind
+        self.present, self.suits, self.has_honors = hand.present, hand.suits, hand.has_honors
+        self.form = form              # "standard" | "chiitoitsu" | "kokushi"
+        self.groups = groups          # ((kind, index, concealed, kan, called), ...) incl. melds
+        self.pair = pair              # tile index of the pair, or -1
+        self.wait = wait              # ryanmen | kanchan | penchan | tanki | shanpon | kokushi | kokushi_13
+        shuntsu, koutsu = [], []
+        kans = concealed_koutsu = 0
+        for kind, index, concealed, kan, _called in groups:
+            if kind == SHUNTSU:
+                shuntsu.append(index)
+            else:
+                koutsu.append(index)
+                concealed_koutsu += concealed
+            kans += kan
+        self.shuntsu, self.koutsu, self.kans, self.concealed_koutsu = shuntsu, koutsu, kans, concealed_koutsu
+        self.peikou = _peikou_count(shuntsu) if hand.closed and len(shuntsu) > 1 else 0
+        # What this reading shows, for Yaku.needs: its form, runs, triplets, kans, pair.
+        shows = [form, _RUN_FEATURES[len(shuntsu)], _TRIPLET_FEATURES[len(koutsu)]]
+        if koutsu and max(koutsu) >= 27:
+            shows.append("honour_triplets")
+        if kans >= 3:
+            shows.append("three_kans")
+        if pair in YAOCHUU:
+            shows.append("outside_pair")
+        self.features = hand.features.union(shows)
+        self.candidates = _candidates(self.features, hand.closed)  # (yakuman, (yaku, han)) worth checking
 
     def tiles_present(self):
         return iter(self.present)
@@ -62,6 +115,12 @@ class Yaku:
     han_open: int | None       # han on an open hand; None: closed hands only
     check: Callable[[Context], bool]
     yakuman: bool = False
+    #: What a hand must show (Context.features) for the check to be worth running: a form, "runs",
+    #: "triplets", "honour_triplets", "tsumo" or a flag. The check must be false without them
+    #: (tests/test_yaku.py checks this on random hands); it only saves work.
+    needs: frozenset = frozenset()
+    #: The Ruleset field that sets this yaku's han, where the rule sets differ (double riichi, renhou).
+    han_rule: str | None = None
 
 
 # --- checks ----------------------------------------------------------------------------------
@@ -89,11 +148,19 @@ def _peikou_count(shuntsu: list) -> int:
 
 
 def _tanyao(ctx: Context) -> bool:
-    return YAOCHUU.isdisjoint(ctx.present)
+    return (ctx.closed or ctx.rules.open_tanyao) and YAOCHUU.isdisjoint(ctx.present)
 
 
 def _yakuhai(index: int) -> Callable[[Context], bool]:
     return lambda ctx: ctx.form == "standard" and index in ctx.koutsu
+
+
+def _seat_wind(ctx: Context) -> bool:
+    return ctx.form == "standard" and ctx.seat_wind in ctx.koutsu
+
+
+def _round_wind(ctx: Context) -> bool:
+    return ctx.form == "standard" and ctx.round_wind in ctx.koutsu
 
 
 def _sanshoku(ctx: Context) -> bool:
@@ -149,6 +216,10 @@ def _chinitsu(ctx: Context) -> bool:
 
 def _flag(name: str) -> Callable[[Context], bool]:
     return lambda ctx: name in ctx.flags
+
+
+def _haitei(ctx: Context) -> bool:
+    return "haitei" in ctx.flags and ("rinshan" not in ctx.flags or ctx.rules.haitei_with_rinshan)
 
 
 def _renhou_yaku(ctx: Context) -> bool:
@@ -257,84 +328,95 @@ def _daisuushii_multiplier(ctx: Context) -> int:
     return 2 if _double_allowed(ctx, "daisuushii") else 1
 
 
+def _needs(*features: str) -> frozenset:
+    return frozenset(features)
+
+
+HONOUR_TRIPLETS = _needs("honour_triplets")
+
 YAKUMAN: tuple[Yaku, ...] = (
-    Yaku("tenhou", "Tenhou (blessing of heaven)", 1, None, _flag("tenhou"), True),
-    Yaku("chiihou", "Chiihou (blessing of earth)", 1, None, _flag("chiihou"), True),
-    Yaku("renhou", "Renhou (blessing of man)", 1, None, _renhou_yakuman, True),
-    Yaku("kokushi", "Kokushi musou (thirteen orphans)", 1, None, _kokushi, True),
-    Yaku("kokushi_13", "Kokushi musou, thirteen-sided wait", 2, None, _kokushi_13, True),
-    Yaku("chuuren", "Chuuren poutou (nine gates)", 1, None, _chuuren, True),
-    Yaku("chuuren_9", "Junsei chuuren poutou (nine-sided wait)", 2, None, _chuuren_9, True),
-    Yaku("suuankou", "Suuankou (four concealed triplets)", 1, None, _suuankou, True),
-    Yaku("suuankou_tanki", "Suuankou tanki (four concealed triplets, pair wait)", 2, None, _suuankou_tanki, True),
-    Yaku("daisangen", "Daisangen (big three dragons)", 1, 1, _daisangen, True),
-    Yaku("shousuushii", "Shousuushii (little four winds)", 1, 1, _shousuushii, True),
-    Yaku("daisuushii", "Daisuushii (big four winds)", 1, 1, _daisuushii, True),  # multiplier from rules
-    Yaku("tsuuiisou", "Tsuuiisou (all honours)", 1, 1, _tsuuiisou, True),
-    Yaku("ryuuiisou", "Ryuuiisou (all green)", 1, 1, _ryuuiisou, True),
-    Yaku("chinroutou", "Chinroutou (all terminals)", 1, 1, _chinroutou, True),
-    Yaku("suukantsu", "Suukantsu (four kans)", 1, 1, _suukantsu, True),
+    Yaku("tenhou", "Tenhou (blessing of heaven)", 1, None, _flag("tenhou"), True, _needs("tenhou")),
+    Yaku("chiihou", "Chiihou (blessing of earth)", 1, None, _flag("chiihou"), True, _needs("chiihou")),
+    Yaku("renhou", "Renhou (blessing of man)", 1, None, _renhou_yakuman, True, _needs("renhou")),
+    Yaku("kokushi", "Kokushi musou (thirteen orphans)", 1, None, _kokushi, True, _needs("kokushi")),
+    Yaku("kokushi_13", "Kokushi musou, thirteen-sided wait", 2, None, _kokushi_13, True, _needs("kokushi")),
+    Yaku("chuuren", "Chuuren poutou (nine gates)", 1, None, _chuuren, True, _needs("standard", "one_suit")),
+    Yaku("chuuren_9", "Junsei chuuren poutou (nine-sided wait)", 2, None, _chuuren_9, True, _needs("standard", "one_suit")),
+    Yaku("suuankou", "Suuankou (four concealed triplets)", 1, None, _suuankou, True, _needs("four_triplets")),
+    Yaku("suuankou_tanki", "Suuankou tanki (four concealed triplets, pair wait)", 2, None, _suuankou_tanki, True,
+         _needs("four_triplets")),
+    Yaku("daisangen", "Daisangen (big three dragons)", 1, 1, _daisangen, True, _needs("three_triplets", "honour_triplets")),
+    Yaku("shousuushii", "Shousuushii (little four winds)", 1, 1, _shousuushii, True, _needs("three_triplets", "honour_triplets")),
+    Yaku("daisuushii", "Daisuushii (big four winds)", 1, 1, _daisuushii, True, _needs("four_triplets", "honour_triplets")),  # multiplier from rules
+    Yaku("tsuuiisou", "Tsuuiisou (all honours)", 1, 1, _tsuuiisou, True, _needs("honours_only")),
+    Yaku("ryuuiisou", "Ryuuiisou (all green)", 1, 1, _ryuuiisou, True, _needs("greens_only")),
+    Yaku("chinroutou", "Chinroutou (all terminals)", 1, 1, _chinroutou, True, _needs("yaochuu_only", "four_triplets")),
+    Yaku("suukantsu", "Suukantsu (four kans)", 1, 1, _suukantsu, True, _needs("three_kans")),
 )
 
 YAKU: tuple[Yaku, ...] = (
-    Yaku("riichi", "Riichi", 1, None, lambda ctx: "riichi" in ctx.flags and "double_riichi" not in ctx.flags),
-    Yaku("double_riichi", "Double riichi", 2, None, _flag("double_riichi")),
-    Yaku("ippatsu", "Ippatsu", 1, None, _flag("ippatsu")),
-    Yaku("menzen_tsumo", "Menzen tsumo (fully concealed self-draw)", 1, None, lambda ctx: ctx.tsumo),
-    Yaku("pinfu", "Pinfu", 1, None, _pinfu),
-    Yaku("tanyao", "Tanyao (all simples)", 1, 1, _tanyao),
-    Yaku("iipeikou", "Iipeikou (pure double run)", 1, None, lambda ctx: ctx.peikou == 1),
-    Yaku("yakuhai_haku", "Yakuhai: haku", 1, 1, _yakuhai(HAKU)),
-    Yaku("yakuhai_hatsu", "Yakuhai: hatsu", 1, 1, _yakuhai(HATSU)),
-    Yaku("yakuhai_chun", "Yakuhai: chun", 1, 1, _yakuhai(CHUN)),
-    Yaku("seat_wind", "Yakuhai: seat wind", 1, 1, lambda ctx: _yakuhai(ctx.seat_wind)(ctx)),
-    Yaku("round_wind", "Yakuhai: round wind", 1, 1, lambda ctx: _yakuhai(ctx.round_wind)(ctx)),
-    Yaku("chankan", "Chankan (robbing a kan)", 1, 1, _flag("chankan")),
-    Yaku("rinshan", "Rinshan kaihou (win on a kan replacement tile)", 1, 1, _flag("rinshan")),
-    Yaku("haitei", "Haitei (win on the last tile)", 1, 1, _flag("haitei")),
-    Yaku("houtei", "Houtei (win on the last discard)", 1, 1, _flag("houtei")),
-    Yaku("renhou", "Renhou (blessing of man)", 5, None, _renhou_yaku),
-    Yaku("chiitoitsu", "Chiitoitsu (seven pairs)", 2, None, lambda ctx: ctx.form == "chiitoitsu"),
-    Yaku("ittsu", "Ittsu (pure straight)", 2, 1, _ittsu),
-    Yaku("sanshoku", "Sanshoku doujun (mixed triple run)", 2, 1, _sanshoku),
-    Yaku("chanta", "Chanta (outside hand)", 2, 1, _chanta),
-    Yaku("toitoi", "Toitoi (all triplets)", 2, 2, lambda ctx: ctx.form == "standard" and len(ctx.koutsu) == 4),
-    Yaku("sanshoku_doukou", "Sanshoku doukou (triple triplets)", 2, 2, _sanshoku_doukou),
-    Yaku("sanankou", "Sanankou (three concealed triplets)", 2, 2, lambda ctx: ctx.concealed_koutsu == 3),
-    Yaku("sankantsu", "Sankantsu (three kans)", 2, 2, lambda ctx: ctx.kans == 3),
-    Yaku("honroutou", "Honroutou (all terminals and honours)", 2, 2, _honroutou),
-    Yaku("shousangen", "Shousangen (little three dragons)", 2, 2, _shousangen),
-    Yaku("ryanpeikou", "Ryanpeikou (twice pure double run)", 3, None, lambda ctx: ctx.peikou == 2),
-    Yaku("honitsu", "Honitsu (half flush)", 3, 2, _honitsu),
-    Yaku("junchan", "Junchan (terminals in every group)", 3, 2, _junchan),
-    Yaku("chinitsu", "Chinitsu (full flush)", 6, 5, _chinitsu),
+    Yaku("riichi", "Riichi", 1, None, lambda ctx: "riichi" in ctx.flags and "double_riichi" not in ctx.flags,
+         needs=_needs("riichi")),
+    Yaku("double_riichi", "Double riichi", 2, None, _flag("double_riichi"), needs=_needs("double_riichi"),
+         han_rule="double_riichi_han"),
+    Yaku("ippatsu", "Ippatsu", 1, None, _flag("ippatsu"), needs=_needs("ippatsu")),
+    Yaku("menzen_tsumo", "Menzen tsumo (fully concealed self-draw)", 1, None, lambda ctx: ctx.tsumo, needs=_needs("tsumo")),
+    Yaku("pinfu", "Pinfu", 1, None, _pinfu, needs=_needs("four_runs")),
+    Yaku("tanyao", "Tanyao (all simples)", 1, 1, _tanyao, needs=_needs("simples_only")),
+    Yaku("iipeikou", "Iipeikou (pure double run)", 1, None, lambda ctx: ctx.peikou == 1, needs=_needs("two_runs")),
+    Yaku("yakuhai_haku", "Yakuhai: haku", 1, 1, _yakuhai(HAKU), needs=HONOUR_TRIPLETS),
+    Yaku("yakuhai_hatsu", "Yakuhai: hatsu", 1, 1, _yakuhai(HATSU), needs=HONOUR_TRIPLETS),
+    Yaku("yakuhai_chun", "Yakuhai: chun", 1, 1, _yakuhai(CHUN), needs=HONOUR_TRIPLETS),
+    Yaku("seat_wind", "Yakuhai: seat wind", 1, 1, _seat_wind, needs=HONOUR_TRIPLETS),
+    Yaku("round_wind", "Yakuhai: round wind", 1, 1, _round_wind, needs=HONOUR_TRIPLETS),
+    Yaku("chankan", "Chankan (robbing a kan)", 1, 1, _flag("chankan"), needs=_needs("chankan")),
+    Yaku("rinshan", "Rinshan kaihou (win on a kan replacement tile)", 1, 1, _flag("rinshan"), needs=_needs("rinshan")),
+    Yaku("haitei", "Haitei (win on the last tile)", 1, 1, _haitei, needs=_needs("haitei")),
+    Yaku("houtei", "Houtei (win on the last discard)", 1, 1, _flag("houtei"), needs=_needs("houtei")),
+    Yaku("renhou", "Renhou (blessing of man)", 5, None, _renhou_yaku, needs=_needs("renhou"), han_rule="renhou_han"),
+    Yaku("chiitoitsu", "Chiitoitsu (seven pairs)", 2, None, lambda ctx: ctx.form == "chiitoitsu", needs=_needs("chiitoitsu")),
+    Yaku("ittsu", "Ittsu (pure straight)", 2, 1, _ittsu, needs=_needs("three_runs")),
+    Yaku("sanshoku", "Sanshoku doujun (mixed triple run)", 2, 1, _sanshoku, needs=_needs("three_runs")),
+    Yaku("chanta", "Chanta (outside hand)", 2, 1, _chanta, needs=_needs("runs", "outside_pair")),
+    Yaku("toitoi", "Toitoi (all triplets)", 2, 2, lambda ctx: ctx.form == "standard" and len(ctx.koutsu) == 4,
+         needs=_needs("four_triplets")),
+    Yaku("sanshoku_doukou", "Sanshoku doukou (triple triplets)", 2, 2, _sanshoku_doukou, needs=_needs("three_triplets")),
+    Yaku("sanankou", "Sanankou (three concealed triplets)", 2, 2, lambda ctx: ctx.concealed_koutsu == 3, needs=_needs("three_triplets")),
+    Yaku("sankantsu", "Sankantsu (three kans)", 2, 2, lambda ctx: ctx.kans == 3, needs=_needs("three_kans")),
+    Yaku("honroutou", "Honroutou (all terminals and honours)", 2, 2, _honroutou, needs=_needs("yaochuu_only")),
+    Yaku("shousangen", "Shousangen (little three dragons)", 2, 2, _shousangen, needs=_needs("two_triplets", "honour_triplets")),
+    Yaku("ryanpeikou", "Ryanpeikou (twice pure double run)", 3, None, lambda ctx: ctx.peikou == 2, needs=_needs("four_runs")),
+    Yaku("honitsu", "Honitsu (half flush)", 3, 2, _honitsu, needs=_needs("one_suit")),
+    Yaku("junchan", "Junchan (terminals in every group)", 3, 2, _junchan, needs=_needs("runs", "outside_pair")),
+    Yaku("chinitsu", "Chinitsu (full flush)", 6, 5, _chinitsu, needs=_needs("one_suit")),
 )
 
-#: Yaku a stronger one replaces when both hold.
+#: Yaku a stronger one replaces when both hold. The checks already exclude each other; this
+#: keeps the rule explicit should a check change.
 SUPERSEDED = {
-    "chanta": ("junchan", "honroutou"),
-    "honitsu": ("chinitsu",),
+    "chanta": frozenset(("junchan", "honroutou")),
+    "honitsu": frozenset(("chinitsu",)),
+    "iipeikou": frozenset(("ryanpeikou",)),
 }
 
 BY_ID = {y.id: y for y in YAKU + YAKUMAN}
 DORA_IDS = ("dora", "aka_dora", "ura_dora")
 
 
-#: The yaku a closed (True) or an open (False) hand can have, with their han as data says.
-_CANDIDATES = {
-    closed: tuple((y, y.han_closed if closed else y.han_open) for y in YAKU
-                  if (y.han_closed if closed else y.han_open) is not None)
-    for closed in (True, False)
-}
-_YAKUMAN_CANDIDATES = {True: YAKUMAN, False: tuple(y for y in YAKUMAN if y.han_open is not None)}
-#: Yaku whose han a rule set sets, by the Ruleset field that holds it.
-HAN_FROM_RULES = {"double_riichi": "double_riichi_han", "renhou": "renhou_han"}
+@lru_cache(maxsize=4096)
+def _candidates(features: frozenset, closed: bool) -> tuple[tuple, tuple]:
+    """The yakuman and the (yaku, han) worth checking on a hand that shows ``features``."""
+    features = features.union(*(IMPLIED.get(f, ()) for f in features))
+    yakuman = tuple(y for y in YAKUMAN if y.needs <= features and (closed or y.han_open is not None))
+    yaku = tuple((y, y.han_closed if closed else y.han_open) for y in YAKU
+                 if y.needs <= features and (y.han_closed if closed else y.han_open) is not None)
+    return yakuman, yaku
 
 
 def find_yakuman(ctx: Context) -> list[tuple[Yaku, int]]:
     """The yakuman of this interpretation with their multipliers, as the rule set counts them."""
     found = []
-    for y in _YAKUMAN_CANDIDATES[ctx.closed]:
+    for y in ctx.candidates[0]:
         if y.check(ctx):
             mult = _daisuushii_multiplier(ctx) if y.id == "daisuushii" else y.han_closed
             found.append((y, mult))
@@ -346,19 +428,9 @@ def find_yakuman(ctx: Context) -> list[tuple[Yaku, int]]:
 def find_yaku(ctx: Context) -> list[tuple[Yaku, int]]:
     """The ordinary yaku of this interpretation with their han, exclusions applied."""
     rules = ctx.rules
-    found = {y.id: (y, han) for y, han in _CANDIDATES[ctx.closed] if y.check(ctx)}
-    if not found:
-        return []
-    for yaku_id, field_name in HAN_FROM_RULES.items():
-        if yaku_id in found:
-            found[yaku_id] = (found[yaku_id][0], getattr(rules, field_name))
-    if "tanyao" in found and not ctx.closed and not rules.open_tanyao:
-        del found["tanyao"]
-    if "ryanpeikou" in found:
-        found.pop("iipeikou", None)
-    for weaker, stronger in SUPERSEDED.items():
-        if weaker in found and any(s in found for s in stronger):
-            del found[weaker]
-    if "haitei" in found and "rinshan" in found and not rules.haitei_with_rinshan:
-        del found["haitei"]
-    return list(found.values())
+    found = [(y, getattr(rules, y.han_rule) if y.han_rule else han) for y, han in ctx.candidates[1] if y.check(ctx)]
+    if len(found) > 1:
+        ids = {y.id for y, _ in found}
+        if not ids.isdisjoint(SUPERSEDED):
+            found = [(y, han) for y, han in found if ids.isdisjoint(SUPERSEDED.get(y.id, ()))]
+    return found

@@ -335,3 +335,10 @@ def test_request_is_not_mutated():
     before = repr(payload)
     scoring.score(payload)
     assert repr(payload) == before
+
+
+def test_a_wind_that_is_not_a_string_is_a_clean_error():
+    # an unhashable value used to escape as TypeError (HTTP 500) from the wind lookup
+    with pytest.raises(ScoringError) as err:
+        scoring.score({"hand": "123m456p789s234m55p", "seat_wind": ["east"]})
+    assert err.value.status == 400 and err.value.field == "seat_wind"

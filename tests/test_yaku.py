@@ -224,3 +224,30 @@ def test_every_yaku_id_has_a_negative_case():
 
     covered = {p[0] for p in NEGATIVE} | {p[0] for p in NEAR_MISS}
     assert set(BY_ID) <= covered
+
+
+def test_yaku_needs_only_skip_checks_that_would_fail():
+    """Yaku.needs lets the engine skip checks; a check must never hold on a hand lacking its needs."""
+    from random_hands import random_deals
+    from scoring.engine import interpretations, parse_request
+    from scoring.yaku import IMPLIED, YAKU, YAKUMAN, Context, HandFacts
+
+    held = set()
+    for deal in random_deals(7, 3000):
+        for ruleset in ("ema", "mahjongsoul"):  # red fives, double yakuman, renhou as yakuman / none
+            try:
+                w = parse_request(deal.payload(ruleset))
+            except ScoringError:
+                continue
+            facts = HandFacts(rules=w.rules, win_index=w.win_tile.index, tsumo=w.tsumo, closed=w.closed,
+                              counts=w.all_counts, win_counts=w.counts, seat_wind=w.seat_wind,
+                              round_wind=w.round_wind, flags=w.flags)
+            melded = tuple(m.group for m in w.melds)
+            for form, groups, pair, wait in interpretations(w.counts, 4 - len(w.melds), w.win_tile.index, w.tsumo):
+                ctx = Context(facts, form, groups + melded, pair, wait)
+                shows = ctx.features.union(*(IMPLIED.get(f, ()) for f in ctx.features))
+                for y in YAKU + YAKUMAN:
+                    if y.check(ctx):
+                        held.add(y.id)
+                        assert y.needs <= shows, (y.id, sorted(y.needs - shows), deal.payload(ruleset))
+    assert len(held) >= 40  # the hands reach nearly every yaku, so the check means something
