@@ -218,12 +218,17 @@ export async function tableScreen(view, key, params) {
     }
   }
 
+  let busy = false;
   async function tick() {
-    if (stopped) return;
-    if (document.visibilityState === "visible") {
-      try { if (await load()) render(); } catch { /* keep the last state on a passing error */ }
+    if (stopped || busy) return;
+    busy = true;
+    try {
+      if (document.visibilityState === "visible" && (await load())) render();
+    } catch { /* keep the last state on a passing error */ } finally {
+      busy = false;
+      clearTimeout(timer);
+      if (!stopped) timer = setTimeout(tick, POLL_MS);
     }
-    timer = setTimeout(tick, POLL_MS);
   }
 
   function canEdit() { return Boolean(entry && entry.edit_token); }
@@ -332,6 +337,7 @@ export async function tableScreen(view, key, params) {
       entry = store.saveTable({ id: fresh.id, table: fresh, seen_at: Date.now() });
       if (dialog) dialog.close();
       render();
+      toast(method === "DELETE" ? "Last hand undone." : method === "PUT" ? "Correction saved." : "Hand recorded.");
       return true;
     } catch (err) {
       if (err instanceof OfflineError) {
@@ -607,5 +613,8 @@ export async function tableScreen(view, key, params) {
   render();
   flushQueue();
   timer = setTimeout(tick, POLL_MS);
-  return () => { stopped = true; clearTimeout(timer); listeners.delete(rerender); };
+  // back to the app after the phone slept: fetch at once rather than at the next tick
+  const wake = () => { if (document.visibilityState === "visible") { clearTimeout(timer); tick(); } };
+  document.addEventListener("visibilitychange", wake);
+  return () => { stopped = true; clearTimeout(timer); listeners.delete(rerender); document.removeEventListener("visibilitychange", wake); };
 }
