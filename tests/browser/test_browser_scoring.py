@@ -154,7 +154,8 @@ def test_photo_upload_shows_tiles_and_scores(phone, live_server):
     page.set_input_files('[data-testid="photo-input"]', str(photo))
     page.locator('[data-testid="detections"]').wait_for(timeout=60_000)
     found = page.locator('[data-testid="detections"] button')
-    assert found.count() >= 8
+    labelled = json.loads((DEV_PHOTOS / "labels.json").read_text())["IMG_3085.jpg"]["tiles"]
+    assert found.count() >= len(labelled) // 2, "most of the photo's tiles are found and listed"
     boxes = page.locator(".photo-stage svg rect")
     assert boxes.count() == found.count()
     screenshot(page, "photo-recognised")
@@ -167,7 +168,7 @@ def test_photo_upload_shows_tiles_and_scores(phone, live_server):
     page.click('[data-testid="photo-score"]')
     page.wait_for_url("**/#/score")
     # the hand read from the photo is in the picker's hand; scoring it gives a result or says why not
-    assert page.locator(".hand-row .hand-tile").count() >= 8
+    assert page.locator(".hand-row .hand-tile").count() >= len(labelled) // 2
     page.locator('[data-testid="result"], .field-error:not(:empty), .banner.error').first.wait_for()
     screenshot(page, "photo-to-score")
 
