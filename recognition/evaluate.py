@@ -20,6 +20,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable
 
+import numpy as np
+
 RED_FIVES = ("0m", "0p", "0s")
 
 
@@ -123,17 +125,41 @@ def run(folder: str, read: Reader, repeat: int = 1) -> list[PhotoResult]:
     return results
 
 
-def ours() -> Reader:
-    from recognition.pipeline import Recognizer
+def ours(models: str | None = None, draw: str | None = None) -> Reader:
+    from recognition.pipeline import MODELS_DIR, Recognizer
 
-    rec = Recognizer.from_directory()
+    rec = Recognizer.from_directory(models or MODELS_DIR)
 
     def read(data: bytes) -> tuple[list[str], int]:
         r = rec.recognize(data)
+        if draw:
+            _draw(data, r, draw)
         faces = [t.tile for t in r.tiles if not t.face_down]
         return faces, sum(t.face_down for t in r.tiles)
 
     return read
+
+
+def _draw(data: bytes, result, folder: str) -> None:
+    """Save the photo with boxes and readings (for looking at mistakes)."""
+    import hashlib
+
+    import cv2
+
+    from recognition.image_io import load_image
+
+    img = load_image(data, long_side=1600)
+    out = np.ascontiguousarray(img.pixels[..., ::-1])
+    for k, t in enumerate(result.tiles):
+        x1, y1, x2, y2 = (int(v * img.scale) for v in t.box)
+        col = (0, 200, 0) if t.confidence >= 0.8 else (0, 160, 255)
+        cv2.rectangle(out, (x1, y1), (x2, y2), col, 2)
+        label = f"{t.tile}{'/' if t.sideways else ''} {t.confidence:.2f}"
+        cv2.putText(out, label, (x1, max(12, y1 - 4)), cv2.FONT_HERSHEY_SIMPLEX, 0.5, (0, 0, 0), 3)
+        cv2.putText(out, label, (x1, max(12, y1 - 4)), cv2.FONT_HERSHEY_SIMPLEX, 0.5, col, 1)
+    os.makedirs(folder, exist_ok=True)
+    name = hashlib.sha1(data).hexdigest()[:10]
+    cv2.imwrite(os.path.join(folder, f"{name}.png"), out)
 
 
 def report(results: list[PhotoResult], title: str, show_classes: bool = False, out=sys.stdout) -> dict:
@@ -177,8 +203,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--per-class", action="store_true")
     ap.add_argument("--json", help="also write the summary as JSON to this file")
     ap.add_argument("--repeat", type=int, default=3, help="timed runs per photo (median is kept)")
+    ap.add_argument("--models", help="folder with detector.onnx and classifier.onnx (default: models/)")
+    ap.add_argument("--draw", help="save each photo with its boxes and readings to this folder")
     args = ap.parse_args(argv)
-    results = run(args.folder, ours(), args.repeat)
+    results = run(args.folder, ours(args.models, args.draw), 1 if args.draw else args.repeat)
     summary = report(results, "tenbou recognition", args.per_class)
     if args.json:
         with open(args.json, "w") as f:

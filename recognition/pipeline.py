@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -146,6 +146,16 @@ class Recognizer:
             return Layout((), (), 0, ()), None, "no tiles found in the photo"
         lay = layout(dets, np.array(orients))
         proposal = self._propose(lay)
+        if proposal is not None and proposal.changed:
+            # the tiles say what the proposal reads; the classifier's first choice stays an alternative
+            tiles = list(lay.tiles)
+            for i in proposal.changed:
+                d = tiles[i]
+                cands = dict(((d.tile, d.confidence),) + d.alternatives)
+                new = proposal.readings[i]
+                alts = tuple(sorted(((c, p) for c, p in cands.items() if c != new), key=lambda cp: -cp[1]))
+                tiles[i] = replace(d, tile=new, confidence=cands.get(new, 0.0), alternatives=alts)
+            lay = replace(lay, tiles=tuple(tiles))
         return lay, proposal, ""
 
     def _propose(self, lay: Layout) -> Proposal | None:

@@ -83,11 +83,20 @@ def main() -> None:
     opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=5e-4)
     rng = np.random.default_rng(args.seed)
     g = torch.Generator().manual_seed(args.seed)
-    steps_per_epoch = len(train_idx) // args.batch
+    # rare classes (the red fives) are drawn again until each has at least 70% of the median count
+    target = 0.7 * np.median(counts[counts > 0])
+    extra = []
+    for c in range(N_CLS):
+        members = train_idx[meta[train_idx, 0] == c]
+        if 0 < len(members) < target:
+            extra.append(rng.choice(members, int(target - len(members)), replace=True))
+    epoch_idx = np.concatenate([train_idx] + extra)
+    log(f"{len(epoch_idx) - len(train_idx)} extra draws of rare classes per epoch")
+    steps_per_epoch = len(epoch_idx) // args.batch
     total = int(steps_per_epoch * args.epochs)
     step = 0
     while step < total:
-        order = rng.permutation(train_idx)
+        order = rng.permutation(epoch_idx)
         net.train()
         run = np.zeros(3)
         for b in range(steps_per_epoch):

@@ -1,7 +1,8 @@
 """JSON API: photo to tiles (POST /api/recognize). Owned by the recognition work.
 
 The recognizer (two ONNX Runtime sessions) is built once per process, on first use, and kept in
-``app.extensions["recognizer"]``; it keeps no per-request state, so threads share it.
+``app.extensions["recognizer"]``; it keeps no per-request state, so threads share it. Set
+``RECOGNITION_MODELS`` in the app config to load the models from another folder.
 """
 from __future__ import annotations
 
@@ -23,10 +24,12 @@ def get_recognizer():
         with _build_lock:
             rec = ext.get("recognizer")
             if rec is None:
-                from recognition.pipeline import MODELS_DIR, Recognizer
+                from recognition.pipeline import Recognizer, get_recognizer as shared
 
                 try:
-                    rec = Recognizer.from_directory(current_app.config.get("RECOGNITION_MODELS") or MODELS_DIR)
+                    models = current_app.config.get("RECOGNITION_MODELS")
+                    # the process-wide recognizer unless this app names its own models
+                    rec = Recognizer.from_directory(models) if models else shared()
                 except Exception as exc:  # a missing or broken model file: say so, do not crash
                     current_app.logger.exception("recognition models could not be loaded")
                     raise ApiError(503, f"photo recognition is not available on this server ({exc.__class__.__name__})") from exc
