@@ -9,15 +9,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from .analysis import compare, waits
-from .engine import evaluate, parse_request
-from .errors import NotationError, ScoringError
-from .rules import PRESETS, Ruleset, get_ruleset
-from .tiles import TILE_CODES, Tile, parse_tiles, to_notation
-from .yaku import BY_ID
+from . import _native
+
+#: True when the compiled build of the hot path is in use (see scoring/_native.py).
+NATIVE = _native.activate(__path__)
+
+from .analysis import compare, waits  # noqa: E402  (after choosing compiled or pure modules)
+from .engine import evaluate, parse_request  # noqa: E402
+from .errors import NotationError, ScoringError  # noqa: E402
+from .rules import PRESETS, Ruleset, get_ruleset  # noqa: E402
+from .tiles import TILE_CODES, Tile, parse_tiles, to_notation  # noqa: E402
+from .yaku import BY_ID  # noqa: E402
 
 __all__ = [
-    "score", "waits", "compare", "rulesets", "yaku_list", "ScoringError", "NotationError", "Ruleset",
+    "NATIVE", "score", "waits", "compare", "rulesets", "yaku_list", "ScoringError", "NotationError", "Ruleset",
     "PRESETS", "get_ruleset", "Tile", "TILE_CODES", "parse_tiles", "to_notation",
 ]
 

@@ -65,8 +65,8 @@ def format_result(r: dict) -> str:
              + f"  {r['win']} on {r['win_tile']}  ({r['ruleset']}, {'dealer' if r['dealer'] else 'non-dealer'})"]
     lines.append("  reading: " + " ".join(r["groups"]) + f"  (wait: {r['wait']})")
     for y in r["yaku"]:
-        extra = f" x{y['yakuman']} yakuman" if y.get("yakuman") else ""
-        lines.append(f"  {y['name']:<52}{y['han']:>3} han{extra}")
+        mult = f" x{y['yakuman']} yakuman" if y.get("yakuman") else ""
+        lines.append(f"  {y['name']:<52}{y['han']:>3} han{mult}")
     if r["fu_details"]:
         parts = " + ".join(f"{d['fu']} {d['label']}" for d in r["fu_details"])
         lines.append(f"  fu: {parts} -> {r['fu']}")
@@ -75,7 +75,7 @@ def format_result(r: dict) -> str:
         value += f" ({'kazoe ' if r.get('kazoe') else ''}{r['limit']})"
     pays = ", ".join(f"{k.replace('_', '-')} pays {v}" for k, v in r["payments"].items())
     lines.append(f"  {value}: {r['points']} points; {pays}")
-    extra = []
+    extra: list[str] = []
     if r["honba"]:
         extra.append(f"{r['honba']} honba")
     if r["riichi_sticks"]:

@@ -104,7 +104,7 @@ def waits(payload: Any) -> dict:
             for t in parse_tiles(payload[name], name):
                 visible[t.index] += 1
 
-    entries = []
+    entries: list[dict] = []
     for index in range(34):
         concealed[index] += 1
         completes = concealed[index] <= 4 and is_complete(tuple(concealed), 4 - len(melds))
@@ -113,15 +113,16 @@ def waits(payload: Any) -> dict:
             continue
         tile = Tile(index)
         if visible[index] >= 4:
-            entries.append({"tile": tile.code, "ron": None, "tsumo": None,
+            entries.append({"tile": tile.code, "index": index, "ron": None, "tsumo": None,
                             "reason": "all four copies are already in your hand, melds or indicators"})
             continue
         probe = dict(base, hand=to_notation(hand) + tile.code, win_tile=tile.code)
         tsumo = _try({k: v for k, v in probe.items() if k not in RON_ONLY} | {"win": "tsumo"}, rules)
         ron = _try({k: v for k, v in probe.items() if k not in TSUMO_ONLY} | {"win": "ron"}, rules)
-        entries.append({"tile": tile.code, "ron": _wait_value(ron), "tsumo": _wait_value(tsumo)})
+        entries.append({"tile": tile.code, "index": index, "ron": _wait_value(ron), "tsumo": _wait_value(tsumo)})
 
-    furiten = sorted({t.code for t in discards if t.index in {Tile.parse(e["tile"]).index for e in entries}})
+    waiting = {e.pop("index") for e in entries}
+    furiten = sorted({t.code for t in discards if t.index in waiting})
     if furiten:
         for e in entries:
             if e["ron"] is not None:

@@ -6,16 +6,14 @@ winning tile can sit) and keeps the one worth the most, as every rule text requi
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from functools import lru_cache
-from typing import Any, Mapping, NamedTuple
+from typing import Any, Mapping
 
 from .errors import ScoringError
-from .fu import count_fu
+from .fu import count_fu, fu_details
 from .hand import KOUTSU, SHUNTSU, decompositions, is_chiitoitsu, is_kokushi
 from .points import base_points, hand_payments, payment_total, with_honba
-from .rules import Ruleset, get_ruleset
-from .tiles import EAST, WIND_NAMES, Tile, counts_notation, dora_after, index_code, parse_tiles, to_notation
+from .rules import PRESETS, Ruleset, get_ruleset
+from .tiles import EAST, WIND_NAMES, Scan, Tile, counts_notation, dora_after, index_code, parse_tiles, scan_tiles, to_notation
 from .yaku import BY_ID, Context, HandFacts, find_yaku, find_yakuman
 
 MELD_TYPES = ("chi", "pon", "daiminkan", "kakan", "ankan")
@@ -28,47 +26,56 @@ WIND_INDEX = {name: EAST + i for i, name in enumerate(WIND_NAMES)}
 KAN_TYPES = frozenset(("daiminkan", "kakan", "ankan"))
 
 
-class Meld(NamedTuple):
+class Meld:
     """A declared meld: its type, its tiles, and the group it makes for the yaku and fu code."""
 
-    type: str
-    tiles: tuple[Tile, ...]
-    group: tuple     # (kind, index, concealed, kan, called)
-    notation: str    # the tiles as sorted notation
+    __slots__ = ("type", "tiles", "group", "notation")
+
+    def __init__(self, type: str, tiles: tuple, group: tuple, notation: str) -> None:
+        self.type = type
+        self.tiles = tiles
+        self.group = group          # (kind, index, concealed, kan, called)
+        self.notation = notation    # the tiles as sorted notation
 
     @property
     def is_kan(self) -> bool:
-        return self.group[3]
+        return bool(self.group[3])
 
     @property
     def is_called(self) -> bool:
-        return self.group[4]
+        return bool(self.group[4])
 
     def to_dict(self) -> dict:
         return {"type": self.type, "tiles": self.notation}
 
 
-@dataclass(slots=True)
 class Win:
-    """A validated score request."""
+    """A validated score request: the facts of the win and the tile counts the evaluation needs."""
 
-    rules: Ruleset
-    hand: tuple[Tile, ...]
-    melds: tuple[Meld, ...]
-    win_tile: Tile
-    tsumo: bool
-    seat_wind: int
-    round_wind: int
-    flags: frozenset
-    dora_indicators: tuple[Tile, ...] = ()
-    ura_indicators: tuple[Tile, ...] = ()
-    honba: int = 0
-    riichi_sticks: int = 0
-    notes: list = field(default_factory=list)
-    counts: tuple = ()       # the concealed tiles (with the winning tile) by kind
-    all_counts: tuple = ()   # concealed and melded tiles by kind
-    red_fives: int = 0       # red fives among them
-    closed: bool = True      # no called melds (concealed kans allowed)
+    __slots__ = ("rules", "counts", "red_kinds", "melds", "win_tile", "tsumo", "seat_wind", "round_wind", "flags",
+                 "dora_indicators", "ura_indicators", "honba", "riichi_sticks", "notes", "all_counts", "red_fives",
+                 "closed")
+
+    def __init__(self, rules: Ruleset, red_kinds: list, melds: tuple, win_tile: Tile, tsumo: bool,
+                 seat_wind: int, round_wind: int, dora_indicators: tuple, ura_indicators: tuple,
+                 honba: int, riichi_sticks: int, closed: bool) -> None:
+        self.rules = rules
+        self.red_kinds = red_kinds            # kinds (4, 13, 22) of the red fives among the concealed tiles
+        self.melds = melds
+        self.win_tile = win_tile
+        self.tsumo = tsumo
+        self.seat_wind = seat_wind
+        self.round_wind = round_wind
+        self.dora_indicators = dora_indicators
+        self.ura_indicators = ura_indicators
+        self.honba = honba
+        self.riichi_sticks = riichi_sticks
+        self.closed = closed                  # no called melds (concealed kans allowed)
+        self.flags: frozenset = frozenset()   # the situational toggles that hold (set once checked)
+        self.notes: list = []
+        self.counts: tuple = ()               # the concealed tiles (with the winning tile) by kind
+        self.all_counts: tuple = ()           # concealed and melded tiles by kind
+        self.red_fives = 0                    # red fives among them
 
     @property
     def dealer(self) -> bool:
@@ -103,23 +110,31 @@ def _int(payload: Mapping, name: str, default: int = 0) -> int:
 
 
 def _tiles_field(payload: Mapping, name: str) -> tuple[Tile, ...]:
-    value = payload.get(name) or ""
+    value: object = payload.get(name) or ""
     if isinstance(value, list):
         if not all(isinstance(v, str) for v in value):
             raise ScoringError(name, "must be tile notation like '3m' or a list of such strings", 400)
         value = "".join(value)
+    if not isinstance(value, str):
+        raise ScoringError(name, f"must be a string of tiles like '3m1z', got {type(value).__name__}", 400)
     return _parse_short(value, name)
 
 
-@lru_cache(maxsize=4096)
+_SHORT: dict[str, tuple[Tile, ...]] = {}
+
+
 def _parse_short(notation: str, name: str) -> tuple[Tile, ...]:
     """Melds, indicators and winning tiles: few distinct strings, so each is parsed once."""
-    return tuple(parse_tiles(notation, name))
+    tiles = _SHORT.get(notation)
+    if tiles is None:
+        tiles = tuple(parse_tiles(notation, name))  # raises for bad notation: never cached
+        if len(_SHORT) < 50_000:
+            _SHORT[notation] = tiles
+    return tiles
 
 
-@lru_cache(maxsize=4096)
 def _sorted_notation(notation: str) -> str:
-    return to_notation(parse_tiles(notation))
+    return to_notation(_parse_short(notation, "melds"))
 
 
 def _wind(payload: Mapping, name: str) -> int:
@@ -129,10 +144,17 @@ def _wind(payload: Mapping, name: str) -> int:
     return WIND_INDEX[value]
 
 
+_MELDS: dict[tuple, Meld] = {}  # (type, notation) -> Meld: a meld is a value, and few are distinct
+
+
 def _parse_meld(raw: Any, n: int) -> Meld:
     field_name = f"melds[{n}]"
     if not _is_mapping(raw):
         raise ScoringError(field_name, 'must be an object like {"type": "pon", "tiles": "777z"}', 400)
+    key = (raw.get("type"), raw.get("tiles", ""))
+    known = _MELDS.get(key) if isinstance(key[1], str) else None
+    if known is not None:
+        return known
     kind = raw.get("type")
     if kind not in MELD_TYPES:
         raise ScoringError(f"{field_name}.type", f"must be one of {', '.join(MELD_TYPES)}; got {kind!r}", 400)
@@ -151,7 +173,10 @@ def _parse_meld(raw: Any, n: int) -> Meld:
             raise ScoringError(f"{field_name}.tiles", f"a {kind} is {size} identical tiles; got {to_notation(tiles, sort=False)!r}", 422)
     called = kind != "ankan"
     group = (SHUNTSU if kind == "chi" else KOUTSU, indices[0], not called, kind in KAN_TYPES, called)
-    return Meld(kind, tiles, group, _sorted_notation(notation) if isinstance(notation, str) else to_notation(tiles))
+    meld = Meld(kind, tuple(tiles), group, _sorted_notation(notation) if isinstance(notation, str) else to_notation(tiles))
+    if isinstance(notation, str) and len(_MELDS) < 10000:
+        _MELDS[key] = meld
+    return meld
 
 
 def parse_request(payload: Any, rules: Ruleset | None = None) -> Win:
@@ -159,10 +184,16 @@ def parse_request(payload: Any, rules: Ruleset | None = None) -> Win:
     if not _is_mapping(payload):
         raise ScoringError(None, "the request must be a JSON object", 400)
     if rules is None:
-        rules = get_ruleset(payload.get("ruleset", "wrr"), payload.get("rules"))
+        name, overrides = payload.get("ruleset", "wrr"), payload.get("rules")
+        preset = PRESETS.get(name) if not overrides and isinstance(name, str) else None
+        rules = preset if preset is not None else get_ruleset(name, overrides)
     if "hand" not in payload:
         raise ScoringError("hand", "missing: the concealed tiles including the winning tile, like '234m067p345s11z55z'", 400)
-    hand = tuple(parse_tiles(payload["hand"], "hand"))
+    notation = payload["hand"]
+    scan = scan_tiles(notation) if isinstance(notation, str) else None
+    if scan is None:
+        parse_tiles(notation, "hand")  # raises the precise error
+        raise ScoringError("hand", f"cannot read {notation!r}", 400)  # pragma: no cover - parse_tiles raised
     melds_raw = payload.get("melds") or []
     if not isinstance(melds_raw, list):
         raise ScoringError("melds", "must be a list of melds", 400)
@@ -180,57 +211,59 @@ def parse_request(payload: Any, rules: Ruleset | None = None) -> Win:
         if len(win_tiles) != 1:
             raise ScoringError("win_tile", f"must be one tile, got {payload['win_tile']!r}", 400)
         win_tile = win_tiles[0]
-    elif hand:
-        win_tile = hand[-1]  # the last tile written is the winning tile unless one is named
+    elif scan.size:
+        win_tile = Tile(scan.last, scan.last_red)  # the last tile written wins unless one is named
     else:
         raise ScoringError("hand", "is empty", 422)
 
     flags = _flags(payload)
     win_req = Win(
-        rules=rules, hand=hand, melds=melds, win_tile=win_tile, tsumo=tsumo,
+        rules=rules, red_kinds=scan.red_kinds, melds=melds, win_tile=win_tile, tsumo=tsumo,
         seat_wind=_wind(payload, "seat_wind"), round_wind=_wind(payload, "round_wind"),
-        flags=frozenset(), dora_indicators=_tiles_field(payload, "dora_indicators"),
+        dora_indicators=_tiles_field(payload, "dora_indicators"),
         ura_indicators=_tiles_field(payload, "ura_indicators"),
         honba=_int(payload, "honba"), riichi_sticks=_int(payload, "riichi_sticks"),
         closed=all(m.type == "ankan" for m in melds) if melds else True,
     )
-    _check_tiles(win_req)
+    _check_tiles(win_req, scan)
     win_req.flags = frozenset(_check_flags(win_req, flags))
     return win_req
 
 
-def _check_tiles(w: Win) -> None:
+def _check_tiles(w: Win, scan: Scan) -> None:
     """Check the tile counts, and keep them on the request for the evaluation."""
     expected = 14 - 3 * len(w.melds)
-    if len(w.hand) != expected:
+    if scan.size != expected:
         kans = sum(1 for m in w.melds if m.is_kan)
         meld_text = f"with {len(w.melds)} meld{'s' if len(w.melds) != 1 else ''}" if w.melds else "with no melds"
         raise ScoringError(
             "hand",
-            f"has {len(w.hand)} tiles; {meld_text} the concealed part needs {expected} including the winning tile"
+            f"has {scan.size} tiles; {meld_text} the concealed part needs {expected} including the winning tile"
             + (f" (kans count as three here: {kans} kan{'s' if kans != 1 else ''})" if kans else ""),
         )
-    alt = [t for t in w.hand if t.index == w.win_tile.index]
-    if w.win_tile not in alt:
-        hint = f"; the hand has {alt[0].code}" if alt else ""
-        raise ScoringError("win_tile", f"{w.win_tile.code} is not among the concealed tiles of the hand{hint}")
-    counts = [0] * 34
-    for t in w.hand:
-        counts[t.index] += 1
+    counts = scan.counts
+    win = w.win_tile
+    plain = counts[win.index] - (win.index in w.red_kinds)
+    if (win.red and win.index not in w.red_kinds) or (not win.red and plain < 1):
+        other = ("0" if not win.red else "5") + win.code[1] if counts[win.index] else ""
+        hint = f"; the hand has {other}" if other else ""
+        raise ScoringError("win_tile", f"{win.code} is not among the concealed tiles of the hand{hint}")
     w.counts = tuple(counts)
-    melded = [t for m in w.melds for t in m.tiles]
-    for t in melded:
-        counts[t.index] += 1
+    reds = list(w.red_kinds)
+    for m in w.melds:
+        for t in m.tiles:
+            counts[t.index] += 1
+            if t.red:
+                reds.append(t.index)
     w.all_counts = tuple(counts)
-    indicators = w.dora_indicators + w.ura_indicators
-    for t in indicators:
+    w.red_fives = len(reds)
+    for t in w.dora_indicators + w.ura_indicators:
         counts[t.index] += 1
+        if t.red:
+            reds.append(t.index)
     if max(counts) > 4:
         over = [index_code(i) for i, c in enumerate(counts) if c > 4]
         raise ScoringError("hand", f"more than four copies of {', '.join(over)} across the hand, melds and indicators")
-    reds = [t.index for t in w.hand if t.red] + [t.index for t in melded if t.red]
-    w.red_fives = len(reds)
-    reds += [t.index for t in indicators if t.red]
     if len(set(reds)) != len(reds):  # one red five per suit
         suit = "mps"[min(i for i in reds if reds.count(i) > 1) // 9]
         raise ScoringError("hand", f"more than one red five of {suit} across the hand, melds and indicators")
@@ -319,15 +352,23 @@ def _wait_of_run(start: int, win: int) -> str:
     return "ryanmen"
 
 
-def interpretations(counts: tuple, groups_needed: int, win: int, tsumo: bool):
-    """Yield (form, groups, pair, wait) for each way the hand and its winning tile can be read.
+#: The group tuples (kind, index, concealed, kan, called) of concealed groups, and of a triplet
+#: completed by ron (open for fu and for concealed-triplet yaku), made once and shared.
+CONCEALED_GROUP = {(kind, index): (kind, index, True, False, False) for kind in (SHUNTSU, KOUTSU) for index in range(34)}
+RON_TRIPLET = tuple((KOUTSU, index, False, False, False) for index in range(34))
+
+
+def interpretations(counts: tuple, groups_needed: int, win: int, tsumo: bool) -> list[tuple]:
+    """(form, groups, pair, wait) for each way the hand and its winning tile can be read.
 
     ``groups`` are 5-tuples (kind, index, concealed, kan, called) for the concealed part only.
     """
+    out = []
     for pair, groups in decompositions(counts, groups_needed):
+        concealed = tuple([CONCEALED_GROUP[g] for g in groups])
         if pair == win:
-            yield "standard", tuple((k, i, True, False, False) for k, i in groups), pair, "tanki"
-        seen = set()  # two identical groups give the same reading
+            out.append(("standard", concealed, pair, "tanki"))
+        seen = []  # two identical groups give the same reading
         for j, (kind, index) in enumerate(groups):
             if kind == KOUTSU and index == win:
                 wait = "shanpon"
@@ -337,16 +378,17 @@ def interpretations(counts: tuple, groups_needed: int, win: int, tsumo: bool):
                 continue
             if (kind, index, wait) in seen:
                 continue
-            seen.add((kind, index, wait))
-            out = tuple(
-                (k, i, not (n == j and k == KOUTSU and not tsumo), False, False) for n, (k, i) in enumerate(groups)
-            )
-            yield "standard", out, pair, wait
+            seen.append((kind, index, wait))
+            if wait == "shanpon" and not tsumo:
+                out.append(("standard", concealed[:j] + (RON_TRIPLET[index],) + concealed[j + 1:], pair, wait))
+            else:
+                out.append(("standard", concealed, pair, wait))
     if groups_needed == 4:
         if is_chiitoitsu(counts):
-            yield "chiitoitsu", (), -1, "tanki"
+            out.append(("chiitoitsu", (), -1, "tanki"))
         if is_kokushi(counts):
-            yield "kokushi", (), -1, "kokushi_13" if counts[win] == 2 else "kokushi"
+            out.append(("kokushi", (), -1, "kokushi_13" if counts[win] == 2 else "kokushi"))
+    return out
 
 
 def _dora_lines(w: Win, all_counts: tuple) -> list[dict]:
@@ -370,17 +412,27 @@ _DIGIT = tuple(str(i % 9 + 1) for i in range(34))
 _SUIT = tuple("mpsz"[i // 9] for i in range(34))
 
 
+def _group_text(group: tuple) -> str:
+    kind, index, _concealed, kan, _called = group
+    if kind == SHUNTSU:
+        return _DIGIT[index] + _DIGIT[index + 1] + _DIGIT[index + 2] + _SUIT[index]
+    return _DIGIT[index] * (4 if kan else 3) + _SUIT[index]
+
+
+#: The text of each group, made once: runs and triplets, concealed or not, and kans.
+GROUP_TEXT = {(kind, i, concealed, kan, called): _group_text((kind, i, concealed, kan, called))
+              for kind, i in ((SHUNTSU, i) for i in range(27) if i % 9 < 7) for concealed, kan, called in
+              ((True, False, False), (False, False, True))} | {
+    (KOUTSU, i, concealed, kan, called): _group_text((KOUTSU, i, concealed, kan, called)) for i in range(34)
+    for concealed, kan, called in ((True, False, False), (False, False, False), (False, False, True),
+                                   (True, True, False), (False, True, True))}
+PAIR_TEXT = tuple(_DIGIT[i] * 2 + _SUIT[i] for i in range(34))
+
+
 def _describe_groups(groups, pair: int, form: str, counts: tuple) -> list[str]:
     if form != "standard":
         return [_DIGIT[i] * c + _SUIT[i] for i, c in enumerate(counts) if c]
-    out = []
-    for kind, index, _concealed, kan, _called in groups:
-        if kind == SHUNTSU:
-            out.append(_DIGIT[index] + _DIGIT[index + 1] + _DIGIT[index + 2] + _SUIT[index])
-        else:
-            out.append(_DIGIT[index] * (4 if kan else 3) + _SUIT[index])
-    out.append(_DIGIT[pair] * 2 + _SUIT[pair])
-    return out
+    return [GROUP_TEXT[g] for g in groups] + [PAIR_TEXT[pair]]
 
 
 def evaluate(w: Win) -> dict:
@@ -391,7 +443,8 @@ def evaluate(w: Win) -> dict:
     dora_lines = _dora_lines(w, all_counts)
     dora_han = sum(d["han"] for d in dora_lines)
 
-    best = best_ctx = best_key = None
+    best: Candidate | None = None
+    best_key: tuple = ()
     no_yaku = False
     facts = HandFacts(rules=rules, win_index=w.win_tile.index, tsumo=w.tsumo, closed=closed, counts=all_counts,
                       win_counts=concealed, seat_wind=w.seat_wind, round_wind=w.round_wind, flags=w.flags)
@@ -401,22 +454,23 @@ def evaluate(w: Win) -> dict:
         if candidate is None:
             no_yaku = True
             continue
-        # The most points; on a tie a yakuman yaku beats counted (kazoe) yakuman, then more han, then more fu.
-        key = (candidate["points"], candidate["yakuman"] > 0, candidate["han"], candidate["fu"])
-        if best is None or key > best_key:
-            best, best_ctx, best_key = candidate, ctx, key
+        key = candidate.rank()
+        if key > best_key:
+            best, best_key = candidate, key
     if best is None:
         if no_yaku:
             minimum = ""
             if rules.two_yaku_minimum_honba and w.honba >= rules.two_yaku_minimum_honba:
                 minimum = f" (with {w.honba} counters {rules.title} needs two han from yaku)"
             raise ScoringError("hand", "the hand has no yaku" + minimum + "; dora alone do not make a win")
-        raise ScoringError("hand", f"{to_notation(w.hand)} with {len(w.melds)} meld(s) is not a complete hand "
+        raise ScoringError("hand", f"{counts_notation(w.counts, w.red_kinds)} with {len(w.melds)} meld(s) is not a complete hand "
                                    "(four groups and a pair, seven pairs, or thirteen orphans)")
 
-    payments = with_honba(best.pop("base_payments"), w.honba, ron_value=rules.honba_ron, tsumo_value=rules.honba_tsumo)
+    best_ctx = best.ctx
+    payments = with_honba(best.base_payments, w.honba, ron_value=rules.honba_ron, tsumo_value=rules.honba_tsumo)
     total = payment_total(payments, w.dealer) + rules.riichi_stick * w.riichi_sticks
-    best.update({
+    result = best.to_dict()
+    result.update({
         "payments": payments,
         "total": total,
         "honba": w.honba,
@@ -424,20 +478,42 @@ def evaluate(w: Win) -> dict:
         "dealer": w.dealer,
         "win": "tsumo" if w.tsumo else "ron",
         "ruleset": rules.id,
-        "hand": counts_notation(concealed, [t.index for t in w.hand if t.red]) if w.red_fives else counts_notation(concealed),
+        "hand": counts_notation(concealed, w.red_kinds),
         "melds": [m.to_dict() for m in w.melds],
         "win_tile": w.win_tile.code,
         "groups": _describe_groups(best_ctx.groups, best_ctx.pair, best_ctx.form, best_ctx.win_counts),
         "notes": list(w.notes),
     })
-    return best
+    return result
 
 
-def _value(w: Win, ctx: Context, dora_lines: list, dora_han: int) -> dict | None:
+class Candidate:
+    """The value of one interpretation, kept raw until it is known to be the best."""
+
+    __slots__ = ("ctx", "han", "fu", "fu_lines", "yakuman", "limit", "kazoe", "yaku", "base_payments", "points")
+
+    def __init__(self, ctx: Context, han: int, fu: int, fu_lines: list, yakuman: int, limit: str | None,
+                 kazoe: bool, yaku: list, base_payments: dict, points: int) -> None:
+        self.ctx, self.han, self.fu, self.fu_lines, self.yakuman = ctx, han, fu, fu_lines, yakuman
+        self.limit, self.kazoe, self.yaku, self.base_payments, self.points = limit, kazoe, yaku, base_payments, points
+
+    def rank(self) -> tuple:
+        # The most points; on a tie a yakuman yaku beats counted (kazoe) yakuman, then more han, then more fu.
+        return (self.points, self.yakuman > 0, self.han, self.fu)
+
+    def to_dict(self) -> dict:
+        return {
+            "han": self.han, "fu": self.fu, "yakuman": self.yakuman, "limit": self.limit, "kazoe": self.kazoe,
+            "yaku": self.yaku, "fu_details": fu_details(self.fu_lines), "points": self.points,
+            "wait": self.ctx.wait, "form": self.ctx.form,
+        }
+
+
+def _value(w: Win, ctx: Context, dora_lines: list, dora_han: int) -> Candidate | None:
     """The value of one interpretation, or None when it has no yaku (or too few for the rules)."""
     rules = w.rules
+    limit: str | None
     yakuman = find_yakuman(ctx)
-    pinfu = False
     if yakuman:
         mult = min(sum(m for _, m in yakuman), rules.max_yakuman)
         yaku_lines = [{"id": y.id, "name": y.name, "han": 13 * m, "yakuman": m} for y, m in yakuman]
@@ -462,26 +538,10 @@ def _value(w: Win, ctx: Context, dora_lines: list, dora_han: int) -> dict | None
             if alt:
                 return alt
     payments = hand_payments(base, dealer=w.dealer, tsumo=w.tsumo)
-    return {
-        "han": han,
-        "fu": fu,
-        "yakuman": mult,
-        "limit": limit,
-        "kazoe": kazoe,
-        "yaku": yaku_lines,
-        "fu_details": fu_lines,
-        "points": payment_total(payments, w.dealer),
-        "base_payments": payments,
-        "wait": ctx.wait,
-        "form": ctx.form,
-    }
+    return Candidate(ctx, han, fu, fu_lines, mult, limit, kazoe, yaku_lines, payments, payment_total(payments, w.dealer))
 
 
-def _renhou_mangan(w: Win, ctx: Context) -> dict:
+def _renhou_mangan(w: Win, ctx: Context) -> Candidate:
     payments = hand_payments(2000, dealer=w.dealer, tsumo=w.tsumo)
-    return {
-        "han": 5, "fu": 0, "yakuman": 0, "limit": "mangan", "kazoe": False,
-        "yaku": [{"id": "renhou", "name": BY_ID["renhou"].name, "han": 5}],
-        "fu_details": [], "points": payment_total(payments, w.dealer), "base_payments": payments,
-        "wait": ctx.wait, "form": ctx.form,
-    }
+    return Candidate(ctx, 5, 0, [], 0, "mangan", False, [{"id": "renhou", "name": BY_ID["renhou"].name, "han": 5}],
+                     payments, payment_total(payments, w.dealer))

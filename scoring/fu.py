@@ -1,4 +1,8 @@
-"""Fu (minipoints) with a breakdown a player can check line by line."""
+"""Fu (minipoints) with a breakdown a player can check line by line.
+
+:func:`count_fu` keeps each line as a tuple ``(id, fu, detail)``; :func:`fu_details` writes the
+lines of the chosen interpretation out for the player (only that one needs labels).
+"""
 from __future__ import annotations
 
 from .hand import KOUTSU
@@ -6,32 +10,39 @@ from .tiles import DRAGONS, YAOCHUU, index_code
 from .yaku import Context
 
 WAIT_FU = {"kanchan": 2, "penchan": 2, "tanki": 2}
-WAIT_NAMES = {"kanchan": "closed wait (kanchan)", "penchan": "edge wait (penchan)", "tanki": "pair wait (tanki)"}
+LABELS = {
+    "chiitoitsu": "seven pairs (fixed)", "base": "winning (fuutei)", "pinfu_tsumo": "pinfu tsumo: no tsumo fu",
+    "menzen_ron": "closed hand won on a discard", "tsumo": "self-draw", "kanchan": "closed wait (kanchan)",
+    "penchan": "edge wait (penchan)", "tanki": "pair wait (tanki)", "open_pinfu": "open hand with no fu (open pinfu)",
+}
 
 
-def count_fu(ctx: Context, pinfu: bool) -> tuple[int, list[dict]]:
+def count_fu(ctx: Context, pinfu: bool) -> tuple[int, list[tuple]]:
     """The fu of an interpretation, rounded as the rules say, with each line that makes it."""
     if ctx.form == "chiitoitsu":
-        return 25, [{"id": "chiitoitsu", "label": "seven pairs (fixed)", "fu": 25}]
+        return 25, [("chiitoitsu", 25, -1)]
     if ctx.form == "kokushi":
         return 0, []
     rules = ctx.rules
-    lines: list[dict] = [{"id": "base", "label": "winning (fuutei)", "fu": 20}]
+    lines: list[tuple] = [("base", 20, -1)]
     if pinfu and ctx.tsumo:
-        return 20, lines + [{"id": "pinfu_tsumo", "label": "pinfu tsumo: no tsumo fu", "fu": 0}]
+        return 20, [("base", 20, -1), ("pinfu_tsumo", 0, -1)]
+    raw = 20
     if ctx.closed and not ctx.tsumo:
-        lines.append({"id": "menzen_ron", "label": "closed hand won on a discard", "fu": 10})
+        lines.append(("menzen_ron", 10, -1))
+        raw += 10
     if ctx.tsumo and ("rinshan" not in ctx.flags or rules.rinshan_tsumo_fu):
-        lines.append({"id": "tsumo", "label": "self-draw", "fu": 2})
+        lines.append(("tsumo", 2, -1))
+        raw += 2
     if ctx.wait in WAIT_FU and "tenhou" not in ctx.flags:
-        lines.append({"id": "wait", "label": WAIT_NAMES[ctx.wait], "fu": WAIT_FU[ctx.wait]})
+        lines.append((ctx.wait, 2, -1))
+        raw += 2
     for kind, index, concealed, kan, _called in ctx.groups:
         if kind != KOUTSU:
             continue
         fu = 2 * (2 if index in YAOCHUU else 1) * (2 if concealed else 1) * (4 if kan else 1)
-        what = ("concealed " if concealed else "open ") + ("kan" if kan else "triplet")
-        grade = "terminals/honours" if index in YAOCHUU else "simples"
-        lines.append({"id": "group", "label": f"{what} of {grade} ({index_code(index) * (4 if kan else 3)})", "fu": fu})
+        lines.append(("group", fu, (index, concealed, kan)))
+        raw += fu
     pair_fu = 0
     if ctx.pair in DRAGONS:
         pair_fu = 2
@@ -40,9 +51,26 @@ def count_fu(ctx: Context, pinfu: bool) -> tuple[int, list[dict]]:
     elif ctx.pair in (ctx.seat_wind, ctx.round_wind):
         pair_fu = 2
     if pair_fu:
-        lines.append({"id": "pair", "label": f"pair of value tiles ({index_code(ctx.pair) * 2})", "fu": pair_fu})
-    raw = sum(line["fu"] for line in lines)
+        lines.append(("pair", pair_fu, ctx.pair))
+        raw += pair_fu
     if raw == 20 and not ctx.closed:
-        lines.append({"id": "open_pinfu", "label": "open hand with no fu (open pinfu)", "fu": 2})
+        lines.append(("open_pinfu", 2, -1))
         raw += 2
     return -(-raw // 10) * 10, lines
+
+
+def fu_details(lines: list[tuple]) -> list[dict]:
+    """The lines of :func:`count_fu` as the player reads them: ``{"id", "label", "fu"}``."""
+    out = []
+    for line_id, fu, detail in lines:
+        if line_id == "group":
+            index, concealed, kan = detail
+            what = ("concealed " if concealed else "open ") + ("kan" if kan else "triplet")
+            grade = "terminals/honours" if index in YAOCHUU else "simples"
+            label = f"{what} of {grade} ({index_code(index) * (4 if kan else 3)})"
+        elif line_id == "pair":
+            label = f"pair of value tiles ({index_code(detail) * 2})"
+        else:
+            label = LABELS[line_id]
+        out.append({"id": "wait" if line_id in WAIT_FU else line_id, "label": label, "fu": fu})
+    return out

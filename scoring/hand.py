@@ -13,8 +13,6 @@ computed once), then the suits are combined with exactly one pair among them.
 """
 from __future__ import annotations
 
-from functools import lru_cache
-from itertools import product
 
 from .tiles import YAOCHUU
 
@@ -22,8 +20,22 @@ SHUNTSU, KOUTSU = 0, 1
 KOKUSHI_KINDS = tuple(sorted(YAOCHUU))
 
 
-@lru_cache(maxsize=8192)
+#: Splits of one suit's counts, by (counts, base). One suit of a hand has at most 14 tiles, so
+#: the patterns are few (a few thousand) and the cache stays small; it is filled as hands come.
+_SPLITS: dict[tuple, tuple] = {}
+
+
 def _suit_splits(counts: tuple, base: int) -> tuple:
+    found_before = _SPLITS.get((counts, base))
+    if found_before is not None:
+        return found_before
+    splits = _split_suit(counts, base)
+    if len(_SPLITS) < 200_000:
+        _SPLITS[(counts, base)] = splits
+    return splits
+
+
+def _split_suit(counts: tuple, base: int) -> tuple:
     """Every split of one suit's counts into groups and at most one pair.
 
     ``base`` is the suit's first tile index (27 for honours, which make no runs). Returns
@@ -59,7 +71,6 @@ def _suit_splits(counts: tuple, base: int) -> tuple:
 SUIT_SLICES = ((0, 9), (9, 18), (18, 27), (27, 34))
 
 
-@lru_cache(maxsize=65536)
 def decompositions(counts: tuple, groups_needed: int) -> tuple:
     """All (pair_index, groups) splits of 34-kind ``counts`` into ``groups_needed`` groups and a pair.
 
@@ -76,12 +87,12 @@ def decompositions(counts: tuple, groups_needed: int) -> tuple:
             if not splits:
                 return ()
             per_suit.append(splits)
-    result = []
-    for combo in product(*per_suit):
-        pairs = [p for p, _ in combo if p >= 0]
-        if len(pairs) == 1:
-            result.append((pairs[0], tuple(g for _, gs in combo for g in gs)))
-    return tuple(result)
+    # combine the suits' splits, keeping only combinations with at most one pair so far
+    combos: list[tuple[int, tuple]] = [(-1, ())]
+    for splits in per_suit:
+        combos = [(pair if pair >= 0 else p, groups + g) for pair, groups in combos for p, g in splits
+                  if pair < 0 or p < 0]
+    return tuple(c for c in combos if c[0] >= 0)
 
 
 def is_chiitoitsu(counts: tuple) -> bool:

@@ -130,10 +130,11 @@ def _value(rules: Ruleset, state: TableState, seat: int, raw: Any, tsumo: bool, 
             raise LedgerError(f"{field}.yakuman", f"must be a whole number from 1 to {most} under {rules.title}, got {n!r}")
         return {"han": 13 * n, "fu": 0, "yakuman": n, "limit": "yakuman", "base": 8000 * n, "dealer": dealer,
                 "pao_units": raw.get("pao_yakuman", 1)}
-    han, fu = raw.get("han"), raw.get("fu")
-    for name, v in (("han", han), ("fu", fu)):
+    for name in ("han", "fu"):
+        v = raw.get(name)
         if isinstance(v, bool) or not isinstance(v, int):
             raise LedgerError(f"{field}.{name}", f"must be a whole number, got {v!r}", 400)
+    han, fu = int(raw["han"]), int(raw["fu"])
     if han < 1:
         raise LedgerError(f"{field}.han", "a winning hand has at least 1 han")
     if han < 5:

@@ -24,7 +24,7 @@ PAO_YAKU = ("daisangen", "daisuushii", "suukantsu")
 
 def _f(default: Any, label: str, *, choices: tuple | None = None, scope: str = "scoring", items: tuple | None = None):
     """A ruleset field with a human label (used to name rule differences) and its allowed values."""
-    meta = {"label": label, "scope": scope}
+    meta: dict[str, Any] = {"label": label, "scope": scope}
     if choices is not None:
         meta["choices"] = choices
     if items is not None:
@@ -32,7 +32,7 @@ def _f(default: Any, label: str, *, choices: tuple | None = None, scope: str = "
     return field(default=default, metadata=meta)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Ruleset:
     id: str = "custom"
     title: str = "Custom rules"

@@ -115,7 +115,76 @@ _WELL_FORMED = re.compile(r"(?:[0-9]+[mps]|[1-7]+z|[ ,])*")
 _GROUP = re.compile(r"([0-9]+)([mpsz])")
 
 
-def parse_tiles(notation: str, field: str = "hand") -> list[Tile]:
+#: For each ASCII byte: the first kind of its suit (m p s z), -1 for a separator, -2 otherwise.
+SUIT_BASE_BY_BYTE = tuple({ord("m"): 0, ord("p"): 9, ord("s"): 18, ord("z"): 27, ord(" "): -1, ord(","): -1}.get(b, -2)
+                          for b in range(128))
+
+
+class Scan:
+    """Tiles read straight into counts: what scoring needs of a hand, without a tile object each."""
+
+    __slots__ = ("counts", "red_kinds", "size", "last", "last_red")
+
+    def __init__(self, counts: list, red_kinds: list, size: int, last: int, last_red: bool) -> None:
+        self.counts = counts          # copies of each kind (34)
+        self.red_kinds = red_kinds    # the kinds (4, 13, 22) of the red fives among them
+        self.size = size              # how many tiles
+        self.last = last              # the kind of the last tile written (-1 if none)
+        self.last_red = last_red
+
+
+def scan_tiles(notation: str) -> Scan | None:
+    """Read well-formed notation into counts in one pass; None if it is not well formed.
+
+    The scan runs right to left, so each digit already knows its suit. For anything it does not
+    accept, :func:`parse_tiles` gives the precise error.
+
+    >>> scan_tiles("4p06p11z").counts[12:15], scan_tiles("4p06p11z").red_kinds, scan_tiles("4p06p11z").last
+    ([1, 1, 1], [13], 27)
+    """
+    if not notation.isascii():
+        return None
+    data = notation.encode()
+    counts = [0] * 34
+    red_kinds: list[int] = []
+    base = -1          # the suit of the digits being read; -1 between groups
+    digits = 0         # digits read for that suit
+    size = 0
+    last = -1
+    last_red = False
+    for i in range(len(data) - 1, -1, -1):
+        byte = data[i]
+        d = byte - 48
+        if 0 <= d <= 9:
+            if base < 0:
+                return None
+            if base == 27:
+                if d == 0 or d > 7:
+                    return None
+                kind = 26 + d
+            elif d == 0:
+                kind = base + 4
+                red_kinds.append(kind)
+            else:
+                kind = base + d - 1
+            counts[kind] += 1
+            digits += 1
+            size += 1
+            if last < 0:
+                last, last_red = kind, d == 0
+        else:
+            if base >= 0 and digits == 0:
+                return None  # a suit letter with no digits
+            base = SUIT_BASE_BY_BYTE[byte] if byte < 128 else -2
+            if base == -2:
+                return None
+            digits = 0
+    if base >= 0 and digits == 0:
+        return None
+    return Scan(counts, red_kinds, size, last, last_red)
+
+
+def parse_tiles(notation: object, field: str = "hand") -> list[Tile]:
     """Parse mpsz notation strictly: ``'123m406p55z'`` -> tiles in the written order.
 
     Spaces are allowed between groups. Anything else that is not a digit followed, eventually,

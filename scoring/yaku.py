@@ -8,8 +8,7 @@ Rule-set differences are read from ``ctx.rules`` fields, never from a preset's n
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
-from typing import Callable
+from typing import Callable, Final
 
 from .hand import KOUTSU, SHUNTSU
 from .tiles import CHUN, DRAGONS, GREENS, HAKU, HATSU, TERMINALS, WINDS, YAOCHUU
@@ -17,13 +16,43 @@ from .tiles import CHUN, DRAGONS, GREENS, HAKU, HATSU, TERMINALS, WINDS, YAOCHUU
 SUITED_TERMINALS = frozenset(TERMINALS)
 
 
-#: Features a reading shows by how many runs (triplets) it has: each includes the smaller ones.
-_RUN_FEATURES = ("no_runs", "runs", "two_runs", "three_runs", "four_runs")
-_TRIPLET_FEATURES = ("no_triplets", "triplets", "two_triplets", "three_triplets", "four_triplets")
-#: Which features a feature implies (a hand with three runs has runs).
-IMPLIED = {"two_runs": ("runs",), "three_runs": ("runs", "two_runs"), "four_runs": ("runs", "two_runs", "three_runs"),
-           "two_triplets": ("triplets",), "three_triplets": ("triplets", "two_triplets"),
-           "four_triplets": ("triplets", "two_triplets", "three_triplets")}
+#: What a hand can show, as bits of an int: flags that hold, then facts of its tiles and of one
+#: reading. A yaku's ``needs`` are bits the hand must show for its check to be worth running.
+FEATURES = (
+    "riichi", "double_riichi", "ippatsu", "haitei", "houtei", "rinshan", "chankan", "tenhou", "chiihou", "renhou",
+    "tsumo", "one_suit", "simples_only", "yaochuu_only", "honours_only", "greens_only",
+    "standard", "chiitoitsu", "kokushi", "runs", "two_runs", "three_runs", "four_runs",
+    "triplets", "two_triplets", "three_triplets", "four_triplets", "honour_triplets", "three_kans", "outside_pair",
+)
+BIT = {name: 1 << n for n, name in enumerate(FEATURES)}
+#: The bits the code tests by name (Final: compiled in as constants).
+F_TSUMO: Final = 1 << 10
+F_ONE_SUIT: Final = 1 << 11
+F_SIMPLES_ONLY: Final = 1 << 12
+F_YAOCHUU_ONLY: Final = 1 << 13
+F_HONOURS_ONLY: Final = 1 << 14
+F_GREENS_ONLY: Final = 1 << 15
+F_HONOUR_TRIPLETS: Final = 1 << 27
+F_THREE_KANS: Final = 1 << 28
+F_OUTSIDE_PAIR: Final = 1 << 29
+F_STANDARD: Final = 1 << 16
+F_CHIITOITSU: Final = 1 << 17
+F_KOKUSHI: Final = 1 << 18
+#: Bits for a reading with n runs (triplets): "three_runs" also shows "two_runs" and "runs".
+RUN_BITS = tuple(sum(BIT[f] for f in ("runs", "two_runs", "three_runs", "four_runs")[:n]) for n in range(5))
+TRIPLET_BITS = tuple(sum(BIT[f] for f in ("triplets", "two_triplets", "three_triplets", "four_triplets")[:n]) for n in range(5))
+
+
+#: Tile facts, and for each kind the facts a tile of that kind rules out.
+TILE_FACTS: Final = F_SIMPLES_ONLY | F_YAOCHUU_ONLY | F_HONOURS_ONLY | F_GREENS_ONLY
+BREAKS = tuple((F_SIMPLES_ONLY if i in YAOCHUU else F_YAOCHUU_ONLY) | (0 if i >= 27 else F_HONOURS_ONLY)
+               | (0 if i in GREENS else F_GREENS_ONLY) for i in range(34))
+SUIT_BIT = tuple(0 if i >= 27 else 1 << (i // 9) for i in range(34))
+
+
+def feature_names(bits: int) -> list[str]:
+    """The names of the features in ``bits`` (for messages and tests)."""
+    return [name for name in FEATURES if bits & BIT[name]]
 
 
 class HandFacts:
@@ -45,24 +74,24 @@ class HandFacts:
         self.seat_wind = seat_wind
         self.round_wind = round_wind
         self.flags = flags            # frozenset of situational toggles that hold
-        self.present = [i for i, c in enumerate(counts) if c]  # kinds in the hand, ascending
-        self.suits = {i // 9 for i in self.present if i < 27}        # suits (0, 1, 2) with a tile
-        self.has_honors = self.present[-1] >= 27
+        # One pass over the kinds: which are present, which suits, and which tile facts each breaks.
+        present = [i for i, c in enumerate(counts) if c]
+        suit_bits = broken = 0
+        for i in present:
+            suit_bits |= SUIT_BIT[i]
+            broken |= BREAKS[i]
+        self.present = present                                         # kinds in the hand, ascending
+        self.suits = [s for s in (0, 1, 2) if suit_bits >> s & 1]      # suits (0, 1, 2) with a tile
+        self.has_honors = present[-1] >= 27
         # What the tiles alone show, for Yaku.needs (with the flags that hold).
-        shows = set(flags)
-        if tsumo:
-            shows.add("tsumo")
+        shows = TILE_FACTS & ~broken
         if len(self.suits) == 1:
-            shows.add("one_suit")
-        if YAOCHUU.isdisjoint(self.present):
-            shows.add("simples_only")
-        elif YAOCHUU.issuperset(self.present):
-            shows.add("yaochuu_only")
-            if self.present[0] >= 27:
-                shows.add("honours_only")
-        if GREENS.issuperset(self.present):
-            shows.add("greens_only")
-        self.features = frozenset(shows)
+            shows |= F_ONE_SUIT
+        for flag in flags:
+            shows |= BIT.get(flag, 0)
+        if tsumo:
+            shows |= F_TSUMO
+        self.features = shows
 
 
 class Context:
@@ -93,15 +122,16 @@ class Context:
         self.shuntsu, self.koutsu, self.kans, self.concealed_koutsu = shuntsu, koutsu, kans, concealed_koutsu
         self.peikou = _peikou_count(shuntsu) if hand.closed and len(shuntsu) > 1 else 0
         # What this reading shows, for Yaku.needs: its form, runs, triplets, kans, pair.
-        shows = [form, _RUN_FEATURES[len(shuntsu)], _TRIPLET_FEATURES[len(koutsu)]]
+        form_bit = F_STANDARD if form == "standard" else (F_CHIITOITSU if form == "chiitoitsu" else F_KOKUSHI)
+        shows = hand.features | form_bit | RUN_BITS[len(shuntsu)] | TRIPLET_BITS[len(koutsu)]
         if koutsu and max(koutsu) >= 27:
-            shows.append("honour_triplets")
+            shows |= F_HONOUR_TRIPLETS
         if kans >= 3:
-            shows.append("three_kans")
+            shows |= F_THREE_KANS
         if pair in YAOCHUU:
-            shows.append("outside_pair")
-        self.features = hand.features.union(shows)
-        self.candidates = _candidates(self.features, hand.closed)  # (yakuman, (yaku, han)) worth checking
+            shows |= F_OUTSIDE_PAIR
+        self.features = shows
+        self.candidates = _candidates(shows, hand.closed)  # (yakuman, (yaku, han)) worth checking
 
     def tiles_present(self):
         return iter(self.present)
@@ -118,7 +148,7 @@ class Yaku:
     #: What a hand must show (Context.features) for the check to be worth running: a form, "runs",
     #: "triplets", "honour_triplets", "tsumo" or a flag. The check must be false without them
     #: (tests/test_yaku.py checks this on random hands); it only saves work.
-    needs: frozenset = frozenset()
+    needs: int = 0
     #: The Ruleset field that sets this yaku's han, where the rule sets differ (double riichi, renhou).
     han_rule: str | None = None
 
@@ -328,8 +358,8 @@ def _daisuushii_multiplier(ctx: Context) -> int:
     return 2 if _double_allowed(ctx, "daisuushii") else 1
 
 
-def _needs(*features: str) -> frozenset:
-    return frozenset(features)
+def _needs(*features: str) -> int:
+    return sum(BIT[f] for f in features)
 
 
 HONOUR_TRIPLETS = _needs("honour_triplets")
@@ -403,14 +433,19 @@ BY_ID = {y.id: y for y in YAKU + YAKUMAN}
 DORA_IDS = ("dora", "aka_dora", "ura_dora")
 
 
-@lru_cache(maxsize=4096)
-def _candidates(features: frozenset, closed: bool) -> tuple[tuple, tuple]:
+_CANDIDATES: dict[int, tuple[tuple, tuple]] = {}
+
+
+def _candidates(features: int, closed: bool) -> tuple[tuple, tuple]:
     """The yakuman and the (yaku, han) worth checking on a hand that shows ``features``."""
-    features = features.union(*(IMPLIED.get(f, ()) for f in features))
-    yakuman = tuple(y for y in YAKUMAN if y.needs <= features and (closed or y.han_open is not None))
-    yaku = tuple((y, y.han_closed if closed else y.han_open) for y in YAKU
-                 if y.needs <= features and (y.han_closed if closed else y.han_open) is not None)
-    return yakuman, yaku
+    key = features * 2 + closed
+    found = _CANDIDATES.get(key)
+    if found is None:
+        yakuman = tuple(y for y in YAKUMAN if y.needs & features == y.needs and (closed or y.han_open is not None))
+        yaku = tuple((y, y.han_closed if closed else y.han_open) for y in YAKU
+                     if y.needs & features == y.needs and (y.han_closed if closed else y.han_open) is not None)
+        found = _CANDIDATES[key] = (yakuman, yaku)
+    return found
 
 
 def find_yakuman(ctx: Context) -> list[tuple[Yaku, int]]:

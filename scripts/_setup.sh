@@ -11,6 +11,11 @@ setup_venv() {
     .venv/bin/python -m pip install -q -r "$req"
     touch "$stamp"
   fi
+  # Compile the scoring hot path with mypyc (same source; rebuilt only when it changed; falls back
+  # to pure Python if it cannot be built). TENBOU_PURE_PYTHON=1 skips it.
+  if [ -z "${TENBOU_PURE_PYTHON:-}" ]; then
+    .venv/bin/python -m scoring.native >/dev/null || true
+  fi
 }
 
 setup_system_packages() {
