@@ -10,6 +10,7 @@ A hand is a JSON object (the body of ``POST /api/tables/<id>/hands``)::
     {"result": "draw", "tenpai": [0, 2], "riichi": [2], "nagashi": []}
     {"result": "abort", "kind": "nine_terminals", "riichi": []}
     {"result": "chombo", "seat": 1}
+    {"result": "end"}                      (the session stops here: standings are final)
 
 with ``V`` one of ``{"han": 3, "fu": 40}``, ``{"yakuman": 1}`` or ``{"hand": <score request>}``.
 
@@ -29,7 +30,7 @@ from .rules import Ruleset
 from .tiles import WIND_NAMES
 
 ROUND_NAMES = WIND_NAMES
-RESULTS = ("ron", "tsumo", "draw", "abort", "chombo")
+RESULTS = ("ron", "tsumo", "draw", "abort", "chombo", "end")
 TABLE = "table"  # the pot of riichi sticks in payment records
 
 
@@ -241,7 +242,7 @@ def _ron(rules: Ruleset, state: TableState, body: Mapping, book: _Book) -> dict:
         pao = _pao(rules, value, w, seat, field)
         honba = state.honba if (rules.multi_ron_honba == "each" or seat == closest) else 0
         _pay_ron(rules, book, frm, seat, value, pao, honba)
-        shown.append(_winner_record(seat, value, pao))
+        shown.append(_winner_record(seat, value, pao, w.get("value")))
     if len(winners) > 1 and rules.multi_ron_sticks == "closest_own_back":
         for seat in seats:
             if seat in riichi and seat != closest:
@@ -305,7 +306,7 @@ def _tsumo(rules: Ruleset, state: TableState, body: Mapping, book: _Book) -> dic
             book.pay(pao, seat, rules.honba_tsumo * state.honba * 3, "honba (liability)")
     book.pay(TABLE, seat, book.sticks * rules.riichi_stick, "riichi sticks")
     repeats = seat == state.dealer
-    return {"winners": [_winner_record(seat, value, pao)], "dealer_repeats": repeats,
+    return {"winners": [_winner_record(seat, value, pao, w.get("value"))], "dealer_repeats": repeats,
             "honba_next": state.honba + 1 if repeats else 0}
 
 
@@ -369,11 +370,17 @@ def _chombo(rules: Ruleset, state: TableState, body: Mapping, book: _Book) -> di
     return {"winners": [], "redeal": True, "penalty": (seat, penalty)}
 
 
-HANDLERS = {"ron": _ron, "tsumo": _tsumo, "draw": _draw, "abort": _abort, "chombo": _chombo}
+def _end(rules: Ruleset, state: TableState, body: Mapping, book: _Book) -> dict:
+    """The session ends before its last hand (a tournament's time limit, WRR 8.1, or the players agree)."""
+    return {"winners": [], "end": True}
 
 
-def _winner_record(seat: int, value: dict, pao: int | None) -> dict:
+HANDLERS = {"ron": _ron, "tsumo": _tsumo, "draw": _draw, "abort": _abort, "chombo": _chombo, "end": _end}
+
+
+def _winner_record(seat: int, value: dict, pao: int | None, request: Any) -> dict:
     out = {"seat": seat, **{k: v for k, v in value.items() if k not in ("base", "dealer", "pao_units")}}
+    out["value"] = request  # as recorded, so a correction can start from it
     out["points"] = payment_total(hand_payments(value["base"], dealer=value["dealer"], tsumo=False), value["dealer"])
     if pao is not None:
         out["pao_seat"] = pao
@@ -404,6 +411,10 @@ def apply_hand(rules: Ruleset, state: TableState, body: Any) -> tuple[TableState
         **{k: v for k, v in body.items()}, "winners": outcome["winners"], "payments": book.items,
         "deltas": book.deltas, "scores_after": list(scores), "riichi_sticks_after": book.sticks,
     }
+    if kind == "end":
+        record["game_over"] = True
+        return dataclasses.replace(state, penalties=tuple(penalties), finished=True,
+                                   hands_played=state.hands_played + 1), record
     if kind == "chombo":
         seat, penalty = outcome["penalty"]
         penalties[seat] += penalty

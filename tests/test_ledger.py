@@ -181,3 +181,21 @@ def test_referee_point_penalties_stay_off_the_table():
     with pytest.raises(LedgerError) as err:
         apply_hand(rules, state, draw() | {"penalties": [{"seat": 1, "points": 150}]})
     assert err.value.field == "penalties[0].points"
+
+
+def test_ending_the_session_early_gives_final_standings():
+    rules, state = fresh("wrr")
+    state, _ = apply_hand(rules, state, ron(0, W(2, hf(3, 40)), riichi=[1]))
+    state, record = apply_hand(rules, state, {"result": "end", "penalties": [{"seat": 3, "points": 2000}]})
+    assert state.finished and record["game_over"] and record["deltas"] == [0, 0, 0, 0]
+    doc = state_dict(rules, state)
+    assert [(r["seat"], r["final"]) for r in doc["standings"]] == [(2, 21.2), (3, 3.0), (1, -6.0), (0, -20.2)]
+    with pytest.raises(LedgerError, match="game is over"):
+        apply_hand(rules, state, draw())
+
+
+def test_winner_records_keep_the_value_as_sent():
+    rules, state = fresh("wrr")
+    value = {"hand": {"hand": "123m456p789s234m55p", "win_tile": "4m"}}
+    _, record = apply_hand(rules, state, ron(0, W(1, value)))
+    assert record["winners"][0]["value"] == value

@@ -113,9 +113,9 @@ SCHEMAS = {
     "Winner": {"type": "object", "required": ["seat", "value"],
                "properties": {"seat": SEAT, "value": _ref("Value"), "pao_seat": {"type": ["integer", "null"], "minimum": 0, "maximum": 3}}},
     "Hand": {"type": "object", "required": ["result"],
-             "description": "one of ron, tsumo, draw, abort, chombo (see the README's table API)",
+             "description": "one of ron, tsumo, draw, abort, chombo, end (see the README's table API)",
              "properties": {
-                 "result": {"type": "string", "enum": ["ron", "tsumo", "draw", "abort", "chombo"]},
+                 "result": {"type": "string", "enum": ["ron", "tsumo", "draw", "abort", "chombo", "end"]},
                  "from_seat": SEAT, "winners": {"type": "array", "items": _ref("Winner"), "minItems": 1, "maxItems": 3},
                  "winner": _ref("Winner"), "riichi": SEATS, "tenpai": SEATS, "nagashi": SEATS,
                  "kind": {"type": "string", "enum": ["nine_terminals", "four_winds", "four_kans", "four_riichi", "triple_ron"]},
