@@ -67,9 +67,11 @@ def fu_details(lines: list[tuple]) -> list[dict]:
             index, concealed, kan = detail
             what = ("concealed " if concealed else "open ") + ("kan" if kan else "triplet")
             grade = "terminals/honours" if index in YAOCHUU else "simples"
-            label = f"{what} of {grade} ({index_code(index) * (4 if kan else 3)})"
+            code = index_code(index)
+            label = f"{what} of {grade} ({code[0] * (4 if kan else 3)}{code[1]})"
         elif line_id == "pair":
-            label = f"pair of value tiles ({index_code(detail) * 2})"
+            code = index_code(detail)
+            label = f"pair of value tiles ({code[0] * 2}{code[1]})"
         else:
             label = LABELS[line_id]
         out.append({"id": "wait" if line_id in WAIT_FU else line_id, "label": label, "fu": fu})
