@@ -12,6 +12,7 @@ from flask import Blueprint, current_app, jsonify, request
 
 from recognition.image_io import ImageError
 from web.errors import ApiError
+from web.security import rate_limited
 
 bp = Blueprint("recognize", __name__, url_prefix="/api")
 _build_lock = threading.Lock()
@@ -38,6 +39,7 @@ def get_recognizer():
 
 
 @bp.post("/recognize")
+@rate_limited("recognize")  # the expensive call: per client, see RATE_LIMITS in app.py
 def recognize():
     upload = request.files.get("image")
     if upload is None:
