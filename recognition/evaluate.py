@@ -125,10 +125,13 @@ def run(folder: str, read: Reader, repeat: int = 1) -> list[PhotoResult]:
     return results
 
 
-def ours(models: str | None = None, draw: str | None = None) -> Reader:
-    from recognition.pipeline import MODELS_DIR, Recognizer
+def ours(models: str | None = None, draw: str | None = None, overrides: dict | None = None) -> Reader:
+    import dataclasses
 
-    rec = Recognizer.from_directory(models or MODELS_DIR)
+    from recognition.pipeline import MODELS_DIR, Recognizer, Settings
+
+    settings = dataclasses.replace(Settings(), **(overrides or {}))
+    rec = Recognizer.from_directory(models or MODELS_DIR, settings=settings)
 
     def read(data: bytes) -> tuple[list[str], int]:
         r = rec.recognize(data)
@@ -205,8 +208,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repeat", type=int, default=3, help="timed runs per photo (median is kept)")
     ap.add_argument("--models", help="folder with detector.onnx and classifier.onnx (default: models/)")
     ap.add_argument("--draw", help="save each photo with its boxes and readings to this folder")
+    ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                    help="override a recognition.pipeline.Settings field, e.g. --set detect_threshold=0.35")
     args = ap.parse_args(argv)
-    results = run(args.folder, ours(args.models, args.draw), 1 if args.draw else args.repeat)
+    overrides = {}
+    for item in args.set:
+        name, _, value = item.partition("=")
+        overrides[name] = json.loads(value.lower() if value.lower() in ("true", "false") else value)
+    results = run(args.folder, ours(args.models, args.draw, overrides), 1 if args.draw else args.repeat)
     summary = report(results, "tenbou recognition", args.per_class)
     if args.json:
         with open(args.json, "w") as f:

@@ -26,9 +26,12 @@ MODELS_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file
 @dataclass(frozen=True)
 class Settings:
     detector_long_side: int = 512
-    detect_threshold: float = 0.3
+    detect_threshold: float = 0.35
     reject_threshold: float = 0.5  # drop a box when the classifier says "not a tile" this surely
     max_tiles: int = 120
+    half_turn_tta: bool = False  # also read every crop turned half round, and average
+    border_confidence: float = 0.9  # a tile cut by the photo's edge must be read at least this surely
+    min_confidence: float = 0.4  # a box read less surely than this as any tile is dropped
 
 
 @dataclass(frozen=True)
@@ -72,9 +75,10 @@ class Recognizer:
         self.n_classes = len(self.labels)
 
     @classmethod
-    def from_directory(cls, path: str = MODELS_DIR, threads: int | None = None) -> "Recognizer":
+    def from_directory(cls, path: str = MODELS_DIR, threads: int | None = None,
+                       settings: Settings = Settings()) -> "Recognizer":
         return cls(OnnxModel(os.path.join(path, "detector.onnx"), threads),
-                   OnnxModel(os.path.join(path, "classifier.onnx"), threads))
+                   OnnxModel(os.path.join(path, "classifier.onnx"), threads), settings)
 
     # -- stages, each usable alone -----------------------------------------------------------
 
@@ -95,8 +99,15 @@ class Recognizer:
         if len(boxes) == 0:
             return np.zeros((0, self.n_classes), np.float32), np.zeros((0, 4), np.float32)
         crops = square_crops(pixels, boxes[:, :4], self.crop_size, self.crop_context)
+        n = len(crops)
+        if self.settings.half_turn_tta:
+            crops = np.concatenate([crops, crops[:, ::-1, ::-1]])
         logits = self.classifier.run(to_nchw(crops))
-        return _softmax(logits[:, :self.n_classes]), _softmax(logits[:, self.n_classes:])
+        probs, orient = _softmax(logits[:, :self.n_classes]), _softmax(logits[:, self.n_classes:])
+        if self.settings.half_turn_tta:  # turned half round, "up" reads as "down": turn it back
+            probs = (probs[:n] + probs[n:]) / 2
+            orient = (orient[:n] + np.roll(orient[n:], 2, axis=1)) / 2
+        return probs, orient
 
     # -- the whole thing -----------------------------------------------------------------------
 
@@ -121,6 +132,13 @@ class Recognizer:
         keep = np.ones(len(boxes), bool)
         if reject >= 0 and len(boxes):
             keep &= probs[:, reject] < self.settings.reject_threshold
+        if len(boxes):  # tiles cut by the edge of the photo are counted only when clearly read
+            h, w = image.pixels.shape[:2]
+            m = 0.004 * max(h, w)
+            at_edge = (boxes[:, 0] <= m) | (boxes[:, 1] <= m) | (boxes[:, 2] >= w - m) | (boxes[:, 3] >= h - m)
+            tile_conf = np.delete(probs, reject, axis=1).max(1) if reject >= 0 else probs.max(1)
+            keep &= ~at_edge | (tile_conf >= self.settings.border_confidence)
+            keep &= tile_conf >= self.settings.min_confidence
         idx = np.nonzero(keep)[0]
         if len(idx):
             tile_p = probs[idx].copy()

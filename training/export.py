@@ -60,7 +60,7 @@ def main() -> None:
     det = Detector()
     det.load_state_dict(torch.load(os.path.join(args.work, "detector.pt"), weights_only=True))
     _export(det, torch.zeros(1, 3, DETECTOR_LONG_SIDE, 384), os.path.join(args.models, "detector.onnx"),
-            {"image": {2: "h", 3: "w"}, "output": {2: "gh", 3: "gw"}},
+            {"image": {0: "n", 2: "h", 3: "w"}, "output": {0: "n", 2: "gh", 3: "gw"}},
             {"stride": Detector.STRIDE, "long_side": DETECTOR_LONG_SIDE,
              "input": "RGB float32 NCHW in [0, 1], H and W multiples of 32",
              "output": "per cell: centre logit, log(w / stride), log(h / stride), dx, dy"})

@@ -39,6 +39,28 @@ def augment(x: torch.Tensor, orient: torch.Tensor, g: torch.Generator) -> tuple[
     return out.clamp(0, 1), new_orient
 
 
+RED_FIVE_IDS = torch.tensor([CLASSES.index(c) for c in ("0m", "0p", "0s")])
+
+
+def unredden(x: torch.Tensor, cls: torch.Tensor, g: torch.Generator, p: float) -> torch.Tensor:
+    """Sets differ in which parts are red (a red 9p middle row, a red 1m, a red centre circle):
+    on a share `p` of the tiles that are not red fives, red ink becomes dark ink of the same
+    lightness, so a tile is told by its shapes. Red fives keep their red: it is what they are."""
+    if p <= 0:
+        return x
+    n = x.shape[0]
+    pick = (torch.rand(n, generator=g) < p) & ~torch.isin(cls, RED_FIVE_IDS)
+    if not pick.any():
+        return x
+    r, gr, b = x[:, 0], x[:, 1], x[:, 2]
+    red = ((r - torch.maximum(gr, b)) > 0.15).float()[:, None]
+    lum = (0.3 * r + 0.59 * gr + 0.11 * b)[:, None]
+    ink = torch.rand(n, 3, 1, 1, generator=g) * 0.25
+    dark = (ink + lum * 0.5).clamp(0, 1)
+    out = x * (1 - red) + dark * red
+    return torch.where(pick[:, None, None, None], out, x)
+
+
 def losses(logits: torch.Tensor, cls: torch.Tensor, orient: torch.Tensor, half: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
     cls_loss = F.cross_entropy(logits[:, :N_CLS], cls, label_smoothing=0.05)
     o_logits = logits[:, N_CLS:]
@@ -63,6 +85,9 @@ def main() -> None:
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--limit", type=int, default=0, help="use only the first N crops (smoke tests)")
+    ap.add_argument("--init", help="start from these weights (a fine-tuning phase)")
+    ap.add_argument("--unredden", type=float, default=0.0, help="share of non-red-five crops whose red ink turns dark")
+    ap.add_argument("--warmup", type=int, default=300)
     args = ap.parse_args()
     make_deterministic(args.seed, args.threads)
     log = Log(args.out + ".log")
@@ -80,6 +105,8 @@ def main() -> None:
     log(f"{n} crops, {len(train_idx)} train, {n_val} val; per class min {counts.min()} max {counts.max()}")
 
     net = Classifier()
+    if args.init:
+        net.load_state_dict(torch.load(args.init, weights_only=True))
     opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=5e-4)
     rng = np.random.default_rng(args.seed)
     g = torch.Generator().manual_seed(args.seed)
@@ -106,8 +133,9 @@ def main() -> None:
             x = torch.from_numpy(crops[idx]).permute(0, 3, 1, 2).float() / 255.0
             m = torch.from_numpy(meta[idx].astype(np.int64))
             x, orient = augment(x, m[:, 1], g)
+            x = unredden(x, m[:, 0], g, args.unredden)
             for pg in opt.param_groups:
-                pg["lr"] = cosine_lr(step, total, args.lr, 300)
+                pg["lr"] = cosine_lr(step, total, args.lr, args.warmup)
             logits = net(x)
             lc, lo = losses(logits, m[:, 0], orient, m[:, 2])
             loss = lc + 0.3 * lo

@@ -41,10 +41,16 @@ def get_recognizer():
 @bp.post("/recognize")
 @rate_limited("recognize")  # the expensive call: per client, see RATE_LIMITS in app.py
 def recognize():
+    limit = current_app.config.get("MAX_CONTENT_LENGTH")
+    if limit and request.content_length and request.content_length > limit:  # refuse before spooling it
+        raise ApiError(413, f"the photo is over the {limit // (1024 * 1024)} MB limit", field="image")
     upload = request.files.get("image")
     if upload is None:
         raise ApiError(400, "send the photo as the multipart form field 'image'", field="image")
-    data = upload.read()
+    try:
+        data = upload.read()
+    finally:
+        upload.close()  # a big upload is spooled to a temporary file: release it now
     if not data:
         raise ApiError(400, "the uploaded photo is empty", field="image")
     try:
