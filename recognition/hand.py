@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import heapq
 import math
+from itertools import product
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -92,11 +93,13 @@ def find_melds(rows: list[list[int]], readings: list[TileReading]) -> tuple[list
     for row in rows:
         n_side = sum(readings[i].sideways for i in row)
         n_down = sum(readings[i].face_down for i in row)
+        slot = None
         if len(row) in (3, 4) and n_side >= 1 and n_down == 0:
-            kind = "pon" if len(row) == 3 else ("kakan" if n_side >= 2 else "daiminkan")
-            melds.append(MeldSlot(kind, tuple(row)))
+            slot = MeldSlot("pon" if len(row) == 3 else ("kakan" if n_side >= 2 else "daiminkan"), tuple(row))
         elif len(row) == 4 and n_down == 2:
-            melds.append(MeldSlot("ankan", tuple(row)))
+            slot = MeldSlot("ankan", tuple(row))
+        if slot is not None and _could_be_meld(slot, readings):
+            melds.append(slot)
         else:
             rest.append(row)
     if rest:
@@ -111,6 +114,17 @@ def find_melds(rows: list[list[int]], readings: list[TileReading]) -> tuple[list
                 continue
             concealed.extend(i for i in row if not readings[i].face_down)
     return concealed, melds, win
+
+
+def _could_be_meld(slot: MeldSlot, readings: list[TileReading]) -> bool:
+    """Whether some choice among the tiles' candidate readings makes the group a meld (a row
+    that cannot be one is left with the concealed tiles rather than proposed as a broken meld)."""
+    options = [[c for c, p in readings[i].candidates[:MAX_ALTERNATIVES] if p >= MIN_ALT_PROB] or
+               [readings[i].candidates[0][0]] for i in slot.positions]
+    for combo in product(*options):
+        if _meld_type(slot, list(combo)) is not None:
+            return True
+    return False
 
 
 def _meld_type(slot: MeldSlot, codes: list[str]) -> str | None:

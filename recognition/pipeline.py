@@ -27,11 +27,11 @@ MODELS_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file
 class Settings:
     detector_long_side: int = 512
     detect_threshold: float = 0.35
-    reject_threshold: float = 0.5  # drop a box when the classifier says "not a tile" this surely
+    reject_threshold: float = 0.6  # drop a box when the classifier says "not a tile" this surely
     max_tiles: int = 120
     half_turn_tta: bool = False  # also read every crop turned half round, and average
     border_confidence: float = 0.9  # a tile cut by the photo's edge must be read at least this surely
-    min_confidence: float = 0.4  # a box read less surely than this as any tile is dropped
+    min_confidence: float = 0.5  # a box read less surely than this as one tile (given it is one) is dropped
 
 
 @dataclass(frozen=True)
@@ -136,7 +136,9 @@ class Recognizer:
             h, w = image.pixels.shape[:2]
             m = 0.004 * max(h, w)
             at_edge = (boxes[:, 0] <= m) | (boxes[:, 1] <= m) | (boxes[:, 2] >= w - m) | (boxes[:, 3] >= h - m)
-            tile_conf = np.delete(probs, reject, axis=1).max(1) if reject >= 0 else probs.max(1)
+            # how surely it is this tile rather than another, given that it is a tile
+            tile_conf = (np.delete(probs, reject, axis=1).max(1) / np.maximum(1 - probs[:, reject], 1e-6)
+                         if reject >= 0 else probs.max(1))
             keep &= ~at_edge | (tile_conf >= self.settings.border_confidence)
             keep &= tile_conf >= self.settings.min_confidence
         idx = np.nonzero(keep)[0]

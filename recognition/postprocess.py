@@ -144,7 +144,10 @@ def layout(dets: list[Detection], orient_probs: np.ndarray, gap: float = 0.3, ac
         for j in range(i + 1, n):
             d_along = abs(rc[i, 0] - rc[j, 0]) - (along[i] + along[j]) / 2
             d_across = abs(rc[i, 1] - rc[j, 1])
-            if d_along < gap * unit_w and d_along > -0.5 * unit_w and d_across < across * unit_h:
+            # boxes may overlap a little (the detector's sizes are approximate), but two tiles
+            # side by side have centres apart along the row
+            apart = abs(rc[i, 0] - rc[j, 0]) > 0.3 * unit_w
+            if d_along < gap * unit_w and apart and d_across < across * unit_h:
                 parent[find(i)] = find(j)
     groups: dict[int, list[int]] = {}
     for i in range(n):

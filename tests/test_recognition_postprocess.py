@@ -153,3 +153,12 @@ def test_chi_is_told_from_pon_by_its_tiles():
     readings[0] = _reading("3p", side=True)
     p = propose(readings, [[0, 1, 2]])
     assert p.melds == ({"type": "chi", "tiles": "345p"},)
+
+
+def test_a_row_that_cannot_be_a_meld_stays_with_the_concealed_tiles():
+    # four different tiles, the last one sideways (a riichi discard turned, say): not a kan
+    readings = [_reading(c) for c in ["9p", "0s", "1z"]] + [_reading("6z", side=True)]
+    concealed, slots, win = find_melds([[0, 1, 2, 3]], readings)
+    assert slots == [] and concealed == [0, 1, 2, 3]
+    p = propose(readings, [[0, 1, 2, 3]])
+    assert p.melds == () and p.hand == "9p0s16z"
