@@ -168,6 +168,8 @@ def test_photo_upload_shows_tiles_and_scores(phone, live_server):
     page.click('[data-testid="photo-score"]')
     page.wait_for_url("**/#/score")
     # the hand read from the photo is in the picker's hand; scoring it gives a result or says why not
+    # the score screen renders the hand after loading the rule sets: wait for it, then count
+    page.locator(".hand-row .hand-tile").nth(len(labelled) // 2 - 1).wait_for()
     assert page.locator(".hand-row .hand-tile").count() >= len(labelled) // 2
     page.locator('[data-testid="result"], .field-error:not(:empty), .banner.error').first.wait_for()
     screenshot(page, "photo-to-score")
