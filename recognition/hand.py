@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from scoring.hand import is_complete
+from scoring.hand import is_complete, meld_shape
 from scoring.tiles import TILE_CODES, Tile, parse_tiles, to_notation
 
 MAX_ALTERNATIVES = 3
@@ -131,14 +131,13 @@ def _meld_type(slot: MeldSlot, codes: list[str]) -> str | None:
     faces = [c for c in codes if c != "back"]
     if any(c == "back" for c in codes) and slot.kind != "ankan":
         return None
-    idx = sorted(_kind(c) for c in faces)
+    kinds = [_kind(c) for c in faces]
+    if slot.kind == "ankan":  # two faces and two backs: the faces must be alike
+        return "ankan" if kinds and min(kinds) == max(kinds) else None
+    shape = meld_shape(kinds)
     if slot.kind == "pon":
-        if len(set(idx)) == 1:
-            return "pon"
-        if len(idx) == 3 and idx[0] < 27 and idx[0] // 9 == idx[2] // 9 and idx[1] == idx[0] + 1 and idx[2] == idx[0] + 2:
-            return "chi"
-        return None
-    return slot.kind if len(set(idx)) == 1 else None
+        return shape if shape in ("pon", "chi") else None
+    return slot.kind if shape == "kan" else None
 
 
 def _check(codes: list[str], concealed: list[int], slots: list[MeldSlot], need_complete: bool) -> bool:

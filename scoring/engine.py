@@ -10,7 +10,7 @@ from typing import Any, Mapping
 
 from .errors import ScoringError
 from .fu import count_fu, fu_details
-from .hand import KOUTSU, SHUNTSU, decompositions, is_chiitoitsu, is_kokushi
+from .hand import KOUTSU, SHUNTSU, decompositions, is_chiitoitsu, is_kokushi, meld_shape
 from .points import base_points, hand_payments, payment_total, with_honba
 from .rules import PRESETS, Ruleset, get_ruleset
 from .tiles import EAST, WIND_NAMES, Scan, Tile, counts_notation, dora_after, index_code, parse_tiles, scan_tiles, to_notation
@@ -161,16 +161,13 @@ def _parse_meld(raw: Any, n: int) -> Meld:
     notation = raw.get("tiles", "")
     tiles = (_parse_short if isinstance(notation, str) else parse_tiles)(notation, f"{field_name}.tiles")
     indices = sorted(t.index for t in tiles)
-    if kind == "chi":
-        ok = (len(tiles) == 3 and indices[0] < 27 and indices[0] // 9 == indices[2] // 9
-              and indices[1] == indices[0] + 1 and indices[2] == indices[0] + 2)
-        if not ok:
-            raise ScoringError(f"{field_name}.tiles", "a chi is three tiles in a row of one suit, like '345m'; "
-                                                      f"got {to_notation(tiles, sort=False)!r}", 422)
-    else:
+    shape = meld_shape(indices)
+    if kind == "chi" and shape != "chi":
+        raise ScoringError(f"{field_name}.tiles", "a chi is three tiles in a row of one suit, like '345m'; "
+                                                  f"got {to_notation(tiles, sort=False)!r}", 422)
+    if kind != "chi" and shape != ("pon" if kind == "pon" else "kan"):
         size = 3 if kind == "pon" else 4
-        if len(tiles) != size or indices[0] != indices[-1]:
-            raise ScoringError(f"{field_name}.tiles", f"a {kind} is {size} identical tiles; got {to_notation(tiles, sort=False)!r}", 422)
+        raise ScoringError(f"{field_name}.tiles", f"a {kind} is {size} identical tiles; got {to_notation(tiles, sort=False)!r}", 422)
     called = kind != "ankan"
     group = (SHUNTSU if kind == "chi" else KOUTSU, indices[0], not called, kind in KAN_TYPES, called)
     meld = Meld(kind, tuple(tiles), group, _sorted_notation(notation) if isinstance(notation, str) else to_notation(tiles))

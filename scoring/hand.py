@@ -95,6 +95,21 @@ def decompositions(counts: tuple, groups_needed: int) -> tuple:
     return tuple(c for c in combos if c[0] >= 0)
 
 
+def meld_shape(kinds: list[int]) -> str | None:
+    """What tiles of these kinds can be as a meld: "chi" (three in a row of one suit), "pon" (three
+    alike) or "kan" (four alike), else None.
+
+    >>> meld_shape([13, 12, 14]), meld_shape([27, 27, 27]), meld_shape([25, 26, 27]), meld_shape([5, 5])
+    ('chi', 'pon', None, None)
+    """
+    k = sorted(kinds)
+    if len(k) == 3 and k[0] < 27 and k[0] // 9 == k[2] // 9 and k[1] == k[0] + 1 and k[2] == k[0] + 2:
+        return "chi"
+    if len(k) in (3, 4) and k[0] == k[-1]:
+        return "pon" if len(k) == 3 else "kan"
+    return None
+
+
 def is_chiitoitsu(counts: tuple) -> bool:
     """Seven different pairs (four of a kind is not two pairs)."""
     return counts.count(2) == 7 and sum(counts) == 14
