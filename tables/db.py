@@ -94,8 +94,13 @@ def make_engine(url: str) -> Engine:
 
         @event.listens_for(engine, "begin")
         def _sqlite_begin(conn: Connection):
-            # writers take the write lock up front, so a read-then-write never deadlocks
-            conn.exec_driver_sql("BEGIN IMMEDIATE" if conn.get_execution_options().get("write") else "BEGIN")
+            # writers take the write lock up front, so a read-then-write never deadlocks; a read of
+            # one statement needs no transaction of its own
+            options = conn.get_execution_options()
+            if options.get("write"):
+                conn.exec_driver_sql("BEGIN IMMEDIATE")
+            elif not options.get("single_read"):
+                conn.exec_driver_sql("BEGIN")
     else:
         engine = create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=10)
     return engine
@@ -131,6 +136,15 @@ class Database:
         if row is None:
             return None
         return TableRow(**{**row, "rules": json.loads(row["rules"]), "players": json.loads(row["players"])})
+
+    def snapshot(self, key: str) -> tuple[int, str] | None:
+        """(version, table JSON) by id or share code: the read path, with nothing decoded."""
+        with self.engine.connect().execution_options(single_read=True) as conn:
+            row = conn.execute(select(tables.c.version, tables.c.snapshot).where(tables.c.id == key)).first()
+            if row is None and len(key) <= 16:
+                row = conn.execute(select(tables.c.version, tables.c.snapshot)
+                                   .where(tables.c.share_code == key.upper())).first()
+        return (row[0], row[1]) if row is not None else None
 
     def events_of(self, conn: Connection, table_id: str) -> list[dict]:
         rows = conn.execute(select(events).where(events.c.table_id == table_id).order_by(events.c.version)).mappings()

@@ -97,6 +97,13 @@ class TableService:
             raise TableError(404, f"no table {key!r}", "id")
         return row
 
+    def read(self, key: str) -> tuple[int, str]:
+        """(version, table JSON): what GET /api/tables/<key> serves."""
+        found = self.db.snapshot(key)
+        if found is None:
+            raise TableError(404, f"no table {key!r}", "id")
+        return found
+
     # --- writes --------------------------------------------------------------------------
     def record(self, key: str, token: str | None, if_match: int | None, body: Any) -> str:
         if not isinstance(body, Mapping):

@@ -61,13 +61,13 @@ def create():
 
 @bp.get("/<key>")
 def read(key: str):
-    row = service().get(key)
-    etag = f'"{row.version}"'
+    version, snapshot = service().read(key)
+    etag = f'"{version}"'
     if etag in request.headers.get("If-None-Match", ""):
         resp = Response(status=304)
         resp.headers["ETag"] = etag
         return resp
-    return _table_response(row.snapshot, row.version)
+    return _table_response(snapshot, version)
 
 
 def _written(snapshot: str) -> Response:
