@@ -151,14 +151,14 @@ def _parse_meld(raw: Any, n: int) -> Meld:
     field_name = f"melds[{n}]"
     if not _is_mapping(raw):
         raise ScoringError(field_name, 'must be an object like {"type": "pon", "tiles": "777z"}', 400)
-    key = (raw.get("type"), raw.get("tiles", ""))
-    known = _MELDS.get(key) if isinstance(key[1], str) else None
+    kind, notation = raw.get("type"), raw.get("tiles", "")
+    key = (kind, notation)
+    cacheable = isinstance(kind, str) and isinstance(notation, str)
+    known = _MELDS.get(key) if cacheable else None
     if known is not None:
         return known
-    kind = raw.get("type")
     if kind not in MELD_TYPES:
         raise ScoringError(f"{field_name}.type", f"must be one of {', '.join(MELD_TYPES)}; got {kind!r}", 400)
-    notation = raw.get("tiles", "")
     tiles = (_parse_short if isinstance(notation, str) else parse_tiles)(notation, f"{field_name}.tiles")
     indices = sorted(t.index for t in tiles)
     shape = meld_shape(indices)
@@ -171,7 +171,7 @@ def _parse_meld(raw: Any, n: int) -> Meld:
     called = kind != "ankan"
     group = (SHUNTSU if kind == "chi" else KOUTSU, indices[0], not called, kind in KAN_TYPES, called)
     meld = Meld(kind, tuple(tiles), group, _sorted_notation(notation) if isinstance(notation, str) else to_notation(tiles))
-    if isinstance(notation, str) and len(_MELDS) < 10000:
+    if cacheable and len(_MELDS) < 10000:
         _MELDS[key] = meld
     return meld
 
