@@ -396,7 +396,7 @@ def apply_hand(rules: Ruleset, state: TableState, body: Any) -> tuple[TableState
     if state.finished:
         raise LedgerError("result", "the game is over; no more hands can be recorded")
     kind = body.get("result")
-    if kind not in HANDLERS:
+    if not isinstance(kind, str) or kind not in HANDLERS:
         raise LedgerError("result", f"must be one of {', '.join(RESULTS)}; got {kind!r}", 400)
     book = _Book(state)
     outcome = HANDLERS[kind](rules, state, body, book)

@@ -199,3 +199,25 @@ def test_winner_records_keep_the_value_as_sent():
     value = {"hand": {"hand": "123m456p789s234m55p", "win_tile": "4m"}}
     _, record = apply_hand(rules, state, ron(0, W(1, value)))
     assert record["winners"][0]["value"] == value
+
+
+json_leaf = st.one_of(st.none(), st.booleans(), st.integers(-3, 6), st.floats(allow_nan=False),
+                      st.sampled_from(["ron", "tsumo", "draw", "abort", "chombo", "end", "four_winds", "1m", ""]))
+json_any = st.recursive(json_leaf, lambda inner: st.one_of(
+    st.lists(inner, max_size=4),
+    st.dictionaries(st.sampled_from(["seat", "value", "han", "fu", "yakuman", "hand", "pao_seat", "points"]), inner, max_size=3)),
+    max_leaves=10)
+bodies = st.dictionaries(st.sampled_from(["result", "from_seat", "winners", "winner", "riichi", "tenpai", "nagashi",
+                                          "kind", "seat", "penalties", "continue_game"]), json_any, max_size=6)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(list(PRESETS)), st.lists(st.one_of(bodies, json_any), max_size=6))
+def test_any_json_is_recorded_or_refused_with_a_ledger_error(ruleset, candidates):
+    rules = get_ruleset(ruleset)
+    state = new_state(rules)
+    for body in candidates:
+        try:
+            state, _ = apply_hand(rules, state, body)
+        except LedgerError as err:
+            assert err.status in (400, 422) and err.message
