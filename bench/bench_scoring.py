@@ -89,7 +89,8 @@ def main(argv: list[str] | None = None) -> None:
     options = options_for(rules)
     deals = random_deals(args.seed, args.hands)
     payloads = [d.payload(args.preset) for d in deals]
-    print(f"{len(deals)} distinct hands, preset {args.preset}, seed {args.seed}")
+    print(f"{len(deals)} distinct hands, preset {args.preset}, seed {args.seed}; "
+          f"scoring core: {'compiled (mypyc)' if scoring.NATIVE else 'pure Python'}")
 
     def report(label: str, mine: float, other: float) -> None:
         n = len(deals)
