@@ -242,7 +242,7 @@ def _ron(rules: Ruleset, state: TableState, body: Mapping, book: _Book) -> dict:
         pao = _pao(rules, value, w, seat, field)
         honba = state.honba if (rules.multi_ron_honba == "each" or seat == closest) else 0
         _pay_ron(rules, book, frm, seat, value, pao, honba)
-        shown.append(_winner_record(seat, value, pao, w.get("value")))
+        shown.append(_winner_record(seat, value, pao, w.get("value"), False))
     if len(winners) > 1 and rules.multi_ron_sticks == "closest_own_back":
         for seat in seats:
             if seat in riichi and seat != closest:
@@ -306,7 +306,7 @@ def _tsumo(rules: Ruleset, state: TableState, body: Mapping, book: _Book) -> dic
             book.pay(pao, seat, rules.honba_tsumo * state.honba * 3, "honba (liability)")
     book.pay(TABLE, seat, book.sticks * rules.riichi_stick, "riichi sticks")
     repeats = seat == state.dealer
-    return {"winners": [_winner_record(seat, value, pao, w.get("value"))], "dealer_repeats": repeats,
+    return {"winners": [_winner_record(seat, value, pao, w.get("value"), True)], "dealer_repeats": repeats,
             "honba_next": state.honba + 1 if repeats else 0}
 
 
@@ -378,10 +378,10 @@ def _end(rules: Ruleset, state: TableState, body: Mapping, book: _Book) -> dict:
 HANDLERS = {"ron": _ron, "tsumo": _tsumo, "draw": _draw, "abort": _abort, "chombo": _chombo, "end": _end}
 
 
-def _winner_record(seat: int, value: dict, pao: int | None, request: Any) -> dict:
+def _winner_record(seat: int, value: dict, pao: int | None, request: Any, tsumo: bool) -> dict:
     out = {"seat": seat, **{k: v for k, v in value.items() if k not in ("base", "dealer", "pao_units")}}
     out["value"] = request  # as recorded, so a correction can start from it
-    out["points"] = payment_total(hand_payments(value["base"], dealer=value["dealer"], tsumo=False), value["dealer"])
+    out["points"] = payment_total(hand_payments(value["base"], dealer=value["dealer"], tsumo=tsumo), value["dealer"])
     if pao is not None:
         out["pao_seat"] = pao
     return out

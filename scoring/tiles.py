@@ -47,16 +47,8 @@ def index_code(index: int) -> str:
     return _CODES[index]
 
 
-def suit_of(index: int) -> int:
-    return index // 9
-
-
 def is_honor(index: int) -> bool:
     return index >= 27
-
-
-def is_terminal(index: int) -> bool:
-    return index < 27 and index % 9 in (0, 8)
 
 
 def is_yaochuu(index: int) -> bool:

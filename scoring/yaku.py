@@ -133,9 +133,6 @@ class Context:
         self.features = shows
         self.candidates = _candidates(shows, hand.closed)  # (yakuman, (yaku, han)) worth checking
 
-    def tiles_present(self):
-        return iter(self.present)
-
 
 @dataclass(frozen=True)
 class Yaku:

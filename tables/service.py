@@ -16,7 +16,7 @@ from typing import Any, Mapping
 
 from scoring.errors import ScoringError
 from scoring.ledger import replay, state_dict
-from scoring.rules import PRESETS, get_ruleset
+from scoring.rules import get_ruleset
 
 from .db import Database, TableRow, VersionConflict, hands_from_events, now
 
@@ -217,7 +217,3 @@ def _details(h: dict, names: list) -> str:
     if h["result"] == "chombo":
         parts.append(names[h["seat"]])
     return "; ".join(parts)
-
-
-def known_rulesets() -> list[str]:
-    return list(PRESETS)

@@ -10,7 +10,7 @@ from scoring.rules import PRESETS, get_ruleset
 from test_ledger_games import W, draw, hf, ron, tsumo, ym
 
 
-def fresh(ruleset="wrr", **scores):
+def fresh(ruleset="wrr"):
     rules = get_ruleset(ruleset)
     return rules, new_state(rules)
 
@@ -221,3 +221,11 @@ def test_any_json_is_recorded_or_refused_with_a_ledger_error(ruleset, candidates
             state, _ = apply_hand(rules, state, body)
         except LedgerError as err:
             assert err.status in (400, 422) and err.message
+
+
+def test_winner_points_are_what_the_payers_pay():
+    rules, state = fresh("wrr")
+    _, ron_record = apply_hand(rules, state, ron(0, W(1, hf(1, 30))))
+    _, tsumo_record = apply_hand(rules, state, tsumo(1, hf(1, 30)))
+    assert ron_record["winners"][0]["points"] == 1000
+    assert tsumo_record["winners"][0]["points"] == 1100 == sum(d for d in tsumo_record["deltas"] if d > 0)
