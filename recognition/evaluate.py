@@ -1,12 +1,18 @@
-"""Score the recogniser on a folder of labelled photos.
+"""Score the recogniser on folders of labelled photos.
 
-    python -m recognition.evaluate DIR [--per-class] [--json OUT] [--repeat N]
+    python -m recognition.evaluate DIR [DIR ...] [--split val] [--per-class] [--json OUT] [--repeat N]
 
-DIR holds photos and a labels.json in the dev-photos format: per photo its "kind" and the multiset
-of face-up "tiles" (mpsz, 0 = red five) and the number of face-down tiles ("back"). Per photo the
-predicted multiset is matched against the label (a multiset intersection), which gives tile
-precision, recall and F1 per kind of photo and overall, the share of photos read exactly, and
-red-five recall. Latency is wall time from the file's bytes to the answer, after one warm-up.
+Each DIR holds photos with a labels.json (dev-photos: per photo its "kind", the multiset of face-up
+"tiles", the number of face-down tiles "back") or a labels.jsonl (real-photos: pixel boxes with mpsz
+codes; see recognition.datasets). `--split val` keeps the validation scenes of the real photos
+(split by scene, stratified by kind; nothing is tuned on them). Per photo the predicted multiset of
+tiles is matched against the label (a multiset intersection), which gives tile precision, recall
+and F1 per source folder, per kind of photo and overall, the share of photos read exactly, and
+red-five recall. Where a photo's labels are known to be incomplete ("use": "detection": only the
+hand row is boxed), only predictions whose centre lies on a labelled tile count, and such photos
+are left out of "read exactly". Predictions on tiles that are no riichi tile (flowers, boxed as
+non_mpsz_boxes) are not counted. Latency is wall time from the file's bytes to the answer, after
+one warm-up.
 """
 from __future__ import annotations
 
@@ -18,9 +24,11 @@ import sys
 import time
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, Sequence
 
 import numpy as np
+
+from recognition.datasets import LabelledPhoto, load_real
 
 RED_FIVES = ("0m", "0p", "0s")
 
@@ -34,6 +42,8 @@ class PhotoResult:
     truth_back: int
     predicted_back: int | None  # None: the reader does not report face-down tiles
     latency_ms: list[float] = field(default_factory=list)
+    source: str = ""
+    complete: bool = True  # False: the labels box only some tiles; not counted in "read exactly"
 
     @property
     def tp(self) -> int:
@@ -66,8 +76,9 @@ def prf(results: list[PhotoResult]) -> Scores:
     rc = tp / n_true if n_true else 0.0
     f1 = 2 * p * rc / (p + rc) if p + rc else 0.0
     n = len(results)
-    return Scores(p, rc, f1, n, sum(r.exact for r in results) / max(n, 1),
-                  sum(r.exact_with_backs for r in results) / max(n, 1))
+    whole = [r for r in results if r.complete]
+    return Scores(p, rc, f1, n, sum(r.exact for r in whole) / max(len(whole), 1),
+                  sum(r.exact_with_backs for r in whole) / max(len(whole), 1))
 
 
 def red_five_recall(results: list[PhotoResult]) -> tuple[float, int]:
@@ -97,19 +108,43 @@ def load_labels(folder: str) -> dict:
         return json.load(f)
 
 
-Reader = Callable[[bytes], tuple[list[str], int | None]]
+Box = tuple[float, float, float, float]
+# bytes -> (face-up codes, face-down count or None, the codes' boxes in photo pixels or None)
+Reader = Callable[[bytes], tuple[list[str], "int | None", "list[Box] | None"]]
 
 
-def run(folder: str, read: Reader, repeat: int = 1) -> list[PhotoResult]:
-    """Read every labelled photo with `read` (bytes -> (face-up codes, face-down count or None))."""
-    labels = load_labels(folder)
+def _inside(cx: float, cy: float, boxes: Sequence[Box], grow: float = 0.0) -> bool:
+    for x1, y1, x2, y2 in boxes:
+        gx, gy = (x2 - x1) * grow, (y2 - y1) * grow
+        if x1 - gx <= cx <= x2 + gx and y1 - gy <= cy <= y2 + gy:
+            return True
+    return False
+
+
+def counted(photo: LabelledPhoto, codes: list[str], boxes: list[Box] | None) -> Counter:
+    """The predictions that can be judged against `photo`'s labels (see the module's doc)."""
+    if boxes is None or not photo.has_boxes:
+        return Counter(codes)
+    labelled = [b for _, b in photo.boxes or []]
+    out: Counter = Counter()
+    for code, (x1, y1, x2, y2) in zip(codes, boxes):
+        cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
+        if photo.ignore and _inside(cx, cy, photo.ignore):
+            continue
+        if not photo.complete and not _inside(cx, cy, labelled, 0.15):
+            continue
+        out[code] += 1
+    return out
+
+
+def run(photos: list[LabelledPhoto], read: Reader, repeat: int = 1) -> list[PhotoResult]:
+    """Read every labelled photo with `read`."""
     results = []
     warmed = False
-    for name in sorted(labels):
-        path = os.path.join(folder, name)
-        if not os.path.exists(path):
+    for ph in photos:
+        if not os.path.exists(ph.path):
             continue
-        with open(path, "rb") as f:
+        with open(ph.path, "rb") as f:
             data = f.read()
         if not warmed:
             read(data)
@@ -117,11 +152,10 @@ def run(folder: str, read: Reader, repeat: int = 1) -> list[PhotoResult]:
         lat = []
         for _ in range(repeat):
             t = time.perf_counter()
-            codes, backs = read(data)
+            codes, backs, boxes = read(data)
             lat.append((time.perf_counter() - t) * 1e3)
-        lab = labels[name]
-        results.append(PhotoResult(name, lab.get("kind", "unknown"), Counter(lab["tiles"]), Counter(codes),
-                                   int(lab.get("back", 0)), backs, lat))
+        results.append(PhotoResult(ph.name, ph.kind, Counter(ph.tiles), counted(ph, codes, boxes),
+                                   ph.back, backs if ph.complete else None, lat, ph.source, ph.complete))
     return results
 
 
@@ -133,12 +167,12 @@ def ours(models: str | None = None, draw: str | None = None, overrides: dict | N
     settings = dataclasses.replace(Settings(), **(overrides or {}))
     rec = Recognizer.from_directory(models or MODELS_DIR, settings=settings)
 
-    def read(data: bytes) -> tuple[list[str], int]:
+    def read(data: bytes) -> tuple[list[str], int, list[Box]]:
         r = rec.recognize(data)
         if draw:
             _draw(data, r, draw)
-        faces = [t.tile for t in r.tiles if not t.face_down]
-        return faces, sum(t.face_down for t in r.tiles)
+        faces = [t for t in r.tiles if not t.face_down]
+        return [t.tile for t in faces], sum(t.face_down for t in r.tiles), [t.box for t in faces]
 
     return read
 
@@ -165,16 +199,22 @@ def _draw(data: bytes, result, folder: str) -> None:
     cv2.imwrite(os.path.join(folder, f"{name}.png"), out)
 
 
-def report(results: list[PhotoResult], title: str, show_classes: bool = False, out=sys.stdout) -> dict:
+def report(results: list[PhotoResult], title: str, show_classes: bool = False, out=sys.stdout,
+           show_photos: bool = True) -> dict:
     kinds = sorted({r.kind for r in results})
+    sources = sorted({r.source for r in results})
     print(f"== {title}: {len(results)} photos", file=out)
-    print(f"{'kind':<12}{'photos':>7}{'P':>8}{'R':>8}{'F1':>8}{'exact':>8}{'exact+backs':>13}", file=out)
-    summary: dict = {"kinds": {}}
-    for k in kinds + ["all"]:
-        rs = results if k == "all" else [r for r in results if r.kind == k]
+    print(f"{'':<36}{'photos':>7}{'P':>8}{'R':>8}{'F1':>8}{'exact':>8}{'exact+backs':>13}", file=out)
+    summary: dict = {"kinds": {}, "sources": {}}
+    groups = [("source", s) for s in sources] if len(sources) > 1 else []
+    groups += [("kind", k) for k in kinds] + [("kind", "all")]
+    for what, k in groups:
+        rs = (results if k == "all" else
+              [r for r in results if (r.kind if what == "kind" else r.source) == k])
         s = prf(rs)
-        print(f"{k:<12}{s.photos:>7}{s.precision:>8.3f}{s.recall:>8.3f}{s.f1:>8.3f}{s.exact:>8.2f}{s.exact_with_backs:>13.2f}", file=out)
-        summary["kinds"][k] = s.__dict__
+        label = k if what == "kind" else f"[{k}]"
+        print(f"{label[:35]:<36}{s.photos:>7}{s.precision:>8.3f}{s.recall:>8.3f}{s.f1:>8.3f}{s.exact:>8.2f}{s.exact_with_backs:>13.2f}", file=out)
+        summary["kinds" if what == "kind" else "sources"][k] = s.__dict__
     rr, n_red = red_five_recall(results)
     lat = [statistics.median(r.latency_ms) for r in results]
     med = statistics.median(lat) if lat else float("nan")
@@ -184,7 +224,7 @@ def report(results: list[PhotoResult], title: str, show_classes: bool = False, o
     backs = [(r.truth_back, r.predicted_back) for r in results if r.predicted_back is not None]
     if backs:
         print(f"face-down count right on {sum(a == b for a, b in backs)}/{len(backs)} photos", file=out)
-    for r in results:
+    for r in results if show_photos else []:
         missing = r.truth - r.predicted
         extra = r.predicted - r.truth
         print(f"  {r.name:<16}{r.kind:<10} tp {r.tp:>2}/{sum(r.truth.values()):<3} missing {''.join(sorted(missing.elements())) or '-':<24}"
@@ -202,7 +242,10 @@ def report(results: list[PhotoResult], title: str, show_classes: bool = False, o
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("folder")
+    ap.add_argument("folders", nargs="+", metavar="DIR")
+    ap.add_argument("--split", choices=("all", "train", "val"), default="all",
+                    help="for box-labelled real photos: the scene split to evaluate (default all)")
+    ap.add_argument("--quiet", action="store_true", help="no line per photo")
     ap.add_argument("--per-class", action="store_true")
     ap.add_argument("--json", help="also write the summary as JSON to this file")
     ap.add_argument("--repeat", type=int, default=3, help="timed runs per photo (median is kept)")
@@ -215,8 +258,9 @@ def main(argv: list[str] | None = None) -> int:
     for item in args.set:
         name, _, value = item.partition("=")
         overrides[name] = json.loads(value.lower() if value.lower() in ("true", "false") else value)
-    results = run(args.folder, ours(args.models, args.draw, overrides), 1 if args.draw else args.repeat)
-    summary = report(results, "tenbou recognition", args.per_class)
+    photos = load_real(args.folders, args.split)
+    results = run(photos, ours(args.models, args.draw, overrides), 1 if args.draw else args.repeat)
+    summary = report(results, "tenbou recognition", args.per_class, show_photos=not args.quiet)
     if args.json:
         with open(args.json, "w") as f:
             json.dump(summary, f, indent=1)

@@ -1,0 +1,176 @@
+"""Labelled photo folders, in either format, and the split of real photos by scene.
+
+Two label formats are read:
+
+* ``labels.json`` (``../shared/data/dev-photos``): ``{photo: {"kind", "tiles", "back", ...}}``, the
+  multiset of face-up tiles of each photo, no boxes.
+* ``labels.jsonl`` (``../shared/data/real-photos/*``, and what ``python -m training.corrections
+  export`` writes): one photo a line, ``{"image", "width", "height", "boxes": [{"tile", "box"}],
+  ...}`` with pixel xyxy boxes and mpsz codes. Optional per photo: ``"kind"``, ``"use":
+  "detection"`` (the boxes are trusted as tiles, but not every tile in the photo is boxed),
+  ``"non_mpsz_boxes"`` (tiles that are no riichi tile, such as flowers).
+
+The real photos hold many near-duplicate scenes, so they are split by scene: photos whose small
+grey thumbnails nearly agree (average hash) or that share an original file name are one scene, and
+a scene goes wholly to ``train`` or to ``val`` by a hash of its name. Nothing is tuned on ``val``.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+VAL_SHARE = 5  # one scene in five goes to validation
+HASH_NEAR = 24  # average-hash Hamming distance (of 256 bits) under which two photos are one scene
+
+
+@dataclass
+class LabelledPhoto:
+    name: str  # unique within its folder
+    path: str
+    source: str  # the folder's name
+    kind: str  # photo family, e.g. "hand_row"
+    tiles: Counter  # face-up tiles (mpsz, 0 = red five)
+    back: int = 0
+    boxes: list[tuple[str, tuple[float, float, float, float]]] | None = None
+    ignore: list[tuple[float, float, float, float]] = field(default_factory=list)
+    complete: bool = True  # every tile in the photo is labelled
+    scene: str = ""
+
+    @property
+    def has_boxes(self) -> bool:
+        return self.boxes is not None
+
+
+def _family(name: str) -> str:
+    """The photo family of a file in the real-photos folders (their SOURCE.md describes each)."""
+    if re.match(r"\d+_\d+_\d+_n", name):
+        return "hk_table"  # Messenger exports: HK/Chinese sets, hand rows on automatic tables
+    if name.startswith("IMG_2023"):
+        return "jp_trays"  # Android, Japanese-style sets, many trays
+    if re.match(r"IMG_27\d\d", name):
+        return "riichi_mat"  # one Japanese riichi set on a red mat, mixed upright and sideways
+    if name.startswith("hand_"):
+        return "hand_row"
+    if "family" in name or name.startswith("discards"):
+        return "scattered"
+    return "other"
+
+
+def original_name(name: str) -> str:
+    """`hand_010_jpg.rf.<hash>.jpg` -> `hand_010` (an export's versions of one photo share it)."""
+    base = os.path.basename(name)
+    base = re.sub(r"\.rf\.[0-9a-f]+", "", base)
+    base = re.sub(r"_(jpg|jpeg|png|JPG|JPEG|PNG)(\.[A-Za-z]+)?$", "", base)
+    return os.path.splitext(base)[0]
+
+
+def load_folder(folder: str) -> list[LabelledPhoto]:
+    """Every labelled photo of `folder` (labels.jsonl if present, else labels.json)."""
+    source = os.path.basename(os.path.normpath(folder))
+    jsonl = os.path.join(folder, "labels.jsonl")
+    if os.path.exists(jsonl):
+        photos = []
+        with open(jsonl) as f:
+            for line in f:
+                if line.strip():
+                    photos.append(_from_jsonl(json.loads(line), folder, source))
+        return photos
+    with open(os.path.join(folder, "labels.json")) as f:
+        labels = json.load(f)
+    return [LabelledPhoto(name, os.path.join(folder, name), source, lab.get("kind", "unknown"),
+                          Counter(lab["tiles"]), int(lab.get("back", 0)), scene=f"{source}/{name}")
+            for name, lab in sorted(labels.items())]
+
+
+def _from_jsonl(row: dict, folder: str, source: str) -> LabelledPhoto:
+    name = row["image"]
+    boxes = [(b["tile"], tuple(float(v) for v in b["box"])) for b in row["boxes"] if b["tile"] != "back"]
+    back = sum(1 for b in row["boxes"] if b["tile"] == "back")
+    ignore = [tuple(float(v) for v in b["box"]) for b in row.get("non_mpsz_boxes") or []]
+    return LabelledPhoto(name, os.path.join(folder, name), source,
+                         row.get("kind") or _family(os.path.basename(name)),
+                         Counter(code for code, _ in boxes), back, boxes, ignore,
+                         complete=row.get("use") != "detection")
+
+
+def _ahash(path: str) -> np.ndarray:
+    img = cv2.imread(path, cv2.IMREAD_REDUCED_GRAYSCALE_4)
+    if img is None:
+        return np.zeros(256, bool)
+    small = cv2.resize(img, (16, 16), interpolation=cv2.INTER_AREA).astype(np.float32)
+    return (small > small.mean()).ravel()
+
+
+def assign_scenes(photos: list[LabelledPhoto]) -> None:
+    """Group near-duplicates (any pair under HASH_NEAR, transitively, or the same original file
+    name) into scenes; each photo's `scene` becomes the scene's first name in sorted order."""
+    n = len(photos)
+    parent = list(range(n))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    def union(i: int, j: int) -> None:
+        a, b = find(i), find(j)
+        if a != b:
+            parent[max(a, b)] = min(a, b)
+
+    by_name: dict[str, int] = {}
+    for i, p in enumerate(photos):
+        key = original_name(p.name)
+        if key in by_name:
+            union(i, by_name[key])
+        else:
+            by_name[key] = i
+    hashes = np.stack([_ahash(p.path) for p in photos]) if n else np.zeros((0, 256), bool)
+    if n:
+        h = hashes.astype(np.int16)
+        dist = (h[:, None, :] != h[None, :, :]).sum(2)
+        for i, j in zip(*np.nonzero(np.triu(dist < HASH_NEAR, 1))):
+            union(int(i), int(j))
+    members: dict[int, list[str]] = {}
+    for i, p in enumerate(photos):
+        members.setdefault(find(i), []).append(f"{p.source}/{original_name(p.name)}")
+    for i, p in enumerate(photos):
+        p.scene = min(members[find(i)])
+
+
+def _scene_hash(scene: str) -> int:
+    return int(hashlib.sha1(scene.encode()).hexdigest(), 16)
+
+
+def assign_splits(photos: list[LabelledPhoto]) -> dict[str, str]:
+    """scene -> 'train' or 'val'. Stratified by photo kind: within each kind the scenes are ordered
+    by a hash of their names and every VAL_SHARE-th goes to validation, so every kind has a
+    validation share and the split depends only on the data, never on a tuning run."""
+    kind_of: dict[str, str] = {}
+    for p in sorted(photos, key=lambda p: (p.scene, p.name)):
+        kind_of.setdefault(p.scene, p.kind)
+    out: dict[str, str] = {}
+    for kind in sorted(set(kind_of.values())):
+        scenes = sorted((s for s, k in kind_of.items() if k == kind), key=lambda s: (_scene_hash(s), s))
+        for rank, s in enumerate(scenes):
+            out[s] = "val" if rank % VAL_SHARE == VAL_SHARE // 2 else "train"
+    return out
+
+
+def load_real(folders: list[str], split: str = "all") -> list[LabelledPhoto]:
+    """Photos of all `folders`, scenes assigned across them, keeping `split` ('train', 'val', 'all')."""
+    photos = [p for f in folders for p in load_folder(f)]
+    if split == "all" or not any(p.has_boxes for p in photos):
+        if any(p.has_boxes for p in photos):
+            assign_scenes(photos)
+        return photos
+    assign_scenes(photos)
+    splits = assign_splits(photos)
+    return [p for p in photos if splits[p.scene] == split]

@@ -1,0 +1,119 @@
+"""Labelled photo folders in both formats, the split of real photos by scene, and how the
+evaluation counts predictions on photos whose labels are incomplete."""
+from __future__ import annotations
+
+import json
+import os
+from collections import Counter
+
+import cv2
+import numpy as np
+import pytest
+
+from recognition import datasets
+from recognition.datasets import LabelledPhoto, assign_scenes, assign_splits, load_folder, load_real, original_name
+from recognition.evaluate import counted, prf, run
+
+SHARED = os.path.join(os.path.dirname(__file__), "..", "..", "shared", "data")
+REAL = [os.path.join(SHARED, "real-photos", d) for d in
+        ("alanchoi00__mahjong_detection", "alanchoi00__mahjong_detection_train")]
+
+
+def _write(path: str, img: np.ndarray) -> None:
+    assert cv2.imwrite(path, img)
+
+
+def _pattern(seed: int) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    small = rng.integers(0, 255, (8, 8, 3), dtype=np.uint8)
+    return cv2.resize(small, (160, 160), interpolation=cv2.INTER_NEAREST)
+
+
+def test_original_name_strips_the_export_suffix():
+    assert original_name("images/valid/hand_010_jpg.rf.eaeb9ed3e5a8df85f028a97885eee6b3.jpg") == "hand_010"
+    assert original_name("IMG_2742_JPG.rf.983dc56143a483edab282501839693fb.jpg") == "IMG_2742"
+    assert original_name("IMG_3085.jpg") == "IMG_3085"
+
+
+def test_both_label_formats_load(tmp_path):
+    jl = tmp_path / "real"
+    (jl / "images").mkdir(parents=True)
+    _write(str(jl / "images" / "hand_001_jpg.rf.ab12.jpg"), _pattern(1))
+    rows = [{"image": "images/hand_001_jpg.rf.ab12.jpg", "width": 160, "height": 160,
+             "boxes": [{"tile": "0p", "box": [1, 2, 30, 40]}, {"tile": "5z", "box": [40, 2, 70, 40]}],
+             "use": "detection", "non_mpsz_boxes": [{"source_class": "bf1", "box": [80, 2, 110, 40]}]}]
+    (jl / "labels.jsonl").write_text("\n".join(json.dumps(r) for r in rows) + "\n")
+    [p] = load_folder(str(jl))
+    assert p.kind == "hand_row" and p.source == "real"
+    assert p.tiles == Counter({"0p": 1, "5z": 1})
+    assert p.boxes == [("0p", (1.0, 2.0, 30.0, 40.0)), ("5z", (40.0, 2.0, 70.0, 40.0))]
+    assert p.ignore == [(80.0, 2.0, 110.0, 40.0)]
+    assert not p.complete
+
+    dev = tmp_path / "dev"
+    dev.mkdir()
+    (dev / "labels.json").write_text(json.dumps({"a.jpg": {"kind": "closeup", "tiles": ["1m", "1m"], "back": 2}}))
+    [d] = load_folder(str(dev))
+    assert (d.kind, d.tiles, d.back, d.boxes, d.complete) == ("closeup", Counter({"1m": 2}), 2, None, True)
+
+
+def test_near_duplicates_and_versions_of_one_photo_are_one_scene(tmp_path):
+    a, b = _pattern(1), _pattern(2)
+    noisy = np.clip(a.astype(int) + np.random.default_rng(0).integers(-6, 7, a.shape), 0, 255).astype(np.uint8)
+    for name, img in [("x1.jpg", a), ("x2.jpg", noisy), ("y.jpg", b), ("y_jpg.rf.0f.jpg", _pattern(3))]:
+        _write(str(tmp_path / name), img)
+    photos = [LabelledPhoto(n, str(tmp_path / n), "s", "k", Counter(), boxes=[]) for n in
+              ("x1.jpg", "x2.jpg", "y.jpg", "y_jpg.rf.0f.jpg")]
+    assign_scenes(photos)
+    scenes = [p.scene for p in photos]
+    assert scenes[0] == scenes[1]  # the same picture with a little noise
+    assert scenes[2] == scenes[3]  # two versions of one original file, however different
+    assert scenes[0] != scenes[2]
+
+
+def test_split_keeps_scenes_whole_and_gives_every_kind_a_validation_share():
+    photos = []
+    for kind in ("hand_row", "trays"):
+        for s in range(20):
+            for v in range(3):
+                photos.append(LabelledPhoto(f"{kind}{s}_{v}", "", "src", kind, Counter(), scene=f"{kind}/{s}"))
+    splits = assign_splits(photos)
+    assert splits == assign_splits(list(reversed(photos)))  # the order of the photos does not matter
+    for kind in ("hand_row", "trays"):
+        val = {s for s, v in splits.items() if v == "val" and s.startswith(kind)}
+        assert len(val) == 20 // datasets.VAL_SHARE
+
+
+def test_incomplete_labels_count_only_predictions_on_labelled_tiles():
+    ph = LabelledPhoto("p", "", "s", "hand_row", Counter({"1m": 1, "2m": 1}),
+                       boxes=[("1m", (0, 0, 10, 10)), ("2m", (10, 0, 20, 10))],
+                       ignore=[(50, 0, 60, 10)], complete=False)
+    codes = ["1m", "3m", "9s", "7z"]
+    boxes = [(1, 1, 9, 9), (11, 1, 19, 9), (100, 100, 110, 110), (51, 1, 59, 9)]
+    # the unlabelled discard at (100, 100) and the flower are not judged; the misread 2m is
+    assert counted(ph, codes, boxes) == Counter({"1m": 1, "3m": 1})
+    ph.complete = True
+    assert counted(ph, codes, boxes) == Counter({"1m": 1, "3m": 1, "9s": 1})
+
+
+def test_evaluation_runs_on_a_jsonl_folder(tmp_path):
+    (tmp_path / "labels.jsonl").write_text(json.dumps(
+        {"image": "a.png", "width": 160, "height": 160, "boxes": [{"tile": "1m", "box": [0, 0, 20, 30]}]}) + "\n")
+    _write(str(tmp_path / "a.png"), _pattern(5))
+
+    def reader(data: bytes):
+        assert data[:4] == b"\x89PNG"
+        return ["1m", "2m"], 0, [(1, 1, 19, 29), (100, 100, 120, 130)]
+
+    [r] = run(load_real([str(tmp_path)]), reader)
+    s = prf([r])
+    assert (r.tp, s.precision, s.recall) == (1, 0.5, 1.0)
+
+
+@pytest.mark.skipif(not all(os.path.isdir(d) for d in REAL), reason="../shared/data/real-photos not present")
+def test_real_photo_split_has_no_scene_on_both_sides():
+    train = load_real(REAL, "train")
+    val = load_real(REAL, "val")
+    assert not {p.scene for p in train} & {p.scene for p in val}
+    assert 0.12 < len(val) / (len(train) + len(val)) < 0.3
+    assert {p.kind for p in val} >= {"hand_row", "hk_table", "jp_trays", "riichi_mat"}
