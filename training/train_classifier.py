@@ -88,6 +88,9 @@ def main() -> None:
     ap.add_argument("--init", help="start from these weights (a fine-tuning phase)")
     ap.add_argument("--unredden", type=float, default=0.0, help="share of non-red-five crops whose red ink turns dark")
     ap.add_argument("--warmup", type=int, default=300)
+    ap.add_argument("--real", action="append", default=[],
+                    help="real crops (training.real_data folders), added to every epoch; may repeat")
+    ap.add_argument("--real-repeat", type=int, default=2, help="times each real crop is drawn per epoch")
     args = ap.parse_args()
     make_deterministic(args.seed, args.threads)
     log = Log(args.out + ".log")
@@ -101,6 +104,15 @@ def main() -> None:
     n_val = max(256, n // 25)
     train_idx = np.arange(0, n - n_val)
     val_idx = np.arange(n - n_val, n)  # the last scenes' crops: never trained on
+    real_idx = np.zeros(0, np.int64)
+    if args.real:  # real crops go after the synthetic ones, all of them in training
+        parts_c, parts_m = [crops], [meta]
+        for folder in args.real:
+            parts_c.append(np.load(f"{folder}/cls_crops.npy"))
+            parts_m.append(np.load(f"{folder}/cls_meta.npy"))
+        crops, meta = np.concatenate(parts_c), np.concatenate(parts_m)
+        real_idx = np.arange(n, len(meta))
+        log(f"{len(real_idx)} real crops, drawn {args.real_repeat}x per epoch")
     counts = np.bincount(meta[train_idx, 0], minlength=N_CLS)
     log(f"{n} crops, {len(train_idx)} train, {n_val} val; per class min {counts.min()} max {counts.max()}")
 
@@ -117,7 +129,7 @@ def main() -> None:
         members = train_idx[meta[train_idx, 0] == c]
         if 0 < len(members) < target:
             extra.append(rng.choice(members, int(target - len(members)), replace=True))
-    epoch_idx = np.concatenate([train_idx] + extra)
+    epoch_idx = np.concatenate([train_idx] + extra + [real_idx] * args.real_repeat)
     log(f"{len(epoch_idx) - len(train_idx)} extra draws of rare classes per epoch")
     steps_per_epoch = len(epoch_idx) // args.batch
     total = int(steps_per_epoch * args.epochs)

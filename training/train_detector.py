@@ -51,11 +51,15 @@ def make_targets(boxes: np.ndarray, size: int) -> tuple[np.ndarray, ...]:
     return heat, weight, reg, mask
 
 
-def sample(img: np.ndarray, boxes: list, size: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-    """A random crop of `size` x `size` at a random scale, with flips and a quarter turn."""
+def sample(img: np.ndarray, boxes: list, size: int, rng: np.random.Generator,
+           aspect: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+    """A random crop of `size` x `size` at a random scale, with flips and a quarter turn.
+    `aspect` > 0 also stretches one axis by up to exp(+-aspect) (real photos in the data were
+    stretched to a square by their export; this undoes the bias)."""
     scale = float(np.exp(rng.uniform(np.log(0.7), np.log(1.4))))
+    stretch = float(np.exp(rng.uniform(-aspect, aspect))) if aspect > 0 else 1.0
     h, w = img.shape[:2]
-    sw, sh = max(size, int(w * scale)), max(size, int(h * scale))
+    sw, sh = max(size, int(w * scale * stretch)), max(size, int(h * scale / stretch))
     sx, sy = sw / w, sh / h
     im = cv2.resize(img, (sw, sh), interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
     x0, y0 = int(rng.integers(0, sw - size + 1)), int(rng.integers(0, sh - size + 1))
@@ -92,7 +96,12 @@ def focal_loss(logit: torch.Tensor, heat: torch.Tensor, weight: torch.Tensor) ->
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--data", default="training/work/data")
+    ap.add_argument("--data", default="training/work/data", help="synthetic data (build_data)")
+    ap.add_argument("--real", action="append", default=[],
+                    help="real data folders (training.real_data); may be given several times")
+    ap.add_argument("--real-share", type=float, default=0.5, help="share of each batch drawn from --real")
+    ap.add_argument("--init", help="start from these weights (fine-tuning)")
+    ap.add_argument("--warmup", type=int, default=200)
     ap.add_argument("--out", default="training/work/detector.pt")
     ap.add_argument("--steps", type=int, default=5000)
     ap.add_argument("--batch", type=int, default=16)
@@ -114,7 +123,18 @@ def main() -> None:
     train_n = n - n_val
     log(f"{n} images, {train_n} train, {n_val} val")
 
+    real = []  # (images, boxes) per real folder; every image of every folder is a candidate
+    for folder in args.real:
+        r_images = np.load(f"{folder}/det_images.npy", mmap_mode="r")
+        with open(f"{folder}/det_boxes.json") as f:
+            real.append((r_images, json.load(f)))
+    real_index = [(k, j) for k, (_, bx) in enumerate(real) for j in range(len(bx))]
+    if real_index:
+        log(f"{len(real_index)} real images in {len(real)} folders, {args.real_share:.0%} of each batch")
+
     net = Detector()
+    if args.init:
+        net.load_state_dict(torch.load(args.init, weights_only=True))
     opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=5e-4)
     rng = np.random.default_rng(args.seed)
     run = np.zeros(3)
@@ -122,8 +142,13 @@ def main() -> None:
         net.train()
         idx = rng.integers(0, train_n, args.batch)
         xs, heats, weights, regs, masks = [], [], [], [], []
-        for i in idx:
-            im, b = sample(images[i], all_boxes[i], args.size, rng)
+        n_real = int(round(args.batch * args.real_share)) if real_index else 0
+        picks = [(images, all_boxes, int(i), 0.0) for i in idx[: args.batch - n_real]]
+        for r in rng.integers(0, len(real_index), n_real) if n_real else []:
+            k, j = real_index[int(r)]
+            picks.append((real[k][0], real[k][1], j, 0.25))
+        for src, src_boxes, i, aspect in picks:
+            im, b = sample(np.asarray(src[i]), src_boxes[i], args.size, rng, aspect)
             h, wt, r, m = make_targets(b, args.size)
             xs.append(im)
             heats.append(h)
@@ -134,7 +159,7 @@ def main() -> None:
         heat, weight = torch.from_numpy(np.stack(heats)), torch.from_numpy(np.stack(weights))
         reg, mask = torch.from_numpy(np.stack(regs)), torch.from_numpy(np.stack(masks))
         for pg in opt.param_groups:
-            pg["lr"] = cosine_lr(step, args.steps, args.lr, 200)
+            pg["lr"] = cosine_lr(step, args.steps, args.lr, args.warmup)
         out = net(x)
         lh = focal_loss(out[:, 0], heat, weight)
         npos = mask.sum().clamp(min=1)
