@@ -1,6 +1,12 @@
 """Tenbou's recogniser against the public baseline, on the same photos, in the same process.
 
-    python -m bench.recognition_vs_baseline [DIR] [--repeat 5]
+    python -m bench.recognition_vs_baseline [DIR ...] [--split val] [--repeat 5]
+
+DIR: labelled photo folders in either format (recognition.datasets), by default the dev photos;
+`--split val` keeps the validation scenes of box-labelled real photos, e.g.
+
+    python -m bench.recognition_vs_baseline ../shared/data/real-photos/alanchoi00__mahjong_detection \
+        ../shared/data/real-photos/alanchoi00__mahjong_detection_train --split val --repeat 1
 
 The baseline is the PyPI package mahjong-detector (MIT; a YOLOv8 ONNX model with 34 classes and
 no red fives, so its red-five recall is 0 by construction and it reports no face-down tiles).
@@ -20,7 +26,8 @@ from collections import Counter
 import numpy as np
 from PIL import Image
 
-from recognition.evaluate import PhotoResult, load_labels, ours, prf, red_five_recall, report
+from recognition.datasets import load_real
+from recognition.evaluate import PhotoResult, counted, ours, prf, red_five_recall, report
 
 DEFAULT_DIR = os.path.join(os.path.dirname(__file__), "..", "..", "shared", "data", "dev-photos")
 BASELINE_NAMES = {"tou": "1z", "nan": "2z", "sha": "3z", "pe": "4z", "haku": "5z", "hatsu": "6z", "chun": "7z"}
@@ -29,9 +36,9 @@ BASELINE_NAMES = {"tou": "1z", "nan": "2z", "sha": "3z", "pe": "4z", "haku": "5z
 def baseline():
     from mahjong_detector import detect_tiles
 
-    def read(data: bytes) -> tuple[list[str], None]:
+    def read(data: bytes) -> tuple[list[str], None, None]:
         names = detect_tiles(io.BytesIO(data))
-        return [BASELINE_NAMES.get(n, n) for n in names], None
+        return [BASELINE_NAMES.get(n, n) for n in names], None, None
 
     return read
 
@@ -47,32 +54,33 @@ def twelve_mp(data: bytes) -> bytes:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("folder", nargs="?", default=DEFAULT_DIR)
+    ap.add_argument("folders", nargs="*", default=[DEFAULT_DIR], metavar="DIR")
+    ap.add_argument("--split", choices=("all", "train", "val"), default="all")
     ap.add_argument("--repeat", type=int, default=5)
     args = ap.parse_args()
-    labels = load_labels(args.folder)
+    # only completely labelled photos: the baseline gives no boxes, so its predictions on tiles
+    # that a hand-row-only label leaves out could not be set aside as ours are
+    labelled = [p for p in load_real(args.folders, args.split) if os.path.exists(p.path) and p.complete]
     readers = {"tenbou": ours(), "baseline": baseline()}
     results: dict[str, list[PhotoResult]] = {k: [] for k in readers}
-    names = [n for n in sorted(labels) if os.path.exists(os.path.join(args.folder, n))]
-    photos = {n: open(os.path.join(args.folder, n), "rb").read() for n in names}
+    photos = {p.path: open(p.path, "rb").read() for p in labelled}
     for read in readers.values():  # warm-up: sessions built, caches filled
-        read(photos[names[0]])
-    for n in names:
-        lab = labels[n]
+        read(photos[labelled[0].path])
+    for ph in labelled:
         answers = {}
         lat: dict[str, list[float]] = {k: [] for k in readers}
         for _ in range(args.repeat):
             for k, read in readers.items():
                 t = time.perf_counter()
-                answers[k] = read(photos[n])
+                answers[k] = read(photos[ph.path])
                 lat[k].append((time.perf_counter() - t) * 1e3)
         for k in readers:
-            codes, backs = answers[k]
-            results[k].append(PhotoResult(n, lab.get("kind", "unknown"), Counter(lab["tiles"]), Counter(codes),
-                                          int(lab.get("back", 0)), backs, lat[k]))
-    summaries = {k: report(results[k], k) for k in readers}
+            codes, backs, boxes = answers[k]
+            results[k].append(PhotoResult(ph.name, ph.kind, Counter(ph.tiles), counted(ph, codes, boxes),
+                                          ph.back, backs if ph.complete else None, lat[k], ph.source, ph.complete))
+    summaries = {k: report(results[k], k, show_photos=len(labelled) <= 20) for k in readers}
 
-    big = twelve_mp(photos[names[0]])
+    big = twelve_mp(photos[labelled[0].path])
     big_lat: dict[str, list[float]] = {k: [] for k in readers}
     for k, read in readers.items():
         read(big)

@@ -66,13 +66,15 @@ def _jitter(box, rng: np.random.Generator, amount: float = 0.06):
     return [cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2]
 
 
-def build(photos: list[LabelledPhoto], out: str, crops_per_tile: int = 3, teacher: bool = True) -> dict:
+def build(photos: list[LabelledPhoto], out: str, crops_per_tile: int = 3, teacher: str | None = None) -> dict:
+    """`teacher`: a folder with detector.onnx and classifier.onnx (the models trained on synthetic
+    scenes), or None for no teacher (then unlabelled tiles would be taught as background)."""
     os.makedirs(out, exist_ok=True)
     rec = None
     if teacher:
         from recognition.pipeline import Recognizer
 
-        rec = Recognizer.from_directory()
+        rec = Recognizer.from_directory(teacher, threads=1)
     rng = np.random.default_rng(SEED)
     n = len(photos)
     det = np.lib.format.open_memmap(os.path.join(out, "det_images.npy"), "w+", np.uint8, (n, DET_SIZE, DET_SIZE, 3))
@@ -150,11 +152,11 @@ def main() -> None:
     ap.add_argument("folders", nargs="+")
     ap.add_argument("--out", default="training/work/real")
     ap.add_argument("--split", default="train", choices=("train", "all"))
-    ap.add_argument("--no-teacher", action="store_true")
+    ap.add_argument("--teacher", default="models", help="folder of the teacher's ONNX models ('' for none)")
     args = ap.parse_args()
     cv2.setNumThreads(1)
     photos = load_real(args.folders, args.split)
-    print(json.dumps(build(photos, args.out, teacher=not args.no_teacher)))
+    print(json.dumps(build(photos, args.out, teacher=args.teacher or None)))
 
 
 if __name__ == "__main__":

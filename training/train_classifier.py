@@ -13,8 +13,9 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
+from training import distractors
 from training.common import Log, cosine_lr, make_deterministic
-from training.labels import CLASSES
+from training.labels import CLASSES, NONE
 from training.nets import Classifier
 
 N_CLS = len(CLASSES)
@@ -91,6 +92,8 @@ def main() -> None:
     ap.add_argument("--real", action="append", default=[],
                     help="real crops (training.real_data folders), added to every epoch; may repeat")
     ap.add_argument("--real-repeat", type=int, default=2, help="times each real crop is drawn per epoch")
+    ap.add_argument("--distractors", type=float, default=0.0,
+                    help="share of each batch replaced by drawn non-tiles (class none)")
     args = ap.parse_args()
     make_deterministic(args.seed, args.threads)
     log = Log(args.out + ".log")
@@ -142,8 +145,16 @@ def main() -> None:
             if step >= total:
                 break
             idx = np.sort(order[b * args.batch:(b + 1) * args.batch])
-            x = torch.from_numpy(crops[idx]).permute(0, 3, 1, 2).float() / 255.0
-            m = torch.from_numpy(meta[idx].astype(np.int64))
+            batch, bmeta = crops[idx], meta[idx]
+            if args.distractors:
+                k = int(rng.binomial(len(idx), args.distractors))
+                if k:
+                    batch, bmeta = batch.copy(), bmeta.copy()
+                    for j in rng.choice(len(idx), k, replace=False):
+                        batch[j] = distractors.crop(rng)
+                        bmeta[j] = (CLASSES.index(NONE), -1, 0)
+            x = torch.from_numpy(batch).permute(0, 3, 1, 2).float() / 255.0
+            m = torch.from_numpy(bmeta.astype(np.int64))
             x, orient = augment(x, m[:, 1], g)
             x = unredden(x, m[:, 0], g, args.unredden)
             for pg in opt.param_groups:

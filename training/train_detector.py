@@ -16,6 +16,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
+from training import distractors
 from training.common import Log, cosine_lr, make_deterministic
 from training.nets import Detector
 
@@ -102,6 +103,8 @@ def main() -> None:
     ap.add_argument("--real-share", type=float, default=0.5, help="share of each batch drawn from --real")
     ap.add_argument("--init", help="start from these weights (fine-tuning)")
     ap.add_argument("--warmup", type=int, default=200)
+    ap.add_argument("--distractors", type=float, default=0.0,
+                    help="share of crops given 1-3 drawn non-tiles (dice, sticks, paper, phones, hands, edges)")
     ap.add_argument("--out", default="training/work/detector.pt")
     ap.add_argument("--steps", type=int, default=5000)
     ap.add_argument("--batch", type=int, default=16)
@@ -149,6 +152,8 @@ def main() -> None:
             picks.append((real[k][0], real[k][1], j, 0.25))
         for src, src_boxes, i, aspect in picks:
             im, b = sample(np.asarray(src[i]), src_boxes[i], args.size, rng, aspect)
+            if args.distractors and rng.random() < args.distractors:
+                im = distractors.paste(im, b, rng, int(rng.integers(1, 4)))
             h, wt, r, m = make_targets(b, args.size)
             xs.append(im)
             heats.append(h)

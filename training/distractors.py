@@ -1,0 +1,164 @@
+"""Things on a mahjong table that are not tiles, drawn procedurally: dice, point sticks, paper
+and books, phones, hands, white cards, table edges.
+
+Used while training, on the fly: `paste` puts some into a detector training crop where they touch
+no labelled tile (so the detector learns them as background), and `crop` draws one as the
+classifier sees a false alarm (a "none" crop). Shapes that a tile could be (a small ivory
+rectangle of a tile's proportions) are never drawn: a blank white tile is haku.
+"""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+KINDS = ("die", "stick", "paper", "phone", "hand", "card", "edge")
+
+
+def _col(rng: np.random.Generator, base: tuple[int, int, int], jitter: int = 20) -> tuple[int, int, int]:
+    c = np.clip(np.array(base) + rng.integers(-jitter, jitter + 1, 3), 0, 255)
+    return int(c[0]), int(c[1]), int(c[2])
+
+
+def _rotated_rect(cx: float, cy: float, w: float, h: float, ang: float) -> np.ndarray:
+    pts = cv2.boxPoints(((float(cx), float(cy)), (float(w), float(h)), float(ang)))
+    return pts.astype(np.int32)
+
+
+def draw(img: np.ndarray, kind: str, cx: float, cy: float, s: float, rng: np.random.Generator) -> np.ndarray:
+    """Draw one object of `kind` centred at (cx, cy) with size scale `s` (about a tile's height)
+    into the RGB uint8 `img`, in place. Returns its corner points (k, 2)."""
+    ang = float(rng.uniform(0, 180))
+    if kind == "die":
+        side = s * rng.uniform(0.35, 0.6)
+        pts = _rotated_rect(cx, cy, side, side, ang)
+        cv2.fillConvexPoly(img, pts, _col(rng, (240, 238, 230), 12), cv2.LINE_AA)
+        n = int(rng.integers(1, 7))
+        pip = (200, 30, 30) if n in (1, 4) and rng.random() < 0.7 else _col(rng, (25, 25, 25), 10)
+        offs = {1: [(0, 0)], 2: [(-1, -1), (1, 1)], 3: [(-1, -1), (0, 0), (1, 1)], 4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
+                5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)], 6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)]}[n]
+        c, sn = np.cos(np.deg2rad(ang)), np.sin(np.deg2rad(ang))
+        for ox, oy in offs:
+            x, y = ox * side * 0.27, oy * side * 0.27
+            cv2.circle(img, (int(cx + c * x - sn * y), int(cy + sn * x + c * y)), max(1, int(side * (0.12 if n > 1 else 0.18))),
+                       pip, -1, cv2.LINE_AA)
+        return pts
+    if kind == "stick":
+        ln, th = s * rng.uniform(2.5, 5.0), s * rng.uniform(0.09, 0.16)
+        pts = _rotated_rect(cx, cy, ln, th, ang)
+        cv2.fillConvexPoly(img, pts, _col(rng, (245, 245, 240), 10), cv2.LINE_AA)
+        c, sn = np.cos(np.deg2rad(ang)), np.sin(np.deg2rad(ang))
+        dots = int(rng.choice([1, 2, 5, 8]))
+        col = (200, 30, 30) if rng.random() < 0.5 else (20, 20, 20)
+        for k in range(dots):
+            t = (k - (dots - 1) / 2) * th * 0.9
+            cv2.circle(img, (int(cx + c * t), int(cy + sn * t)), max(1, int(th * 0.3)), col, -1, cv2.LINE_AA)
+        return pts
+    if kind in ("paper", "phone", "card"):
+        if kind == "paper":
+            w, h = s * rng.uniform(3, 6), s * rng.uniform(3.5, 7)
+            base = _col(rng, (240, 238, 232), 15)
+        elif kind == "phone":
+            w, h = s * rng.uniform(1.2, 1.8), s * rng.uniform(2.6, 3.6)
+            base = _col(rng, (25, 25, 30), 15)
+        else:  # a white card or box lid: much longer or much larger than a tile
+            w = s * rng.uniform(0.5, 1.0)
+            h = w * rng.uniform(2.6, 4.0) if rng.random() < 0.5 else s * rng.uniform(2.5, 4.0)
+            base = _col(rng, (238, 236, 228), 15)
+        pts = _rotated_rect(cx, cy, w, h, ang)
+        cv2.fillConvexPoly(img, pts, base, cv2.LINE_AA)
+        c, sn = np.cos(np.deg2rad(ang)), np.sin(np.deg2rad(ang))
+        if kind == "paper":  # lines of text
+            ink = _col(rng, (35, 35, 40), 20)
+            for k in range(int(h / (s * 0.25))):
+                y = -h / 2 + s * 0.3 + k * s * 0.25
+                if y > h / 2 - s * 0.2:
+                    break
+                x0, x1 = -w / 2 + s * 0.3, -w / 2 + s * 0.3 + rng.uniform(0.4, 0.9) * (w - s * 0.6)
+                p0 = (int(cx + c * x0 - sn * y), int(cy + sn * x0 + c * y))
+                p1 = (int(cx + c * x1 - sn * y), int(cy + sn * x1 + c * y))
+                cv2.line(img, p0, p1, ink, max(1, int(s * 0.05)), cv2.LINE_AA)
+        elif kind == "phone":
+            inner = _rotated_rect(cx, cy, w * 0.88, h * 0.9, ang)
+            cv2.fillConvexPoly(img, inner, _col(rng, (70, 100, 150), 60), cv2.LINE_AA)
+        return pts
+    if kind == "hand":
+        skin = _col(rng, (205, 160, 130), 35)
+        ax = (int(s * rng.uniform(1.0, 1.6)), int(s * rng.uniform(0.6, 0.9)))
+        cv2.ellipse(img, (int(cx), int(cy)), ax, ang, 0, 360, skin, -1, cv2.LINE_AA)
+        c, sn = np.cos(np.deg2rad(ang)), np.sin(np.deg2rad(ang))
+        for k in range(4):  # fingers
+            off = (k - 1.5) * ax[1] * 0.45
+            bx, by = cx + c * ax[0] * 0.8 - sn * off, cy + sn * ax[0] * 0.8 + c * off
+            ex, ey = bx + c * s * 0.9, by + sn * s * 0.9
+            cv2.line(img, (int(bx), int(by)), (int(ex), int(ey)), skin, max(2, int(s * 0.22)), cv2.LINE_AA)
+        return np.array([[cx - ax[0] - s, cy - ax[0] - s], [cx + ax[0] + s, cy + ax[0] + s]], np.int32)
+    # a table edge: a straight rim band with a highlight, across the whole image
+    h, w = img.shape[:2]
+    rim = _col(rng, (120, 85, 55), 50)
+    c, sn = np.cos(np.deg2rad(ang)), np.sin(np.deg2rad(ang))
+    far = 4 * max(h, w)
+    band = s * rng.uniform(0.3, 0.8)
+    pts = np.array([[cx - c * far - sn * 0, cy - sn * far], [cx + c * far, cy + sn * far],
+                    [cx + c * far - sn * band, cy + sn * far + c * band], [cx - c * far - sn * band, cy - sn * far + c * band]],
+                   np.int32)
+    cv2.fillConvexPoly(img, pts, rim, cv2.LINE_AA)
+    cv2.line(img, tuple(pts[0]), tuple(pts[1]), _col(rng, (230, 220, 200), 20), max(1, int(s * 0.06)), cv2.LINE_AA)
+    return pts
+
+
+def _hits(pts: np.ndarray, boxes: np.ndarray, margin: float) -> bool:
+    if len(boxes) == 0:
+        return False
+    x1, y1 = pts.min(0) - margin
+    x2, y2 = pts.max(0) + margin
+    return bool(((boxes[:, 0] < x2) & (boxes[:, 2] > x1) & (boxes[:, 1] < y2) & (boxes[:, 3] > y1)).any())
+
+
+def paste(img: np.ndarray, boxes: np.ndarray, rng: np.random.Generator, count: int = 2) -> np.ndarray:
+    """Draw up to `count` distractors into a copy of `img` where they touch none of `boxes`
+    (n, >=4, in pixels; every box, tile or ignore). Size scale: the median box height, or a
+    random tile-like size when there is no box."""
+    out = img.copy()
+    h, w = img.shape[:2]
+    b = np.asarray(boxes, np.float32).reshape(-1, 5)[:, :4] if len(boxes) else np.zeros((0, 4), np.float32)
+    s0 = float(np.median(np.maximum(b[:, 2] - b[:, 0], b[:, 3] - b[:, 1]))) if len(b) else float(rng.uniform(18, 70))
+    for _ in range(count):
+        kind = KINDS[int(rng.integers(0, len(KINDS)))]
+        s = s0 * float(np.exp(rng.uniform(-0.3, 0.3)))
+        cx, cy = float(rng.uniform(0, w)), float(rng.uniform(0, h))
+        trial = np.zeros_like(out)
+        pts = draw(trial, kind, cx, cy, s, rng)
+        if kind == "edge":
+            mask = trial.any(2)
+            if len(b) and mask[np.clip(((b[:, 1] + b[:, 3]) / 2).astype(int), 0, h - 1),
+                                np.clip(((b[:, 0] + b[:, 2]) / 2).astype(int), 0, w - 1)].any():
+                continue
+            # the edge must not cut any box either
+            ok = True
+            for x1, y1, x2, y2 in b:
+                xa, ya = int(np.clip(x1, 0, w - 1)), int(np.clip(y1, 0, h - 1))
+                xb, yb = int(np.clip(x2, 0, w - 1)), int(np.clip(y2, 0, h - 1))
+                if mask[ya:yb + 1, xa:xb + 1].any():
+                    ok = False
+                    break
+            if not ok:
+                continue
+        elif _hits(pts.reshape(-1, 2).astype(np.float32), b, s0 * 0.15):
+            continue
+        mask = trial.any(2)
+        out[mask] = trial[mask]
+    return out
+
+
+def crop(rng: np.random.Generator, background: np.ndarray | None = None, size: int = 64) -> np.ndarray:
+    """A classifier-sized crop showing (part of) one distractor on `background` (size x size RGB)
+    or on a plain noisy surface, as a detector false alarm would be cropped."""
+    if background is None:
+        base = np.array(_col(rng, (90, 110, 90), 80), np.float32)
+        background = np.clip(base + rng.normal(0, 8, (size, size, 3)), 0, 255).astype(np.uint8)
+    img = background.copy()
+    kind = KINDS[int(rng.integers(0, len(KINDS)))]
+    s = size / 1.2 * float(rng.uniform(0.6, 1.2))  # the crop is 1.2x the supposed box
+    cx, cy = size / 2 + rng.normal(0, size * 0.15), size / 2 + rng.normal(0, size * 0.15)
+    draw(img, kind, cx, cy, s, rng)
+    return img
