@@ -88,7 +88,7 @@ def parse_labels(raw: Any, limits: Limits = Limits()) -> dict:
     if isinstance(raw, (str, bytes)):
         try:
             raw = json.loads(raw)
-        except ValueError:
+        except (ValueError, RecursionError):
             raise ContributionError(400, "the labels are not valid JSON", "labels") from None
     if not isinstance(raw, dict):
         raise ContributionError(400, "the labels must be a JSON object with a list of boxes", "labels")
@@ -112,7 +112,10 @@ def parse_labels(raw: Any, limits: Limits = Limits()) -> dict:
         if (not isinstance(box, list) or len(box) != 4
                 or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in box)):
             raise ContributionError(400, "each box needs four numbers [x1, y1, x2, y2] in the photo's pixels", f"{where}.box")
-        x1, y1, x2, y2 = (float(v) for v in box)
+        try:
+            x1, y1, x2, y2 = (float(v) for v in box)
+        except OverflowError:
+            raise ContributionError(400, "a box's corners must be finite numbers", f"{where}.box") from None
         if not all(v == v and abs(v) != float("inf") for v in (x1, y1, x2, y2)):
             raise ContributionError(400, "a box's corners must be finite numbers", f"{where}.box")
         if x2 - x1 < 1 or y2 - y1 < 1:
@@ -160,15 +163,21 @@ def clean_photo(data: bytes, limits: Limits = Limits()) -> tuple[bytes, int, int
             raise ContributionError(413, f"the photo is {w}x{h} pixels; at most {limits.pixels // 1_000_000} MP may be shared", "image")
         if w < 8 or h < 8:
             raise ContributionError(415, f"the image is only {w}x{h} pixels", "image")
+        try:  # as recognition/image_io.py does, so the boxes /api/recognize gave fit the same pixels
+            orientation = im.getexif().get(0x0112, 1)
+        except Exception:  # a broken EXIF block: the photo is read as it lies
+            orientation = 1
         try:
             im.load()
             icc = im.info.get("icc_profile")
-            upright = ImageOps.exif_transpose(im)
+            upright = ImageOps.exif_transpose(im) if orientation in range(2, 9) else im
             if upright.mode in ("RGBA", "LA", "PA") or (upright.mode == "P" and "transparency" in upright.info):
                 rgba = upright.convert("RGBA")
                 upright = Image.alpha_composite(Image.new("RGBA", rgba.size, (255, 255, 255, 255)), rgba)
-            # a new image from the pixels alone: nothing of the upload's info (EXIF, XMP, comments) follows
-            pixels = Image.frombytes("RGB", upright.size, upright.convert("RGB").tobytes())
+            pixels = upright.convert("RGB") if upright.mode != "RGB" or upright is im else upright
+            # nothing of the upload's info (EXIF, XMP, comments) may follow the pixels
+            pixels.info = {}
+            im.close()
         except ContributionError:
             raise
         except Exception:

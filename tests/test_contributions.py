@@ -39,14 +39,14 @@ def _post(client, image: bytes | None, labels: dict | str | None, **headers):
                        content_type=f"multipart/form-data; boundary={BOUNDARY}", headers=headers)
 
 
-def _photo(w: int = 320, h: int = 200, exif: Image.Exif | None = None, fmt: str = "JPEG") -> bytes:
+def _photo(w: int = 320, h: int = 200, exif: Image.Exif | None = None, fmt: str = "JPEG", **save) -> bytes:
     """A photo with a distinct pattern: the left half bright, so orientation can be seen."""
     arr = np.zeros((h, w, 3), np.uint8)
     arr[:, : w // 2] = (230, 230, 230)
     arr[: h // 4, :, 0] = 200  # a red band along the top
     out = io.BytesIO()
     kwargs = {"exif": exif} if exif is not None else {}
-    Image.fromarray(arr).save(out, fmt, **kwargs)
+    Image.fromarray(arr).save(out, fmt, **kwargs, **save)
     return out.getvalue()
 
 
@@ -107,25 +107,35 @@ def test_contribute_get_and_delete(client, folder):
 
 def test_exif_and_gps_are_removed_and_the_photo_turned_upright(client, folder):
     # orientation 6: the camera held sideways; the upright picture is 200 wide, 320 high
-    data = _photo(exif=_gps_exif(orientation=6))
+    xmp = b'<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF><rdf:Description exif:GPSLatitude="35,39N"/></rdf:RDF></x:xmpmeta>'
+    data = _photo(exif=_gps_exif(orientation=6), comment=b"shot at home", xmp=xmp)
     raw = Image.open(io.BytesIO(data))
     assert raw.getexif().get_ifd(0x8825), "the test photo carries GPS"
-    assert b"PhoneMaker" in data
+    assert b"PhoneMaker" in data and b"shot at home" in data and b"GPSLatitude" in data
     labels = {"boxes": [{"tile": "5s", "box": [10, 10, 190, 310]}], "image_size": [200, 320]}
     resp = _post(client, data, labels)
     assert resp.status_code == 201, resp.get_json()
     body = resp.get_json()
     assert (body["width"], body["height"]) == (200, 320)
     stored = Path(folder, f"{body['id']}.jpg").read_bytes()
-    assert b"PhoneMaker" not in stored and b"Exif" not in stored
+    for secret in (b"PhoneMaker", b"Exif", b"shot at home", b"GPSLatitude", b"xmpmeta"):
+        assert secret not in stored
     im = Image.open(io.BytesIO(stored))
     assert im.size == (200, 320)
     assert not im.getexif(), "no EXIF block at all"
-    assert "exif" not in im.info and "xmp" not in im.info
+    assert "exif" not in im.info and "xmp" not in im.info and "comment" not in im.info
     # turned the way EXIF said: the red band (the original top) is now along the right edge
     px = np.asarray(im.convert("RGB")).astype(int)
     assert px[160, 190, 0] - px[160, 190, 2] > 100
     assert abs(px[160, 10, 0] - px[160, 10, 2]) < 40
+
+
+def test_a_photo_without_orientation_keeps_its_pixels_as_they_lie(client, folder):
+    data = _photo(comment=b"kept out")
+    resp = _post(client, data, LABELS)
+    assert resp.status_code == 201
+    with Image.open(Path(folder, f"{resp.get_json()['id']}.jpg")) as im:
+        assert im.size == (320, 200) and "comment" not in im.info
 
 
 def test_boxes_are_checked_against_the_upright_photo(client):
@@ -148,6 +158,9 @@ def test_boxes_are_checked_against_the_upright_photo(client):
     ({"boxes": [{"tile": "1m", "box": [0, 0, 10]}]}, 400, "labels.boxes[0].box"),
     ({"boxes": [{"tile": "1m", "box": [0, 0, "a", 10]}]}, 400, "labels.boxes[0].box"),
     ({"boxes": [{"tile": "1m", "box": [0, 0, True, 10]}]}, 400, "labels.boxes[0].box"),
+    ('{"boxes": [{"tile": "1m", "box": [0, 0, 1%s, 10]}]}' % ("0" * 400), 400, "labels.boxes[0].box"),
+    ('{"boxes": [{"tile": "1m", "box": [0, 0, NaN, 10]}]}', 400, "labels.boxes[0].box"),
+    ("[" * 100_000, 400, "labels"),
     ({"boxes": [{"tile": "1m", "box": [30, 0, 10, 10]}]}, 422, "labels.boxes[0].box"),
     ({"boxes": [{"tile": "1m", "box": [-5, 0, 10, 10]}]}, 422, "labels.boxes[0].box"),
     ({"boxes": [{"tile": "1m", "box": [0, 0, 10, 201]}]}, 422, "labels.boxes[0].box"),
