@@ -271,9 +271,9 @@ class ContributionStore:
             count, size = self.usage()
             if count >= self.limits.count or size + len(jpeg) + 4096 > self.limits.total_bytes:
                 raise ContributionError(507, "the server has no room for more shared photos just now; thank you all the same")
-            cid = secrets.token_urlsafe(12)
-            while self._sidecar(cid).exists():  # pragma: no cover - 96 random bits
-                cid = secrets.token_urlsafe(12)
+            cid = secrets.token_hex(9)  # no leading "-" for a command line to mistake for an option
+            while self._sidecar(cid).exists():  # pragma: no cover - 72 random bits
+                cid = secrets.token_hex(9)
             record = {"id": cid, "created_at": _now(), "width": width, "height": height,
                       "boxes": parsed["boxes"], "photo_bytes": len(jpeg), "token_hash": hash_token(token)}
             _write_atomic(self._image(cid), jpeg)

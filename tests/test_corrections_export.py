@@ -91,6 +91,13 @@ def test_list_delete_and_export_again_drops_deleted_photos(store, tmp_path, caps
     assert sorted(p.name for p in (out / "images").iterdir()) == [f"{second['id']}.jpg"]
 
 
+def test_ids_are_safe_on_a_command_line(tmp_path):
+    store = ContributionStore(tmp_path / "store")
+    for _ in range(200):  # a random id starting with "-" would be taken for an option
+        cid = store.add(_photo(), {"boxes": [{"tile": "1m", "box": [0, 0, 10, 10]}]})["id"]
+        assert cid[0].isalnum() and corrections.main(["--store", str(store.folder), "delete", cid]) == 0
+
+
 def test_export_refuses_a_folder_of_other_data(store, tmp_path):
     other = tmp_path / "real"
     other.mkdir()
