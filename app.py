@@ -15,7 +15,12 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         DATABASE_URL="sqlite:///" + os.path.join(app.instance_path, "tenbou.sqlite3"),
         MAX_CONTENT_LENGTH=20 * 1024 * 1024,  # photos; JSON bodies are capped lower (web/security.py)
         MAX_JSON_BYTES=256 * 1024,
-        RATE_LIMITS={"recognize": (30, 10)},  # per client and process: 30 photos a minute, bursts of 10
+        # per client and process: 30 photos a minute, bursts of 10; shared photos fewer
+        RATE_LIMITS={"recognize": (30, 10), "contribute": (10, 5)},
+        CONTRIBUTIONS_DIR=None,  # photos players share (web/contributions.py); None: instance/contributions
+        CONTRIBUTIONS_MAX_COUNT=5000,
+        CONTRIBUTIONS_MAX_BYTES=2 * 1024 ** 3,
+        CONTRIBUTION_MAX_PHOTO_BYTES=8 * 1024 * 1024,
     )
     if test_config is None:
         app.config.from_prefixed_env("TENBOU")
@@ -25,7 +30,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         app.config.from_mapping(test_config)
 
     from tables import Database, TableService
-    from web import api, errors, health, openapi, security, pages, recognize, tables
+    from web import api, contributions, errors, health, openapi, security, pages, recognize, tables
 
     database = Database(app.config["DATABASE_URL"])
     app.extensions["database"] = database
@@ -33,6 +38,6 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
     errors.register(app)
     security.register(app)
-    for blueprint in (api.bp, recognize.bp, tables.bp, health.bp, openapi.bp, pages.bp):
+    for blueprint in (api.bp, recognize.bp, contributions.bp, tables.bp, health.bp, openapi.bp, pages.bp):
         app.register_blueprint(blueprint)
     return app

@@ -1,5 +1,6 @@
 """The OpenAPI description matches the code: every route described, every response conforms."""
 import json
+import re
 
 import pytest
 import schemathesis
@@ -13,16 +14,14 @@ from web.openapi import EXAMPLE_CALLS, EXAMPLES_FILE, build_spec, record_example
 @pytest.fixture(scope="module")
 def spec_app(tmp_path_factory):
     db = tmp_path_factory.mktemp("openapi") / "api.sqlite3"
-    app = create_app({"TESTING": True, "DATABASE_URL": f"sqlite:///{db}", "RATE_LIMITS": {}})
+    app = create_app({"TESTING": True, "DATABASE_URL": f"sqlite:///{db}", "RATE_LIMITS": {},
+                      "CONTRIBUTIONS_DIR": str(db.parent / "contributions")})
     yield app
     app.extensions["database"].dispose()
 
 
 def _openapi_path(rule: str) -> str:
-    out = rule
-    for conv in ("<int:index>", "<key>"):
-        out = out.replace(conv, "{" + conv.strip("<>").split(":")[-1] + "}")
-    return out
+    return re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", rule)
 
 
 def test_every_route_is_described_and_every_description_routed(spec_app):

@@ -149,6 +149,22 @@ SCHEMAS = {
             "timing_ms": {"type": "object"}, "message": {"type": "string"},
         },
     },
+    "ContributionLabels": {
+        "type": "object", "required": ["boxes"],
+        "description": "the tiles as the player confirmed them, boxes in the (upright) photo's pixels",
+        "properties": {"boxes": {"type": "array", "minItems": 1, "maxItems": 60, "items": {
+                           "type": "object", "required": ["tile", "box"],
+                           "properties": {"tile": {"type": "string", "pattern": "^(?:[0-9][mps]|[1-7]z|back)$"},
+                                          "box": {"type": "array", "items": {"type": "number"}, "minItems": 4, "maxItems": 4,
+                                                  "description": "[x1, y1, x2, y2]"}}}},
+                       "image_size": {"type": "array", "items": {"type": "integer", "minimum": 1}, "minItems": 2, "maxItems": 2,
+                                      "description": "[width, height] the boxes were drawn on; checked against the photo"}}},
+    "Contribution": {
+        "type": "object", "required": ["id", "created_at", "width", "height", "boxes", "photo_bytes"],
+        "properties": {"id": {"type": "string"}, "created_at": {"type": "string"},
+                       "width": {"type": "integer"}, "height": {"type": "integer"}, "photo_bytes": {"type": "integer"},
+                       "boxes": {"type": "array", "items": {"type": "object", "required": ["tile", "box"]}},
+                       "delete_token": {"type": "string", "description": "only in the 201 answer to POST /api/contributions"}}},
     "Health": {"type": "object", "required": ["ok", "checks"],
                "properties": {"ok": {"type": "boolean"}, "checks": {"type": "object"}}},
 }
@@ -164,15 +180,23 @@ WRITE_ERRORS = {**ERRORS,
                 "409": {"description": "The table changed since If-Match: the current table is in the body",
                         "content": {"application/json": {"schema": _ref("Conflict")}}}}
 
+CONTRIBUTION_ID = {"name": "cid", "in": "path", "required": True, "schema": {"type": "string", "maxLength": 64},
+                   "description": "the contribution's id"}
+TOKEN = {"name": "Authorization", "in": "header", "required": False, "schema": {"type": "string"},
+         "description": "Bearer <delete_token>"}
+CONTRIBUTION_ERRORS = {"401": _error("No delete token"), "403": _error("Wrong delete token"),
+                       "404": _error("No such contribution")}
 
-def _op(summary: str, ok: dict, *, body: dict | None = None, params=(), errors=ERRORS, ok_code="200", security=False):
+
+def _op(summary: str, ok: dict, *, body: dict | None = None, params=(), errors=ERRORS, ok_code="200", security=False,
+        scheme="edit_token"):
     op = {"summary": summary, "responses": {ok_code: ok, **errors}}
     if body is not None:
         op["requestBody"] = {"required": True, **body}
     if params:
         op["parameters"] = list(params)
     if security:
-        op["security"] = [{"edit_token": []}]
+        op["security"] = [{scheme: []}]
     return op
 
 
@@ -193,6 +217,22 @@ PATHS = {
                                                              "properties": {"image": {"type": "string", "contentMediaType": "application/octet-stream"}}}}}},
         errors={**ERRORS, "429": _error("Too many photos from this client; see Retry-After"),
                 "503": _error("Recognition is not available on this server (model missing)")})},
+    "/api/contributions": {"post": _op(
+        "Share a corrected photo to improve recognition (stored without its metadata)",
+        _ok("The stored contribution, with the token that deletes it", _ref("Contribution")),
+        body={"content": {"multipart/form-data": {"schema": {
+            "type": "object", "required": ["image", "labels"],
+            "properties": {"image": {"type": "string", "contentMediaType": "application/octet-stream"},
+                           "labels": {"type": "string", "contentMediaType": "application/json",
+                                      "contentSchema": _ref("ContributionLabels")}}}}}},
+        errors={**ERRORS, "429": _error("Too many photos from this client; see Retry-After"),
+                "507": _error("The server has no room for more contributions")}, ok_code="201")},
+    "/api/contributions/{cid}": {
+        "get": _op("A contribution, for whoever holds its delete token", _ok("The contribution", _ref("Contribution")),
+                   params=[CONTRIBUTION_ID, TOKEN], errors=CONTRIBUTION_ERRORS, security=True, scheme="delete_token"),
+        "delete": _op("Delete a contribution (photo and labels)", {"description": "Deleted"},
+                      params=[CONTRIBUTION_ID, TOKEN], errors=CONTRIBUTION_ERRORS, ok_code="204", security=True,
+                      scheme="delete_token")},
     "/api/tables": {"post": _op("Create a table", _ok("The new table, with its edit token", _ref("Table")),
                                 body=_json(_ref("TableCreate"), "create_table"), ok_code="201")},
     "/api/tables/{key}": {"get": _op("A table: players, state and every hand", _ok("The table", _ref("Table")),
@@ -239,7 +279,9 @@ def build_spec() -> dict:
         "paths": paths,
         "components": {"schemas": schemas,
                        "securitySchemes": {"edit_token": {"type": "http", "scheme": "bearer",
-                                                          "description": "the edit_token returned when the table was created"}}},
+                                                          "description": "the edit_token returned when the table was created"},
+                                           "delete_token": {"type": "http", "scheme": "bearer",
+                                                            "description": "the delete_token returned when the photo was shared"}}},
     }
 
 

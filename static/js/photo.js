@@ -5,6 +5,7 @@ import { api, ApiError, OfflineError } from "./api.js";
 import { PICKER, tileImg, tileName } from "./tiles.js";
 import { emptyHand } from "./hand.js";
 import * as store from "./store.js";
+import { contributeCard } from "./contribute.js";
 
 export const MAX_SIDE = 2048;
 const UNCERTAIN = 0.75;
@@ -59,7 +60,7 @@ export function handFromDetections(res, dets, winDet) {
   return state;
 }
 
-let last = null;  // {url, res, dets, win}: the last photo, kept while the app is open
+let last = null;  // {url, blob, res, dets, win}: the last photo, kept while the app is open
 
 export async function photoScreen(view) {
   const status = h("div", { "aria-live": "polite" });
@@ -76,7 +77,7 @@ export async function photoScreen(view) {
       form.append("image", blob, "photo.jpg");
       const res = await api("POST", "/api/recognize", form);
       if (last && last.url) URL.revokeObjectURL(last.url);
-      last = { url: URL.createObjectURL(blob), res, dets: res.tiles.map((t) => ({ tile: t.tile, ignored: t.face_down || t.tile === "back" })), win: null, size: [width, height] };
+      last = { url: URL.createObjectURL(blob), blob, res, dets: res.tiles.map((t) => ({ tile: t.tile, ignored: t.face_down || t.tile === "back" })), win: null, size: [width, height] };
       clear(status);
       show();
     } catch (err) {
@@ -88,6 +89,7 @@ export async function photoScreen(view) {
   }
 
   function show() {
+    contribute.refresh();
     if (!last) return;
     const { res, dets } = last;
     // uncertain: a low classifier confidence, or a tile the hand proposal itself flags
@@ -159,6 +161,7 @@ export async function photoScreen(view) {
   }
 
   function toScore() {
+    contribute.shareIfOn();  // the player has checked the tiles: share them if they chose to
     const hand = handFromDetections(last.res, last.dets, last.win);
     const saved = store.get("quick") || {};
     store.set("quick", { ...saved, hand });
@@ -166,12 +169,13 @@ export async function photoScreen(view) {
     location.hash = "#/score";
   }
 
+  const contribute = contributeCard(() => last);
   clear(view, h("h1", { class: "visually-hidden" }, "Photo"),
     h("section", { class: "card" },
       h("h2", {}, "Photograph a hand"),
       h("p", { class: "hint" }, "Lay the tiles in a row, face up, in good light. Called melds to one side."),
       input,
       h("label", { for: "photo-input", class: "btn btn-primary btn-block", role: "button", tabindex: "0" }, "Take or choose a photo")),
-    status, stageBox);
+    status, stageBox, contribute.el);
   if (last) show();
 }

@@ -31,7 +31,13 @@ def chromium_path():
 
 
 @pytest.fixture(scope="session")
-def live_server(tmp_path_factory, chromium_path):
+def contributions_dir(tmp_path_factory):
+    """Where the live server keeps the photos players share."""
+    return tmp_path_factory.mktemp("contributions")
+
+
+@pytest.fixture(scope="session")
+def live_server(tmp_path_factory, chromium_path, contributions_dir):
     """The real app on http://127.0.0.1:<free port>."""
     from werkzeug.serving import WSGIRequestHandler, make_server
 
@@ -55,7 +61,7 @@ def live_server(tmp_path_factory, chromium_path):
         return serve
 
     db = tmp_path_factory.mktemp("browser-db") / "tenbou.sqlite3"
-    app = create_app({"TESTING": True, "DATABASE_URL": f"sqlite:///{db}"})
+    app = create_app({"TESTING": True, "DATABASE_URL": f"sqlite:///{db}", "CONTRIBUTIONS_DIR": str(contributions_dir)})
     server = make_server("127.0.0.1", 0, buffered(app), threaded=True, request_handler=QuietHandler)
     thread = threading.Thread(target=server.serve_forever, name="live-server", daemon=True)
     thread.start()
