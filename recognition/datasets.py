@@ -41,6 +41,7 @@ class LabelledPhoto:
     boxes: list[tuple[str, tuple[float, float, float, float]]] | None = None
     ignore: list[tuple[float, float, float, float]] = field(default_factory=list)
     complete: bool = True  # every tile in the photo is labelled
+    classify: bool = True  # the tile codes are trusted for training the classifier
     scene: str = ""
 
     @property
@@ -97,7 +98,10 @@ def _from_jsonl(row: dict, folder: str, source: str) -> LabelledPhoto:
     return LabelledPhoto(name, os.path.join(folder, name), source,
                          row.get("kind") or _family(os.path.basename(name)),
                          Counter(code for code, _ in boxes), back, boxes, ignore,
-                         complete=row.get("use") != "detection")
+                         complete=row.get("use") != "detection",
+                         # a player's confirmed correction names its tiles surely, even where
+                         # the tiles the recogniser missed are not boxed
+                         classify=row.get("use") != "detection" or row.get("source") == "contribution")
 
 
 def _ahash(path: str) -> np.ndarray:

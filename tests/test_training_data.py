@@ -15,7 +15,7 @@ from training.labels import CLASS_INDEX, NONE
 from training.real_data import DET_SIZE, build
 
 
-def _folder(tmp_path, use_detection: bool):
+def _folder(tmp_path, use_detection: bool, contribution: bool = False):
     img = np.full((320, 480, 3), (60, 120, 70), np.uint8)
     boxes = []
     for k, code in enumerate(["1m", "0p", "7z"]):
@@ -27,13 +27,15 @@ def _folder(tmp_path, use_detection: bool):
            "non_mpsz_boxes": [{"source_class": "bf1", "box": [300, 100, 340, 155]}]}
     if use_detection:
         row["use"] = "detection"
+    if contribution:
+        row["source"] = "contribution"
     (tmp_path / "labels.jsonl").write_text(json.dumps(row) + "\n")
     return load_folder(str(tmp_path))
 
 
-@pytest.mark.parametrize("use_detection", [False, True])
-def test_real_folder_becomes_training_arrays(tmp_path, use_detection):
-    photos = _folder(tmp_path, use_detection)
+@pytest.mark.parametrize("use_detection,contribution", [(False, False), (True, False), (True, True)])
+def test_real_folder_becomes_training_arrays(tmp_path, use_detection, contribution):
+    photos = _folder(tmp_path, use_detection, contribution)
     out = tmp_path / "out"
     stats = build(photos, str(out), crops_per_tile=2, teacher=None)
     det = np.load(out / "det_images.npy")
@@ -44,7 +46,7 @@ def test_real_folder_becomes_training_arrays(tmp_path, use_detection):
     sx = DET_SIZE / 480
     assert rows[0][:4] == pytest.approx([40 * sx, 100 * DET_SIZE / 320, 80 * sx, 155 * DET_SIZE / 320], abs=0.01)
     meta = np.load(out / "cls_meta.npy")
-    if use_detection:  # detection-only labels give no classifier crops
+    if use_detection and not contribution:  # detection-only labels give no classifier crops
         assert len(meta) == 0 and stats["tile_crops"] == 0
     else:
         tiles = meta[meta[:, 0] != CLASS_INDEX[NONE]]

@@ -16,8 +16,9 @@ background:
   complete folder misses some tiles. Every place where the current models (the teacher) find a
   tile that no label covers is "ignore" when the teacher reads it as a tile, so only what the
   teacher itself takes for background stays background.
-Only the classifier crops come from completely labelled photos (`"use": "detection"` photos are
-for detection only, as their SOURCE.md says).
+Classifier crops come from completely labelled photos and from players' confirmed corrections
+(`"source": "contribution"`); other `"use": "detection"` photos are for detection only, as their
+SOURCE.md says.
 """
 from __future__ import annotations
 
@@ -109,7 +110,7 @@ def build(photos: list[LabelledPhoto], out: str, crops_per_tile: int = 3, teache
                         rows.append([x1 * sx, y1 * sy, x2 * sx, y2 * sy, 0])
                         stats["ignore_teacher"] += 1
         det_boxes.append(rows)
-        if ph.complete:  # classifier crops: labelled tiles
+        if ph.classify:  # classifier crops: labelled tiles
             bx, mt = [], []
             for code, box in ph.boxes or []:
                 cls = CLASS_INDEX[BACK if code == "back" else code]
