@@ -26,6 +26,11 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+# A photo whose labelled boxes have a median width/height beyond these was stretched by its export
+# far past any real tile's proportions (a tile face is about 0.75 as wide as high, 1.33 lying
+# sideways): narrow strips of a row blown up to a square. They are left out of training and of
+# the evaluation, like the export's screenshots that SOURCE.md already excludes.
+STRETCHED = (0.25, 3.0)
 VAL_SHARE = 5  # one scene in five goes to validation
 HASH_NEAR = 24  # average-hash Hamming distance (of 256 bits) under which two photos are one scene
 
@@ -47,6 +52,14 @@ class LabelledPhoto:
     @property
     def has_boxes(self) -> bool:
         return self.boxes is not None
+
+    @property
+    def stretched(self) -> bool:
+        """Distorted beyond a real photo by its export (see STRETCHED)."""
+        if not self.boxes:
+            return False
+        aspect = float(np.median([(x2 - x1) / max(y2 - y1, 1e-6) for _, (x1, y1, x2, y2) in self.boxes]))
+        return not STRETCHED[0] <= aspect <= STRETCHED[1]
 
 
 def _family(name: str) -> str:
@@ -169,8 +182,9 @@ def assign_splits(photos: list[LabelledPhoto]) -> dict[str, str]:
 
 
 def load_real(folders: list[str], split: str = "all") -> list[LabelledPhoto]:
-    """Photos of all `folders`, scenes assigned across them, keeping `split` ('train', 'val', 'all')."""
-    photos = [p for f in folders for p in load_folder(f)]
+    """Photos of all `folders`, scenes assigned across them, keeping `split` ('train', 'val', 'all').
+    Photos stretched out of shape by their export (`stretched`) are left out."""
+    photos = [p for f in folders for p in load_folder(f) if not p.stretched]
     if split == "all" or not any(p.has_boxes for p in photos):
         if any(p.has_boxes for p in photos):
             assign_scenes(photos)

@@ -117,3 +117,13 @@ def test_real_photo_split_has_no_scene_on_both_sides():
     assert not {p.scene for p in train} & {p.scene for p in val}
     assert 0.12 < len(val) / (len(train) + len(val)) < 0.3
     assert {p.kind for p in val} >= {"hand_row", "hk_table", "jp_trays", "riichi_mat"}
+
+
+def test_photos_stretched_out_of_shape_are_left_out(tmp_path):
+    rows = []
+    for name, w in (("ok.png", 30), ("strip.png", 400)):
+        cv2.imwrite(str(tmp_path / name), _pattern(7))
+        rows.append({"image": name, "width": 640, "height": 640,
+                     "boxes": [{"tile": "1m", "box": [0, k * 40, w, k * 40 + 38]} for k in range(3)]})
+    (tmp_path / "labels.jsonl").write_text("\n".join(json.dumps(r) for r in rows) + "\n")
+    assert [p.name for p in load_real([str(tmp_path)])] == ["ok.png"]
