@@ -39,7 +39,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         app.config.from_mapping(test_config)
 
     from tables import Database, TableService, migrate
-    from web import api, contributions, errors, health, openapi, security, pages, recognize, tables
+    from tables.events import EventService
+    from web import api, contributions, errors, events, health, openapi, security, pages, recognize, tables
 
     database = Database(app.config["DATABASE_URL"])
     # Prepare the schema: gunicorn's master does it once before forking (gunicorn.conf.py) and sets
@@ -55,9 +56,10 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         raise
     app.extensions["database"] = database
     app.extensions["tables"] = TableService(database)
+    app.extensions["events"] = EventService(app.extensions["tables"])
 
     errors.register(app)
     security.register(app)
-    for blueprint in (api.bp, recognize.bp, contributions.bp, tables.bp, health.bp, openapi.bp, pages.bp):
+    for blueprint in (api.bp, recognize.bp, contributions.bp, tables.bp, events.bp, health.bp, openapi.bp, pages.bp):
         app.register_blueprint(blueprint)
     return app

@@ -52,7 +52,8 @@ def _tie_key(rule: str, row: dict) -> tuple:
 def standings(tie_break: str, players: Sequence[str], games: Iterable[Mapping]) -> dict:
     """Rows sorted by rank, and each player's running total after each counted game.
 
-    ``rows``: player, name, rank, total, games, average_place, places (1st..4th counts).
+    ``rows``: player, name, rank (None before a first counted game), total, games, average_place,
+    places (1st..4th counts).
     ``progress``: one entry per counted game, in order: ``{"game": id, "totals": [per player]}``.
     """
     n = len(players)
@@ -74,9 +75,10 @@ def standings(tie_break: str, players: Sequence[str], games: Iterable[Mapping]) 
              "average_place": round(place_sum[i] / played[i], 2) if played[i] else None,
              "places": places[i]} for i in range(n)]
     key = lambda r: _tie_key(tie_break, r)  # noqa: E731
-    for r in rows:
-        r["rank"] = 1 + sum(1 for o in rows if key(o) > key(r))
-    rows.sort(key=lambda r: (r["rank"], -r["games"], r["name"].lower(), r["player"]))
+    ranked = [r for r in rows if r["games"]]
+    for r in rows:  # a player with no counted game yet has no rank and is listed last
+        r["rank"] = 1 + sum(1 for o in ranked if key(o) > key(r)) if r["games"] else None
+    rows.sort(key=lambda r: (r["rank"] is None, r["rank"] or 0, r["name"].lower(), r["player"]))
     return {"rows": rows, "progress": progress, "tie_break": tie_break}
 
 

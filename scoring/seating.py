@@ -1,6 +1,6 @@
 """Seating for a round of an event: which players share a table, and who sits out. Pure functions.
 
-Players are numbers 0..n-1. A round is a list of tables, each a list of four seats (seat 0 is
+Players are numbers (0..n-1, or the list of those present). A round is a list of tables, each a list of four seats (seat 0 is
 first East; a seat holds a player's number, or ``None`` for a substitute) and a list of byes.
 
 When n is not a multiple of 4 the organiser chooses: ``byes`` (n mod 4 players sit out, those with
@@ -51,12 +51,15 @@ def repeat_meetings(rounds: Sequence[dict]) -> int:
     return sum(c - 1 for c in meetings(rounds).values() if c > 1)
 
 
-def _sitting(n: int, rounds: Sequence[dict], mode: str, rng: random.Random) -> tuple[list[int], list[int]]:
+def _sitting(who, rounds: Sequence[dict], mode: str, rng: random.Random) -> tuple[list[int], list[int]]:
+    """Who plays this round and who sits out. ``who`` is a number of players (0..n-1) or a list
+    of the players present."""
+    people = list(range(who)) if isinstance(who, int) else list(who)
+    n = len(people)
     if n < 3 or (n < 4 and mode == "byes"):
         raise SeatingError("players", f"a round needs at least 4 players (or 3 with substitutes), got {n}")
     if mode not in MODES:
         raise SeatingError("mode", f"must be one of {', '.join(MODES)}, got {mode!r}")
-    people = list(range(n))
     rng.shuffle(people)
     if mode == "substitutes" or n % 4 == 0:
         return people, []
@@ -84,7 +87,7 @@ def _draw_seats(tables: list[list], rng: random.Random) -> list[list]:
     return out
 
 
-def random_round(n: int, rounds: Sequence[dict] = (), rng: random.Random | None = None, mode: str = "byes") -> dict:
+def random_round(n, rounds: Sequence[dict] = (), rng: random.Random | None = None, mode: str = "byes") -> dict:
     rng = rng or random.SystemRandom()
     people, byes = _sitting(n, rounds, mode, rng)
     return {"tables": _draw_seats(_tables(people), rng), "byes": byes}
@@ -131,7 +134,7 @@ def _best_grouping(people: list, met: dict, rng: random.Random, starts: int) -> 
     return best, best_cost
 
 
-def balanced_round(n: int, rounds: Sequence[dict] = (), rng: random.Random | None = None, mode: str = "byes",
+def balanced_round(n, rounds: Sequence[dict] = (), rng: random.Random | None = None, mode: str = "byes",
                    planned: int = 0, starts: int = 30) -> dict:
     """The round with the fewest repeat meetings. With ``planned`` rounds in all, it also looks
     ahead: among good groupings for this round it takes one that leaves later rounds free of
@@ -158,7 +161,7 @@ def balanced_round(n: int, rounds: Sequence[dict] = (), rng: random.Random | Non
     return {"tables": _draw_seats(best, rng), "byes": byes}
 
 
-def seat_round(method: str, n: int, rounds: Sequence[dict] = (), rng: random.Random | None = None,
+def seat_round(method: str, n, rounds: Sequence[dict] = (), rng: random.Random | None = None,
                mode: str = "byes", planned: int = 0) -> dict:
     if method == "random":
         return random_round(n, rounds, rng, mode)

@@ -176,3 +176,15 @@ def test_game_and_event_statistics():
     ev = event_stats(8, [g, again, ignored])
     assert ev[0] == ann and ev[4] == ann and ev[6] == cat
     assert ev[7]["hands"] == 0 and ev[7]["win_rate"] is None
+
+
+def test_seating_only_the_players_present():
+    present = [0, 2, 3, 5, 6, 7, 9, 11]
+    rnd = seat_round("balanced", present, [], random.Random(2))
+    assert sorted(p for t in rnd["tables"] for p in t) == present and rnd["byes"] == []
+
+
+def test_a_player_without_a_counted_game_has_no_rank_yet():
+    g = fixed([0, 1, 2, 3], [(0, 1, 10), (1, 2, 5), (2, 3, -5), (3, 4, -10)])
+    rows = standings("shared", NAMES[:5], [g])["rows"]
+    assert [(r["name"], r["rank"]) for r in rows] == [("Ann", 1), ("Ben", 2), ("Cat", 3), ("Dan", 4), ("Eve", None)]
