@@ -91,8 +91,19 @@ def test_upgrading_twice_changes_nothing(empty_db):
     assert migrate.upgrade(empty_db) == (migrate.head(), migrate.head())
 
 
+class OldCodeDatabase(Database):
+    """Writes as the code before events did: its tables know no links between games, no events
+    (those tables do not exist in an old database)."""
+
+    def links_of(self, conn, table_id):
+        return {}
+
+    def event_token_hash_of_table(self, conn, table_id):
+        return None
+
+
 def test_a_database_made_before_migrations_is_adopted_with_every_hand(empty_db):
-    database = Database(empty_db)
+    database = OldCodeDatabase(empty_db)
     LEGACY.create_all(database.engine)  # what the old start-up did
     service = TableService(database)
     table = service.create({"ruleset": "ema", "players": ["a", "b", "c", "d"]})
@@ -171,3 +182,45 @@ def test_the_migration_command_line(empty_db):
     assert run("upgrade") == f"database schema: empty -> {migrate.head()}"
     assert run("current") == migrate.head()
     assert json.dumps(run("upgrade")) == json.dumps(f"database schema: {migrate.head()} (current)")
+
+
+def test_events_revision_upgrades_a_database_at_0001_with_data_and_keeps_every_hand(empty_db):
+    """From the schema of main before events (revision 0001) with tables and hands in it, upgrading
+    adds the event tables; every hand and snapshot is kept, old tables take hands, and an old
+    table's next game can be played."""
+    migrate.upgrade(empty_db, "0001")
+    database = OldCodeDatabase(empty_db)
+    service = TableService(database)
+    table = service.create({"ruleset": "wrr", "players": ["a", "b", "c", "d"]})
+    hands = [{"result": "draw", "tenpai": [0], "note": "h0"},
+             {"result": "ron", "from_seat": 2, "winners": [{"seat": 1, "value": {"han": 3, "fu": 30}}], "note": "h1"},
+             {"result": "end", "note": "h2"}]
+    for hand in hands:
+        service.record(table["id"], table["edit_token"], None, hand)
+    old_snapshot = service.read(table["id"])
+    with database.engine.connect() as conn:
+        assert migrate.current(conn) == "0001"
+        assert not inspect_has(conn, "club_events")
+    database.dispose()
+
+    assert migrate.upgrade(empty_db) == ("0001", migrate.head())
+    app = create_app({"TESTING": True, "DATABASE_URL": empty_db})
+    try:
+        client = app.test_client()
+        resp = client.get(f"/api/tables/{table['id']}")
+        assert (resp.get_json()["version"], resp.get_data(as_text=True)) == old_snapshot
+        assert [h["note"] for h in resp.get_json()["hands"]] == ["h0", "h1", "h2"]
+        nxt = client.post(f"/api/tables/{table['id']}/next", headers={"Authorization": f"Bearer {table['edit_token']}"})
+        assert nxt.status_code == 201 and nxt.get_json()["previous_table"] == table["id"]
+        again = client.get(f"/api/tables/{table['id']}").get_json()
+        assert [h["note"] for h in again["hands"]] == ["h0", "h1", "h2"] and again["next_table"] == nxt.get_json()["id"]
+        ev = client.post("/api/events", json={"name": "after the upgrade", "players": ["a", "b", "c", "d"]})
+        assert ev.status_code == 201
+    finally:
+        app.extensions["database"].dispose()
+
+
+def inspect_has(conn, name: str) -> bool:
+    from sqlalchemy import inspect
+
+    return inspect(conn).has_table(name)
