@@ -98,24 +98,25 @@ def test_standings_follow_games_an_exclusion_and_a_correction(tclient):
     g = doc["new_games"][0]
     seat = {name: i for i, name in enumerate(g["players"])}  # seats were drawn: find who sits where
     path = f"/api/tables/{g['id']}/hands"
-    # Ben rons Cat for 3 han 30 fu (3900), then the session ends
+    # Ben rons Cat for 3 han 30 fu (3900, or 5800 if the draw made Ben the dealer), then the session ends
+    won = 20.8 if seat["Ben"] == 0 else 18.9
     first = ron(seat["Cat"], seat["Ben"], 3, 30)
     assert tclient.post(path, json=first, headers=org(ev)).status_code == 200
     assert tclient.post(path, json={"result": "end"}, headers=org(ev)).status_code == 200
     rows = {r["name"]: r for r in tclient.get(f"/api/events/{ev['id']}").get_json()["standings"]}
     # WRR: Ben +3.9 + 15; Ann and Dan tie at 30000 for 2nd: (5 - 5) / 2 = 0; Cat -3.9 - 15
-    assert (rows["Ben"]["total"], rows["Ann"]["total"], rows["Dan"]["total"], rows["Cat"]["total"]) == (18.9, 0, 0, -18.9)
+    assert (rows["Ben"]["total"], rows["Ann"]["total"], rows["Dan"]["total"], rows["Cat"]["total"]) == (won, 0, 0, -won)
     assert rows["Ann"]["rank"] == rows["Dan"]["rank"] == 2
     # corrected after the game ended: it was Ann who dealt in, not Cat
     fixed = ron(seat["Ann"], seat["Ben"], 3, 30)
     assert tclient.put(f"/api/tables/{g['id']}/hands/0", json=fixed, headers=org(ev)).status_code == 200
     rows = {r["name"]: r for r in tclient.get(f"/api/events/{ev['id']}").get_json()["standings"]}
-    assert (rows["Ann"]["total"], rows["Cat"]["total"], rows["Dan"]["total"]) == (-18.9, 0, 0)
+    assert (rows["Ann"]["total"], rows["Cat"]["total"], rows["Dan"]["total"]) == (-won, 0, 0)
     # a practice game: excluded, the standings drop it; counted again, it is back
     out = tclient.put(f"/api/events/{ev['id']}/games/{g['id']}", json={"excluded": True}, headers=org(ev)).get_json()
     assert all(r["games"] == 0 for r in out["standings"]) and out["games"][0]["excluded"] is True
     out = tclient.put(f"/api/events/{ev['id']}/games/{g['id']}", json={"excluded": False}, headers=org(ev)).get_json()
-    assert {r["name"]: r["total"] for r in out["standings"]}["Ben"] == 18.9
+    assert {r["name"]: r["total"] for r in out["standings"]}["Ben"] == won
     assert tclient.put(f"/api/events/{ev['id']}/games/nope", json={"excluded": True}, headers=org(ev)).status_code == 404
     assert tclient.put(f"/api/events/{ev['id']}/games/{g['id']}", json={"excluded": "yes"}, headers=org(ev)).status_code == 400
 
@@ -170,8 +171,9 @@ def test_export_csv_json_and_the_print_page(tclient):
     assert data["standings"][0]["name"] == "Ben" and data["stats"][1]["wins"] == 1
     text = tclient.get(f"/api/events/{ev['id']}/export?format=csv").get_data(as_text=True)
     rows = list(csv.reader(io.StringIO(text)))
-    assert rows[2][:4] == ["rank", "player", "total", "games"] and rows[3][:3] == ["1", "Ben", "18.9"]
+    won = "20.8" if seat["Ben"] == 0 else "18.9"  # 5800 as the dealer, else 3900; + 15 uma
+    assert rows[2][:4] == ["rank", "player", "total", "games"] and rows[3][:3] == ["1", "Ben", won]
     assert tclient.get(f"/api/events/{ev['id']}/export?format=xml").status_code == 400
     page = tclient.get(f"/events/{ev['share_code']}/print")
-    assert page.status_code == 200 and b"Ben" in page.data and b"+18.9" in page.data and b"<script" not in page.data
+    assert page.status_code == 200 and b"Ben" in page.data and f"+{won}".encode() in page.data and b"<script" not in page.data
     assert tclient.get("/events/nothing/print").status_code == 404
