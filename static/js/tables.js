@@ -343,9 +343,11 @@ export async function tableScreen(view, key, params) {
   }
 
   function scoreChart() {
-    const start = (table.hands[0].scores_after || []).map((v, i) => v - table.hands[0].deltas[i]);
-    const series = table.players.map((name, seat) => ({ name, values: [start[seat], ...table.hands.map((hd) => hd.scores_after[seat])] }));
-    const labels = ["", ...table.hands.map((hd) => `${WIND_LETTER[hd.round_wind] || ""}${hd.hand_number}`)];
+    const hands = table.hands.filter((hd) => hd.result !== "end");
+    if (!hands.length) return null;
+    const start = hands[0].scores_after.map((v, i) => v - hands[0].deltas[i]);
+    const series = table.players.map((name, seat) => ({ name, values: [start[seat], ...hands.map((hd) => hd.scores_after[seat])] }));
+    const labels = ["", ...hands.map((hd) => `${WIND_LETTER[hd.round_wind] || ""}${hd.hand_number}`)];
     return h("section", { class: "card", "aria-label": "Scores over the game" }, h("h2", {}, "Scores over the game"),
       lineChart({ title: "Each player's score after each hand", series, xLabels: labels, testid: "chart-game" }));
   }
