@@ -93,70 +93,106 @@ def random_round(n, rounds: Sequence[dict] = (), rng: random.Random | None = Non
     return {"tables": _draw_seats(_tables(people), rng), "byes": byes}
 
 
+def _weight(met: dict, p, q) -> int:
+    if p is None or q is None:
+        return 0
+    return met.get((p, q) if p < q else (q, p), 0) ** 2
+
+
 def _cost(tables: list[list], met: dict) -> int:
     total = 0
     for t in tables:
-        people = sorted(p for p in t if p is not None)
-        for pair in combinations(people, 2):
-            total += met.get(pair, 0) ** 2
+        for i in range(4):
+            for j in range(i + 1, 4):
+                total += _weight(met, t[i], t[j])
     return total
 
 
-def _grouping(people: list, met: dict, rng: random.Random) -> tuple[list[list], int]:
-    """One local optimum: a random grouping improved by swapping players between tables."""
+class _Budget:
+    """How many swaps a search may still try: bounds the work of one request, whatever the
+    number of players, and keeps a seeded search repeatable (unlike a time limit)."""
+
+    def __init__(self, swaps: int):
+        self.left = swaps
+
+    def spend(self, n: int = 1) -> bool:
+        self.left -= n
+        return self.left > 0
+
+
+def _grouping(people: list, met: dict, rng: random.Random, budget: _Budget) -> tuple[list[list], int]:
+    """One local optimum: a random grouping improved by swapping players between tables.
+    Each swap is judged by what it changes at its two tables only."""
     people = list(people)
     rng.shuffle(people)
     tables = _tables(people)
     cost = _cost(tables, met)
     improved = True
-    while improved and cost:
+    while improved and cost and budget.left > 0:
         improved = False
         for a, b in combinations(range(len(tables)), 2):
+            ta, tb = tables[a], tables[b]
             for i in range(4):
                 for j in range(4):
-                    tables[a][i], tables[b][j] = tables[b][j], tables[a][i]
-                    new = _cost(tables, met)
-                    if new < cost:
-                        cost, improved = new, True
-                    else:
-                        tables[a][i], tables[b][j] = tables[b][j], tables[a][i]
+                    x, y = ta[i], tb[j]
+                    if x is None and y is None:
+                        continue
+                    delta = 0
+                    for k in range(4):
+                        if k != i:
+                            delta += _weight(met, y, ta[k]) - _weight(met, x, ta[k])
+                        if k != j:
+                            delta += _weight(met, x, tb[k]) - _weight(met, y, tb[k])
+                    if delta < 0:
+                        ta[i], tb[j] = y, x
+                        cost += delta
+                        improved = True
+            if not budget.spend(16):
+                return tables, cost
     return tables, cost
 
 
-def _best_grouping(people: list, met: dict, rng: random.Random, starts: int) -> tuple[list[list], int]:
+def _best_grouping(people: list, met: dict, rng: random.Random, starts: int, budget: _Budget) -> tuple[list[list], int]:
     best, best_cost = None, None
     for _ in range(starts):
-        tables, cost = _grouping(people, met, rng)
+        tables, cost = _grouping(people, met, rng, budget)
         if best_cost is None or cost < best_cost:
             best, best_cost = tables, cost
-        if best_cost == 0:
+        if best_cost == 0 or budget.left <= 0:
             break
     return best, best_cost
 
 
+#: swaps one balanced round may try (about a second of work on one core)
+SEARCH_BUDGET = 150_000
+
+
 def balanced_round(n, rounds: Sequence[dict] = (), rng: random.Random | None = None, mode: str = "byes",
-                   planned: int = 0, starts: int = 30) -> dict:
+                   planned: int = 0, starts: int = 30, budget: int = SEARCH_BUDGET) -> dict:
     """The round with the fewest repeat meetings. With ``planned`` rounds in all, it also looks
     ahead: among good groupings for this round it takes one that leaves later rounds free of
-    repeats too (a greedy choice round by round can paint itself into a corner)."""
+    repeats too (a greedy choice round by round can paint itself into a corner). The search is
+    bounded (``budget`` swaps tried), so a large event gets a good seating, not always the best."""
     rng = rng or random.SystemRandom()
     rounds = list(rounds)
     met = meetings(rounds)
     people, byes = _sitting(n, rounds, mode, rng)
     ahead = max(0, min(planned - len(rounds) - 1, 4))
+    spend = _Budget(budget)
     best, best_score = None, None
+    floor = repeat_meetings(rounds)
     for _ in range(40 if ahead else 1):
-        tables, cost = _best_grouping(people, met, rng, starts)
+        tables, cost = _best_grouping(people, met, rng, starts, spend)
         score = cost
         if ahead:
             future = rounds + [{"tables": tables, "byes": byes}]
             for _ in range(ahead):
-                more, _ = _best_grouping(_sitting(n, future, mode, rng)[0], meetings(future), rng, 10)
+                more, _ = _best_grouping(_sitting(n, future, mode, rng)[0], meetings(future), rng, 10, spend)
                 future.append({"tables": more, "byes": []})
             score = repeat_meetings(future)
         if best_score is None or score < best_score:
             best, best_score = tables, score
-        if best_score == repeat_meetings(rounds):
+        if best_score == floor or spend.left <= 0:
             break
     return {"tables": _draw_seats(best, rng), "byes": byes}
 

@@ -188,3 +188,13 @@ def test_a_player_without_a_counted_game_has_no_rank_yet():
     g = fixed([0, 1, 2, 3], [(0, 1, 10), (1, 2, 5), (2, 3, -5), (3, 4, -10)])
     rows = standings("shared", NAMES[:5], [g])["rows"]
     assert [(r["name"], r["rank"]) for r in rows] == [("Ann", 1), ("Ben", 2), ("Cat", 3), ("Dan", 4), ("Eve", None)]
+
+
+def test_a_bounded_search_still_seats_everyone():
+    rounds = []
+    rng = random.Random(4)
+    for _ in range(3):
+        rounds.append(balanced_round(200, rounds, rng, planned=100, budget=2000))
+        _check_round(rounds[-1], 200)
+    # even a small search beats chance: 3 random rounds of 200 would repeat a few pairs
+    assert repeat_meetings(rounds) == 0
