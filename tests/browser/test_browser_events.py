@@ -298,3 +298,38 @@ def test_a_club_night(phone, browser, live_server):
     finally:
         other_ctx.close()
     assert other_console.unexpected() == []
+
+
+def test_east_only_game_then_the_next_game_with_the_same_players(phone, live_server):
+    page, console = phone
+    page.goto("/#/tables")
+    for i, name in enumerate(PLAYERS[:4]):
+        page.fill(f'[data-testid="player-{i}"]', name)
+    page.locator('input[name="table-length"][value="east"]').check()
+    page.click('[data-testid="create-table"]')
+    page.wait_for_url(re.compile(r"#/table/[\w-]+$"))
+    table_id = page.url.rsplit("/", 1)[1]
+    table = page.request.get(f"{live_server}/api/tables/{table_id}").json()
+    assert table["rules"] == {"game_length": "east"}
+    # East 1 to East 4 drawn with everyone noten: the deal passes each time, and East only ends after East 4
+    for n in range(4):
+        expect(page.locator('[data-testid="round"]')).to_have_text(f"East {n + 1}")
+        draw(page)
+    expect(page.locator('[data-testid="round"]')).to_have_text("Game over")
+    expect(page.locator('[data-testid="end-now"]')).to_have_count(0)
+    chart = page.locator('[data-testid="chart-game"]')
+    assert chart.locator("polyline").count() == 4
+    assert chart.locator(f'polyline[data-series="{PLAYERS[0]}"]').get_attribute("data-values") == "30000,30000,30000,30000,30000"
+
+    page.click('[data-testid="next-game"]')
+    page.wait_for_url(lambda url: table_id not in url)
+    next_id = page.url.rsplit("/", 1)[1]
+    nxt = page.request.get(f"{live_server}/api/tables/{next_id}").json()
+    assert sorted(nxt["players"]) == sorted(PLAYERS[:4]) and nxt["previous_table"] == table_id
+    assert nxt["rules"] == {"game_length": "east"} and nxt["hands"] == []
+    expect(page.locator('[data-testid="record-hand"]')).to_be_visible()  # the same phone records on it
+    assert page.request.get(f"{live_server}/api/tables/{table_id}").json()["next_table"] == next_id
+    # the finished game now points to the next one
+    page.goto(f"/#/table/{table_id}")
+    expect(page.locator('[data-testid="open-next"]')).to_be_visible()
+    expect(page.locator('[data-testid="next-game"]')).to_have_count(0)
