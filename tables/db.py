@@ -294,6 +294,19 @@ class Database:
                               .values(excluded=excluded))
         return result.rowcount == 1
 
+    def event_fingerprint(self, key: str) -> tuple[str, str] | None:
+        """(event id, a tag that changes whenever the event or any of its games changes): its
+        version, its number of games and the sum of their tables' versions (which only grow)."""
+        with self.engine.connect().execution_options(single_read=True) as conn:
+            row = conn.execute(select(club_events.c.id, club_events.c.version)
+                               .where((club_events.c.id == key) | (club_events.c.share_code == key.upper()))).first()
+            if row is None:
+                return None
+            games = conn.execute(select(func.count(), func.coalesce(func.sum(tables.c.version), 0))
+                                 .select_from(event_games.join(tables, tables.c.id == event_games.c.table_id))
+                                 .where(event_games.c.event_id == row[0])).first()
+        return row[0], f"{row[1]}.{games[0]}.{games[1]}"
+
     def event_games_of(self, event_id: str, conn: Connection | None = None) -> list[dict]:
         """The event's games in order, each with its table's current JSON."""
         query = (select(event_games.c.table_id, event_games.c.position, event_games.c.round, event_games.c.entrants,

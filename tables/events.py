@@ -122,6 +122,13 @@ class EventService:
         row = self._find(key)
         return self._document(row, self.db.event_games_of(row["id"]))
 
+    def tag(self, key: str) -> str:
+        """What the ETag of the event JSON is now (cheap: no game is read)."""
+        found = self.db.event_fingerprint(key) if isinstance(key, str) and len(key) <= 64 else None
+        if found is None:
+            raise TableError(404, f"no event {key!r}", "id")
+        return found[1]
+
     def _document(self, row: Mapping, games: list[dict]) -> dict:
         rules = get_ruleset(row["ruleset"], row["rules"])
         players = row["players"]
@@ -152,6 +159,7 @@ class EventService:
             "standings": table["rows"], "progress": table["progress"], "tie_break": table["tie_break"],
             "stats": event_stats(len(players), docs),
             "repeat_meetings": repeat_meetings(row["rounds"]),
+            "tag": f"{row['version']}.{len(games)}.{sum(g['table']['version'] for g in games)}",
             "created_at": row["created_at"], "updated_at": row["updated_at"],
         }
 

@@ -177,3 +177,18 @@ def test_export_csv_json_and_the_print_page(tclient):
     page = tclient.get(f"/events/{ev['share_code']}/print")
     assert page.status_code == 200 and b"Ben" in page.data and f"+{won}".encode() in page.data and b"<script" not in page.data
     assert tclient.get("/events/nothing/print").status_code == 404
+
+
+def test_polling_an_unchanged_event_gets_304_until_a_game_changes(tclient):
+    ev = new_event(tclient, players=NAMES[:4])
+    g = tclient.post(f"/api/events/{ev['id']}/games", json={"players": [0, 1, 2, 3]}, headers=org(ev)).get_json()["new_games"][0]
+    first = tclient.get(f"/api/events/{ev['share_code']}")
+    etag = first.headers["ETag"]
+    assert tclient.get(f"/api/events/{ev['share_code']}", headers={"If-None-Match": etag}).status_code == 304
+    tclient.post(f"/api/tables/{g['id']}/hands", json={"result": "draw"}, headers=org(ev))  # a hand at a table
+    fresh = tclient.get(f"/api/events/{ev['share_code']}", headers={"If-None-Match": etag})
+    assert fresh.status_code == 200 and fresh.headers["ETag"] != etag
+    assert fresh.get_json()["games"][0]["hands_played"] == 1
+    etag = fresh.headers["ETag"]
+    tclient.patch(f"/api/events/{ev['id']}", json={"name": "renamed"}, headers=org(ev))  # the event itself
+    assert tclient.get(f"/api/events/{ev['id']}", headers={"If-None-Match": etag}).status_code == 200

@@ -22,7 +22,7 @@ bp.register_error_handler(TableError, _table_error)
 def _event_response(doc: dict, status: int = 200) -> Response:
     resp = jsonify(doc)
     resp.status_code = status
-    resp.headers["ETag"] = f'"{doc["version"]}"'
+    resp.headers["ETag"] = f'"{doc["tag"]}"'
     resp.headers["Cache-Control"] = "no-cache"
     return resp
 
@@ -37,6 +37,12 @@ def create():
 
 @bp.get("/api/events/<key>")
 def read(key: str):
+    """Phones poll this: when neither the event nor any game changed, a 304 costs no game read."""
+    etag = f'"{service().tag(key)}"'
+    if etag in request.headers.get("If-None-Match", ""):
+        resp = Response(status=304)
+        resp.headers["ETag"] = etag
+        return resp
     return _event_response(service().read(key))
 
 

@@ -221,6 +221,7 @@ SCHEMAS = {
                              "progress": {"type": "array", "items": {"type": "object", "required": ["totals"]}},
                              "tie_break": {"type": "string"}, "stats": {"type": "array", "items": _ref("PlayerStats")},
                              "repeat_meetings": {"type": "integer"},
+                             "tag": {"type": "string", "description": "changes whenever the event or one of its games changes (the ETag)"},
                              "organiser_token": {"type": "string", "description": "only in the 201 answer to POST /api/events"},
                              "new_games": {"type": "array", "description": "games just opened, with their tables' edit tokens",
                                            "items": {"type": "object", "required": ["id", "players", "edit_token"]}}}},

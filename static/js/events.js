@@ -4,6 +4,7 @@ import { h, clear, segmented, toast, sheet } from "./util.js";
 import { api, ApiError, OfflineError, rulesets, yakuNames } from "./api.js";
 import { lineChart, placeBars } from "./charts.js";
 import { qrSvg } from "./qr.js";
+import { ruleEditor } from "./tables.js";
 import * as store from "./store.js";
 
 const POLL_MS = 5000;
@@ -24,8 +25,23 @@ export async function eventsScreen(view) {
   const err = h("div", { "aria-live": "polite" });
   const name = h("input", { type: "text", name: "event-name", maxlength: 80, required: true, "data-testid": "event-name", placeholder: "Thursday club night" });
   const rulesetSelect = h("select", { name: "event-ruleset", "data-testid": "event-ruleset" }, list.map((r) => h("option", { value: r.id }, r.title)));
-  let length = "east_south";
-  const lengthPick = segmented("event-length", [["east_south", "East and South"], ["east", "East only"]], length, (v) => { length = v; }, { legend: "Game length" });
+  const overrides = {};
+  const rulesBox = h("div");
+  let gameLength = "east_south";
+  const setLength = (v) => {
+    gameLength = v;
+    if (v === "east") overrides.game_length = "east"; else delete overrides.game_length;
+    const sel = rulesBox.querySelector('select[name="rule-game_length"]');
+    if (sel) sel.value = v;
+  };
+  const drawRules = () => {
+    for (const k of Object.keys(overrides)) delete overrides[k];
+    const rs = list.find((r) => r.id === rulesetSelect.value);
+    clear(rulesBox, rs && rs.parameters ? ruleEditor(rs.parameters, overrides) : null);
+    setLength(gameLength);
+  };
+  rulesetSelect.addEventListener("change", drawRules);
+  const lengthPick = segmented("event-length", [["east_south", "East and South"], ["east", "East only"]], "east_south", setLength, { legend: "Game length" });
   const players = h("textarea", { name: "event-players", rows: 8, "data-testid": "event-players", placeholder: "One name a line" });
   let seating = "balanced";
   const seatingPick = segmented("event-seating", [["balanced", "Fewest repeat opponents"], ["random", "Random"]], seating, (v) => { seating = v; }, { legend: "Seating" });
@@ -35,17 +51,19 @@ export async function eventsScreen(view) {
     h("label", { class: "field" }, h("span", {}, "Name"), name),
     h("label", { class: "field" }, h("span", {}, "Rule set"), rulesetSelect),
     h("fieldset", {}, h("legend", {}, "Game length"), lengthPick),
+    h("details", {}, h("summary", {}, "Adjust the rules (house rules)"), rulesBox),
     h("label", { class: "field" }, h("span", {}, "Players (one a line)"), players),
     h("fieldset", {}, h("legend", {}, "Seating of each round"), seatingPick),
     h("label", { class: "field" }, h("span", {}, "Rounds planned (0 if open-ended)"), rounds),
     err,
     h("button", { type: "submit", class: "btn-primary btn-block", "data-testid": "create-event" }, "Create event"));
+  drawRules();
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     clear(err);
     try {
       const ev = await api("POST", "/api/events", {
-        name: name.value, ruleset: rulesetSelect.value, rules: length === "east" ? { game_length: "east" } : {},
+        name: name.value, ruleset: rulesetSelect.value, rules: { ...overrides },
         players: playersFrom(players.value), settings: { seating, rounds_planned: Number(rounds.value) || 0 },
       });
       store.saveEvent({ id: ev.id, share_code: ev.share_code, organiser_token: ev.organiser_token, name: ev.name, seen_at: Date.now() });
@@ -78,8 +96,15 @@ export async function eventScreen(view, key, params) {
 
   async function load() {
     try {
-      const fresh = await api("GET", `/api/events/${encodeURIComponent(entry && entry.id ? entry.id : key)}`);
-      const changed = !ev || fresh.version !== ev.version || JSON.stringify(fresh.games.map((g) => g.hands_played + ":" + g.finished)) !== JSON.stringify(ev.games.map((g) => g.hands_played + ":" + g.finished));
+      const resp = await api("GET", `/api/events/${encodeURIComponent(entry && entry.id ? entry.id : key)}`, undefined,
+        { raw: true, headers: ev && ev.tag ? { "If-None-Match": `"${ev.tag}"` } : {} });
+      if (resp.status === 304) return false;
+      if (!resp.ok) {
+        const data = await resp.json().catch(() => null);
+        throw new ApiError(resp.status, data && data.error, data);
+      }
+      const fresh = await resp.json();
+      const changed = !ev || fresh.tag !== ev.tag;
       ev = fresh;
       entry = store.saveEvent({ id: fresh.id, share_code: fresh.share_code, name: fresh.name, doc: fresh, seen_at: Date.now() });
       return changed;
@@ -169,7 +194,10 @@ export async function eventScreen(view, key, params) {
           organiser() && g.finished ? h("label", { class: "chip" }, h("input", { type: "checkbox", checked: !g.excluded, "data-testid": `count-${g.number}`,
             onchange: (e) => write("PUT", `/api/events/${ev.id}/games/${g.id}`, { excluded: !e.target.checked }, e.target.checked ? "The game counts again." : "The game no longer counts.") }), "counts") : null),
         h("p", { class: "small" }, res),
-        g.finished ? null : null);
+        g.hands_played ? h("details", { class: "small" }, h("summary", {}, "Statistics of this game"), h("div", { class: "scroll-x" }, h("table", { class: "standings" },
+          h("thead", {}, h("tr", {}, ["Player", "Wins", "Deal-ins", "Riichi", "Tenpai at draws"].map((c) => h("th", { scope: "col" }, c)))),
+          h("tbody", {}, g.players.map((p, seat) => { const s = g.stats[seat]; return h("tr", {}, h("td", {}, p), h("td", {}, String(s.wins)),
+            h("td", {}, String(s.deal_ins)), h("td", {}, String(s.riichi)), h("td", {}, `${s.tenpai_at_draw}/${s.draws}`)); }))))) : null);
     };
     const nextRound = ev.rounds.length + 1;
     const absent = new Set();

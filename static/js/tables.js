@@ -98,18 +98,22 @@ export async function tablesScreen(view) {
   const rulesetSelect = h("select", { name: "ruleset", "data-testid": "table-ruleset" }, list.map((r) => h("option", { value: r.id }, r.title)));
   const overrides = {};
   const rulesBox = h("div");
+  let gameLength = "east_south";
   const drawRules = () => {
     for (const k of Object.keys(overrides)) delete overrides[k];
     const rs = list.find((r) => r.id === rulesetSelect.value);
     clear(rulesBox, rs && rs.parameters ? ruleEditor(rs.parameters, overrides) : null);
+    setLength(gameLength);
   };
-  rulesetSelect.addEventListener("change", drawRules);
-  drawRules();
-  const lengthPick = segmented("table-length", [["east_south", "East and South"], ["east", "East only"]], "east_south", (v) => {
+  const setLength = (v) => {
+    gameLength = v;
     if (v === "east") overrides.game_length = "east"; else delete overrides.game_length;
     const sel = rulesBox.querySelector('select[name="rule-game_length"]');
     if (sel) sel.value = v;
-  }, { legend: "Game length" });
+  };
+  rulesetSelect.addEventListener("change", drawRules);
+  drawRules();
+  const lengthPick = segmented("table-length", [["east_south", "East and South"], ["east", "East only"]], "east_south", setLength, { legend: "Game length" });
   const form = h("form", { class: "card", "aria-label": "New table" },
     h("h2", {}, "New table"), h("label", { class: "field" }, h("span", {}, "Rule set"), rulesetSelect),
     h("fieldset", {}, h("legend", {}, "Game length"), lengthPick),
@@ -161,7 +165,7 @@ export async function tablesScreen(view) {
 
 /** Inputs for a rule set's simple parameters (yes/no, a choice, a number, a set of items);
  * only values the player changes go into `overrides`. */
-function ruleEditor(parameters, overrides) {
+export function ruleEditor(parameters, overrides) {
   const groups = { table: [], scoring: [] };
   for (const [name, p] of Object.entries(parameters)) {
     const rows = groups[p.scope === "table" ? "table" : "scoring"];
