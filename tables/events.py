@@ -13,6 +13,8 @@ import io
 import json
 import random
 import secrets
+import threading
+from collections import OrderedDict
 from typing import Any, Mapping
 
 from scoring.events import score_lines, standings
@@ -84,9 +86,15 @@ def _body(payload: Any) -> Mapping:
 
 
 class EventService:
+    CACHED_EVENTS = 64
+
     def __init__(self, tables: TableService):
         self.tables = tables
         self.db = tables.db
+        # the last document of each recently read event, by its tag: every phone following an
+        # event reads it after each hand at any of its tables, and one computation serves them all
+        self._cache: OrderedDict[str, dict] = OrderedDict()
+        self._lock = threading.Lock()
 
     # --- create & read -------------------------------------------------------------------
     def create(self, payload: Any) -> dict:
@@ -119,8 +127,36 @@ class EventService:
 
     def read(self, key: str) -> dict:
         """The event JSON: players, rounds, games, standings, statistics."""
-        row = self._find(key)
-        return self._document(row, self.db.event_games_of(row["id"]))
+        found = self.db.event_fingerprint(key) if isinstance(key, str) and len(key) <= 64 else None
+        if found is None:
+            raise TableError(404, f"no event {key!r}", "id")
+        event_id, tag = found
+        return self._cached(event_id, tag)["doc"]
+
+    def read_json(self, key: str) -> tuple[str, str]:
+        """(tag, the event JSON as text): what GET /api/events/<key> serves, encoded once per change."""
+        found = self.db.event_fingerprint(key) if isinstance(key, str) and len(key) <= 64 else None
+        if found is None:
+            raise TableError(404, f"no event {key!r}", "id")
+        entry = self._cached(*found)
+        if entry["json"] is None:
+            entry["json"] = json.dumps(entry["doc"], separators=(",", ":"))
+        return entry["doc"]["tag"], entry["json"]
+
+    def _cached(self, event_id: str, tag: str) -> dict:
+        with self._lock:
+            entry = self._cache.get(event_id)
+            if entry is not None and entry["doc"]["tag"] == tag:
+                self._cache.move_to_end(event_id)
+                return entry
+        row = self._find(event_id)
+        entry = {"doc": self._document(row, self.db.event_games_of(row["id"])), "json": None}
+        with self._lock:
+            self._cache[event_id] = entry
+            self._cache.move_to_end(event_id)
+            while len(self._cache) > self.CACHED_EVENTS:
+                self._cache.popitem(last=False)
+        return entry
 
     def tag(self, key: str) -> str:
         """What the ETag of the event JSON is now (cheap: no game is read)."""

@@ -43,7 +43,11 @@ def read(key: str):
         resp = Response(status=304)
         resp.headers["ETag"] = etag
         return resp
-    return _event_response(service().read(key))
+    tag, text = service().read_json(key)
+    resp = Response(text, mimetype="application/json")
+    resp.headers["ETag"] = f'"{tag}"'
+    resp.headers["Cache-Control"] = "no-cache"
+    return resp
 
 
 @bp.patch("/api/events/<key>")
