@@ -266,6 +266,7 @@ def test_a_club_night(phone, browser, live_server):
 
         # --- a game left out (a practice game): the standings follow, and come back
         page.locator('input[name="event-tab"][value="games"]').check()
+        assert unlabelled_controls(page) == []
         page.locator('[data-testid="count-2"]').uncheck()
         page.locator('input[name="event-tab"][value="standings"]').check()
         seat_of_winner = games[1]["players"][1]  # won game 2 (+16)
