@@ -41,7 +41,7 @@ class LedgerError(ScoringError):
 @dataclass(frozen=True)
 class TableState:
     scores: tuple
-    round_index: int = 0          # 0 east, 1 south, 2 west (extension), 3 north
+    round_index: int = 0          # 0 east, 1 south, 2 west; the round after the last regular one is the extension
     hand_number: int = 1          # 1..4 within the round
     dealer: int = 0
     honba: int = 0
@@ -455,8 +455,9 @@ def _first_seat(rules: Ruleset, scores) -> int:
 def _advance(rules: Ruleset, before: TableState, new: TableState, repeats: bool, body: Mapping, kind: str) -> TableState:
     if rules.bust_ends_game and min(new.scores) < 0:
         return dataclasses.replace(new, finished=True)
-    in_extension = before.round_index >= 2
-    last_regular = before.round_index == 1 and before.hand_number == 4
+    rounds = rules.rounds
+    in_extension = before.round_index >= rounds
+    last_regular = before.round_index == rounds - 1 and before.hand_number == 4
     target = rules.extension_target
     if in_extension and target and max(new.scores) >= target:
         return dataclasses.replace(new, finished=True)
@@ -468,8 +469,8 @@ def _advance(rules: Ruleset, before: TableState, new: TableState, repeats: bool,
     round_index, hand_number = before.round_index, before.hand_number + 1
     if dealer == 0:
         round_index, hand_number = round_index + 1, 1
-    if round_index >= 2:
-        extend = target and max(new.scores) < target and round_index == 2
+    if round_index >= rounds:
+        extend = target and max(new.scores) < target and round_index == rounds
         if not extend:
             return dataclasses.replace(new, finished=True)
     return dataclasses.replace(new, dealer=dealer, round_index=round_index, hand_number=hand_number)

@@ -88,6 +88,10 @@ class Ruleset:
     extension_target: int = _f(0, "play into the West round until someone reaches this (0: never)", scope="table")
     chombo: str = _f("penalty", "chombo", choices=("penalty", "mangan"), scope="table")
     chombo_penalty: int = _f(20000, "chombo penalty (points, off the final score)", scope="table")
+    game_length: str = _f("east_south", "game length: East and South rounds, or East only (tonpuusen)",
+                          choices=("east_south", "east"), scope="table")
+    ranking_tie_break: str = _f("shared", "equal totals in an event's standings",
+                                choices=("shared", "placements"), scope="table")
 
     notes: Mapping[str, str] = field(default_factory=dict, compare=False, repr=False)
 
@@ -126,6 +130,11 @@ class Ruleset:
                 entry["note"] = self.notes[f.name]
             params[f.name] = entry
         return {"id": self.id, "title": self.title, "source": self.source, "parameters": params}
+
+    @property
+    def rounds(self) -> int:
+        """Regular rounds in a game: 1 (East only) or 2 (East and South)."""
+        return 1 if self.game_length == "east" else 2
 
     def uma_for(self, positive: int) -> tuple:
         """The uma by place, given how many players end at or above the return points."""
@@ -196,6 +205,11 @@ COMMON_NOTES = {
     "pao_ron_honba": "assumption: the discarder pays the honba on a ron with pao",
     "dealer_repeat_on_abort": "only used with abortive draws",
     "extension_target": "no extension beyond South 4",
+    "game_length": "a game is the East and South rounds (WRR glossary 'session', EMA 2.4, Saikouisen art. 27.5); "
+                   "East only is a table's choice, with the same end conditions one round sooner",
+    "ranking_tie_break": "not in the text: WRR's overall score is the sum of session scores and says no more, "
+                         "EMA says nothing of an event ranking (assumption: equal totals share a rank; "
+                         "'placements' ranks them by more firsts, then seconds, then thirds)",
 }
 
 

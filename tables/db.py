@@ -6,6 +6,11 @@ Schema:
 - ``events``: the append-only log. Each write adds one event (``add`` a hand, ``undo`` the last,
   ``replace`` hand n); the hand list is the fold of the events, and the state its replay.
   ``(table_id, version)`` is the primary key, so two writers can never both append version n.
+- ``table_links``: a game that follows another with the same players ("next game").
+- ``club_events``: a club night or a league season: its organiser token's hash, rule set, players,
+  settings and the seating of its rounds (JSON), and a version bumped on every change.
+- ``event_games``: which tables are games of an event, in order, with the event player at each
+  seat (``entrants``, null for a substitute) and whether the organiser excluded the game.
 """
 from __future__ import annotations
 
@@ -15,8 +20,8 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Iterator
 
-from sqlalchemy import (Column, ForeignKey, Integer, MetaData, String, Table, Text, create_engine, event,
-                        insert, select, update)
+from sqlalchemy import (Boolean, Column, ForeignKey, Integer, MetaData, String, Table, Text, create_engine, event,
+                        func, insert, select, update)
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
@@ -45,6 +50,42 @@ events = Table(
     Column("body", Text),
     Column("created_at", String(40), nullable=False),
 )
+
+
+table_links = Table(
+    "table_links", metadata,
+    Column("table_id", String(32), ForeignKey("tables.id"), primary_key=True),
+    Column("previous_id", String(32), ForeignKey("tables.id"), nullable=False, unique=True),
+)
+
+club_events = Table(
+    "club_events", metadata,
+    Column("id", String(32), primary_key=True),
+    Column("share_code", String(16), nullable=False, unique=True),
+    Column("token_hash", String(64), nullable=False),
+    Column("name", String(80), nullable=False),
+    Column("ruleset", String(32), nullable=False),
+    Column("rules", Text, nullable=False),
+    Column("players", Text, nullable=False),
+    Column("settings", Text, nullable=False),
+    Column("rounds", Text, nullable=False),
+    Column("version", Integer, nullable=False),
+    Column("created_at", String(40), nullable=False),
+    Column("updated_at", String(40), nullable=False),
+)
+
+event_games = Table(
+    "event_games", metadata,
+    Column("table_id", String(32), ForeignKey("tables.id"), primary_key=True),
+    Column("event_id", String(32), ForeignKey("club_events.id"), nullable=False, index=True),
+    Column("position", Integer, nullable=False),
+    Column("round", Integer),
+    Column("entrants", Text, nullable=False),
+    Column("excluded", Boolean, nullable=False),
+    Column("created_at", String(40), nullable=False),
+)
+
+EVENT_JSON = ("rules", "players", "settings", "rounds")
 
 
 class VersionConflict(Exception):
@@ -108,8 +149,8 @@ def make_engine(url: str) -> Engine:
 
 class Database:
     def __init__(self, url: str):
+        """Connect; the schema is prepared apart, by tables.migrate (see create_app)."""
         self.engine = make_engine(url)
-        metadata.create_all(self.engine)
 
     def dispose(self) -> None:
         self.engine.dispose()
@@ -181,6 +222,105 @@ class Database:
         except IntegrityError:
             raise VersionConflict() from None
         return snapshot
+
+
+    # --- links between games, and events -------------------------------------------------
+    def links_of(self, conn: Connection, table_id: str) -> dict:
+        """The game before and after this one, and the event it belongs to (if any)."""
+        out: dict = {}
+        prev = conn.execute(select(table_links.c.previous_id).where(table_links.c.table_id == table_id)).scalar()
+        nxt = conn.execute(select(table_links.c.table_id).where(table_links.c.previous_id == table_id)).scalar()
+        if prev:
+            out["previous_table"] = prev
+        if nxt:
+            out["next_table"] = nxt
+        ev = conn.execute(select(club_events.c.id, club_events.c.name, club_events.c.share_code, event_games.c.entrants)
+                          .join(event_games, event_games.c.event_id == club_events.c.id)
+                          .where(event_games.c.table_id == table_id)).mappings().first()
+        if ev:
+            out["event"] = {"id": ev["id"], "name": ev["name"], "share_code": ev["share_code"],
+                            "entrants": json.loads(ev["entrants"])}
+        return out
+
+    def link_tables(self, conn: Connection, previous_id: str, table_id: str) -> bool:
+        try:
+            with conn.begin_nested():
+                conn.execute(insert(table_links).values(table_id=table_id, previous_id=previous_id))
+        except IntegrityError:
+            return False
+        return True
+
+    def event_token_hash_of_table(self, conn: Connection, table_id: str) -> str | None:
+        return conn.execute(select(club_events.c.token_hash).join(event_games, event_games.c.event_id == club_events.c.id)
+                            .where(event_games.c.table_id == table_id)).scalar()
+
+    def insert_event(self, conn: Connection, **row) -> bool:
+        values = {**row, **{k: json.dumps(row[k]) for k in EVENT_JSON}}
+        try:
+            with conn.begin_nested():
+                conn.execute(insert(club_events).values(**values))
+        except IntegrityError:
+            return False
+        return True
+
+    def find_event(self, key: str, conn: Connection | None = None) -> dict | None:
+        query = select(club_events).where((club_events.c.id == key) | (club_events.c.share_code == key.upper()))
+        if conn is not None:
+            row = conn.execute(query).mappings().first()
+        else:
+            with self.engine.connect() as c:
+                row = c.execute(query).mappings().first()
+        if row is None:
+            return None
+        return {**row, **{k: json.loads(row[k]) for k in EVENT_JSON}}
+
+    def update_event(self, conn: Connection, event_id: str, version: int, **changes) -> int:
+        """Store changes and bump the version; VersionConflict if another write came first."""
+        values = {k: json.dumps(v) if k in EVENT_JSON else v for k, v in changes.items()}
+        result = conn.execute(update(club_events).where((club_events.c.id == event_id) & (club_events.c.version == version))
+                              .values(**values, version=version + 1, updated_at=now()))
+        if result.rowcount != 1:
+            raise VersionConflict()
+        return version + 1
+
+    def add_event_game(self, conn: Connection, event_id: str, table_id: str, round: int | None, entrants: list) -> None:
+        position = conn.execute(select(func.coalesce(func.max(event_games.c.position), 0))
+                                .where(event_games.c.event_id == event_id)).scalar() + 1
+        conn.execute(insert(event_games).values(table_id=table_id, event_id=event_id, position=position, round=round,
+                                                entrants=json.dumps(entrants), excluded=False, created_at=now()))
+
+    def set_game_excluded(self, conn: Connection, event_id: str, table_id: str, excluded: bool) -> bool:
+        result = conn.execute(update(event_games).where((event_games.c.event_id == event_id) & (event_games.c.table_id == table_id))
+                              .values(excluded=excluded))
+        return result.rowcount == 1
+
+    def event_fingerprint(self, key: str) -> tuple[str, str] | None:
+        """(event id, a tag that changes whenever the event or any of its games changes): its
+        version, its number of games and the sum of their tables' versions (which only grow)."""
+        with self.engine.connect().execution_options(single_read=True) as conn:
+            row = conn.execute(select(club_events.c.id, club_events.c.version)
+                               .where((club_events.c.id == key) | (club_events.c.share_code == key.upper()))).first()
+            if row is None:
+                return None
+            games = conn.execute(select(func.count(), func.coalesce(func.sum(tables.c.version), 0))
+                                 .select_from(event_games.join(tables, tables.c.id == event_games.c.table_id))
+                                 .where(event_games.c.event_id == row[0])).first()
+        return row[0], f"{row[1]}.{games[0]}.{games[1]}"
+
+    def event_games_of(self, event_id: str, conn: Connection | None = None) -> list[dict]:
+        """The event's games in order, each with its table's current JSON."""
+        query = (select(event_games.c.table_id, event_games.c.position, event_games.c.round, event_games.c.entrants,
+                        event_games.c.excluded, tables.c.snapshot)
+                 .join(tables, tables.c.id == event_games.c.table_id)
+                 .where(event_games.c.event_id == event_id).order_by(event_games.c.position))
+        if conn is not None:
+            rows = conn.execute(query).mappings().all()
+        else:
+            with self.engine.connect() as c:
+                rows = c.execute(query).mappings().all()
+        return [{"table_id": r["table_id"], "position": r["position"], "round": r["round"],
+                 "entrants": json.loads(r["entrants"]), "excluded": bool(r["excluded"]),
+                 "table": json.loads(r["snapshot"])} for r in rows]
 
 
 def hands_from_events(evs: list[dict]) -> list[dict]:

@@ -50,6 +50,13 @@ def _players(raw: Any) -> list[str]:
     return names
 
 
+def rules_of(ruleset_id: Any, overrides: Any):
+    try:
+        return get_ruleset(ruleset_id, overrides)
+    except ScoringError as err:
+        raise TableError(err.status, err.message, err.field) from None
+
+
 def parse_if_match(value: str | None) -> int | None:
     if value is None or value.strip() in ("", "*"):
         return None
@@ -72,24 +79,59 @@ class TableService:
             raise TableError(400, "the body must be a JSON object", "body")
         ruleset_id = payload.get("ruleset", "wrr")
         overrides = payload.get("rules") or {}
-        try:
-            rules = get_ruleset(ruleset_id, overrides)
-        except ScoringError as err:
-            raise TableError(err.status, err.message, err.field) from None
+        rules_of(ruleset_id, overrides)
         players = _players(payload.get("players"))
         token = secrets.token_urlsafe(24)
-        stamp = now()
         with self.db.writing() as conn:
-            for _ in range(20):
-                table_id = secrets.token_urlsafe(9)
-                code = "".join(secrets.choice(SHARE_ALPHABET) for _ in range(6))
-                row = {"id": table_id, "share_code": code, "ruleset": rules.id, "rules": dict(overrides), "players": players}
-                snapshot = self._snapshot({**row, "created_at": stamp}, [], 1, stamp)
-                if self.db.insert_table(conn, token_hash=hash_token(token), snapshot=snapshot, stamp=stamp, **row):
-                    break
-            else:  # pragma: no cover - 20 collisions in a row
-                raise TableError(503, "could not allocate a table id; try again")
+            snapshot = self.insert(conn, ruleset_id, overrides, players, hash_token(token))
         return {**json.loads(snapshot), "edit_token": token}
+
+    def insert(self, conn, ruleset_id: str, overrides: Mapping, players: list, token_hash: str, links: Mapping | None = None) -> str:
+        """Insert a new table (version 1) in the caller's transaction; its JSON."""
+        rules = rules_of(ruleset_id, overrides)
+        stamp = now()
+        for _ in range(20):
+            table_id = secrets.token_urlsafe(9)
+            code = "".join(secrets.choice(SHARE_ALPHABET) for _ in range(6))
+            row = {"id": table_id, "share_code": code, "ruleset": rules.id, "rules": dict(overrides), "players": players}
+            snapshot = self._snapshot({**row, "created_at": stamp}, [], 1, stamp, links)
+            if self.db.insert_table(conn, token_hash=token_hash, snapshot=snapshot, stamp=stamp, **row):
+                return snapshot
+        raise TableError(503, "could not allocate a table id; try again")  # pragma: no cover - 20 collisions in a row
+
+    def next_game(self, key: str, token: str | None) -> dict:
+        """The next game with the same players: a new table, seats and winds drawn afresh, linked
+        to this one (and to its event). Phones holding this table's edit token may record on it."""
+        with self.db.writing() as conn:
+            row = self.db.find(key, conn)
+            if row is None:
+                raise TableError(404, f"no table {key!r}", "id")
+            self._authorise(conn, row, token)
+            links = self.db.links_of(conn, row.id)
+            if "next_table" in links:
+                raise TableError(422, "this game already has a next game", "next_table")
+            doc = json.loads(row.snapshot)
+            if not doc["state"]["finished"]:
+                raise TableError(422, "finish this game first (record the last hand, or end it now)", "state")
+            order = list(range(4))
+            secrets.SystemRandom().shuffle(order)
+            players = [row.players[s] for s in order]
+            new_links: dict = {"previous_table": row.id}
+            event = links.get("event")
+            if event:
+                new_links["event"] = {**event, "entrants": [event["entrants"][s] for s in order]}
+            snapshot = self.insert(conn, row.ruleset, row.rules, players, row.token_hash, new_links)
+            new = json.loads(snapshot)
+            self.db.link_tables(conn, row.id, new["id"])
+            if event:
+                self.db.add_event_game(conn, event["id"], new["id"], None, new_links["event"]["entrants"])
+            hands = hands_from_events(self.db.events_of(conn, row.id))
+            fields = {"id": row.id, "share_code": row.share_code, "ruleset": row.ruleset, "rules": row.rules,
+                      "players": row.players, "created_at": row.created_at}
+            after = {**links, "next_table": new["id"]}
+            self.db.append_event(conn, row.id, row.version, "next", None, {"table": new["id"]},
+                                 lambda version, stamp: self._snapshot(fields, hands, version, stamp, after))
+        return new
 
     def get(self, key: str) -> TableRow:
         row = self.db.find(key)
@@ -132,7 +174,7 @@ class TableService:
             row = self.db.find(key, conn)
             if row is None:
                 raise TableError(404, f"no table {key!r}", "id")
-            self._authorise(row, token)
+            self._authorise(conn, row, token)
             if if_match is not None and if_match != row.version:
                 raise TableError(409, f"the table changed: you saw version {if_match}, it is now at {row.version}. "
                                       "Reload it and record the hand again if it is still missing.", "If-Match", row.snapshot)
@@ -147,31 +189,37 @@ class TableService:
                 raise TableError(err.status, err.message, err.field) from None
             fields = {"id": row.id, "share_code": row.share_code, "ruleset": row.ruleset, "rules": row.rules,
                       "players": row.players, "created_at": row.created_at}
+            links = self.db.links_of(conn, row.id)
             try:
                 return self.db.append_event(conn, row.id, row.version, op, index, body,
-                                            lambda version, stamp: self._snapshot(fields, new_hands, version, stamp))
+                                            lambda version, stamp: self._snapshot(fields, new_hands, version, stamp, links))
             except VersionConflict:
                 current = self.db.find(row.id)
                 raise TableError(409, "another phone recorded a change at the same moment; reload and try again",
                                  "If-Match", current.snapshot if current else None) from None
 
-    @staticmethod
-    def _authorise(row: TableRow, token: str | None) -> None:
+    def _authorise(self, conn, row: TableRow, token: str | None) -> None:
+        """The table's edit token, or the organiser token of the event the game belongs to."""
         if not token:
             raise TableError(401, "recording hands needs the table's edit token (Authorization: Bearer <token>)", "Authorization")
-        if not hmac.compare_digest(hash_token(token), row.token_hash):
-            raise TableError(403, "this edit token does not belong to the table", "Authorization")
+        digest = hash_token(token)
+        if hmac.compare_digest(digest, row.token_hash):
+            return
+        organiser = self.db.event_token_hash_of_table(conn, row.id)
+        if organiser and hmac.compare_digest(digest, organiser):
+            return
+        raise TableError(403, "this edit token does not belong to the table", "Authorization")
 
     # --- the table JSON --------------------------------------------------------------------
     @staticmethod
-    def _snapshot(row: Mapping, hands: list, version: int, stamp: str | None) -> str:
+    def _snapshot(row: Mapping, hands: list, version: int, stamp: str | None, links: Mapping | None = None) -> str:
         rules = get_ruleset(row["ruleset"], row["rules"])
         state, records = replay(rules, hands)
         doc = {
             "id": row["id"], "share_code": row["share_code"], "ruleset": rules.id, "ruleset_title": rules.title,
             "rules": row["rules"], "players": row["players"], "version": version,
             "state": state_dict(rules, state), "hands": records,
-            "created_at": row["created_at"], "updated_at": stamp,
+            "created_at": row["created_at"], "updated_at": stamp, **(links or {}),
         }
         return json.dumps(doc, separators=(",", ":"))
 

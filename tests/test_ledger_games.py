@@ -237,3 +237,47 @@ def test_jpml_uma_depends_on_how_many_are_positive():
     three = standings(rules, new_state(rules).__class__(scores=(31000, 30000, 30000, 29000)))["standings"]
     # exactly 30000 counts as positive; seats 1 and 2 tie for 2nd and split +3 and +1
     assert [(r["seat"], r["uma"]) for r in three] == [(0, 8000), (1, 2000), (2, 2000), (3, -12000)]
+
+
+def test_east_only_game_ends_after_east_4():
+    rules = get_ruleset("wrr", {"game_length": "east"})
+    state = new_state(rules)
+    for n in range(3):  # E1..E3 drawn, nobody tenpai: the deal passes
+        state, _ = apply_hand(rules, state, draw())
+    assert (state.round_wind, state.hand_number, state.dealer) == ("east", 4, 3) and not state.finished
+    state, record = apply_hand(rules, state, draw())  # E4: the dealer is noten, so the game ends
+    assert state.finished and record["game_over"]
+    # the same hands under East and South go on to South 1
+    full = new_state(get_ruleset("wrr"))
+    for _ in range(4):
+        full, _ = apply_hand(get_ruleset("wrr"), full, draw())
+    assert (full.round_wind, full.hand_number, full.dealer, full.finished) == ("south", 1, 0, False)
+
+
+def test_east_only_dealer_repeats_in_east_4_under_wrr_and_stops_under_general():
+    # WRR has no agari-yame: a dealer's win in the last hand means another hand
+    wrr = get_ruleset("wrr", {"game_length": "east"})
+    state = new_state(wrr)
+    for _ in range(3):
+        state, _ = apply_hand(wrr, state, draw())
+    state, _ = apply_hand(wrr, state, tsumo(3, hf(3, 30)))  # dealer 2000 all + 300 each (3 honba)
+    assert list(state.scores) == [27700, 27700, 27700, 36900]
+    assert not state.finished and (state.round_wind, state.hand_number, state.honba) == ("east", 4, 4)
+    # General Laws: the first-placed dealer's win in the last hand ends it (agari-yame)
+    general = get_ruleset("general", {"game_length": "east"})
+    state = new_state(general)
+    for _ in range(3):
+        state, _ = apply_hand(general, state, draw())
+    state, _ = apply_hand(general, state, tsumo(3, hf(3, 30)))
+    assert state.finished and list(state.scores) == [22700, 22700, 22700, 31900]
+
+
+def test_tenhou_east_only_extends_into_south_until_someone_has_30000():
+    rules = get_ruleset("tenhou", {"game_length": "east"})
+    state = new_state(rules)
+    for _ in range(4):  # E1..E4 drawn, nobody tenpai: nobody has 30000, so South 1 follows
+        state, _ = apply_hand(rules, state, draw())
+    assert (state.round_wind, state.hand_number, state.dealer, state.finished) == ("south", 1, 0, False)
+    # seat 1 tsumo 4 han 30 fu: 2000/3900 + 400 each (4 honba); 34100 ends the game in the extension
+    state, _ = apply_hand(rules, state, tsumo(1, hf(4, 30)))
+    assert list(state.scores) == [20700, 34100, 22600, 22600] and state.finished

@@ -134,7 +134,13 @@ SCHEMAS = {
                              "rules": {"type": "object"}, "players": {"type": "array", "items": {"type": "string"}},
                              "version": {"type": "integer"}, "state": _ref("State"),
                              "hands": {"type": "array", "items": {"type": "object", "required": ["result", "deltas", "scores_after"]}},
-                             "edit_token": {"type": "string", "description": "only in the 201 answer to POST /api/tables"}}},
+                             "edit_token": {"type": "string", "description": "only in the 201 answer to POST /api/tables"},
+                             "previous_table": {"type": "string", "description": "the game this one follows (same players)"},
+                             "next_table": {"type": "string", "description": "the next game with the same players"},
+                             "event": {"type": "object", "required": ["id", "share_code", "entrants"],
+                                       "description": "the event this game belongs to, and the event player at each seat (null: a substitute)",
+                                       "properties": {"id": {"type": "string"}, "name": {"type": "string"}, "share_code": {"type": "string"},
+                                                      "entrants": {"type": "array", "items": {"type": ["integer", "null"]}}}}}},
     "Conflict": {"type": "object", "required": ["error"],
                  "properties": {"error": {"type": "object"}, "table": _ref("Table")}},
     "RecognizeResult": {
@@ -165,6 +171,66 @@ SCHEMAS = {
                        "width": {"type": "integer"}, "height": {"type": "integer"}, "photo_bytes": {"type": "integer"},
                        "boxes": {"type": "array", "items": {"type": "object", "required": ["tile", "box"]}},
                        "delete_token": {"type": "string", "description": "only in the 201 answer to POST /api/contributions"}}},
+    "EventSettings": {"type": "object", "properties": {
+        "seating": {"type": "string", "enum": ["balanced", "random"], "description": "balanced keeps players from meeting the same opponents again"},
+        "mode": {"type": "string", "enum": ["byes", "substitutes"], "description": "when the players present are not a multiple of 4"},
+        "rounds_planned": {"type": "integer", "minimum": 0, "maximum": 100, "description": "rounds the night will have (balanced seating looks ahead); 0 if open"}}},
+    "EventCreate": {"type": "object", "required": ["name"],
+                    "properties": {"name": {"type": "string", "minLength": 1, "maxLength": 80}, "ruleset": RULESET,
+                                   "rules": {"type": "object", "description": "house rules: overrides as for a table (game_length east for East-only games)"},
+                                   "players": {"type": "array", "items": {"type": "string", "minLength": 1, "maxLength": 40}, "maxItems": 200},
+                                   "settings": _ref("EventSettings")}},
+    "EventUpdate": {"type": "object",
+                    "properties": {"name": {"type": "string", "minLength": 1, "maxLength": 80},
+                                   "players": {"type": "array", "items": {"type": "string"}, "maxItems": 200,
+                                               "description": "the full list: names may be corrected and players added, never removed"},
+                                   "settings": _ref("EventSettings")}},
+    "RoundRequest": {"type": "object", "properties": {
+        "seating": {"type": "string", "enum": ["balanced", "random"]}, "mode": {"type": "string", "enum": ["byes", "substitutes"]},
+        "present": {"type": "array", "items": {"type": "integer", "minimum": 0}, "description": "players present (all if left out)"}}},
+    "GameRequest": {"type": "object", "required": ["players"], "properties": {
+        "players": {"type": "array", "items": {"type": ["integer", "null"], "minimum": 0}, "minItems": 4, "maxItems": 4,
+                    "description": "four player numbers, null for a substitute; seats are drawn afresh"}}},
+    "GameUpdate": {"type": "object", "required": ["excluded"], "properties": {"excluded": {"type": "boolean"}}},
+    "Rate": {"type": ["number", "null"], "minimum": 0, "maximum": 1},
+    "PlayerStats": {"type": "object", "required": ["hands", "wins", "deal_ins", "win_rate", "deal_in_rate", "riichi_rate", "tsumo_share",
+                                                   "average_win", "average_deal_in", "draws", "tenpai_at_draw", "yaku"],
+                    "properties": {"hands": {"type": "integer"}, "wins": {"type": "integer"}, "deal_ins": {"type": "integer"},
+                                   "riichi": {"type": "integer"}, "tsumo_wins": {"type": "integer"},
+                                   "win_rate": _ref("Rate"), "deal_in_rate": _ref("Rate"), "riichi_rate": _ref("Rate"),
+                                   "tsumo_share": _ref("Rate"), "tenpai_rate": _ref("Rate"),
+                                   "average_win": {"type": ["integer", "null"]}, "average_deal_in": {"type": ["integer", "null"]},
+                                   "draws": {"type": "integer"}, "tenpai_at_draw": {"type": "integer"}, "scored_wins": {"type": "integer"},
+                                   "yaku": {"type": "object", "additionalProperties": {"type": "integer"}}}},
+    "Standing": {"type": "object", "required": ["player", "name", "rank", "total", "games", "average_place", "places"],
+                 "properties": {"player": {"type": "integer"}, "name": {"type": "string"}, "rank": {"type": ["integer", "null"]},
+                                "total": {"type": "number"}, "games": {"type": "integer"}, "average_place": {"type": ["number", "null"]},
+                                "places": {"type": "array", "items": {"type": "integer"}, "minItems": 4, "maxItems": 4}}},
+    "EventGame": {"type": "object", "required": ["id", "number", "players", "entrants", "excluded", "finished", "scores", "standings", "score_lines", "stats"],
+                  "properties": {"id": {"type": "string"}, "share_code": {"type": "string"}, "round": {"type": ["integer", "null"]},
+                                 "number": {"type": "integer"}, "players": {"type": "array", "items": {"type": "string"}},
+                                 "entrants": {"type": "array", "items": {"type": ["integer", "null"]}}, "excluded": {"type": "boolean"},
+                                 "previous_table": {"type": ["string", "null"]}, "next_table": {"type": ["string", "null"]},
+                                 "finished": {"type": "boolean"}, "hands_played": {"type": "integer"},
+                                 "scores": {"type": "array", "items": {"type": "integer"}},
+                                 "standings": {"type": "array", "items": {"type": "object"}},
+                                 "score_lines": {"type": "array", "items": {"type": "array", "items": {"type": "integer"}}},
+                                 "stats": {"type": "array", "items": _ref("PlayerStats")}}},
+    "Event": {"type": "object", "required": ["id", "share_code", "name", "ruleset", "players", "version", "rounds", "games", "standings", "progress", "stats"],
+              "properties": {"id": {"type": "string"}, "share_code": {"type": "string"}, "name": {"type": "string"},
+                             "ruleset": {"type": "string"}, "ruleset_title": {"type": "string"}, "rules": {"type": "object"},
+                             "players": {"type": "array", "items": {"type": "string"}}, "settings": _ref("EventSettings"),
+                             "version": {"type": "integer"},
+                             "rounds": {"type": "array", "items": {"type": "object", "required": ["number", "tables", "byes"]}},
+                             "games": {"type": "array", "items": _ref("EventGame")},
+                             "standings": {"type": "array", "items": _ref("Standing")},
+                             "progress": {"type": "array", "items": {"type": "object", "required": ["totals"]}},
+                             "tie_break": {"type": "string"}, "stats": {"type": "array", "items": _ref("PlayerStats")},
+                             "repeat_meetings": {"type": "integer"},
+                             "tag": {"type": "string", "description": "changes whenever the event or one of its games changes (the ETag)"},
+                             "organiser_token": {"type": "string", "description": "only in the 201 answer to POST /api/events"},
+                             "new_games": {"type": "array", "description": "games just opened, with their tables' edit tokens",
+                                           "items": {"type": "object", "required": ["id", "players", "edit_token"]}}}},
     "Health": {"type": "object", "required": ["ok", "checks"],
                "properties": {"ok": {"type": "boolean"}, "checks": {"type": "object"}}},
 }
@@ -186,6 +252,12 @@ TOKEN = {"name": "Authorization", "in": "header", "required": False, "schema": {
          "description": "Bearer <delete_token>"}
 CONTRIBUTION_ERRORS = {"401": _error("No delete token"), "403": _error("Wrong delete token"),
                        "404": _error("No such contribution")}
+EVENT_KEY = {"name": "key", "in": "path", "required": True, "schema": {"type": "string", "maxLength": 64},
+             "description": "the event id, or its share code (read only)"}
+ORGANISER = {"name": "Authorization", "in": "header", "required": False, "schema": {"type": "string"},
+             "description": "Bearer <organiser_token>"}
+EVENT_ERRORS = {**ERRORS, "401": _error("No organiser token"), "403": _error("Wrong organiser token"),
+                "404": _error("No such event or game"), "409": _error("The event changed at the same moment")}
 
 
 def _op(summary: str, ok: dict, *, body: dict | None = None, params=(), errors=ERRORS, ok_code="200", security=False,
@@ -196,7 +268,7 @@ def _op(summary: str, ok: dict, *, body: dict | None = None, params=(), errors=E
     if params:
         op["parameters"] = list(params)
     if security:
-        op["security"] = [{scheme: []}]
+        op["security"] = [{"organiser_token" if ORGANISER in op.get("parameters", []) else scheme: []}]
     return op
 
 
@@ -252,6 +324,34 @@ PATHS = {
         {"description": "The record", "content": {"text/csv": {"schema": {"type": "string"}}, "application/json": {"schema": {"type": "object"}}}},
         params=[TABLE_KEY, {"name": "format", "in": "query", "required": False, "schema": {"type": "string", "enum": ["csv", "json"]}}],
         errors={"400": _error("Unknown format"), "404": _error("No such table")})},
+    "/api/tables/{key}/next": {"post": _op(
+        "Next game, same players: a new table with seats and winds drawn afresh, linked to this one (the same edit token records on it)",
+        _ok("The new table", _ref("Table")), params=[TABLE_KEY, AUTH], ok_code="201",
+        errors={"401": _error("No edit token"), "403": _error("Wrong edit token"), "404": _error("No such table"),
+                "422": _error("The game is not over, or already has a next game")}, security=True)},
+    "/api/events": {"post": _op("Create an event (a club night or a league season)", _ok("The event, with its organiser token", _ref("Event")),
+                                body=_json(_ref("EventCreate")), ok_code="201")},
+    "/api/events/{key}": {
+        "get": _op("An event: players, rounds, games, standings, statistics", _ok("The event", _ref("Event")),
+                   params=[EVENT_KEY], errors={"404": _error("No such event")}),
+        "patch": _op("Rename the event, add or rename players, change its settings", _ok("The event", _ref("Event")),
+                     body=_json(_ref("EventUpdate")), params=[EVENT_KEY, ORGANISER], errors=EVENT_ERRORS, security=True)},
+    "/api/events/{key}/rounds": {"post": _op(
+        "Seat the next round and open its tables", _ok("The event, with the new games and their edit tokens", _ref("Event")),
+        body=_json(_ref("RoundRequest")), params=[EVENT_KEY, ORGANISER], errors=EVENT_ERRORS, ok_code="201", security=True)},
+    "/api/events/{key}/games": {"post": _op(
+        "Open one game for four players of the event", _ok("The event, with the new game and its edit token", _ref("Event")),
+        body=_json(_ref("GameRequest")), params=[EVENT_KEY, ORGANISER], errors=EVENT_ERRORS, ok_code="201", security=True)},
+    "/api/events/{key}/games/{table_id}": {"put": _op(
+        "Leave a game out of the standings (a practice game), or count it again", _ok("The event", _ref("Event")),
+        body=_json(_ref("GameUpdate")), params=[EVENT_KEY, {"name": "table_id", "in": "path", "required": True,
+                                                             "schema": {"type": "string", "maxLength": 64}}, ORGANISER],
+        errors=EVENT_ERRORS, security=True)},
+    "/api/events/{key}/export": {"get": _op(
+        "The event's standings, statistics and games as CSV or JSON",
+        {"description": "The record", "content": {"text/csv": {"schema": {"type": "string"}}, "application/json": {"schema": {"type": "object"}}}},
+        params=[EVENT_KEY, {"name": "format", "in": "query", "required": False, "schema": {"type": "string", "enum": ["csv", "json"]}}],
+        errors={"400": _error("Unknown format"), "404": _error("No such event")})},
     "/healthz": {"get": _op("Database and model loaded", _ok("Healthy", _ref("Health")),
                             errors={"503": {"description": "Not healthy", "content": {"application/json": {"schema": _ref("Health")}}}})},
     "/api/openapi.json": {"get": _op("This description", _ok("OpenAPI 3.1", {"type": "object"}), errors={})},
@@ -279,9 +379,12 @@ def build_spec() -> dict:
         "paths": paths,
         "components": {"schemas": schemas,
                        "securitySchemes": {"edit_token": {"type": "http", "scheme": "bearer",
-                                                          "description": "the edit_token returned when the table was created"},
+                                                          "description": "the edit_token returned when the table was created "
+                                                                         "(or the organiser token of the table's event)"},
                                            "delete_token": {"type": "http", "scheme": "bearer",
-                                                            "description": "the delete_token returned when the photo was shared"}}},
+                                                            "description": "the delete_token returned when the photo was shared"},
+                                           "organiser_token": {"type": "http", "scheme": "bearer",
+                                                               "description": "the organiser_token returned when the event was created"}}},
     }
 
 

@@ -43,6 +43,7 @@ def no_store(resp):
 
 @bp.get("/")
 @bp.get("/t/<code>")
+@bp.get("/e/<code>")
 def shell(code: str | None = None):
     return no_store(current_app.make_response(render_template("index.html", theme_colour=THEME_COLOUR)))
 

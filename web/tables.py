@@ -91,6 +91,16 @@ def correct(key: str, index: int):
     return _written(service().correct(key, _token(), _if_match(), index, json_body()))
 
 
+@bp.post("/<key>/next")
+def next_game(key: str):
+    table = service().next_game(key, _token())
+    resp = jsonify(table)
+    resp.status_code = 201
+    resp.headers["Location"] = f"/api/tables/{table['id']}"
+    resp.headers["ETag"] = f'"{table["version"]}"'
+    return resp
+
+
 @bp.get("/<key>/export")
 def export(key: str):
     fmt = request.args.get("format", "json")

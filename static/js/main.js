@@ -5,6 +5,7 @@ import { scoreScreen } from "./quick.js";
 import { waitsScreen } from "./waits.js";
 import { photoScreen } from "./photo.js";
 import { tablesScreen, tableScreen, flushQueue } from "./tables.js";
+import { eventsScreen, eventScreen } from "./events.js";
 
 const view = document.getElementById("view");
 let leaving = null;  // cleanup of the current screen (timers)
@@ -16,6 +17,8 @@ const routes = [
   [/^#\/waits$/, () => waitsScreen(view), "waits"],
   [/^#\/tables$/, () => tablesScreen(view), "tables"],
   [/^#\/table\/([^/?]+)(?:\?(.*))?$/, (m) => tableScreen(view, decodeURIComponent(m[1]), new URLSearchParams(m[2] || "")), "tables"],
+  [/^#\/events$/, () => eventsScreen(view), "tables"],
+  [/^#\/event\/([^/?]+)(?:\?(.*))?$/, (m) => eventScreen(view, decodeURIComponent(m[1]), new URLSearchParams(m[2] || "")), "tables"],
 ];
 
 async function route() {
@@ -39,8 +42,10 @@ async function route() {
   clear(view, h("div", { class: "card" }, h("h2", {}, "Not found"), h("p", {}, "There is no such screen. "), h("a", { href: "#/score" }, "Go to quick score")));
 }
 
-/** /t/<code>#token=... (a share link) opens the table screen. */
+/** /t/<code>#token=... (a share link) opens the table screen; /e/<code> an event's. */
 function fromShareLink() {
+  const e = location.pathname.match(/^\/e\/([^/]+)$/);
+  if (e) { history.replaceState(null, "", `/#/event/${e[1]}`); return; }
   const m = location.pathname.match(/^\/t\/([^/]+)$/);
   if (!m) return;
   const params = new URLSearchParams(location.hash.replace(/^#/, ""));

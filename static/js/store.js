@@ -47,3 +47,19 @@ export function enqueue(item) {
   setQueue(items);
   return items[items.length - 1];
 }
+
+/** Events this phone knows: {id: {id, share_code, name, organiser_token|null, doc (last JSON), seen_at}} */
+export function events() { return get("events", {}); }
+
+export function event(id) {
+  const all = events();
+  return all[id] || Object.values(all).find((e) => e.share_code === String(id).toUpperCase()) || null;
+}
+
+export function saveEvent(entry) {
+  const all = events();
+  const old = all[entry.id] || {};
+  all[entry.id] = { ...old, ...entry, organiser_token: entry.organiser_token || old.organiser_token || null };
+  set("events", all);
+  return all[entry.id];
+}

@@ -7,6 +7,7 @@ import { createConditions, defaultConditions, placeError } from "./quick.js";
 import { downscale, handFromDetections } from "./photo.js";
 import { summary } from "./results.js";
 import { qrSvg } from "./qr.js";
+import { lineChart } from "./charts.js";
 import { WIND_LETTER, WIND_NAME } from "./tiles.js";
 import * as store from "./store.js";
 
@@ -15,6 +16,8 @@ const ABORT_NAMES = { nine_terminals: "Nine terminals (kyuushu kyuuhai)", four_w
 const LIMITS = [["5", "Mangan", { han: 5, fu: 30 }], ["6", "Haneman", { han: 6, fu: 30 }], ["8", "Baiman", { han: 8, fu: 30 }],
   ["11", "Sanbaiman", { han: 11, fu: 30 }], ["y1", "Yakuman", { yakuman: 1 }], ["y2", "Double yakuman", { yakuman: 2 }]];
 const FU = [20, 25, 30, 40, 50, 60, 70, 80, 90, 100, 110];
+const CHOICE_LABELS = { east_south: "East and South rounds", east: "East round only (tonpuusen)", shared: "share the rank",
+  placements: "more first places ranks higher", split: "split", seat_order: "by seat order" };
 
 const roundName = (s) => `${WIND_NAME[s.round_wind] || s.round_wind} ${s.hand_number}`;
 const authHeaders = (entry, version) => ({ Authorization: `Bearer ${entry.edit_token}`, "If-Match": `"${version}"` });
@@ -95,15 +98,25 @@ export async function tablesScreen(view) {
   const rulesetSelect = h("select", { name: "ruleset", "data-testid": "table-ruleset" }, list.map((r) => h("option", { value: r.id }, r.title)));
   const overrides = {};
   const rulesBox = h("div");
+  let gameLength = "east_south";
   const drawRules = () => {
     for (const k of Object.keys(overrides)) delete overrides[k];
     const rs = list.find((r) => r.id === rulesetSelect.value);
     clear(rulesBox, rs && rs.parameters ? ruleEditor(rs.parameters, overrides) : null);
+    setLength(gameLength);
+  };
+  const setLength = (v) => {
+    gameLength = v;
+    if (v === "east") overrides.game_length = "east"; else delete overrides.game_length;
+    const sel = rulesBox.querySelector('select[name="rule-game_length"]');
+    if (sel) sel.value = v;
   };
   rulesetSelect.addEventListener("change", drawRules);
   drawRules();
+  const lengthPick = segmented("table-length", [["east_south", "East and South"], ["east", "East only"]], "east_south", setLength, { legend: "Game length" });
   const form = h("form", { class: "card", "aria-label": "New table" },
     h("h2", {}, "New table"), h("label", { class: "field" }, h("span", {}, "Rule set"), rulesetSelect),
+    h("fieldset", {}, h("legend", {}, "Game length"), lengthPick),
     h("details", {}, h("summary", {}, "Adjust the rules (house rules)"), rulesBox),
     h("p", { class: "hint" }, "Names in seating order, counter-clockwise: South sits to East's right."), names, err,
     h("button", { type: "submit", class: "btn-primary btn-block", "data-testid": "create-table" }, "Create table"));
@@ -144,12 +157,15 @@ export async function tablesScreen(view) {
           h("span", { class: "small muted" }, t.table ? `${t.table.ruleset_title || t.table.ruleset} · ${t.table.state.finished ? "finished" : roundName(t.table.state)} · ${t.edit_token ? "you can record" : "watching"}` : "")),
         h("button", { type: "button", class: "btn-danger", "aria-label": `Forget the table of ${t.table ? t.table.players.join(", ") : t.id}`, onclick: () => { if (confirm("Forget this table on this phone? It stays on the server.")) { store.forgetTable(t.id); tablesScreen(view); } } }, "Forget"))))
         : h("p", { class: "muted" }, "Tables you create or open appear here, and stay available offline.")),
-    form, join);
+    form, join,
+    h("section", { class: "card", "aria-label": "Club nights and leagues" }, h("h2", {}, "Club nights and leagues"),
+      h("p", { class: "hint" }, "Many games on many tables: seating, standings, statistics and charts for the whole night or season."),
+      h("a", { class: "btn btn-block", href: "#/events", "data-testid": "open-events" }, "Events")));
 }
 
 /** Inputs for a rule set's simple parameters (yes/no, a choice, a number, a set of items);
  * only values the player changes go into `overrides`. */
-function ruleEditor(parameters, overrides) {
+export function ruleEditor(parameters, overrides) {
   const groups = { table: [], scoring: [] };
   for (const [name, p] of Object.entries(parameters)) {
     const rows = groups[p.scope === "table" ? "table" : "scoring"];
@@ -162,7 +178,7 @@ function ruleEditor(parameters, overrides) {
     } else if (Array.isArray(p.choices)) {
       rows.push(h("label", { class: "field" }, h("span", {}, p.label || name, note),
         h("select", { name: id, onchange: (e) => setValue(p.choices.find((c) => String(c) === e.target.value)) },
-          p.choices.map((c) => h("option", { value: String(c), selected: c === p.value }, String(c)))), err));
+          p.choices.map((c) => h("option", { value: String(c), selected: c === p.value }, CHOICE_LABELS[c] || String(c).replace(/_/g, " ")))), err));
     } else if (Number.isInteger(p.value)) {
       rows.push(h("label", { class: "field" }, h("span", {}, p.label || name, note),
         h("input", { type: "number", name: id, value: String(p.value), inputmode: "numeric", onchange: (e) => setValue(Number(e.target.value)) }), err));
@@ -276,9 +292,17 @@ export async function tableScreen(view, key, params) {
       conflicts.map((q) => conflictBanner(q)),
       board,
       selected !== null ? h("p", { class: "hint" }, `Differences against ${table.players[selected]}. Tap again to hide.`) : h("p", { class: "hint" }, "Tap a player to see the point differences."),
+      table.event ? h("p", { class: "small" }, "A game of ", h("a", { href: `#/event/${table.event.id}`, "data-testid": "event-link" }, table.event.name || "the event"),
+        table.previous_table ? [" · ", h("a", { href: `#/table/${table.previous_table}` }, "previous game")] : null) :
+        table.previous_table ? h("p", { class: "small" }, h("a", { href: `#/table/${table.previous_table}` }, "Previous game")) : null,
       edit && !s.finished ? h("div", { class: "actions-grid" },
-        h("button", { type: "button", class: "btn-primary", "data-testid": "record-hand", onclick: () => recordSheet() }, "Record hand")) : null,
+        h("button", { type: "button", class: "btn-primary", "data-testid": "record-hand", onclick: () => recordSheet() }, "Record hand"),
+        h("button", { type: "button", "data-testid": "end-now", onclick: endNow }, "End the game now")) : null,
+      s.finished && table.next_table ? h("a", { class: "btn btn-primary btn-block", href: `#/table/${table.next_table}`, "data-testid": "open-next",
+        onclick: () => carryToken(table.next_table) }, "Go to the next game") : null,
+      s.finished && !table.next_table && edit ? h("button", { type: "button", class: "btn-primary btn-block", "data-testid": "next-game", onclick: nextGame }, "Next game, same players") : null,
       s.finished ? standingsCard() : null,
+      (table.hands || []).length ? scoreChart() : null,
       historyCard(edit),
       h("section", { class: "card", "aria-label": "Table tools" }, h("h2", {}, "Table"),
         h("div", { class: "actions-grid" },
@@ -300,6 +324,36 @@ export async function tableScreen(view, key, params) {
           await send(q.method, q.path, q.body, table.version, null);
         } }, "Record it now"),
         h("button", { type: "button", class: "btn-danger", onclick: () => { store.setQueue(store.queue().filter((x) => x.key !== q.key)); render(); } }, "Discard it")));
+  }
+
+  function carryToken(id) {
+    if (entry.edit_token && !(store.table(id) || {}).edit_token) store.saveTable({ id, edit_token: entry.edit_token, seen_at: Date.now() });
+  }
+
+  async function endNow() {
+    if (!confirm("End the game now (time is up)? The standings are taken from the scores as they are.")) return;
+    try { await send("POST", `/api/tables/${table.id}/hands`, { result: "end" }, table.version, null); } catch (err) { toast(err.message); }
+  }
+
+  async function nextGame() {
+    try {
+      const next = await api("POST", `/api/tables/${table.id}/next`, undefined, { headers: { Authorization: `Bearer ${entry.edit_token}` } });
+      store.saveTable({ id: next.id, share_code: next.share_code, edit_token: entry.edit_token, table: next, seen_at: Date.now(), view_seat: 0 });
+      toast("Seats and winds drawn afresh for the next game.");
+      location.hash = `#/table/${next.id}`;
+    } catch (err) {
+      toast(err instanceof OfflineError ? "You are offline: the next game needs the server." : err.message);
+    }
+  }
+
+  function scoreChart() {
+    const hands = table.hands.filter((hd) => hd.result !== "end");
+    if (!hands.length) return null;
+    const start = hands[0].scores_after.map((v, i) => v - hands[0].deltas[i]);
+    const series = table.players.map((name, seat) => ({ name, values: [start[seat], ...hands.map((hd) => hd.scores_after[seat])] }));
+    const labels = ["", ...hands.map((hd) => `${WIND_LETTER[hd.round_wind] || ""}${hd.hand_number}`)];
+    return h("section", { class: "card", "aria-label": "Scores over the game" }, h("h2", {}, "Scores over the game"),
+      lineChart({ title: "Each player's score after each hand", series, xLabels: labels, testid: "chart-game" }));
   }
 
   function historyCard(edit) {

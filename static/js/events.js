@@ -1,0 +1,285 @@
+// Events (club nights, league seasons): create one, seat its rounds, follow its games, and show
+// the standings, statistics and charts. Talks to /api/events; the games are ordinary tables.
+import { h, clear, segmented, toast, sheet } from "./util.js";
+import { api, ApiError, OfflineError, rulesets, yakuNames } from "./api.js";
+import { lineChart, placeBars } from "./charts.js";
+import { qrSvg } from "./qr.js";
+import { ruleEditor } from "./tables.js";
+import * as store from "./store.js";
+
+const POLL_MS = 5000;
+const pct = (r) => (r === null || r === undefined ? "–" : `${Math.round(r * 100)}%`);
+const signed = (n) => (n > 0 ? `+${n}` : n < 0 ? `−${Math.abs(n)}` : "0");
+const ord = ["1st", "2nd", "3rd", "4th"];
+
+function playersFrom(text) {
+  return text.split(/\n|,/).map((s) => s.trim()).filter(Boolean);
+}
+
+// --- list and create -----------------------------------------------------------------------------
+
+export async function eventsScreen(view) {
+  const known = Object.values(store.events()).sort((a, b) => (b.seen_at || 0) - (a.seen_at || 0));
+  let list = [];
+  try { list = (await rulesets()).rulesets; } catch { list = [{ id: "wrr", title: "World Riichi Rules" }]; }
+  const err = h("div", { "aria-live": "polite" });
+  const name = h("input", { type: "text", name: "event-name", maxlength: 80, required: true, "data-testid": "event-name", placeholder: "Thursday club night" });
+  const rulesetSelect = h("select", { name: "event-ruleset", "data-testid": "event-ruleset" }, list.map((r) => h("option", { value: r.id }, r.title)));
+  const overrides = {};
+  const rulesBox = h("div");
+  let gameLength = "east_south";
+  const setLength = (v) => {
+    gameLength = v;
+    if (v === "east") overrides.game_length = "east"; else delete overrides.game_length;
+    const sel = rulesBox.querySelector('select[name="rule-game_length"]');
+    if (sel) sel.value = v;
+  };
+  const drawRules = () => {
+    for (const k of Object.keys(overrides)) delete overrides[k];
+    const rs = list.find((r) => r.id === rulesetSelect.value);
+    clear(rulesBox, rs && rs.parameters ? ruleEditor(rs.parameters, overrides) : null);
+    setLength(gameLength);
+  };
+  rulesetSelect.addEventListener("change", drawRules);
+  const lengthPick = segmented("event-length", [["east_south", "East and South"], ["east", "East only"]], "east_south", setLength, { legend: "Game length" });
+  const players = h("textarea", { name: "event-players", rows: 8, "data-testid": "event-players", placeholder: "One name a line" });
+  let seating = "balanced";
+  const seatingPick = segmented("event-seating", [["balanced", "Fewest repeat opponents"], ["random", "Random"]], seating, (v) => { seating = v; }, { legend: "Seating" });
+  const rounds = h("input", { type: "number", name: "event-rounds", min: 0, max: 100, value: "0", inputmode: "numeric", "data-testid": "event-rounds" });
+  const form = h("form", { class: "card", "aria-label": "New event" },
+    h("h2", {}, "New club night or league"),
+    h("label", { class: "field" }, h("span", {}, "Name"), name),
+    h("label", { class: "field" }, h("span", {}, "Rule set"), rulesetSelect),
+    h("fieldset", {}, h("legend", {}, "Game length"), lengthPick),
+    h("details", {}, h("summary", {}, "Adjust the rules (house rules)"), rulesBox),
+    h("label", { class: "field" }, h("span", {}, "Players (one a line)"), players),
+    h("fieldset", {}, h("legend", {}, "Seating of each round"), seatingPick),
+    h("label", { class: "field" }, h("span", {}, "Rounds planned (0 if open-ended)"), rounds),
+    err,
+    h("button", { type: "submit", class: "btn-primary btn-block", "data-testid": "create-event" }, "Create event"));
+  drawRules();
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    clear(err);
+    try {
+      const ev = await api("POST", "/api/events", {
+        name: name.value, ruleset: rulesetSelect.value, rules: { ...overrides },
+        players: playersFrom(players.value), settings: { seating, rounds_planned: Number(rounds.value) || 0 },
+      });
+      store.saveEvent({ id: ev.id, share_code: ev.share_code, organiser_token: ev.organiser_token, name: ev.name, seen_at: Date.now() });
+      location.hash = `#/event/${ev.id}`;
+    } catch (ex) {
+      clear(err, h("div", { class: "banner error", role: "alert" }, ex instanceof OfflineError ? "You are offline: creating an event needs the server." : ex.message));
+    }
+  });
+  clear(view, h("h1", { class: "visually-hidden" }, "Events"),
+    h("section", { class: "card", "aria-label": "Your events" }, h("h2", {}, "Club nights and leagues"),
+      known.length ? h("ul", { class: "table-list" }, known.map((ev) => h("li", {},
+        h("a", { href: `#/event/${ev.id}` }, h("b", {}, ev.name || ev.id), h("br"),
+          h("span", { class: "small muted" }, ev.organiser_token ? "you organise it" : "following")))))
+        : h("p", { class: "muted" }, "Events you create or open appear here.")),
+    form);
+}
+
+// --- one event -----------------------------------------------------------------------------------
+
+export async function eventScreen(view, key, params) {
+  let entry = store.event(key);
+  let ev = entry && entry.doc;
+  let timer = null;
+  let stopped = false;
+  let tab = "standings";
+  const token = params.get("token");
+  if (token) entry = store.saveEvent({ id: key, organiser_token: token });
+  const body = h("div");
+  const names = await yakuNames().catch(() => ({}));
+
+  async function load() {
+    try {
+      const resp = await api("GET", `/api/events/${encodeURIComponent(entry && entry.id ? entry.id : key)}`, undefined,
+        { raw: true, headers: ev && ev.tag ? { "If-None-Match": `"${ev.tag}"` } : {} });
+      if (resp.status === 304) return false;
+      if (!resp.ok) {
+        const data = await resp.json().catch(() => null);
+        throw new ApiError(resp.status, data && data.error, data);
+      }
+      const fresh = await resp.json();
+      const changed = !ev || fresh.tag !== ev.tag;
+      ev = fresh;
+      entry = store.saveEvent({ id: fresh.id, share_code: fresh.share_code, name: fresh.name, doc: fresh, seen_at: Date.now() });
+      return changed;
+    } catch (err) {
+      if (err instanceof OfflineError) return false;
+      throw err;
+    }
+  }
+
+  const organiser = () => Boolean(entry && entry.organiser_token);
+  const auth = () => ({ Authorization: `Bearer ${entry.organiser_token}` });
+
+  async function write(method, path, payload, done) {
+    try {
+      const doc = await api(method, path, payload, { headers: auth() });
+      for (const g of doc.new_games || []) {
+        store.saveTable({ id: g.id, share_code: g.share_code, edit_token: g.edit_token, seen_at: Date.now() });
+      }
+      ev = doc;
+      entry = store.saveEvent({ id: doc.id, doc, seen_at: Date.now() });
+      render();
+      if (done) toast(done);
+    } catch (err) {
+      toast(err instanceof OfflineError ? "You are offline: this needs the server." : err.message);
+    }
+  }
+
+  function tableLink(g) {
+    const known = store.table(g.id);
+    const carry = (!known || !known.edit_token) && organiser() ? `?token=${encodeURIComponent(entry.organiser_token)}` : "";
+    return `#/table/${g.id}${carry}`;
+  }
+
+  function render() {
+    if (stopped) return;
+    if (!ev) { clear(body, h("div", { class: "banner error", role: "alert" }, "Event not found.")); return; }
+    const tabs = segmented("event-tab", [["standings", "Standings"], ["games", "Games"], ["stats", "Statistics"]], tab, (v) => { tab = v; render(); }, { legend: "Show" });
+    clear(body,
+      h("h1", { class: "visually-hidden" }, "Event"),
+      h("div", { class: "row" }, h("h2", { class: "grow", "data-testid": "event-title" }, ev.name),
+        h("span", { class: "small muted" }, `${ev.ruleset_title}${ev.rules && ev.rules.game_length === "east" ? " · East only" : ""}${organiser() ? "" : " · following"}`)),
+      tabs,
+      tab === "standings" ? standingsCard() : null,
+      tab === "standings" ? chartsCard() : null,
+      tab === "games" ? gamesCard() : null,
+      tab === "stats" ? statsCard() : null,
+      toolsCard());
+  }
+
+  function standingsCard() {
+    const counted = ev.games.filter((g) => g.finished && !g.excluded).length;
+    return h("section", { class: "card", "aria-label": "Standings", "data-testid": "event-standings" },
+      h("h2", {}, `Standings · ${counted} game${counted === 1 ? "" : "s"}`),
+      h("div", { class: "scroll-x" }, h("table", { class: "standings" },
+        h("thead", {}, h("tr", {}, ["#", "Player", "Total", "Games", "Avg.", ...ord].map((c) => h("th", { scope: "col" }, c)))),
+        h("tbody", {}, ev.standings.map((r) => h("tr", { "data-player": r.name },
+          h("td", {}, r.rank === null ? "–" : String(r.rank)), h("td", {}, r.name),
+          h("td", { "data-col": "total" }, h("b", {}, signed(r.total))), h("td", { "data-col": "games" }, String(r.games)),
+          h("td", { "data-col": "average" }, r.average_place === null ? "–" : r.average_place.toFixed(2)),
+          r.places.map((c, i) => h("td", { "data-col": `place-${i + 1}` }, String(c)))))))),
+      h("p", { class: "small muted" }, "Total: the sum of each game's final score (points − return points + uma + oka − penalties, in thousands). ",
+        ev.tie_break === "placements" ? "Equal totals: more first places ranks higher, then seconds, then thirds." : "Equal totals share a rank."));
+  }
+
+  function chartsCard() {
+    const played = ev.standings.filter((r) => r.games > 0);
+    if (!ev.progress.length) return h("section", { class: "card" }, h("h2", {}, "Charts"), h("p", { class: "muted" }, "Charts appear when a game is over."));
+    const series = played.map((r) => ({ name: r.name, values: [0, ...ev.progress.map((p) => p.totals[r.player])] }));
+    return h("section", { class: "card", "aria-label": "Charts" },
+      h("h2", {}, "Standings over the games"),
+      lineChart({ title: "Each player's total after each game", series, xLabels: ["", ...ev.progress.map((_, i) => String(i + 1))], format: signed, testid: "chart-progress", zero: 0 }),
+      h("h2", {}, "Placements"),
+      placeBars({ title: "How often each player finished 1st, 2nd, 3rd and 4th", rows: played, testid: "chart-places" }));
+  }
+
+  function gamesCard() {
+    const byRound = new Map();
+    for (const g of ev.games) {
+      const k = g.round || 0;
+      if (!byRound.has(k)) byRound.set(k, []);
+      byRound.get(k).push(g);
+    }
+    const gameItem = (g) => {
+      const res = g.finished ? g.standings.map((r) => `${g.players[r.seat]} ${signed(r.final)}`).join(", ") : `${g.players.join(" · ")} · ${g.hands_played} hand${g.hands_played === 1 ? "" : "s"} so far`;
+      return h("li", { class: g.excluded ? "excluded" : "", "data-game": g.id },
+        h("div", { class: "row" }, h("a", { class: "grow", href: tableLink(g) }, h("b", {}, `Game ${g.number}`), g.finished ? "" : " (playing)", g.excluded ? " · not counted" : ""),
+          organiser() && g.finished ? h("label", { class: "chip" }, h("input", { type: "checkbox", checked: !g.excluded, "data-testid": `count-${g.number}`,
+            onchange: (e) => write("PUT", `/api/events/${ev.id}/games/${g.id}`, { excluded: !e.target.checked }, e.target.checked ? "The game counts again." : "The game no longer counts.") }), "counts") : null),
+        h("p", { class: "small" }, res),
+        g.hands_played ? h("details", { class: "small" }, h("summary", {}, "Statistics of this game"), h("div", { class: "scroll-x" }, h("table", { class: "standings" },
+          h("thead", {}, h("tr", {}, ["Player", "Wins", "Deal-ins", "Riichi", "Tenpai at draws"].map((c) => h("th", { scope: "col" }, c)))),
+          h("tbody", {}, g.players.map((p, seat) => { const s = g.stats[seat]; return h("tr", {}, h("td", {}, p), h("td", {}, String(s.wins)),
+            h("td", {}, String(s.deal_ins)), h("td", {}, String(s.riichi)), h("td", {}, `${s.tenpai_at_draw}/${s.draws}`)); }))))) : null);
+    };
+    const nextRound = ev.rounds.length + 1;
+    const absent = new Set();
+    const roundForm = organiser() ? h("div", {},
+      h("details", {}, h("summary", {}, "Who is here?"),
+        h("div", { class: "toggles" }, ev.players.map((p, i) => h("label", { class: "chip" }, h("input", { type: "checkbox", checked: true, onchange: (e) => { if (e.target.checked) absent.delete(i); else absent.add(i); } }), p)))),
+      h("button", { type: "button", class: "btn-primary btn-block", "data-testid": "draw-round", onclick: () => {
+        const present = ev.players.map((_, i) => i).filter((i) => !absent.has(i));
+        write("POST", `/api/events/${ev.id}/rounds`, { present }, `Round ${nextRound} seated.`);
+      } }, `Seat round ${nextRound}`)) : null;
+    return h("section", { class: "card", "aria-label": "Games", "data-testid": "event-games" },
+      h("h2", {}, "Rounds and games"),
+      roundForm,
+      ev.rounds.length ? h("p", { class: "small muted", "data-testid": "repeat-meetings" }, `Repeat meetings so far: ${ev.repeat_meetings}`) : null,
+      [...byRound.entries()].sort((a, b) => a[0] - b[0]).map(([r, games]) => {
+        const rnd = ev.rounds.find((x) => x.number === r);
+        return h("div", { "data-round": String(r) }, h("h3", {}, r ? `Round ${r}` : "Other games"),
+          rnd && rnd.byes.length ? h("p", { class: "small muted" }, `Sitting out: ${rnd.byes.map((p) => ev.players[p]).join(", ")}`) : null,
+          h("ul", { class: "game-list" }, games.map(gameItem)));
+      }),
+      ev.games.length ? null : h("p", { class: "muted" }, organiser() ? "Seat the first round to open its tables." : "No games yet."));
+  }
+
+  function statsCard() {
+    const cols = ["Player", "Hands", "Win", "Deal-in", "Riichi", "Tsumo", "Avg. win", "Avg. deal-in", "Tenpai at draws"];
+    const rows = ev.players.map((name, i) => ({ name, s: ev.stats[i] })).filter((r) => r.s.hands > 0);
+    const yakuRows = rows.filter((r) => r.s.scored_wins > 0);
+    return h("section", { class: "card", "aria-label": "Statistics", "data-testid": "event-stats" },
+      h("h2", {}, "Statistics"),
+      h("div", { class: "scroll-x" }, h("table", { class: "standings" },
+        h("thead", {}, h("tr", {}, cols.map((c) => h("th", { scope: "col" }, c)))),
+        h("tbody", {}, rows.map(({ name, s }) => h("tr", { "data-player": name },
+          h("td", {}, name), h("td", { "data-col": "hands" }, String(s.hands)), h("td", { "data-col": "win" }, pct(s.win_rate)),
+          h("td", { "data-col": "deal-in" }, pct(s.deal_in_rate)), h("td", { "data-col": "riichi" }, pct(s.riichi_rate)),
+          h("td", { "data-col": "tsumo" }, pct(s.tsumo_share)), h("td", { "data-col": "avg-win" }, s.average_win === null ? "–" : String(s.average_win)),
+          h("td", { "data-col": "avg-deal-in" }, s.average_deal_in === null ? "–" : String(s.average_deal_in)),
+          h("td", { "data-col": "tenpai" }, `${s.tenpai_at_draw}/${s.draws}`)))))),
+      h("p", { class: "small muted" }, "Rates are per hand played; tsumo is the share of wins by self-draw; values are the hand's worth without honba or riichi sticks."),
+      yakuRows.length ? [h("h3", {}, "Yaku (hands scored from tiles)"),
+        yakuRows.map(({ name, s }) => h("p", { class: "small", "data-yaku-for": name }, h("b", {}, `${name} (${s.scored_wins} win${s.scored_wins === 1 ? "" : "s"}): `),
+          Object.entries(s.yaku).map(([id, n]) => `${names[id] || id.replace(/_/g, " ")} ${n}`).join(", ")))] : null);
+  }
+
+  function toolsCard() {
+    return h("section", { class: "card", "aria-label": "Event tools" }, h("h2", {}, "Share and export"),
+      h("div", { class: "actions-grid" },
+        h("button", { type: "button", "data-testid": "event-share", onclick: shareSheet }, "Share"),
+        h("a", { class: "btn", href: `/events/${ev.id}/print`, target: "_blank", "data-testid": "event-print" }, "Results page (print)"),
+        h("a", { class: "btn", href: `/api/events/${ev.id}/export?format=csv`, download: `tenbou-event-${ev.id}.csv` }, "Export CSV"),
+        h("a", { class: "btn", href: `/api/events/${ev.id}/export?format=json`, download: `tenbou-event-${ev.id}.json` }, "Export JSON")),
+      organiser() ? addPlayers() : null);
+  }
+
+  function addPlayers() {
+    const input = h("input", { type: "text", name: "add-player", maxlength: 40, placeholder: "Name", "aria-label": "New player's name" });
+    return h("form", { class: "row", onsubmit: (e) => {
+      e.preventDefault();
+      if (!input.value.trim()) return;
+      write("PATCH", `/api/events/${ev.id}`, { players: [...ev.players, input.value.trim()] }, "Player added.");
+    } }, h("div", { class: "grow" }, input), h("button", { type: "submit" }, "Add player"));
+  }
+
+  function shareSheet() {
+    const s = sheet("Share this event");
+    const link = `${location.origin}/e/${ev.share_code}`;
+    s.body.append(h("div", { class: "qr", "data-link": link }, qrSvg(link)),
+      h("p", { class: "share-link", "data-testid": "event-share-link" }, link),
+      h("p", { class: "hint" }, "This link shows the standings and games; it cannot change anything."));
+  }
+
+  async function tick() {
+    if (stopped) return;
+    try { if (document.visibilityState === "visible" && (await load())) render(); } catch { /* keep the last state */ }
+    clearTimeout(timer);
+    if (!stopped) timer = setTimeout(tick, POLL_MS);
+  }
+
+  clear(view, body);
+  if (ev) render(); else clear(body, h("p", { class: "card" }, "Loading the event…"));
+  try { await load(); } catch (err) { if (!ev) { clear(body, h("div", { class: "banner error", role: "alert" }, err instanceof ApiError && err.status === 404 ? "There is no such event." : err.message)); return null; } }
+  if (token) history.replaceState(null, "", `#/event/${ev.id}`);
+  render();
+  timer = setTimeout(tick, POLL_MS);
+  return () => { stopped = true; clearTimeout(timer); };
+}

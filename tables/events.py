@@ -1,0 +1,346 @@
+"""Events (club nights, league seasons): create, read with standings and statistics, seat a
+round, add games, exclude a game, export. No Flask here; the arithmetic is in scoring/.
+
+An event is organised with its own token (like a table's edit token: only its hash is stored) and
+read by anyone with its id or share code. Its games are ordinary tables, created with the event's
+rule set and players; their hands are recorded with the table's token or the organiser's.
+"""
+from __future__ import annotations
+
+import csv
+import hmac
+import io
+import json
+import random
+import secrets
+import threading
+from collections import OrderedDict
+from typing import Any, Mapping
+
+from scoring.events import score_lines, standings
+from scoring.rules import get_ruleset
+from scoring.seating import MODES, SeatingError, repeat_meetings, seat_round
+from scoring.stats import event_stats, game_stats
+
+from .db import VersionConflict, now
+from .service import MAX_PLAYER_NAME, SHARE_ALPHABET, TableError, TableService, hash_token, rules_of
+
+MAX_EVENT_PLAYERS = 200
+MAX_NAME = 80
+METHODS = ("balanced", "random")
+MAX_ROUNDS = 100
+MAX_GAMES = 1000
+
+
+def _name(raw: Any) -> str:
+    if not isinstance(raw, str) or not raw.strip():
+        raise TableError(422 if isinstance(raw, str) else 400, "the event needs a name, like \"Thursday club night\"", "name")
+    if len(raw.strip()) > MAX_NAME:
+        raise TableError(422, f"a name has at most {MAX_NAME} characters", "name")
+    return raw.strip()
+
+
+def _players(raw: Any, at_least: int = 1) -> list[str]:
+    if not isinstance(raw, list):
+        raise TableError(400, "must be a list of the players' names", "players")
+    if not at_least <= len(raw) <= MAX_EVENT_PLAYERS:
+        raise TableError(422, f"an event has {at_least} to {MAX_EVENT_PLAYERS} players, got {len(raw)}", "players")
+    names = []
+    for i, name in enumerate(raw):
+        if not isinstance(name, str) or not name.strip():
+            raise TableError(422, f"player {i + 1} needs a name", f"players[{i}]")
+        if len(name.strip()) > MAX_PLAYER_NAME:
+            raise TableError(422, f"a name has at most {MAX_PLAYER_NAME} characters", f"players[{i}]")
+        if name.strip().lower() in (n.lower() for n in names):
+            raise TableError(422, f"{name.strip()!r} is listed twice: give each player a different name", f"players[{i}]")
+        names.append(name.strip())
+    return names
+
+
+def _settings(raw: Any, base: Mapping | None = None) -> dict:
+    out = dict(base or {"seating": "balanced", "mode": "byes", "rounds_planned": 0})
+    if raw is None:
+        return out
+    if not isinstance(raw, Mapping):
+        raise TableError(400, "must be an object like {\"seating\": \"balanced\", \"mode\": \"byes\", \"rounds_planned\": 4}", "settings")
+    for key, value in raw.items():
+        if key == "seating":
+            if value not in METHODS:
+                raise TableError(422, f"must be one of {', '.join(METHODS)}", "settings.seating")
+        elif key == "mode":
+            if value not in MODES:
+                raise TableError(422, f"must be one of {', '.join(MODES)}", "settings.mode")
+        elif key == "rounds_planned":
+            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_ROUNDS:
+                raise TableError(422, f"must be a whole number from 0 to {MAX_ROUNDS}", "settings.rounds_planned")
+        else:
+            raise TableError(400, f"unknown setting {key!r}", f"settings.{key}")
+        out[key] = value
+    return out
+
+
+def _body(payload: Any) -> Mapping:
+    if not isinstance(payload, Mapping):
+        raise TableError(400, "the body must be a JSON object", "body")
+    return payload
+
+
+class EventService:
+    CACHED_EVENTS = 64
+
+    def __init__(self, tables: TableService):
+        self.tables = tables
+        self.db = tables.db
+        # the last document of each recently read event, by its tag: every phone following an
+        # event reads it after each hand at any of its tables, and one computation serves them all
+        self._cache: OrderedDict[str, dict] = OrderedDict()
+        self._lock = threading.Lock()
+
+    # --- create & read -------------------------------------------------------------------
+    def create(self, payload: Any) -> dict:
+        body = _body(payload)
+        name = _name(body.get("name"))
+        ruleset_id = body.get("ruleset", "wrr")
+        overrides = body.get("rules") or {}
+        rules_of(ruleset_id, overrides)
+        players = _players(body.get("players", []), at_least=0)
+        settings = _settings(body.get("settings"))
+        token = secrets.token_urlsafe(24)
+        stamp = now()
+        with self.db.writing() as conn:
+            for _ in range(20):
+                event_id = secrets.token_urlsafe(9)
+                code = "".join(secrets.choice(SHARE_ALPHABET) for _ in range(6))
+                if self.db.insert_event(conn, id=event_id, share_code=code, token_hash=hash_token(token), name=name,
+                                        ruleset=ruleset_id, rules=dict(overrides), players=players, settings=settings,
+                                        rounds=[], version=1, created_at=stamp, updated_at=stamp):
+                    break
+            else:  # pragma: no cover
+                raise TableError(503, "could not allocate an event id; try again")
+        return {**self.read(event_id), "organiser_token": token}
+
+    def _find(self, key: str, conn=None) -> dict:
+        row = self.db.find_event(key, conn) if isinstance(key, str) and len(key) <= 64 else None
+        if row is None:
+            raise TableError(404, f"no event {key!r}", "id")
+        return row
+
+    def read(self, key: str) -> dict:
+        """The event JSON: players, rounds, games, standings, statistics."""
+        found = self.db.event_fingerprint(key) if isinstance(key, str) and len(key) <= 64 else None
+        if found is None:
+            raise TableError(404, f"no event {key!r}", "id")
+        event_id, tag = found
+        return self._cached(event_id, tag)["doc"]
+
+    def read_json(self, key: str) -> tuple[str, str]:
+        """(tag, the event JSON as text): what GET /api/events/<key> serves, encoded once per change."""
+        found = self.db.event_fingerprint(key) if isinstance(key, str) and len(key) <= 64 else None
+        if found is None:
+            raise TableError(404, f"no event {key!r}", "id")
+        entry = self._cached(*found)
+        if entry["json"] is None:
+            entry["json"] = json.dumps(entry["doc"], separators=(",", ":"))
+        return entry["doc"]["tag"], entry["json"]
+
+    def _cached(self, event_id: str, tag: str) -> dict:
+        with self._lock:
+            entry = self._cache.get(event_id)
+            if entry is not None and entry["doc"]["tag"] == tag:
+                self._cache.move_to_end(event_id)
+                return entry
+        row = self._find(event_id)
+        entry = {"doc": self._document(row, self.db.event_games_of(row["id"])), "json": None}
+        with self._lock:
+            self._cache[event_id] = entry
+            self._cache.move_to_end(event_id)
+            while len(self._cache) > self.CACHED_EVENTS:
+                self._cache.popitem(last=False)
+        return entry
+
+    def tag(self, key: str) -> str:
+        """What the ETag of the event JSON is now (cheap: no game is read)."""
+        found = self.db.event_fingerprint(key) if isinstance(key, str) and len(key) <= 64 else None
+        if found is None:
+            raise TableError(404, f"no event {key!r}", "id")
+        return found[1]
+
+    def _document(self, row: Mapping, games: list[dict]) -> dict:
+        rules = get_ruleset(row["ruleset"], row["rules"])
+        players = row["players"]
+        docs = []
+        for g in games:
+            t = g["table"]
+            docs.append({"id": t["id"], "share_code": t["share_code"], "round": g["round"], "number": g["position"],
+                         "players": t["players"], "entrants": g["entrants"], "excluded": g["excluded"],
+                         "previous_table": t.get("previous_table"), "next_table": t.get("next_table"),
+                         "state": t["state"], "hands": t["hands"]})
+        table = standings(rules.ranking_tie_break, players, docs)
+        out_games = []
+        for d in docs:
+            s = d["state"]
+            out_games.append({
+                "id": d["id"], "share_code": d["share_code"], "round": d["round"], "number": d["number"],
+                "players": d["players"], "entrants": d["entrants"], "excluded": d["excluded"],
+                "previous_table": d["previous_table"], "next_table": d["next_table"],
+                "finished": s["finished"], "hands_played": s["hands_played"], "scores": s["scores"],
+                "round_wind": s["round_wind"], "hand_number": s["hand_number"],
+                "standings": s.get("standings", []),
+                "score_lines": score_lines(d, rules.start_points), "stats": game_stats(d),
+            })
+        return {
+            "id": row["id"], "share_code": row["share_code"], "name": row["name"], "ruleset": rules.id,
+            "ruleset_title": rules.title, "rules": row["rules"], "players": players, "settings": row["settings"],
+            "version": row["version"], "rounds": row["rounds"], "games": out_games,
+            "standings": table["rows"], "progress": table["progress"], "tie_break": table["tie_break"],
+            "stats": event_stats(len(players), docs),
+            "repeat_meetings": repeat_meetings(row["rounds"]),
+            "tag": f"{row['version']}.{len(games)}.{sum(g['table']['version'] for g in games)}",
+            "created_at": row["created_at"], "updated_at": row["updated_at"],
+        }
+
+    # --- writes --------------------------------------------------------------------------
+    @staticmethod
+    def _authorise(row: Mapping, token: str | None) -> None:
+        if not token:
+            raise TableError(401, "changing an event needs its organiser token (Authorization: Bearer <token>)", "Authorization")
+        if not hmac.compare_digest(hash_token(token), row["token_hash"]):
+            raise TableError(403, "this token does not belong to the event", "Authorization")
+
+    def _new_game(self, conn, row: Mapping, seats: list, round_no: int | None) -> dict:
+        """A table for four seats (event player numbers, None for a substitute), seats as given."""
+        names, subs = [], 0
+        for p in seats:
+            if p is None:
+                subs += 1
+                names.append(f"Substitute {subs}")
+            else:
+                names.append(row["players"][p])
+        token = secrets.token_urlsafe(24)
+        links = {"event": {"id": row["id"], "name": row["name"], "share_code": row["share_code"], "entrants": list(seats)}}
+        snapshot = self.tables.insert(conn, row["ruleset"], row["rules"], names, hash_token(token), links)
+        table = json.loads(snapshot)
+        self.db.add_event_game(conn, row["id"], table["id"], round_no, list(seats))
+        return {"id": table["id"], "share_code": table["share_code"], "players": names, "edit_token": token}
+
+    def _bump(self, conn, row: Mapping, **changes) -> None:
+        try:
+            self.db.update_event(conn, row["id"], row["version"], **changes)
+        except VersionConflict:
+            raise TableError(409, "the event changed at the same moment; reload and try again", "If-Match") from None
+
+    def update(self, key: str, token: str | None, payload: Any) -> dict:
+        """Rename the event, add players or correct their names, change its settings. Players are
+        never removed (their games stay theirs): a player who leaves simply plays no more games."""
+        body = _body(payload)
+        with self.db.writing() as conn:
+            row = self._find(key, conn)
+            self._authorise(row, token)
+            changes: dict = {}
+            if "name" in body:
+                changes["name"] = _name(body["name"])
+            if "players" in body:
+                players = _players(body["players"], at_least=0)
+                if len(players) < len(row["players"]):
+                    raise TableError(422, f"players can be added or renamed, not removed: the event has {len(row['players'])}", "players")
+                changes["players"] = players
+            if "settings" in body:
+                changes["settings"] = _settings(body["settings"], row["settings"])
+            unknown = set(body) - {"name", "players", "settings"}
+            if unknown:
+                raise TableError(400, f"unknown field {sorted(unknown)[0]!r}: name, players and settings can change", sorted(unknown)[0])
+            self._bump(conn, row, **changes)
+        return self.read(row["id"])
+
+    def draw_round(self, key: str, token: str | None, payload: Any) -> dict:
+        """Seat the next round (balanced or random) and open one table per table of the round."""
+        body = _body(payload)
+        with self.db.writing() as conn:
+            row = self._find(key, conn)
+            self._authorise(row, token)
+            settings = _settings({k: body[k] for k in ("seating", "mode") if k in body}, row["settings"])
+            n = len(row["players"])
+            present = body.get("present")
+            if present is None:
+                present = list(range(n))
+            elif (not isinstance(present, list) or any(isinstance(p, bool) or not isinstance(p, int) for p in present)):
+                raise TableError(400, "must be a list of player numbers (0 for the first player)", "present")
+            elif any(not 0 <= p < n for p in present) or len(set(present)) != len(present):
+                raise TableError(422, f"lists a player twice or one the event does not have (0-{n - 1})", "present")
+            if len(row["rounds"]) >= MAX_ROUNDS:
+                raise TableError(422, f"an event has at most {MAX_ROUNDS} rounds", "rounds")
+            try:
+                seating = seat_round(settings["seating"], sorted(present), row["rounds"], random.SystemRandom(),
+                                     settings["mode"], settings.get("rounds_planned", 0))
+            except SeatingError as err:
+                raise TableError(422, err.message, "present" if err.field == "players" else err.field) from None
+            number = len(row["rounds"]) + 1
+            games = [self._new_game(conn, row, seats, number) for seats in seating["tables"]]
+            rnd = {"number": number, "method": settings["seating"], "tables": seating["tables"], "byes": seating["byes"],
+                   "games": [g["id"] for g in games]}
+            self._bump(conn, row, rounds=row["rounds"] + [rnd])
+        return {**self.read(row["id"]), "new_games": games}
+
+    def add_game(self, key: str, token: str | None, payload: Any) -> dict:
+        """One game outside the drawn rounds, for four given players (seats drawn afresh)."""
+        body = _body(payload)
+        with self.db.writing() as conn:
+            row = self._find(key, conn)
+            self._authorise(row, token)
+            seats = body.get("players")
+            n = len(row["players"])
+            if not isinstance(seats, list) or len(seats) != 4 or any(isinstance(p, bool) or not (p is None or isinstance(p, int)) for p in seats):
+                raise TableError(400, "must be four player numbers (null for a substitute)", "players")
+            real = [p for p in seats if p is not None]
+            if any(not 0 <= p < n for p in real) or len(set(real)) != len(real):
+                raise TableError(422, f"lists a player twice or one the event does not have (0-{n - 1})", "players")
+            if not real:
+                raise TableError(422, "at least one of the four must be a player of the event", "players")
+            seats = list(seats)
+            random.SystemRandom().shuffle(seats)
+            game = self._new_game(conn, row, seats, None)
+            self._bump(conn, row)
+        return {**self.read(row["id"]), "new_games": [game]}
+
+    def set_game(self, key: str, token: str | None, table_id: str, payload: Any) -> dict:
+        body = _body(payload)
+        excluded = body.get("excluded")
+        if not isinstance(excluded, bool):
+            raise TableError(400, "must be true (leave the game out of the standings) or false", "excluded")
+        with self.db.writing() as conn:
+            row = self._find(key, conn)
+            self._authorise(row, token)
+            if not self.db.set_game_excluded(conn, row["id"], table_id, excluded):
+                raise TableError(404, f"the event has no game {table_id!r}", "table_id")
+            self._bump(conn, row)
+        return self.read(row["id"])
+
+    # --- export ----------------------------------------------------------------------------
+    def export(self, key: str, fmt: str) -> tuple[str, str]:
+        doc = self.read(key)
+        if fmt == "json":
+            return json.dumps(doc, indent=1), "application/json"
+        if fmt != "csv":
+            raise TableError(400, f"format must be csv or json, got {fmt!r}", "format")
+        out = io.StringIO()
+        w = csv.writer(out)
+        w.writerow([doc["name"], doc["ruleset_title"]])
+        w.writerow([])
+        w.writerow(["rank", "player", "total", "games", "average place", "1st", "2nd", "3rd", "4th",
+                    "win rate", "deal-in rate", "riichi rate", "tsumo share", "average win", "average deal-in", "tenpai at draws"])
+        stats = doc["stats"]
+        for r in doc["standings"]:
+            s = stats[r["player"]]
+            w.writerow([r["rank"], r["name"], r["total"], r["games"], r["average_place"] if r["average_place"] is not None else "",
+                        *r["places"], *("" if s[k] is None else s[k] for k in ("win_rate", "deal_in_rate", "riichi_rate", "tsumo_share",
+                                                                            "average_win", "average_deal_in")),
+                        f"{s['tenpai_at_draw']}/{s['draws']}"])
+        w.writerow([])
+        w.writerow(["game", "round", "counted", "seat", "player", "place", "points", "final"])
+        for g in doc["games"]:
+            counted = "yes" if g["finished"] and not g["excluded"] else ("excluded" if g["excluded"] else "not finished")
+            by_seat = {r["seat"]: r for r in g["standings"]}
+            for seat, name in enumerate(g["players"]):
+                r = by_seat.get(seat, {})
+                w.writerow([g["number"], g["round"] or "", counted, seat, name, r.get("place", ""), g["scores"][seat], r.get("final", "")])
+        return out.getvalue(), "text/csv"
