@@ -181,14 +181,14 @@ def assign_splits(photos: list[LabelledPhoto]) -> dict[str, str]:
     return out
 
 
-def load_real(folders: list[str], split: str = "all") -> list[LabelledPhoto]:
+def load_real(folders: list[str], split: str = "all", keep_stretched: bool = False) -> list[LabelledPhoto]:
     """Photos of all `folders`, scenes assigned across them, keeping `split` ('train', 'val', 'all').
-    Photos stretched out of shape by their export (`stretched`) are left out."""
-    photos = [p for f in folders for p in load_folder(f) if not p.stretched]
-    if split == "all" or not any(p.has_boxes for p in photos):
-        if any(p.has_boxes for p in photos):
-            assign_scenes(photos)
-        return photos
-    assign_scenes(photos)
-    splits = assign_splits(photos)
-    return [p for p in photos if splits[p.scene] == split]
+    Scenes and splits are drawn over every photo; then photos stretched out of shape by their
+    export (`stretched`) are left out unless `keep_stretched`."""
+    photos = [p for f in folders for p in load_folder(f)]
+    if any(p.has_boxes for p in photos):
+        assign_scenes(photos)
+    if split != "all" and any(p.has_boxes for p in photos):
+        splits = assign_splits(photos)
+        photos = [p for p in photos if splits[p.scene] == split]
+    return [p for p in photos if keep_stretched or not p.stretched]

@@ -156,7 +156,8 @@ def main() -> None:
     ap.add_argument("--teacher", default="models", help="folder of the teacher's ONNX models ('' for none)")
     args = ap.parse_args()
     cv2.setNumThreads(1)
-    photos = load_real(args.folders, args.split)
+    # photos stretched by their export stay in: they still teach where tiles are
+    photos = load_real(args.folders, args.split, keep_stretched=True)
     print(json.dumps(build(photos, args.out, teacher=args.teacher or None)))
 
 

@@ -11,7 +11,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=.venv/bin/python
-WORK=training/work
+WORK="${WORK:-training/work}"
+MODELS="${MODELS:-models}"
 mkdir -p "$WORK"
 SCENES="${SCENES:-7000}"
 FT_SCENES="${FT_SCENES:-2000}"
@@ -46,7 +47,7 @@ fi
 $PY -m training.real_data --teacher "$WORK/stage1" --out "$WORK/real" "${REAL_FOLDERS[@]}" "${EXTRA[@]}" > "$WORK/real_data.log" 2>&1
 mkdir -p "$WORK/stage2"
 $PY -m training.train_detector --data "$WORK/data_ft" --real "$WORK/real" --real-share 0.5 --distractors 0.3 \
-  --init "$WORK/stage1/detector.pt" --out "$WORK/stage2/detector.pt" --steps 1000 --lr 1e-3 --warmup 50 --threads 1 --seed 12 \
+  --init "$WORK/stage1/detector.pt" --out "$WORK/stage2/detector.pt" --steps 800 --lr 1e-3 --warmup 50 --threads 1 --seed 12 \
   > "$WORK/stage2_detector.out" 2>&1 &
 det=$!
 $PY -m training.train_classifier --data "$WORK/data_ft" --real "$WORK/real" --real-repeat 2 --distractors 0.06 \
@@ -55,4 +56,4 @@ $PY -m training.train_classifier --data "$WORK/data_ft" --real "$WORK/real" --re
 cls=$!
 wait "$det"
 wait "$cls"
-$PY -m training.export --work "$WORK/stage2" --models models
+$PY -m training.export --work "$WORK/stage2" --models "$MODELS"
