@@ -7,6 +7,15 @@ from typing import Any, Mapping
 from flask import Flask
 
 
+ROOT = os.path.dirname(os.path.abspath(__file__))
+
+
+def database_url_from_env() -> str:
+    """The database create_app() uses when configured from the environment (as under gunicorn)."""
+    return (os.environ.get("DATABASE_URL") or os.environ.get("TENBOU_DATABASE_URL")
+            or "sqlite:///" + os.path.join(ROOT, "instance", "tenbou.sqlite3"))
+
+
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     """Build the app. A mapping passed in overrides the configuration (Flask tutorial style)."""
     app = Flask(__name__, instance_relative_config=True)
@@ -15,6 +24,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         DATABASE_URL="sqlite:///" + os.path.join(app.instance_path, "tenbou.sqlite3"),
         MAX_CONTENT_LENGTH=20 * 1024 * 1024,  # photos; JSON bodies are capped lower (web/security.py)
         MAX_JSON_BYTES=256 * 1024,
+        MIGRATE=True,  # bring the database schema up to date at start (False: only check it is)
         # per client and process: 30 photos a minute, bursts of 10; shared photos fewer
         RATE_LIMITS={"recognize": (30, 10), "contribute": (10, 5)},
         CONTRIBUTIONS_DIR=None,  # photos players share (web/contributions.py); None: instance/contributions
@@ -24,15 +34,25 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     )
     if test_config is None:
         app.config.from_prefixed_env("TENBOU")
-        if os.environ.get("DATABASE_URL"):
-            app.config["DATABASE_URL"] = os.environ["DATABASE_URL"]
+        app.config["DATABASE_URL"] = database_url_from_env()
     else:
         app.config.from_mapping(test_config)
 
-    from tables import Database, TableService
+    from tables import Database, TableService, migrate
     from web import api, contributions, errors, health, openapi, security, pages, recognize, tables
 
     database = Database(app.config["DATABASE_URL"])
+    # Prepare the schema: gunicorn's master does it once before forking (gunicorn.conf.py) and sets
+    # TENBOU_MIGRATE=false, so its workers only check; anything else (tests, scripts) migrates
+    # itself, under a lock that makes processes starting together take turns.
+    try:
+        if app.config["MIGRATE"]:
+            migrate.upgrade(database.engine)
+        else:
+            migrate.check(database.engine)
+    except BaseException:
+        database.dispose()
+        raise
     app.extensions["database"] = database
     app.extensions["tables"] = TableService(database)
 

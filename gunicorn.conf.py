@@ -5,6 +5,10 @@ I/O-bound requests (table reads and writes wait on the database). Each worker bu
 Runtime session on first use and shares it between its threads; the app is not preloaded in the
 master, because ONNX Runtime's thread pools do not survive a fork. Put any reverse proxy in
 front (TLS, compression); set FORWARDED_ALLOW_IPS to the proxy's address.
+
+The database schema is created or migrated once, in the master before any worker forks
+(``on_starting``); the workers then only check that it is current (TENBOU_MIGRATE=false), so two
+workers never race to create it.
 """
 import os
 
@@ -23,3 +27,13 @@ errorlog = "-"
 loglevel = os.environ.get("LOG_LEVEL", "info")
 limit_request_line = 8190
 limit_request_fields = 100
+
+
+def on_starting(server):
+    """Prepare the schema once, before the workers start."""
+    from app import database_url_from_env
+    from tables import migrate
+
+    before, after = migrate.upgrade(database_url_from_env())
+    server.log.info("database schema: %s", f"{before or 'empty'} -> {after}" if before != after else f"{after} (current)")
+    os.environ["TENBOU_MIGRATE"] = "false"  # the workers inherit it: they check, never migrate

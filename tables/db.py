@@ -108,8 +108,8 @@ def make_engine(url: str) -> Engine:
 
 class Database:
     def __init__(self, url: str):
+        """Connect; the schema is prepared apart, by tables.migrate (see create_app)."""
         self.engine = make_engine(url)
-        metadata.create_all(self.engine)
 
     def dispose(self) -> None:
         self.engine.dispose()

@@ -1,0 +1,173 @@
+"""Schema migrations: the revisions build exactly tables/db.py's schema, a database made before
+migrations is adopted with every hand kept, and processes starting together never race."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+from sqlalchemy import Column, ForeignKey, Integer, MetaData, String, Table, Text, create_engine, text
+from sqlalchemy.engine import make_url
+
+from app import create_app
+from tables import Database, TableService, migrate
+from tables.db import metadata, normalise_url
+
+ROOT = Path(__file__).resolve().parents[1]
+PG_URL = os.environ.get("TEST_DATABASE_URL")
+
+
+def _backends():
+    yield "sqlite"
+    if PG_URL:
+        yield "postgres"
+    elif os.environ.get("REQUIRE_POSTGRES"):
+        raise RuntimeError("REQUIRE_POSTGRES is set but TEST_DATABASE_URL is not")
+
+
+@pytest.fixture(params=list(_backends()))
+def empty_db(request, tmp_path):
+    """The URL of an empty database: a new SQLite file, or a new PostgreSQL database dropped after."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'empty.sqlite3'}"
+        return
+    name = f"tenbou_mig_{uuid.uuid4().hex[:12]}"
+    admin = create_engine(normalise_url(PG_URL), isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f'CREATE DATABASE "{name}"'))
+    try:
+        yield make_url(PG_URL).set(database=name).render_as_string(hide_password=False)
+    finally:
+        with admin.connect() as conn:
+            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+
+# The schema exactly as the code before migrations created it (metadata.create_all at start-up),
+# frozen here: it is what every existing database out there has.
+LEGACY = MetaData()
+Table("tables", LEGACY,
+      Column("id", String(32), primary_key=True),
+      Column("share_code", String(16), nullable=False, unique=True),
+      Column("token_hash", String(64), nullable=False),
+      Column("ruleset", String(32), nullable=False),
+      Column("rules", Text, nullable=False),
+      Column("players", Text, nullable=False),
+      Column("version", Integer, nullable=False),
+      Column("snapshot", Text, nullable=False),
+      Column("created_at", String(40), nullable=False),
+      Column("updated_at", String(40), nullable=False))
+Table("events", LEGACY,
+      Column("table_id", String(32), ForeignKey("tables.id"), primary_key=True),
+      Column("version", Integer, primary_key=True),
+      Column("op", String(16), nullable=False),
+      Column("hand_index", Integer),
+      Column("body", Text),
+      Column("created_at", String(40), nullable=False))
+
+
+def test_the_revisions_build_exactly_the_schema_the_code_uses(empty_db):
+    """Fails when tables/db.py changes without a revision (or a revision without tables/db.py)."""
+    before, after = migrate.upgrade(empty_db)
+    assert (before, after) == (None, migrate.head())
+    engine = Database(empty_db).engine
+    try:
+        with engine.connect() as conn:
+            diff = compare_metadata(MigrationContext.configure(conn), metadata)
+    finally:
+        engine.dispose()
+    assert diff == []
+
+
+def test_upgrading_twice_changes_nothing(empty_db):
+    migrate.upgrade(empty_db)
+    assert migrate.upgrade(empty_db) == (migrate.head(), migrate.head())
+
+
+def test_a_database_made_before_migrations_is_adopted_with_every_hand(empty_db):
+    database = Database(empty_db)
+    LEGACY.create_all(database.engine)  # what the old start-up did
+    service = TableService(database)
+    table = service.create({"ruleset": "ema", "players": ["a", "b", "c", "d"]})
+    for n in range(3):
+        service.record(table["id"], table["edit_token"], None, {"result": "abort", "kind": "four_winds", "note": f"h{n}"})
+    service.undo(table["id"], table["edit_token"], None)
+    old_snapshot = service.read(table["id"])
+    with database.engine.connect() as conn:
+        assert migrate.current(conn) is None
+    database.dispose()
+
+    app = create_app({"TESTING": True, "DATABASE_URL": empty_db})
+    try:
+        resp = app.test_client().get(f"/api/tables/{table['share_code']}")
+        assert resp.status_code == 200
+        assert [h["note"] for h in resp.get_json()["hands"]] == ["h0", "h1"]
+        assert (resp.get_json()["version"], resp.get_data(as_text=True)) == old_snapshot
+        with app.extensions["database"].engine.connect() as conn:
+            assert migrate.current(conn) == migrate.head()
+        # and it goes on taking hands with the old token
+        resp = app.test_client().post(f"/api/tables/{table['id']}/hands", json={"result": "abort", "kind": "four_winds"},
+                                      headers={"Authorization": f"Bearer {table['edit_token']}"})
+        assert resp.status_code == 200, resp.get_json()
+        assert len(resp.get_json()["hands"]) == 3
+    finally:
+        app.extensions["database"].dispose()
+
+
+def test_a_worker_that_may_not_migrate_refuses_an_out_of_date_database(empty_db):
+    with pytest.raises(migrate.SchemaOutOfDate, match="tables.migrate upgrade"):
+        create_app({"TESTING": True, "DATABASE_URL": empty_db, "MIGRATE": False})
+    migrate.upgrade(empty_db)
+    app = create_app({"TESTING": True, "DATABASE_URL": empty_db, "MIGRATE": False})
+    assert app.test_client().post("/api/tables", json={"ruleset": "wrr", "players": ["a", "b", "c", "d"]}).status_code == 201
+    app.extensions["database"].dispose()
+
+
+STARTER = """
+import sys, time
+sys.path.insert(0, {root!r})
+from app import create_app
+import tables, web.api, web.recognize, web.tables  # everything create_app imports, before the line
+start = {start!r}
+time.sleep(max(0.0, start - time.time()))   # every process starts at the same instant
+app = create_app({{"DATABASE_URL": {url!r}}})
+resp = app.test_client().post("/api/tables", json={{"ruleset": "wrr", "players": ["a", "b", "c", "d"]}})
+print(resp.status_code)
+"""
+
+
+def test_processes_starting_together_on_an_empty_database_all_boot(empty_db):
+    """Before migrations, two processes on an empty PostgreSQL both ran CREATE TABLE and one died."""
+    n = 4
+    # import time is the slow part: let every process get to the starting line first
+    start = time.time() + 6
+    procs = [subprocess.Popen([sys.executable, "-c", STARTER.format(root=str(ROOT), url=empty_db, start=start)],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(n)]
+    results = [p.communicate(timeout=120) for p in procs]
+    for proc, (out, err) in zip(procs, results):
+        assert proc.returncode == 0, err[-3000:]
+        assert out.strip() == "201", (out, err[-3000:])
+    engine = Database(empty_db).engine
+    try:
+        with engine.connect() as conn:
+            assert migrate.current(conn) == migrate.head()
+            assert conn.execute(text("SELECT count(*) FROM tables")).scalar_one() == n
+    finally:
+        engine.dispose()
+
+
+def test_the_migration_command_line(empty_db):
+    env = {**os.environ, "DATABASE_URL": empty_db}
+    run = lambda *args: subprocess.run([sys.executable, "-m", "tables.migrate", *args], cwd=ROOT, env=env,  # noqa: E731
+                                       capture_output=True, text=True, check=True).stdout.strip()
+    assert run("current") == "none"
+    assert run("upgrade") == f"database schema: empty -> {migrate.head()}"
+    assert run("current") == migrate.head()
+    assert json.dumps(run("upgrade")) == json.dumps(f"database schema: {migrate.head()} (current)")
