@@ -12,8 +12,11 @@ ROOT = os.path.dirname(os.path.abspath(__file__))
 
 def database_url_from_env() -> str:
     """The database create_app() uses when configured from the environment (as under gunicorn)."""
-    return (os.environ.get("DATABASE_URL") or os.environ.get("TENBOU_DATABASE_URL")
-            or "sqlite:///" + os.path.join(ROOT, "instance", "tenbou.sqlite3"))
+    url = os.environ.get("DATABASE_URL") or os.environ.get("TENBOU_DATABASE_URL")
+    if url:
+        return url
+    os.makedirs(os.path.join(ROOT, "instance"), exist_ok=True)
+    return "sqlite:///" + os.path.join(ROOT, "instance", "tenbou.sqlite3")
 
 
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:

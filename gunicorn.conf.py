@@ -37,3 +37,4 @@ def on_starting(server):
     before, after = migrate.upgrade(database_url_from_env())
     server.log.info("database schema: %s", f"{before or 'empty'} -> {after}" if before != after else f"{after} (current)")
     os.environ["TENBOU_MIGRATE"] = "false"  # the workers inherit it: they check, never migrate
+control_socket_disable = True  # several servers on one machine (tests, HTTPS=1) would share its one path
