@@ -2,7 +2,6 @@
 starts the production server, prints an address that works, and Ctrl-C leaves no process behind."""
 from __future__ import annotations
 
-import io
 import os
 import re
 import shutil
@@ -62,59 +61,86 @@ def alive(pid: int) -> bool:
     return state != "Z"
 
 
+class Serve:
+    """./scripts/serve running in ``cwd``: its output, the first address it prints, and a clean stop."""
+
+    def __init__(self, cwd: Path, env: dict, pattern: str = r"on this computer: (\S+)", timeout: float = 180):
+        self.proc = subprocess.Popen(["./scripts/serve"], cwd=cwd, env=env, stdout=subprocess.PIPE,
+                                     stderr=subprocess.STDOUT, text=True, start_new_session=True)
+        self.output: list[str] = []
+        self.address: str | None = None
+        up = threading.Event()
+
+        def read():
+            for line in self.proc.stdout:
+                self.output.append(line)
+                found = re.search(pattern, line)
+                if found and self.address is None:
+                    self.address = found.group(1)
+                    up.set()
+            up.set()
+
+        self.reader = threading.Thread(target=read, daemon=True)
+        self.reader.start()
+        if not up.wait(timeout) or self.address is None:
+            self.stop()
+            raise AssertionError("serve did not print its address:\n" + self.text[-3000:])
+
+    @property
+    def text(self) -> str:
+        return "".join(self.output)
+
+    def stop(self) -> int:
+        """Ctrl-C, then wait for it to exit."""
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGINT)  # what Ctrl-C sends
+        try:
+            code = self.proc.wait(timeout=40)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            raise
+        finally:
+            self.reader.join(10)
+            self.proc.stdout.close()
+        return code
+
+
+def clean_env(**settings) -> dict:
+    env = {k: v for k, v in os.environ.items() if k not in CLEAN_ENV and not k.startswith("TENBOU_")}
+    env.update({k: str(v) for k, v in settings.items()})
+    return env
+
+
 def test_serve_starts_the_real_server_and_ctrl_c_stops_everything(tmp_path):
     clone = fresh_copy(tmp_path / "tenbou")
     port = free_port()
-    env = {k: v for k, v in os.environ.items() if k not in CLEAN_ENV and not k.startswith("TENBOU_")}
-    env["PORT"] = str(port)
-    proc = subprocess.Popen(["./scripts/serve"], cwd=clone, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                            text=True, start_new_session=True)
-    output: list[str] = []
-    address: list[str] = []
-    up = threading.Event()
-
-    def read():
-        for line in proc.stdout:
-            output.append(line)
-            found = re.search(r"on this computer: (http\S+)", line)
-            if found:
-                address.append(found.group(1))
-                up.set()
-        up.set()
-
-    reader = threading.Thread(target=read, daemon=True)
-    reader.start()
+    server = Serve(clone, clean_env(PORT=port))
     try:
-        assert up.wait(180) and address, "".join(output)[-3000:]
-        base = address[0]
+        base = server.address
         assert base == f"http://127.0.0.1:{port}"
         with urllib.request.urlopen(base + "/", timeout=10) as resp:
             assert resp.status == 200 and "<html" in resp.read().decode().lower()
         with urllib.request.urlopen(base + "/healthz", timeout=30) as resp:
             assert resp.status == 200 and b'"ok":true' in resp.read()
         assert (clone / "instance" / "tenbou.sqlite3").exists()  # the embedded default
-        started = descendants(proc.pid)
+        started = descendants(server.proc.pid)
         assert len(started) >= 3, started  # gunicorn's master and its two workers at least
     finally:
-        if proc.poll() is None:
-            proc.send_signal(signal.SIGINT)  # what Ctrl-C sends
-        try:
-            code = proc.wait(timeout=40)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            raise
-        reader.join(10)
-        proc.stdout.close()
-    text = "".join(output)
+        code = server.stop()
+    text = server.text
     assert code == 0, text[-3000:]
     assert "development server" not in text.lower() and "Booting worker" in text
     assert "plain HTTP" in text and "HOST=0.0.0.0" in text  # says it is not HTTPS, and how to let phones in
-    deadline = time.monotonic() + 10
-    while any(alive(pid) for pid in started) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert not [pid for pid in started if alive(pid)], text[-2000:]
+    assert_all_gone(started, text)
     with pytest.raises(OSError):
         urllib.request.urlopen(base + "/healthz", timeout=2)
+
+
+def assert_all_gone(pids: set[int], text: str = "") -> None:
+    deadline = time.monotonic() + 10
+    while any(alive(pid) for pid in pids) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not [pid for pid in pids if alive(pid)], text[-2000:]
 
 
 def _decode_terminal_qr(text: str) -> str:
