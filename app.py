@@ -27,6 +27,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         DATABASE_URL="sqlite:///" + os.path.join(app.instance_path, "tenbou.sqlite3"),
         MAX_CONTENT_LENGTH=20 * 1024 * 1024,  # photos; JSON bodies are capped lower (web/security.py)
         MAX_JSON_BYTES=256 * 1024,
+        INTEGRITY_CHECK_SECONDS=300,  # /healthz runs SQLite's quick_check at most this often per process
         MIGRATE=True,  # bring the database schema up to date at start (False: only check it is)
         # Per client (web/limits.py; Flask-Limiter notation, "" turns one off). A phone at a table
         # polls its table every few seconds; several phones may share one address behind a NAT.

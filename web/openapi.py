@@ -166,7 +166,10 @@ SCHEMAS = {
                        "boxes": {"type": "array", "items": {"type": "object", "required": ["tile", "box"]}},
                        "delete_token": {"type": "string", "description": "only in the 201 answer to POST /api/contributions"}}},
     "Health": {"type": "object", "required": ["ok", "checks"],
-               "properties": {"ok": {"type": "boolean"}, "checks": {"type": "object"}}},
+               "properties": {"ok": {"type": "boolean"}, "checks": {
+                   "type": "object", "properties": {
+                       "database": {"enum": ["ok", "unreachable", "corrupt"]},
+                       "model": {"enum": ["ok", "not loaded"]}}}}},
 }
 
 TABLE_KEY = {"name": "key", "in": "path", "required": True, "schema": {"type": "string", "maxLength": 64},
@@ -252,7 +255,7 @@ PATHS = {
         {"description": "The record", "content": {"text/csv": {"schema": {"type": "string"}}, "application/json": {"schema": {"type": "object"}}}},
         params=[TABLE_KEY, {"name": "format", "in": "query", "required": False, "schema": {"type": "string", "enum": ["csv", "json"]}}],
         errors={"400": _error("Unknown format"), "404": _error("No such table")})},
-    "/healthz": {"get": _op("Database and model loaded", _ok("Healthy", _ref("Health")),
+    "/healthz": {"get": _op("Database reachable and undamaged, model loaded", _ok("Healthy", _ref("Health")),
                             errors={"503": {"description": "Not healthy", "content": {"application/json": {"schema": _ref("Health")}}}})},
     "/api/openapi.json": {"get": _op("This description", _ok("OpenAPI 3.1", {"type": "object"}), errors={})},
 }
