@@ -1,4 +1,4 @@
-"""Production serving: `.venv/bin/gunicorn -c gunicorn.conf.py "app:create_app()"` (see README).
+"""Production serving: `./scripts/serve`, which runs `python -m gunicorn -c gunicorn.conf.py "app:create_app()"` (README).
 
 Sized for a 2-core machine: two worker processes (one per core), each with a few threads for the
 I/O-bound requests (table reads and writes wait on the database). Each worker builds its own ONNX

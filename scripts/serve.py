@@ -10,6 +10,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import ipaddress
+import json
 import os
 import signal
 import socket
@@ -89,18 +90,21 @@ def qr(text: str) -> str:
     return buf.getvalue()
 
 
-def wait_until_up(check_url: str, procs: list[subprocess.Popen], timeout: float = 180, context=None) -> None:
+def wait_until_up(check_url: str, procs: list[subprocess.Popen], timeout: float = 180, context=None) -> dict:
+    """Poll /healthz until the server answers; its JSON answer (ok or not)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         for proc in procs:
             if proc.poll() is not None:
                 raise SystemExit(f"serve: {proc.args[0]} stopped (exit {proc.returncode}) before it was up; see above")
         try:
-            with urllib.request.urlopen(check_url, timeout=2, context=context) as resp:
-                resp.read()
-            return
-        except urllib.error.HTTPError:
-            return  # it answered (a 503 from /healthz is printed by the banner)
+            with urllib.request.urlopen(check_url, timeout=10, context=context) as resp:
+                return json.loads(resp.read())
+        except urllib.error.HTTPError as err:  # it answered, and says what is wrong
+            try:
+                return json.loads(err.read())
+            except ValueError:
+                return {"ok": False, "checks": {"status": err.code}}
         except (urllib.error.URLError, OSError):
             time.sleep(0.2)
     raise SystemExit(f"serve: nothing answered at {check_url} within {timeout:.0f} s")
@@ -178,10 +182,13 @@ def main() -> int:
             insecure = ssl.create_default_context()
             insecure.check_hostname = False
             insecure.verify_mode = ssl.CERT_NONE
-            wait_until_up(url("https", "127.0.0.1" if local else phones[0], port) + "/healthz", procs, context=insecure)
+            health = wait_until_up(url("https", "127.0.0.1" if local else phones[0], port) + "/healthz", procs,
+                                   context=insecure)
         else:
-            wait_until_up(url("http", local[0] if local else phones[0], port) + "/healthz", procs)
+            health = wait_until_up(url("http", local[0] if local else phones[0], port) + "/healthz", procs)
         banner(host, port, https, local, phones, env)
+        if not health.get("ok"):
+            say(f"warning: the server is up but not healthy: {health.get('checks')} (GET /healthz)")
         while True:
             for proc in procs:
                 if proc.poll() is not None:
