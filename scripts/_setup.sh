@@ -31,7 +31,7 @@ setup_venv() {
   # Compile the scoring hot path with mypyc (same source; rebuilt only when it changed; falls back
   # to pure Python if it cannot be built). TENBOU_PURE_PYTHON=1 skips it.
   if [ -z "${TENBOU_PURE_PYTHON:-}" ] && ! .venv/bin/python -m scoring.native --status 2>/dev/null | grep -q "up to date"; then
-    _step "compiling the scoring core (mypyc; about a minute, once per change)" -- \
+    _step "compiling the scoring core (mypyc; one or two minutes, once per change)" -- \
       sh -c '.venv/bin/python -m scoring.native >/dev/null || true'
   fi
   if [ -n "$_setup_worked" ]; then
