@@ -84,7 +84,7 @@ def register(app: Flask) -> None:
         key_func=client_address,
         app=app,
         storage_uri=app.config.get("RATE_LIMIT_STORAGE") or "memory://",
-        strategy="sliding-window-counter",
+        strategy="moving-window",            # exact: every hit in the last window counts
         headers_enabled=False,               # Retry-After is set with the JSON error below
         swallow_errors=True,                 # a store that is down lets requests through, logged
         in_memory_fallback_enabled=True,     # ...and counts in this process meanwhile
@@ -111,4 +111,5 @@ def _retry_after(limiter: Limiter) -> int:
     limit = limiter.current_limit
     if limit is None or not limit.breached:
         return 1
-    return max(1, math.ceil(limit.reset_at - time.time()))
+    # reset_at is in whole seconds (rounded up): never say more than the window itself
+    return max(1, min(math.ceil(limit.reset_at - time.time()), limit.limit.get_expiry()))
