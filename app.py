@@ -39,6 +39,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
             "table_miss": "30 per minute",   # reads of share codes that do not exist
         },
         RATE_LIMIT_STORAGE="memory://",      # REDIS_URL: one count across workers and machines
+        RATE_LIMIT_STRATEGY="sliding-window-counter",  # or "moving-window": exact, dearer (web/limits.py)
         RATE_LIMIT_PREFIX="tenbou",          # keys in that store start with it (apps sharing a Redis)
         TRUSTED_PROXIES="",                  # proxies whose X-Forwarded-For is believed
         CONTRIBUTIONS_DIR=None,  # photos players share (web/contributions.py); None: instance/contributions

@@ -189,6 +189,7 @@ def main() -> int:
         banner(host, port, https, local, phones, env)
         if not health.get("ok"):
             say(f"warning: the server is up but not healthy: {health.get('checks')} (GET /healthz)")
+        say("Serving; press Ctrl-C to stop.")
         while True:
             for proc in procs:
                 if proc.poll() is not None:
@@ -208,7 +209,7 @@ def banner(host: str, port: int, https: bool, local: list[str], phones: list[str
     scheme = "https" if https else "http"
     say("")
     say(f"Tenbou is up ({'HTTPS through Caddy' if https else 'plain HTTP'}; gunicorn, "
-        f"{env.get('WEB_CONCURRENCY', '2')} workers; Ctrl-C stops it).")
+        f"{env.get('WEB_CONCURRENCY', '2')} workers).")
     for h in local:
         say(f"  on this computer: {url(scheme, h, port)}")
     if not phones:
@@ -232,7 +233,6 @@ def banner(host: str, port: int, https: bool, local: list[str], phones: list[str
         say("  3. open the https address above (or scan its QR code).")
     else:
         say(NO_HTTPS)
-    say("", )
 
 
 if __name__ == "__main__":

@@ -77,6 +77,7 @@ class Serve:
                 found = re.search(pattern, line)
                 if found and self.address is None:
                     self.address = found.group(1)
+                if "press Ctrl-C to stop" in line:  # the banner's last line
                     up.set()
             up.set()
 

@@ -30,7 +30,7 @@ def https_server(tmp_path_factory):
     server = Serve(ROOT, clean_env(
         HTTPS=1, PORT=port, CA_PORT=free_port(), CADDY_DIR=tmp / "caddy",
         DATABASE_URL=f"sqlite:///{tmp / 'tenbou.sqlite3'}",
-        TENBOU_RATE_LIMITS__table_create="2 per minute"),
+        TENBOU_RATE_LIMITS__table_create="2 per minute", TENBOU_RATE_LIMIT_STRATEGY="moving-window"),
         pattern=r"on this computer: (https://\S+)")
     pids = descendants(server.proc.pid)
     ca = tmp / "caddy" / "data" / "caddy" / "pki" / "authorities" / "local" / "root.crt"
