@@ -84,9 +84,8 @@ def register(app: Flask) -> None:
         key_func=client_address,
         app=app,
         storage_uri=app.config.get("RATE_LIMIT_STORAGE") or "memory://",
-        # sliding-window-counter: nearly free, and at a window boundary it may let one more in;
-        # moving-window counts every hit exactly at about 0.4 ms a request in memory (bench numbers
-        # in the README)
+        # sliding-window-counter: cheap, and at a window boundary it may let one more in;
+        # moving-window counts every hit exactly and costs more (bench/bench_limits.py measures)
         strategy=app.config.get("RATE_LIMIT_STRATEGY") or "sliding-window-counter",
         headers_enabled=False,               # Retry-After is set with the JSON error below
         swallow_errors=True,                 # a store that is down lets requests through, logged
