@@ -145,3 +145,13 @@ def test_processes_with_memory_stores_count_alone(tmp_path):
     """What the shared store is for: with one store each, a client gets the limit once per process."""
     results = _two_processes(tmp_path, "memory://")
     assert results.count(201) == 10, results
+
+
+def test_a_limit_store_that_is_down_never_turns_requests_away(tmp_path):
+    """Redis unreachable: the app keeps answering (and counts in its own process meanwhile)."""
+    app = make_app(tmp_path, RATE_LIMIT_STORAGE=f"redis://127.0.0.1:{free_port()}/0",
+                   RATE_LIMITS={"table_create": "3 per minute"})
+    client = app.test_client()
+    got = codes(client, 5, "POST", "/api/tables", json=PLAYERS)
+    assert 500 not in got and got[0] == 201, got
+    assert got[3:] == [429, 429], got
