@@ -12,8 +12,11 @@ ROOT = os.path.dirname(os.path.abspath(__file__))
 
 def database_url_from_env() -> str:
     """The database create_app() uses when configured from the environment (as under gunicorn)."""
-    return (os.environ.get("DATABASE_URL") or os.environ.get("TENBOU_DATABASE_URL")
-            or "sqlite:///" + os.path.join(ROOT, "instance", "tenbou.sqlite3"))
+    url = os.environ.get("DATABASE_URL") or os.environ.get("TENBOU_DATABASE_URL")
+    if url:
+        return url
+    os.makedirs(os.path.join(ROOT, "instance"), exist_ok=True)
+    return "sqlite:///" + os.path.join(ROOT, "instance", "tenbou.sqlite3")
 
 
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
@@ -24,9 +27,21 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         DATABASE_URL="sqlite:///" + os.path.join(app.instance_path, "tenbou.sqlite3"),
         MAX_CONTENT_LENGTH=20 * 1024 * 1024,  # photos; JSON bodies are capped lower (web/security.py)
         MAX_JSON_BYTES=256 * 1024,
+        INTEGRITY_CHECK_SECONDS=300,  # /healthz runs SQLite's quick_check at most this often per process
         MIGRATE=True,  # bring the database schema up to date at start (False: only check it is)
-        # per client and process: 30 photos a minute, bursts of 10; shared photos fewer
-        RATE_LIMITS={"recognize": (30, 10), "contribute": (10, 5)},
+        # Per client (web/limits.py; Flask-Limiter notation, "" turns one off). A phone at a table
+        # polls its table every few seconds; several phones may share one address behind a NAT.
+        RATE_LIMITS={
+            "recognize": "10 per 10 seconds; 30 per minute",
+            "contribute": "5 per 10 seconds; 10 per minute",   # photos players share for training
+            "table_create": "30 per minute; 300 per hour",
+            "table_read": "600 per minute",
+            "table_miss": "30 per minute",   # reads of share codes that do not exist
+        },
+        RATE_LIMIT_STORAGE="memory://",      # REDIS_URL: one count across workers and machines
+        RATE_LIMIT_STRATEGY="sliding-window-counter",  # or "moving-window": exact, dearer (web/limits.py)
+        RATE_LIMIT_PREFIX="tenbou",          # keys in that store start with it (apps sharing a Redis)
+        TRUSTED_PROXIES="",                  # proxies whose X-Forwarded-For is believed
         CONTRIBUTIONS_DIR=None,  # photos players share (web/contributions.py); None: instance/contributions
         CONTRIBUTIONS_MAX_COUNT=5000,
         CONTRIBUTIONS_MAX_BYTES=2 * 1024 ** 3,
@@ -35,12 +50,16 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     if test_config is None:
         app.config.from_prefixed_env("TENBOU")
         app.config["DATABASE_URL"] = database_url_from_env()
+        if os.environ.get("REDIS_URL"):
+            app.config["RATE_LIMIT_STORAGE"] = os.environ["REDIS_URL"]
+        if os.environ.get("TRUSTED_PROXIES"):
+            app.config["TRUSTED_PROXIES"] = os.environ["TRUSTED_PROXIES"]
     else:
         app.config.from_mapping(test_config)
 
     from tables import Database, TableService, migrate
     from tables.events import EventService
-    from web import api, contributions, errors, events, health, openapi, security, pages, recognize, tables
+    from web import api, contributions, errors, events, health, limits, openapi, security, pages, recognize, tables
 
     database = Database(app.config["DATABASE_URL"])
     # Prepare the schema: gunicorn's master does it once before forking (gunicorn.conf.py) and sets
@@ -62,4 +81,5 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     security.register(app)
     for blueprint in (api.bp, recognize.bp, contributions.bp, tables.bp, events.bp, health.bp, openapi.bp, pages.bp):
         app.register_blueprint(blueprint)
+    limits.register(app)
     return app

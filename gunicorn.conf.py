@@ -1,4 +1,4 @@
-"""Production serving: `.venv/bin/gunicorn -c gunicorn.conf.py "app:create_app()"` (see README).
+"""Production serving: `./scripts/serve`, which runs `python -m gunicorn -c gunicorn.conf.py "app:create_app()"` (README).
 
 Sized for a 2-core machine: two worker processes (one per core), each with a few threads for the
 I/O-bound requests (table reads and writes wait on the database). Each worker builds its own ONNX
@@ -37,3 +37,4 @@ def on_starting(server):
     before, after = migrate.upgrade(database_url_from_env())
     server.log.info("database schema: %s", f"{before or 'empty'} -> {after}" if before != after else f"{after} (current)")
     os.environ["TENBOU_MIGRATE"] = "false"  # the workers inherit it: they check, never migrate
+control_socket_disable = True  # several servers on one machine (tests, HTTPS=1) would share its one path

@@ -1,21 +1,55 @@
 # Shared by scripts/serve and scripts/test: a virtualenv in .venv with the pinned requirements,
-# and (for the tests) the Debian packages listed in scripts/system-packages.txt.
+# and (for the tests) the Debian packages listed in scripts/system-packages.txt. Each step says
+# what it does on stderr when it has work to do; a run with nothing to do is silent.
+_setup_t0=$SECONDS
+_setup_worked=""
+
+_step() {  # _step "what it does" -- command...
+  local what="$1" t=$SECONDS; shift 2
+  echo "setup: $what ..." >&2
+  "$@"
+  echo "setup:   done in $((SECONDS - t)) s" >&2
+  _setup_worked=1
+}
+
+_pip_install() {
+  .venv/bin/python -m pip install -q --upgrade pip
+  .venv/bin/python -m pip install -q -r "$1"
+}
+
 setup_venv() {
   local req="$1" py="${PYTHON:-python3}"
   if [ ! -x .venv/bin/python ]; then
-    "$py" -m venv .venv
+    echo "setup: first run: creating the environment, installing and compiling take about 3-5 minutes on 2 cores" >&2
+    _step "creating the Python environment in .venv" -- "$py" -m venv .venv
   fi
   local stamp=".venv/.installed-$(cat requirements*.txt | sha256sum | cut -c1-16)-$req"
   if [ ! -f "$stamp" ]; then
-    .venv/bin/python -m pip install -q --upgrade pip
-    .venv/bin/python -m pip install -q -r "$req"
+    _step "installing the pinned Python packages of $req (pip)" -- _pip_install "$req"
     touch "$stamp"
   fi
   # Compile the scoring hot path with mypyc (same source; rebuilt only when it changed; falls back
   # to pure Python if it cannot be built). TENBOU_PURE_PYTHON=1 skips it.
-  if [ -z "${TENBOU_PURE_PYTHON:-}" ]; then
-    .venv/bin/python -m scoring.native >/dev/null || true
+  if [ -z "${TENBOU_PURE_PYTHON:-}" ] && ! .venv/bin/python -m scoring.native --status 2>/dev/null | grep -q "up to date"; then
+    _step "compiling the scoring core (mypyc; one or two minutes, once per change)" -- \
+      sh -c '.venv/bin/python -m scoring.native >/dev/null || true'
   fi
+  if [ -n "$_setup_worked" ]; then
+    echo "setup: ready in $((SECONDS - _setup_t0)) s (later runs skip what is done)" >&2
+    _setup_worked=""
+  fi
+}
+
+_apt_install() {
+  local sudo=""
+  if [ "$(id -u)" -ne 0 ]; then
+    if command -v sudo >/dev/null 2>&1; then sudo="sudo"; else
+      echo "note: cannot install $* (not root, no sudo)" >&2
+      return 1
+    fi
+  fi
+  $sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null
+  $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" >/dev/null
 }
 
 setup_system_packages() {
@@ -26,14 +60,12 @@ setup_system_packages() {
     dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
   done < scripts/system-packages.txt
   [ ${#missing[@]} -eq 0 ] && return 0
-  local sudo=""
-  if [ "$(id -u)" -ne 0 ]; then
-    if command -v sudo >/dev/null 2>&1; then sudo="sudo"; else
-      echo "note: cannot install ${missing[*]} (not root, no sudo); tests that need them are skipped" >&2
-      return 0
-    fi
-  fi
   echo "installing system packages: ${missing[*]}" >&2
-  $sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null
-  $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  _apt_install "${missing[@]}" || echo "note: tests that need ${missing[*]} are skipped" >&2
+}
+
+# HTTPS=1 ./scripts/serve puts Caddy (Debian package) in front of gunicorn.
+setup_caddy() {
+  command -v caddy >/dev/null 2>&1 && return 0
+  _step "installing Caddy (Debian package caddy) for HTTPS" -- _apt_install caddy
 }

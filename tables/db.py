@@ -15,6 +15,8 @@ Schema:
 from __future__ import annotations
 
 import json
+import threading
+import time
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -23,7 +25,7 @@ from typing import Iterator
 from sqlalchemy import (Boolean, Column, ForeignKey, Integer, MetaData, String, Table, Text, create_engine, event,
                         func, insert, select, update)
 from sqlalchemy.engine import Connection, Engine
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 
 metadata = MetaData()
 
@@ -151,6 +153,8 @@ class Database:
     def __init__(self, url: str):
         """Connect; the schema is prepared apart, by tables.migrate (see create_app)."""
         self.engine = make_engine(url)
+        self._integrity: tuple[float | None, bool] = (None, True)   # (when, verdict) of quick_check
+        self._integrity_lock = threading.Lock()
 
     def dispose(self) -> None:
         self.engine.dispose()
@@ -164,6 +168,38 @@ class Database:
     def ping(self) -> None:
         with self.engine.connect() as conn:
             conn.execute(select(1)).scalar_one()
+
+    def health(self, integrity_every: float = 300.0) -> str:
+        """"ok", "unreachable" or "corrupt", as cheaply as can be told.
+
+        Every call really reads both tables (the newest rows, through their primary keys), which a
+        damaged root or index page fails. On SQLite, ``PRAGMA quick_check`` (every page, no index
+        cross-check) runs too, at most once per ``integrity_every`` seconds per process; its
+        verdict is kept in between. PostgreSQL checksums its pages on read itself.
+        """
+        try:
+            with self.engine.connect().execution_options(single_read=True) as conn:
+                conn.execute(select(tables.c.id).order_by(tables.c.id.desc()).limit(1)).all()
+                conn.execute(select(events.c.table_id, events.c.version, events.c.body)
+                             .order_by(events.c.table_id.desc(), events.c.version.desc()).limit(1)).all()
+                if conn.dialect.name == "sqlite" and not self._integrity_ok(conn, integrity_every):
+                    return "corrupt"
+        except DBAPIError as err:
+            text = str(err.orig).lower()
+            if any(word in text for word in ("malformed", "not a database", "corrupt", "checksum")) \
+                    or getattr(err.orig, "sqlstate", "") in ("XX001", "XX002"):  # data / index corrupted
+                return "corrupt"
+            raise
+        return "ok"
+
+    def _integrity_ok(self, conn: Connection, every: float) -> bool:
+        with self._integrity_lock:
+            checked_at, ok = self._integrity
+            if checked_at is None or time.monotonic() - checked_at >= every:
+                rows = conn.exec_driver_sql("PRAGMA quick_check(1)").fetchall()
+                ok = rows == [("ok",)]
+                self._integrity = (time.monotonic(), ok)
+            return ok
 
     # --- reads ---------------------------------------------------------------------------
     def find(self, key: str, conn: Connection | None = None) -> TableRow | None:

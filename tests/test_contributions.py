@@ -239,7 +239,8 @@ def test_count_and_total_caps_refuse_with_507_and_keep_what_is_stored(tmp_path):
 
 def test_rate_limited_per_client(tmp_path):
     app = create_app({"TESTING": True, "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}",
-                      "CONTRIBUTIONS_DIR": str(tmp_path / "c"), "RATE_LIMITS": {"contribute": (1, 2)}})
+                      "CONTRIBUTIONS_DIR": str(tmp_path / "c"), "RATE_LIMITS": {"contribute": "2 per minute"},
+                      "RATE_LIMIT_STRATEGY": "moving-window"})
     client = app.test_client()
     assert [_post(client, _photo(), LABELS).status_code for _ in range(3)] == [201, 201, 429]
     resp = _post(client, _photo(), LABELS)

@@ -224,3 +224,31 @@ def inspect_has(conn, name: str) -> bool:
     from sqlalchemy import inspect
 
     return inspect(conn).has_table(name)
+
+
+def test_gunicorn_prepares_an_empty_database_once_before_its_workers(empty_db, tmp_path):
+    """The production path: the master migrates in on_starting, both workers boot and only check."""
+    from test_api_tables import free_port
+
+    port = free_port()
+    log = tmp_path / "gunicorn.log"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TENBOU_")}
+    env.update({"DATABASE_URL": empty_db, "BIND": f"127.0.0.1:{port}", "WEB_CONCURRENCY": "2", "ACCESS_LOG": "/dev/null"})
+    with open(log, "w") as out:
+        proc = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "app:create_app()"],
+                                cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 90
+        while log.read_text().count("Booting worker") < 2 or "Listening at" not in log.read_text():
+            assert proc.poll() is None and time.monotonic() < deadline, log.read_text()[-3000:]
+            time.sleep(0.2)
+        import urllib.request
+        for _ in range(4):  # reach both workers, most likely
+            body = urllib.request.urlopen(f"http://127.0.0.1:{port}/api/rulesets", timeout=30).read()
+            assert body
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+    text = log.read_text()
+    assert text.count("database schema: empty -> ") == 1
+    assert "Worker failed to boot" not in text and "Traceback" not in text, text[-3000:]

@@ -15,7 +15,6 @@ from flask import Blueprint, current_app, jsonify, request
 
 from recognition.contributions import ContributionError, ContributionStore, Limits
 from web.errors import ApiError
-from web.security import rate_limited
 
 bp = Blueprint("contributions", __name__, url_prefix="/api")
 
@@ -45,8 +44,7 @@ def _token() -> str | None:
     return token.strip() if scheme.lower() == "bearer" and token.strip() else None
 
 
-@bp.post("/contributions")
-@rate_limited("contribute")
+@bp.post("/contributions")  # rate-limited per client: "contribute" in web/limits.py
 def contribute():
     store = get_store()
     limit = store.limits.photo_bytes + LABELS_SLACK

@@ -1,4 +1,4 @@
-"""GET /healthz: is the database reachable and the recognition model loaded?"""
+"""GET /healthz: is the database reachable and undamaged, and is the recognition model loaded?"""
 from __future__ import annotations
 
 from flask import Blueprint, current_app, jsonify
@@ -10,8 +10,9 @@ bp = Blueprint("health", __name__)
 def healthz():
     checks = {}
     try:
-        current_app.extensions["database"].ping()
-        checks["database"] = "ok"
+        checks["database"] = current_app.extensions["database"].health(current_app.config["INTEGRITY_CHECK_SECONDS"])
+        if checks["database"] != "ok":
+            current_app.logger.error("health check: database: %s", checks["database"])
     except Exception as err:  # noqa: BLE001 - any failure means unhealthy; no details leak
         current_app.logger.warning("health check: database: %s", err)
         checks["database"] = "unreachable"

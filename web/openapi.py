@@ -232,7 +232,10 @@ SCHEMAS = {
                              "new_games": {"type": "array", "description": "games just opened, with their tables' edit tokens",
                                            "items": {"type": "object", "required": ["id", "players", "edit_token"]}}}},
     "Health": {"type": "object", "required": ["ok", "checks"],
-               "properties": {"ok": {"type": "boolean"}, "checks": {"type": "object"}}},
+               "properties": {"ok": {"type": "boolean"}, "checks": {
+                   "type": "object", "properties": {
+                       "database": {"enum": ["ok", "unreachable", "corrupt"]},
+                       "model": {"enum": ["ok", "not loaded"]}}}}},
 }
 
 TABLE_KEY = {"name": "key", "in": "path", "required": True, "schema": {"type": "string", "maxLength": 64},
@@ -241,6 +244,7 @@ AUTH = {"name": "Authorization", "in": "header", "required": False, "schema": {"
         "description": "Bearer <edit_token>"}
 IF_MATCH = {"name": "If-Match", "in": "header", "required": False, "schema": {"type": "string"},
             "description": "the version the client saw, like \"3\"; a stale one gives 409"}
+TOO_MANY = _error("Too many requests from this client (or too many reads of codes that do not exist); see Retry-After")
 WRITE_ERRORS = {**ERRORS,
                 "401": _error("No edit token"), "403": _error("Wrong edit token"), "404": _error("No such table or hand"),
                 "409": {"description": "The table changed since If-Match: the current table is in the body",
@@ -306,9 +310,10 @@ PATHS = {
                       params=[CONTRIBUTION_ID, TOKEN], errors=CONTRIBUTION_ERRORS, ok_code="204", security=True,
                       scheme="delete_token")},
     "/api/tables": {"post": _op("Create a table", _ok("The new table, with its edit token", _ref("Table")),
-                                body=_json(_ref("TableCreate"), "create_table"), ok_code="201")},
+                                body=_json(_ref("TableCreate"), "create_table"), ok_code="201",
+                                errors={**ERRORS, "429": TOO_MANY})},
     "/api/tables/{key}": {"get": _op("A table: players, state and every hand", _ok("The table", _ref("Table")),
-                                     params=[TABLE_KEY], errors={"404": _error("No such table")})},
+                                     params=[TABLE_KEY], errors={"404": _error("No such table"), "429": TOO_MANY})},
     "/api/tables/{key}/hands": {"post": _op("Record a hand", _ok("The updated table", _ref("Table")),
                                             body=_json(_ref("Hand"), "record_hand"), params=[TABLE_KEY, AUTH, IF_MATCH],
                                             errors=WRITE_ERRORS, security=True)},
@@ -323,7 +328,7 @@ PATHS = {
         "The game record as CSV or JSON",
         {"description": "The record", "content": {"text/csv": {"schema": {"type": "string"}}, "application/json": {"schema": {"type": "object"}}}},
         params=[TABLE_KEY, {"name": "format", "in": "query", "required": False, "schema": {"type": "string", "enum": ["csv", "json"]}}],
-        errors={"400": _error("Unknown format"), "404": _error("No such table")})},
+        errors={"400": _error("Unknown format"), "404": _error("No such table"), "429": TOO_MANY})},
     "/api/tables/{key}/next": {"post": _op(
         "Next game, same players: a new table with seats and winds drawn afresh, linked to this one (the same edit token records on it)",
         _ok("The new table", _ref("Table")), params=[TABLE_KEY, AUTH], ok_code="201",
@@ -352,7 +357,7 @@ PATHS = {
         {"description": "The record", "content": {"text/csv": {"schema": {"type": "string"}}, "application/json": {"schema": {"type": "object"}}}},
         params=[EVENT_KEY, {"name": "format", "in": "query", "required": False, "schema": {"type": "string", "enum": ["csv", "json"]}}],
         errors={"400": _error("Unknown format"), "404": _error("No such event")})},
-    "/healthz": {"get": _op("Database and model loaded", _ok("Healthy", _ref("Health")),
+    "/healthz": {"get": _op("Database reachable and undamaged, model loaded", _ok("Healthy", _ref("Health")),
                             errors={"503": {"description": "Not healthy", "content": {"application/json": {"schema": _ref("Health")}}}})},
     "/api/openapi.json": {"get": _op("This description", _ok("OpenAPI 3.1", {"type": "object"}), errors={})},
 }

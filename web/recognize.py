@@ -12,7 +12,6 @@ from flask import Blueprint, current_app, jsonify, request
 
 from recognition.image_io import ImageError
 from web.errors import ApiError
-from web.security import rate_limited
 
 bp = Blueprint("recognize", __name__, url_prefix="/api")
 _build_lock = threading.Lock()
@@ -39,7 +38,6 @@ def get_recognizer():
 
 
 @bp.post("/recognize")
-@rate_limited("recognize")  # the expensive call: per client, see RATE_LIMITS in app.py
 def recognize():
     limit = current_app.config.get("MAX_CONTENT_LENGTH")
     if limit and request.content_length and request.content_length > limit:  # refuse before spooling it
