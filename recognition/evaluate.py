@@ -177,6 +177,26 @@ def ours(models: str | None = None, draw: str | None = None, overrides: dict | N
     return read
 
 
+def under(condition: str, read: Reader) -> Reader:
+    """`read` on photos taken under `condition` (recognition.perturb); the boxes it gives are
+    mapped back to the labelled photo (as points: only their centres are judged)."""
+    import hashlib
+
+    from recognition import perturb
+
+    def read_under(data: bytes):
+        seed = int.from_bytes(hashlib.sha1(data).digest()[:4], "big")
+        new, back = perturb.apply(condition, data, seed)
+        codes, backs, boxes = read(new)
+        if boxes is None:
+            return codes, backs, None
+        centres = np.array([((x1 + x2) / 2, (y1 + y2) / 2) for x1, y1, x2, y2 in boxes], np.float64).reshape(-1, 2)
+        mapped = back(centres) if len(centres) else centres
+        return codes, backs, [(float(x), float(y), float(x), float(y)) for x, y in mapped]
+
+    return read_under
+
+
 def _draw(data: bytes, result, folder: str) -> None:
     """Save the photo with boxes and readings (for looking at mistakes)."""
     import hashlib
@@ -251,6 +271,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repeat", type=int, default=3, help="timed runs per photo (median is kept)")
     ap.add_argument("--models", help="folder with detector.onnx and classifier.onnx (default: models/)")
     ap.add_argument("--draw", help="save each photo with its boxes and readings to this folder")
+    ap.add_argument("--perturb", default="", metavar="NAMES",
+                    help="also evaluate under photo conditions, comma-separated: dim, blur, glare, tilt45, 1mp, 12mp "
+                         "(recognition.perturb)")
     ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                     help="override a recognition.pipeline.Settings field, e.g. --set detect_threshold=0.35")
     args = ap.parse_args(argv)
@@ -259,8 +282,12 @@ def main(argv: list[str] | None = None) -> int:
         name, _, value = item.partition("=")
         overrides[name] = json.loads(value.lower() if value.lower() in ("true", "false") else value)
     photos = load_real(args.folders, args.split)
-    results = run(photos, ours(args.models, args.draw, overrides), 1 if args.draw else args.repeat)
+    reader = ours(args.models, args.draw, overrides)
+    results = run(photos, reader, 1 if args.draw else args.repeat)
     summary = report(results, "tenbou recognition", args.per_class, show_photos=not args.quiet)
+    for name in filter(None, args.perturb.split(",")):
+        summary.setdefault("conditions", {})[name] = report(
+            run(photos, under(name, reader)), f"tenbou recognition, {name}", show_photos=False)["kinds"]["all"]
     if args.json:
         with open(args.json, "w") as f:
             json.dump(summary, f, indent=1)

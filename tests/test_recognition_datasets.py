@@ -127,3 +127,21 @@ def test_photos_stretched_out_of_shape_are_left_out(tmp_path):
                      "boxes": [{"tile": "1m", "box": [0, k * 40, w, k * 40 + 38]} for k in range(3)]})
     (tmp_path / "labels.jsonl").write_text("\n".join(json.dumps(r) for r in rows) + "\n")
     assert [p.name for p in load_real([str(tmp_path)])] == ["ok.png"]
+
+
+@pytest.mark.parametrize("name", ["dim", "blur", "glare", "tilt45", "1mp", "12mp"])
+def test_photo_conditions_map_points_back_to_the_labelled_photo(name):
+    from recognition import perturb
+
+    img = np.zeros((300, 400, 3), np.uint8)
+    cv2.circle(img, (300, 220), 12, (255, 255, 255), -1)  # a bright dot we can find again
+    ok, buf = cv2.imencode(".png", img)
+    new, back = perturb.apply(name, buf.tobytes(), seed=1)
+    out = cv2.imdecode(np.frombuffer(new, np.uint8), cv2.IMREAD_GRAYSCALE)
+    if name in ("1mp", "12mp"):
+        assert abs(out.shape[0] * out.shape[1] / 1e6 - float(name[:-2])) < 0.05
+    if name in ("dim", "glare"):
+        return  # the dot stays where it was; only the light changes
+    ys, xs = np.nonzero(out > out.max() * 0.8)
+    found = back(np.array([[xs.mean(), ys.mean()]]))[0]
+    assert np.allclose(found, (300, 220), atol=3)

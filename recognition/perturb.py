@@ -1,0 +1,99 @@
+"""Conditions a phone photo is taken in, applied to a labelled photo for evaluation: dim light,
+blur, glare, a tilted camera (perspective), and very small or very large photos.
+
+    python -m recognition.evaluate DIR... --split val --perturb dim,blur,glare,tilt45,1mp,12mp
+
+Each condition turns the photo's bytes into new bytes and gives the map that takes a point of the
+new photo back to the labelled one, so predictions are judged against the original labels.
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+import cv2
+import numpy as np
+
+PointMap = Callable[[np.ndarray], np.ndarray]  # (n, 2) points in the new photo -> in the labelled one
+
+
+def _decode(data: bytes) -> np.ndarray:
+    img = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    if img is None:
+        raise ValueError("not an image")
+    return img
+
+
+def _encode(img: np.ndarray) -> bytes:
+    ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    assert ok
+    return buf.tobytes()
+
+
+def _identity(p: np.ndarray) -> np.ndarray:
+    return p
+
+
+def dim(img: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, PointMap]:
+    """A dim room: a third of the light, a warm cast, sensor noise."""
+    out = img.astype(np.float32) * 0.33 * np.array([0.85, 0.95, 1.1], np.float32)
+    out += rng.normal(0, 4, img.shape)
+    return np.clip(out, 0, 255).astype(np.uint8), _identity
+
+
+def blur(img: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, PointMap]:
+    """Hand shake and missed focus: a Gaussian blur of about 0.4% of the photo's long side."""
+    s = 0.004 * max(img.shape[:2])
+    return cv2.GaussianBlur(img, (0, 0), s), _identity
+
+
+def glare(img: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, PointMap]:
+    """A ceiling light reflected on the tiles: a bright soft spot over a quarter of the photo."""
+    h, w = img.shape[:2]
+    cy, cx = rng.uniform(0.3, 0.7) * h, rng.uniform(0.3, 0.7) * w
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    r = 0.25 * max(h, w)
+    spot = np.exp(-(((xx - cx) ** 2 + (yy - cy) ** 2) / (2 * r * r)))[..., None]
+    out = img.astype(np.float32) * (1 - 0.6 * spot) + 255 * 0.6 * spot
+    return np.clip(out, 0, 255).astype(np.uint8), _identity
+
+
+def tilt45(img: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, PointMap]:
+    """The camera tipped 45 degrees from straight down, towards the top of the photo: the far
+    edge shrinks (a homography), as when the hand is photographed from the seat."""
+    h, w = img.shape[:2]
+    shrink = 1 - np.tan(np.deg2rad(45)) * 0.3  # the far edge at 70% of the near one
+    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    dst = np.float32([[w * (1 - shrink) / 2, h * 0.15], [w * (1 + shrink) / 2, h * 0.15], [w, h], [0, h]])
+    m = cv2.getPerspectiveTransform(src, dst)
+    out = cv2.warpPerspective(img, m, (w, h), borderMode=cv2.BORDER_REPLICATE)
+    inv = np.linalg.inv(m)
+
+    def back(p: np.ndarray) -> np.ndarray:
+        q = cv2.perspectiveTransform(p.reshape(-1, 1, 2).astype(np.float64), inv)
+        return q.reshape(-1, 2)
+
+    return out, back
+
+
+def _resize_to(megapixels: float) -> Callable[[np.ndarray, np.random.Generator], tuple[np.ndarray, PointMap]]:
+    def apply(img: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, PointMap]:
+        h, w = img.shape[:2]
+        s = float(np.sqrt(megapixels * 1e6 / (h * w)))
+        out = cv2.resize(img, (max(8, round(w * s)), max(8, round(h * s))),
+                         interpolation=cv2.INTER_AREA if s < 1 else cv2.INTER_CUBIC)
+        sx, sy = w / out.shape[1], h / out.shape[0]
+        return out, lambda p: p * np.array([sx, sy])
+
+    apply.__doc__ = f"The photo at {megapixels:g} MP."
+    return apply
+
+
+CONDITIONS: dict[str, Callable[[np.ndarray, np.random.Generator], tuple[np.ndarray, PointMap]]] = {
+    "dim": dim, "blur": blur, "glare": glare, "tilt45": tilt45, "1mp": _resize_to(1.0), "12mp": _resize_to(12.0),
+}
+
+
+def apply(name: str, data: bytes, seed: int = 0) -> tuple[bytes, PointMap]:
+    """The photo `data` under condition `name`, as JPEG bytes, and the point map back."""
+    img, back = CONDITIONS[name](_decode(data), np.random.default_rng(seed))
+    return _encode(img), back
