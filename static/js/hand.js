@@ -25,7 +25,7 @@ export function fieldKey(field) {
  * createHandEditor({state, withWin, onchange}) -> {el, state, request(), showError(field, msg), clearErrors()}
  * state is mutated in place (so the caller can keep it in storage).
  */
-export function createHandEditor({ state, withWin = true, onchange = () => {} }) {
+export function createHandEditor({ state, withWin = true, onchange = () => {}, onclear = () => {} }) {
   let target = "hand";
   const errors = {};
   const slots = {};
@@ -88,6 +88,9 @@ export function createHandEditor({ state, withWin = true, onchange = () => {} })
     if (target === "hand") {
       if (state.concealed.length >= limit()) { say(`The hand is full: ${limit()} concealed tiles${state.melds.length ? " with these melds" : ""}. Tap a tile in the hand to remove it.`); return; }
       state.concealed.push(code);
+      // the hand is complete: the tile just added is the winning tile, and stays so when another
+      // tile is removed and added back (only removing the winning tile itself frees the mark)
+      if (withWin && state.winIndex === null && state.concealed.length === limit()) state.winIndex = state.concealed.length - 1;
     } else if (target === "dora" || target === "ura") {
       const list = target === "dora" ? state.dora : state.ura;
       if (list.length >= 5) { say("At most five indicators (one plus one per kan)."); return; }
@@ -106,10 +109,25 @@ export function createHandEditor({ state, withWin = true, onchange = () => {} })
     return `${n}${code[1]}`;
   }
 
-  function clearAll() {
+  function setTarget(t) {
+    target = t;
+    const input = modes.querySelector(`input[value="${t}"]`);
+    if (input) input.checked = true;
+  }
+
+  /** Empty the hand, melds and indicators, and put the picker back on "Hand". */
+  function reset() {
     Object.assign(state, emptyHand());
+    setTarget("hand");
     say("");
-    changed();
+    clearErrors();
+    render();
+  }
+
+  function clearAll() {
+    reset();
+    onclear();
+    onchange(state);
   }
 
   function removeConcealed(i) {
@@ -124,8 +142,7 @@ export function createHandEditor({ state, withWin = true, onchange = () => {} })
   function tapHandTile(i) {
     if (target === "win") {
       state.winIndex = i;
-      target = "hand";
-      modes.querySelector('input[value="hand"]').checked = true;
+      setTarget("hand");
       changed();
       return;
     }
@@ -211,5 +228,5 @@ export function createHandEditor({ state, withWin = true, onchange = () => {} })
   }
 
   render();
-  return { el, state, request, showError, clearErrors: () => { clearErrors(); render(); }, render, winTile: () => { const w = winIndex(); return w === null ? null : state.concealed[w]; } };
+  return { el, state, request, showError, reset, clearErrors: () => { clearErrors(); render(); }, render, winTile: () => { const w = winIndex(); return w === null ? null : state.concealed[w]; } };
 }

@@ -108,19 +108,63 @@ export function placeError(err, parts, fallback) {
     err instanceof OfflineError ? "You are offline: scoring needs the server. Try again when you are back online." : err.message));
 }
 
+/** What belongs to the session and is kept between hands and after a reload: the rule set, the
+ * seat and the round. Everything else (riichi, tsumo, honba, dora, the tiles...) is per hand. */
+export const SESSION_KEYS = ["ruleset", "seat_wind", "round_wind", "compare"];
+
+function sessionConditions() {
+  const saved = store.get("session") || {};
+  const out = {};
+  for (const k of SESSION_KEYS) if (k in saved) out[k] = saved[k];
+  return out;
+}
+
+/** Fresh conditions for a new hand: the defaults with the session's rule set, seat and round. */
+export function newHandConditions() {
+  return { ...defaultConditions(), ...sessionConditions() };
+}
+
+// the hand being entered, kept while the app is open (switching screens) but never across a reload
+let current = null;
+
+/** The photo screen hands over a hand read from a photo with the win and seat the player chose. */
+export function handOver(hand, { win, seat_wind }) {
+  current = { hand, cond: { ...newHandConditions(), win, seat_wind }, autoscore: true };
+}
+
 export async function scoreScreen(view) {
-  const saved = store.get("quick") || {};
-  const state = saved.hand || emptyHand();
-  const cond = { ...defaultConditions(), ...(saved.cond || {}) };
-  const save = () => store.set("quick", { hand: state, cond });
+  if (!current) current = { hand: emptyHand(), cond: newHandConditions() };
+  const state = current.hand;
+  const cond = current.cond;
+  const saveSession = () => store.set("session", Object.fromEntries(SESSION_KEYS.filter((k) => k in cond).map((k) => [k, cond[k]])));
   let list = [];
   try { list = (await rulesets()).rulesets; } catch { list = [{ id: cond.ruleset, title: cond.ruleset }]; }
   const names = await yakuNames().catch(() => ({}));
 
   const resultBox = h("div", { "aria-live": "polite" });
-  const editor = createHandEditor({ state, withWin: true, onchange: () => { save(); clear(resultBox); } });
-  const conditions = createConditions(cond, { rulesetList: list, onchange: () => { save(); clear(resultBox); } });
+  const conditionsBox = h("div");
+  let conditions;
+  const edited = () => { scored(false); clear(resultBox); };
+  const editor = createHandEditor({ state, withWin: true, onchange: edited, onclear: () => newHand({ keepEditor: true }) });
+  const drawConditions = () => {
+    conditions = createConditions(cond, { rulesetList: list, onchange: () => { saveSession(); edited(); } });
+    clear(conditionsBox, conditions.el);
+  };
+  drawConditions();
   const button = h("button", { type: "button", class: "btn-primary", "data-testid": "score", onclick: score }, "Score");
+  const next = h("button", { type: "button", "data-testid": "next-hand", hidden: true, onclick: () => newHand() }, "Next hand");
+
+  function scored(yes) { next.hidden = !yes; }
+
+  /** Start the next hand: only the session's settings stay. */
+  function newHand({ keepEditor = false } = {}) {
+    Object.assign(cond, newHandConditions());
+    if (!keepEditor) editor.reset();
+    drawConditions();
+    scored(false);
+    clear(resultBox);
+    window.scrollTo(0, 0);
+  }
 
   async function score() {
     clear(resultBox);
@@ -129,6 +173,7 @@ export async function scoreScreen(view) {
     try {
       const result = await api("POST", "/api/score", req);
       clear(resultBox, resultCard(result, { yakuNames: names }));
+      scored(true);
       resultBox.scrollIntoView({ behavior: "smooth", block: "start" });
     } catch (err) {
       placeError(err, [editor, conditions], resultBox);
@@ -139,10 +184,10 @@ export async function scoreScreen(view) {
 
   clear(view,
     h("h1", { class: "visually-hidden" }, "Quick score"),
-    editor.el, conditions.el, resultBox,
-    h("div", { class: "sticky-actions" }, button));
-  if (sessionStorage.getItem("tenbou.autoscore")) {  // arriving from the photo screen
-    sessionStorage.removeItem("tenbou.autoscore");
+    editor.el, conditionsBox, resultBox,
+    h("div", { class: "sticky-actions" }, next, button));
+  if (current.autoscore) {  // arriving from the photo screen
+    current.autoscore = false;
     score();
   }
 }

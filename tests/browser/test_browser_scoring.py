@@ -163,10 +163,23 @@ def test_photo_upload_shows_tiles_and_scores(phone, live_server):
     found.first.click()
     page.click('dialog [data-fix="5z"]')
     assert page.locator('[data-testid="detections"] button').first.get_attribute("data-tile-now") == "5z"
+    check = page.locator('[data-testid="hand-check"] .banner')
+    check.and_(page.locator(':not([data-state="checking"])')).wait_for()
     found.nth(1).click()
     page.click('[data-testid="mark-win"]')
+    # the banner about the hand is worked out again for the corrected hand
+    check.and_(page.locator(':not([data-state="checking"])')).wait_for()
+    # never scored with settings left from an earlier hand: ron or tsumo and the seat are asked
+    page.click('[data-testid="photo-score"]')
+    expect(page.locator('[data-testid="photo-choice-error"]')).to_contain_text("ron or tsumo and the seat wind")
+    assert page.url.endswith("#/photo")
+    choose(page, "photo-win", "tsumo")
+    choose(page, "photo-seat", "west")
     page.click('[data-testid="photo-score"]')
     page.wait_for_url("**/#/score")
+    assert page.locator('input[name="win"][value="tsumo"]').is_checked()
+    assert page.locator('input[name="seat_wind"][value="west"]').is_checked()
+    assert not page.locator('input[name="riichi"]').is_checked()
     # the hand read from the photo is in the picker's hand; scoring it gives a result or says why not
     # the score screen renders the hand after loading the rule sets: wait for it, then count
     page.locator(".hand-row .hand-tile").nth(len(labelled) // 2 - 1).wait_for()
