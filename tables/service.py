@@ -169,6 +169,29 @@ class TableService:
             return hands[:index] + [dict(body)] + hands[index + 1:]
         return self._write(key, token, if_match, "replace", index, dict(body), change)
 
+    def preview(self, key: str, token: str | None, body: Any, index: int | None = None) -> dict:
+        """What recording `body` (or, with `index`, correcting hand `index` to it) would do, without
+        storing anything: the hand's record (who pays whom, the deltas, where the sticks go) and the
+        state after it. The record sheet shows this before the player taps Record."""
+        if not isinstance(body, Mapping):
+            raise TableError(400, "a hand must be a JSON object", "body")
+        row = self.get(key)
+        self._authorise(row, token)
+        with self.db.engine.connect() as conn:
+            hands = hands_from_events(self.db.events_of(conn, row.id))
+        if index is None:
+            at, new_hands = len(hands), hands + [dict(body)]
+        elif 0 <= index < len(hands):
+            at, new_hands = index, hands[:index] + [dict(body)] + hands[index + 1:]
+        else:
+            raise TableError(404, f"no hand {index}: the table has {len(hands)} hand(s), numbered from 0", "index")
+        rules = get_ruleset(row.ruleset, row.rules)
+        try:
+            state, records = replay(rules, new_hands)
+        except ScoringError as err:
+            raise TableError(err.status, err.message, err.field) from None
+        return {"version": row.version, "hand": records[at], "state": state_dict(rules, state)}
+
     def _write(self, key, token, if_match, op, index, body, change) -> str:
         with self.db.writing() as conn:
             row = self.db.find(key, conn)

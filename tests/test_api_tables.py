@@ -312,3 +312,40 @@ def test_acknowledged_hands_survive_a_killed_server(db_url):
     finally:
         proc.kill()
         proc.wait()
+
+
+def test_preview_shows_the_payments_and_stores_nothing(tclient):
+    t = new_table(tclient)
+    first = {"result": "ron", "from_seat": 1, "winners": [{"seat": 2, "value": {"han": 1, "fu": 30}}], "riichi": [0]}
+    resp = tclient.post(f"/api/tables/{t['id']}/hands", json=first, headers=auth(t, 1))
+    assert resp.status_code == 200
+    # then a tsumo by Ann with Di in riichi: the sticks on the table go to Ann
+    hand = {"result": "tsumo", "winner": {"seat": 0, "value": {"han": 3, "fu": 30}}, "riichi": [3]}
+    resp = tclient.post(f"/api/tables/{t['id']}/preview", json=hand, headers=auth(t))
+    assert resp.status_code == 200, resp.get_json()
+    preview = resp.get_json()
+    recorded = tclient.post(f"/api/tables/{t['id']}/hands", json=hand, headers=auth(t, 2))
+    after = recorded.get_json()
+    # the preview is exactly what recording then does
+    assert preview["hand"]["payments"] == after["hands"][-1]["payments"]
+    assert preview["hand"]["deltas"] == after["hands"][-1]["deltas"]
+    assert preview["state"] == after["state"]
+    assert any(p["for"] == "riichi sticks" for p in preview["hand"]["payments"])
+    # previewing a correction of hand 0, and nothing stored by any preview
+    fixed = {**first, "winners": [{"seat": 2, "value": {"han": 2, "fu": 30}}]}
+    resp = tclient.post(f"/api/tables/{t['id']}/preview?index=0", json=fixed, headers=auth(t))
+    assert resp.status_code == 200
+    assert resp.get_json()["hand"]["deltas"][2] > after["hands"][0]["deltas"][2]
+    assert tclient.get(f"/api/tables/{t['id']}").get_json()["version"] == 3
+
+
+def test_preview_refuses_clearly(tclient):
+    t = new_table(tclient)
+    bad = {"result": "ron", "from_seat": 1, "winners": [{"seat": 1, "value": {"han": 1, "fu": 30}}]}
+    resp = tclient.post(f"/api/tables/{t['id']}/preview", json=bad, headers=auth(t))
+    assert resp.status_code in (400, 422) and resp.get_json()["error"]["field"]
+    ok = {"result": "draw", "tenpai": [0]}
+    assert tclient.post(f"/api/tables/{t['id']}/preview", json=ok).status_code == 401
+    assert tclient.post(f"/api/tables/{t['id']}/preview?index=5", json=ok, headers=auth(t)).status_code == 404
+    assert tclient.post(f"/api/tables/{t['id']}/preview?index=x", json=ok, headers=auth(t)).get_json()["error"]["field"] == "index"
+    assert tclient.post("/api/tables/nope/preview", json=ok, headers=auth(t)).status_code == 404

@@ -81,6 +81,14 @@ def record(key: str):
     return _written(service().record(key, _token(), _if_match(), json_body()))
 
 
+@bp.post("/<key>/preview")
+def preview(key: str):
+    raw = request.args.get("index")
+    if raw is not None and not raw.isdigit():
+        return error_response(400, f"index must be a hand number from 0; got {raw!r}", "index")
+    return jsonify(service().preview(key, _token(), json_body(), None if raw is None else int(raw)))
+
+
 @bp.delete("/<key>/hands/last")
 def undo(key: str):
     return _written(service().undo(key, _token(), _if_match()))

@@ -45,6 +45,26 @@ function describeRequest(body, players) {
   return describeHand(body, players);
 }
 
+const PAY_FOR = { hand: "for the hand", honba: "honba", riichi: "riichi stick", "riichi sticks": "riichi sticks on the table",
+  "own riichi stick back": "own riichi stick back", "hand (liability)": "for the hand (liability)", "honba (liability)": "honba (liability)",
+  "nagashi mangan": "nagashi mangan", "noten payment": "noten payment", chombo: "chombo" };
+
+/** A preview (POST .../preview) in words: each payment, each player's change, and what comes next. */
+export function previewLines(res, players) {
+  const who = (x) => (x === "table" ? "the table" : players[x]);
+  const items = (res.hand.payments || []).map((p) => h("li", {},
+    p.from === "table" ? `${who(p.to)} takes ${p.amount} from the table (${PAY_FOR[p.for] || p.for})`
+      : p.to === "table" ? `${who(p.from)} puts ${p.amount} on the table (${PAY_FOR[p.for] || p.for})`
+        : `${who(p.from)} pays ${who(p.to)} ${p.amount} (${PAY_FOR[p.for] || p.for})`));
+  const st = res.state;
+  const next = st.finished ? "Then the game is over." : `Then: ${roundName(st)}, ${st.honba} honba, ${st.riichi_sticks} riichi stick${st.riichi_sticks === 1 ? "" : "s"} on the table.`;
+  return [h("h3", {}, "Who pays what"),
+    items.length ? h("ul", { class: "pay-list" }, items) : h("p", {}, "Nobody pays."),
+    h("div", { class: "deltas", "aria-label": "Points won and lost" }, res.hand.deltas.map((d, i) => h("span", { class: d > 0 ? "pos" : d < 0 ? "neg" : "", "data-delta": String(i) }, `${players[i]} ${points(d, true)}`))),
+    res.hand.penalty ? h("p", { class: "small" }, `${players[res.hand.penalty.seat]}: a ${res.hand.penalty.points} point penalty, settled at the end.`) : null,
+    h("p", { class: "small muted" }, next)];
+}
+
 // --- offline queue -------------------------------------------------------------------------------
 
 let flushing = false;
@@ -291,6 +311,7 @@ export async function tableScreen(view, key, params) {
       pending.length ? h("div", { class: "banner info", role: "status", "data-testid": "pending" }, `${pending.length} hand${pending.length === 1 ? "" : "s"} waiting to be sent: `, pending.map((q) => describeRequest(q.body, table.players)).join("; ")) : null,
       conflicts.map((q) => conflictBanner(q)),
       board,
+      penaltiesLine(s),
       selected !== null ? h("p", { class: "hint" }, `Differences against ${table.players[selected]}. Tap again to hide.`) : h("p", { class: "hint" }, "Tap a player to see the point differences."),
       table.event ? h("p", { class: "small" }, "A game of ", h("a", { href: `#/event/${table.event.id}`, "data-testid": "event-link" }, table.event.name || "the event"),
         table.previous_table ? [" · ", h("a", { href: `#/table/${table.previous_table}` }, "previous game")] : null) :
@@ -312,6 +333,14 @@ export async function tableScreen(view, key, params) {
         h("div", { class: "row" }, h("span", { class: "small grow" }, "You sit at"),
           segmented("view-seat", table.players.map((p, i) => [String(i), p]), String(viewSeat), (v) => { entry = store.saveTable({ id: table.id, view_seat: Number(v) }); render(); }, { legend: "Your seat (it is drawn at the bottom)" })),
         chip("Turn names to face each player", Boolean(entry.facing), (v) => { entry = store.saveTable({ id: table.id, facing: v }); render(); })));
+  }
+
+  /** Point penalties kept off the table until the end (a WRR chombo, a referee's penalty). */
+  function penaltiesLine(s) {
+    const due = (s.penalties || []).map((p, seat) => [seat, p]).filter(([, p]) => p > 0);
+    if (!due.length || s.finished) return null;
+    return h("p", { class: "banner warn", "data-testid": "penalties" }, "Penalties settled at the end: ",
+      due.map(([seat, p]) => `${table.players[seat]} −${p}`).join(", "), ".");
   }
 
   function conflictBanner(q) {
@@ -482,6 +511,7 @@ export async function tableScreen(view, key, params) {
     }, { "data-seat": String(i), name: label, disabled: label === "riichi" && rules.riichi_needs_points && table.state.scores[i] < (rules.riichi_stick || 1000) && !list.includes(i) })));
 
     function draw() {
+      s.body.dispatchEvent(new Event("preview"));
       clear(content,
         segmented("result", kinds, f.result, (v) => { f.result = v; f.winners = f.result === "tsumo" ? f.winners.slice(0, 1) : f.winners; draw(); }, { legend: "What happened" }),
         ["ron", "tsumo", "draw", "abort"].includes(f.result) ? h("fieldset", {}, h("legend", {}, "Riichi declared this hand"), seatChips(f.riichi, "riichi")) : null,
@@ -570,6 +600,7 @@ export async function tableScreen(view, key, params) {
           const r = await api("POST", "/api/score", req);
           const { seat_wind, round_wind, honba, riichi_sticks, ...handReq } = req;
           f.values[seat] = { hand: handReq };
+          out.dispatchEvent(new Event("preview", { bubbles: true }));
           clear(out, h("p", { class: "banner info", "data-testid": `hand-value-${seat}` }, `${summary(r)} — `, (r.yaku || []).map((y) => y.name || names[y.id] || y.id).join(", ")));
         } catch (err) {
           f.values[seat] = { hand: null };
@@ -629,8 +660,35 @@ export async function tableScreen(view, key, params) {
       }
     } }, correcting ? "Save correction" : "Record");
     s.foot.append(h("button", { type: "button", onclick: () => s.close() }, "Cancel"), save);
+    // who pays what, worked out by the server's ledger from the sheet as it is now (nothing stored)
+    const previewBox = h("section", { class: "preview", "aria-label": "Who pays what", "aria-live": "polite", "data-testid": "preview" });
+    const footSummary = h("div", { class: "deltas foot-summary", "aria-label": "Points won and lost", "data-testid": "preview-summary" });
+    s.foot.prepend(footSummary);
+    let previewSeq = 0, previewTimer = null;
+    const schedulePreview = () => { clearTimeout(previewTimer); previewTimer = setTimeout(refreshPreview, 120); };
+    async function refreshPreview() {
+      const seq = ++previewSeq;
+      let body;
+      try { body = payload(); } catch (err) { clear(footSummary); clear(previewBox, h("p", { class: "hint" }, `Who pays what appears here. ${err.message}`)); return; }
+      const path = `/api/tables/${table.id}/preview${correcting ? `?index=${correcting.index}` : ""}`;
+      try {
+        const res = await api("POST", path, body, { headers: { Authorization: `Bearer ${entry.edit_token}` } });
+        if (seq !== previewSeq) return;
+        clear(previewBox, previewLines(res, players));
+        // the points each player gains or loses stay in view beside Record
+        clear(footSummary, res.hand.deltas.map((d, i) => h("span", { class: d > 0 ? "pos" : d < 0 ? "neg" : "" }, `${players[i]} ${points(d, true)}`)));
+      } catch (err) {
+        if (seq !== previewSeq) return;
+        clear(footSummary);
+        clear(previewBox, err instanceof OfflineError ? h("p", { class: "hint" }, "Offline: the payments are worked out when the hand is sent.")
+          : h("p", { class: "field-error", role: "alert", "data-state": "refused" }, err.field ? `${fieldLabel(err.field)}: ${err.message}` : err.message));
+      }
+    }
+    s.body.addEventListener("change", schedulePreview);
+    s.body.addEventListener("preview", schedulePreview);
     draw();
-    s.body.append(content);
+    s.body.append(content, previewBox);
+    refreshPreview();
   }
 
 

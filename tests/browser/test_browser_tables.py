@@ -76,6 +76,14 @@ def test_table_records_every_kind_of_hand_and_matches_the_api(phone, live_server
     assert unlabelled_controls(page) == []
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
     sheet = record_ron(page, 0, 2, 3, 40, riichi=[1])
+    # before Record: who pays what, and where the stick goes
+    preview = sheet.locator('[data-testid="preview"]')
+    expect(preview).to_contain_text("Aiko pays Chie 5200 (for the hand)")
+    expect(preview).to_contain_text("Ben puts 1000 on the table (riichi stick)")
+    expect(preview).to_contain_text("Chie takes 1000 from the table")
+    expect(preview.locator('[data-delta="2"]')).to_have_text("Chie +6200")
+    expect(preview).to_contain_text("Then: East 2, 0 honba, 0 riichi sticks")
+    expect(sheet.locator('[data-testid="preview-summary"]')).to_have_text("Aiko −5200Ben −1000Chie +6200Dan ±0")
     assert unlabelled_controls(page) == []
     screenshot(page, "record-ron-sheet")
     save(sheet)
@@ -108,10 +116,12 @@ def test_table_records_every_kind_of_hand_and_matches_the_api(phone, live_server
     assert table["hands"][-1]["deltas"] == [1500, -1500, 1500, -1500]
     expect_board(page, table)
 
-    # chombo by Dan
+    # chombo by Dan: under WRR a penalty settled at the end, shown before Record and on the board
     sheet = open_sheet(page, "chombo")
     sheet.locator('input[name="chombo"][value="3"]').check()
+    expect(sheet.locator('[data-testid="preview"]')).to_contain_text("Dan: a 20000 point penalty, settled at the end")
     save(sheet)
+    expect(page.locator('[data-testid="penalties"]')).to_have_text("Penalties settled at the end: Dan −20000.")
     table = api_table(page, live_server, table_id)
     assert table["hands"][-1]["result"] == "chombo"
     expect_board(page, table)
