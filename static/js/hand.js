@@ -51,13 +51,14 @@ export function createHandEditor({ state, withWin = true, onchange = () => {}, o
     picker.append(row);
   }
 
+  // the hand, the mode buttons and the picker's message stay in view (sticky) while the picker scrolls
   const el = h("section", { class: "card hand-editor", "aria-label": "Hand" },
     h("div", { class: "row" }, h("h2", { class: "grow" }, withWin ? "Winning hand" : "Hand (13 tiles)"), counter,
-      h("button", { type: "button", onclick: clearAll, "aria-label": "Clear the hand, melds and indicators" }, "Clear")),
-    handRow, handSlot, meldSlot,
-    h("div", { class: "row" }, h("span", { class: "small grow" }, "Dora indicators"), doraRow), doraSlot,
-    h("div", { class: "row" }, h("span", { class: "small grow" }, "Ura indicators"), uraRow), uraSlot,
-    h("p", { class: "small muted" }, "Tap a tile to add it to:"), modes, targetHint, pickSlot, picker);
+      h("button", { type: "button", onclick: clearAll, "aria-label": withWin ? "Clear: start this hand again" : "Clear the hand" }, "Clear")),
+    h("div", { class: "row ind" }, h("span", { class: "small grow" }, "Dora indicators"), doraRow), doraSlot,
+    h("div", { class: "row ind" }, h("span", { class: "small grow" }, "Ura indicators"), uraRow), uraSlot,
+    h("div", { class: "entry-bar" }, handRow, handSlot, meldSlot, modes, h("div", { class: "entry-msg" }, pickSlot, targetHint)),
+    picker);
 
   function limit() { return (withWin ? 14 : 13) - 3 * state.melds.length; }
   function counts() {
@@ -163,7 +164,7 @@ export function createHandEditor({ state, withWin = true, onchange = () => {}, o
         type: "button", class: "hand-tile", "aria-label": plain(t) === "5" + t[1] && t[1] !== "z" ? `${tileName(t)}: tap to switch red five` : tileName(t),
         onclick: () => toggleRed(k, j) }, tileImg(t, { alt: "" }))),
       h("button", { type: "button", class: "remove", "aria-label": `Remove the ${MELD_LABEL[m.type]}`, onclick: () => { state.melds.splice(k, 1); changed(); } }, "✕")));
-    clear(handRow, buttons.length || melds.length ? [...buttons, ...melds] : h("span", { class: "empty" }, withWin
+    clear(handRow, buttons.length || melds.length ? [h("span", { class: "concealed" }, buttons), melds.length ? h("span", { class: "melds" }, melds) : null] : h("span", { class: "empty" }, withWin
       ? "Tap tiles below. The last tile you add is the winning tile."
       : "Tap the 13 tiles of your hand below."));
     const total = state.concealed.length + state.melds.length * 3;

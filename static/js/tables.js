@@ -393,22 +393,26 @@ export async function tableScreen(view, key, params) {
       hands.length ? h("ol", { class: "history", reversed: true }, [...hands].reverse().map((hand) => h("li", { "data-hand": String(hand.index) },
         h("span", { class: "what" }, h("b", {}, `${WIND_LETTER[hand.round_wind] || ""}${hand.hand_number}${hand.honba ? "-" + hand.honba : ""} `), describeHand(hand, table.players)),
         edit ? h("button", { type: "button", "aria-label": `Correct hand ${hand.index + 1}`, onclick: () => recordSheet(hand) }, "Correct") : null,
-        h("div", { class: "deltas", "aria-label": "Points won and lost" }, (hand.deltas || []).map((d, i) => h("span", { class: d > 0 ? "pos" : d < 0 ? "neg" : "" }, `${table.players[i]} ${points(d, true)}`))))))
+        h("div", { class: "deltas", "aria-label": "Points won and lost, and the running totals" }, (hand.deltas || []).map((d, i) => h("span", { class: d > 0 ? "pos" : d < 0 ? "neg" : "", "data-total": String((hand.scores_after || [])[i]) },
+          `${table.players[i]} ${points(d, true)}`, h("br"), h("span", { class: "running" }, `= ${(hand.scores_after || [])[i]}`)))))))
         : h("p", { class: "muted" }, "No hands yet."));
   }
 
   function standingsCard() {
     const st = table.state.standings || [];
     const penalties = st.some((r) => r.penalty);
-    const cols = ["#", "Player", "Points", "Uma", "Oka", ...(penalties ? ["Pen."] : []), "Final"];
+    const oka = st.some((r) => r.oka);
+    // one unit throughout: thousands of points, one decimal (35.2, +15.0, +19.3)
+    const k = (n, signed = true) => { const v = Math.abs(n / 1000).toFixed(1); return n > 0 ? (signed ? "+" : "") + v : n < 0 ? "−" + v : signed ? "±0.0" : v; };
+    const cols = ["#", "Player", "Score", "Uma", ...(oka ? ["Oka"] : []), ...(penalties ? ["Pen."] : []), "Final"];
     return h("section", { class: "card", "aria-label": "Final standings", "data-testid": "standings" },
       h("h2", {}, "Final standings"),
-      h("div", { class: "scroll-x" }, h("table", { class: "standings" },
+      h("table", { class: "standings" },
         h("thead", {}, h("tr", {}, cols.map((c) => h("th", { scope: "col" }, c)))),
-        h("tbody", {}, st.map((r) => h("tr", {}, h("td", {}, String(r.place)), h("td", {}, table.players[r.seat]), h("td", {}, String(r.points)),
-          h("td", {}, points(r.uma, true)), h("td", {}, points(r.oka, true)), penalties ? h("td", {}, r.penalty ? `−${r.penalty}` : "0") : null,
-          h("td", {}, h("b", {}, points(r.final, true)))))))),
-      h("p", { class: "small muted" }, "Uma and oka in points; final = (points − return points + uma + oka − penalty) in thousands."));
+        h("tbody", {}, st.map((r) => h("tr", {}, h("td", { "data-label": "#" }, String(r.place)), h("td", { class: "who" }, table.players[r.seat]), h("td", { "data-label": "Score" }, k(r.points, false)),
+          h("td", { "data-label": "Uma" }, k(r.uma)), oka ? h("td", { "data-label": "Oka" }, k(r.oka)) : null, penalties ? h("td", { "data-label": "Pen." }, r.penalty ? k(-r.penalty) : "±0.0") : null,
+          h("td", { "data-label": "Final" }, h("b", {}, k(r.final * 1000))))))),
+      h("p", { class: "small muted" }, `In thousands of points. Final = score − return points + uma${oka ? " + oka" : ""}${penalties ? " − penalty" : ""}.`));
   }
 
   /** Send a change; a stale version becomes a conflict the player decides on, offline it is queued. */

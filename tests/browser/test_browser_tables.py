@@ -171,7 +171,7 @@ def test_invalid_table_hand_is_explained_in_the_sheet(phone, live_server):
     for tile in ["1m", "2m", "3m"]:
         sheet.locator(f'[data-tile="{tile}"]').click()
     sheet.locator('[data-testid="check-hand-2"]').click()
-    expect(sheet.locator(".hand-editor .field-error").first).to_contain_text("14")
+    expect(sheet.locator(".hand-editor .entry-bar .field-error").first).to_contain_text("14")
 
 
 def test_share_link_and_qr_code(phone, live_server):
