@@ -46,6 +46,10 @@ def _players(raw: Any) -> list[str]:
             raise TableError(422, f"player {i} needs a name", f"players[{i}]")
         if len(name.strip()) > MAX_PLAYER_NAME:
             raise TableError(422, f"a name has at most {MAX_PLAYER_NAME} characters", f"players[{i}]")
+        # two players of one name make the board, the history and the standings ambiguous
+        same = [j for j, other in enumerate(names) if other.casefold() == name.strip().casefold()]
+        if same:
+            raise TableError(422, f"{name.strip()!r} is already player {same[0]}'s name: give each player a different name", f"players[{i}]")
         names.append(name.strip())
     return names
 

@@ -349,3 +349,10 @@ def test_preview_refuses_clearly(tclient):
     assert tclient.post(f"/api/tables/{t['id']}/preview?index=5", json=ok, headers=auth(t)).status_code == 404
     assert tclient.post(f"/api/tables/{t['id']}/preview?index=x", json=ok, headers=auth(t)).get_json()["error"]["field"] == "index"
     assert tclient.post("/api/tables/nope/preview", json=ok, headers=auth(t)).status_code == 404
+
+
+def test_duplicate_player_names_are_refused_with_the_field(tclient):
+    resp = tclient.post("/api/tables", json={"ruleset": "wrr", "players": ["Ann", "Bo", "ann ", "Di"]})
+    assert resp.status_code == 422
+    err = resp.get_json()["error"]
+    assert err["field"] == "players[2]" and "different name" in err["message"]

@@ -112,8 +112,11 @@ export async function tablesScreen(view) {
   let list = [];
   try { list = (await rulesets()).rulesets; } catch { list = [{ id: "wrr", title: "World Riichi Rules" }]; }
   const err = h("div", { "aria-live": "polite" });
+  // names this phone has seen at its tables, offered as the player types
+  const seenNames = [...new Set(Object.values(store.tables()).flatMap((t) => (t.table ? t.table.players : [])))].sort();
+  const datalist = h("datalist", { id: "seen-names" }, seenNames.map((n) => h("option", { value: n })));
   const names = ["East (first dealer)", "South", "West", "North"].map((label, i) => h("label", { class: "field" }, h("span", {}, label),
-    h("input", { type: "text", name: `player-${i}`, required: true, maxlength: 40, autocomplete: "off", "data-testid": `player-${i}`, "aria-describedby": `player-${i}-error` }),
+    h("input", { type: "text", name: `player-${i}`, required: true, maxlength: 40, autocomplete: "off", list: "seen-names", "data-testid": `player-${i}`, "aria-describedby": `player-${i}-error` }),
     h("p", { class: "field-error", id: `player-${i}-error`, role: "alert" })));
   const rulesetSelect = h("select", { name: "ruleset", "data-testid": "table-ruleset" }, list.map((r) => h("option", { value: r.id }, r.title)));
   const overrides = {};
@@ -138,13 +141,27 @@ export async function tablesScreen(view) {
     h("h2", {}, "New table"), h("label", { class: "field" }, h("span", {}, "Rule set"), rulesetSelect),
     h("fieldset", {}, h("legend", {}, "Game length"), lengthPick),
     h("details", {}, h("summary", {}, "Adjust the rules (house rules)"), rulesBox),
-    h("p", { class: "hint" }, "Names in seating order, counter-clockwise: South sits to East's right."), names, err,
+    h("p", { class: "hint" }, "Names in seating order, counter-clockwise: South sits to East's right."), names, datalist,
+    h("button", { type: "button", class: "btn-block", "data-testid": "draw-seats", onclick: drawSeats }, "Draw seats and winds at random"), err,
     h("button", { type: "submit", class: "btn-primary btn-block", "data-testid": "create-table" }, "Create table"));
+  /** Shuffle the four names over the seats (the wind draw), fairly: Fisher-Yates with crypto randomness. */
+  function drawSeats() {
+    const inputs = names.map((l) => l.querySelector("input"));
+    const values = inputs.map((i) => i.value);
+    for (let i = values.length - 1; i > 0; i -= 1) {
+      const j = crypto.getRandomValues(new Uint32Array(1))[0] % (i + 1);
+      [values[i], values[j]] = [values[j], values[i]];
+    }
+    inputs.forEach((input, i) => { input.value = values[i]; });
+    toast(`Seats drawn: ${values.map((v, i) => `${["East", "South", "West", "North"][i]} ${v || "?"}`).join(", ")}.`);
+  }
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     clear(err);
     for (const p of form.querySelectorAll(".field-error")) p.textContent = "";
     const players = names.map((l) => l.querySelector("input").value.trim());
+    const dup = players.findIndex((p, i) => p && players.findIndex((q) => q.toLowerCase() === p.toLowerCase()) < i);
+    if (dup >= 0) { form.querySelector(`#player-${dup}-error`).textContent = "Another player already has this name: give each player a different name."; return; }
     try {
       const table = await api("POST", "/api/tables", { ruleset: rulesetSelect.value, players, rules: { ...overrides } });
       store.saveTable({ id: table.id, share_code: table.share_code, edit_token: table.edit_token, table, seen_at: Date.now(), view_seat: 0 });
@@ -310,6 +327,7 @@ export async function tableScreen(view, key, params) {
       offline ? h("div", { class: "banner warn", role: "status", "data-testid": "offline-banner" }, `Offline: the last known state${entry.seen_at ? ` (as of ${fmtTime(entry.seen_at)})` : ""}.${edit ? " Hands you record are kept on this phone and sent when you are back online." : ""}`) : null,
       pending.length ? h("div", { class: "banner info", role: "status", "data-testid": "pending" }, `${pending.length} hand${pending.length === 1 ? "" : "s"} waiting to be sent: `, pending.map((q) => describeRequest(q.body, table.players)).join("; ")) : null,
       conflicts.map((q) => conflictBanner(q)),
+      entry.view_seat === undefined || entry.view_seat === null ? seatQuestion() : null,
       board,
       penaltiesLine(s),
       selected !== null ? h("p", { class: "hint" }, `Differences against ${table.players[selected]}. Tap again to hide.`) : h("p", { class: "hint" }, "Tap a player to see the point differences."),
@@ -333,6 +351,17 @@ export async function tableScreen(view, key, params) {
         h("div", { class: "row" }, h("span", { class: "small grow" }, "You sit at"),
           segmented("view-seat", table.players.map((p, i) => [String(i), p]), String(viewSeat), (v) => { entry = store.saveTable({ id: table.id, view_seat: Number(v) }); render(); }, { legend: "Your seat (it is drawn at the bottom)" })),
         chip("Turn names to face each player", Boolean(entry.facing), (v) => { entry = store.saveTable({ id: table.id, facing: v }); render(); })));
+  }
+
+  /** A table opened from a link for the first time: which seat is this phone's player? */
+  function seatQuestion() {
+    const pickSeat = (seat) => { entry = store.saveTable({ id: table.id, view_seat: seat }); render(); };
+    return h("section", { class: "card", "aria-label": "Your seat", "data-testid": "seat-question" },
+      h("h2", {}, "Which seat are you?"),
+      h("p", { class: "hint" }, "Your seat is drawn at the bottom of the board."),
+      h("div", { class: "toggles" }, table.players.map((p, i) => h("button", { type: "button", "data-pick-seat": String(i), onclick: () => pickSeat(i) },
+        `${p} (${WIND_NAME[table.state.seat_winds[i]]})`)),
+        h("button", { type: "button", "data-pick-seat": "watch", onclick: () => pickSeat(0) }, "I am not playing")));
   }
 
   /** Point penalties kept off the table until the end (a WRR chombo, a referee's penalty). */
