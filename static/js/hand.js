@@ -1,7 +1,7 @@
 // The hand editor: tile picker, concealed tiles, melds, dora and ura indicators.
 // Used by the quick-score and wait screens; it owns no API calls.
 import { h, clear, segmented } from "./util.js";
-import { PICKER, plain, isRed, sortKey, sortTiles, toMpsz, tileImg, tileName } from "./tiles.js";
+import { PICKER, plain, isRed, sortKey, sortTiles, toMpsz, parseMpsz, tileImg, tileName } from "./tiles.js";
 
 const MELD_SIZE = { chi: 3, pon: 3, daiminkan: 4, kakan: 4, ankan: 4 };
 const MELD_LABEL = { chi: "chi", pon: "pon", daiminkan: "kan", kakan: "kan", ankan: "closed kan" };
@@ -25,8 +25,11 @@ export function fieldKey(field) {
  * createHandEditor({state, withWin, onchange}) -> {el, state, request(), showError(field, msg), clearErrors()}
  * state is mutated in place (so the caller can keep it in storage).
  */
-export function createHandEditor({ state, withWin = true, onchange = () => {}, onclear = () => {} }) {
+export function createHandEditor({ state, withWin = true, withDiscards = false, onchange = () => {}, onclear = () => {} }) {
   let target = "hand";
+  if (withDiscards && !Array.isArray(state.discards)) state.discards = [];
+  // what was added, last first, so "Undo" takes back the last tile (or meld, or indicator)
+  let added = [];
   const errors = {};
   const slots = {};
   const slot = (key) => (slots[key] = h("p", { class: "field-error", id: `err-${key}-${Math.random().toString(36).slice(2, 7)}`, role: "alert" }));
@@ -35,11 +38,12 @@ export function createHandEditor({ state, withWin = true, onchange = () => {}, o
   const counter = h("span", { class: "counter", "aria-live": "polite" });
   const doraRow = h("div", { class: "indicator-row", role: "group", "aria-label": "Dora indicators" });
   const uraRow = h("div", { class: "indicator-row", role: "group", "aria-label": "Ura dora indicators" });
+  const discardRow = h("div", { class: "indicator-row", role: "group", "aria-label": "Your discards" });
   const picker = h("div", { class: "picker", role: "group", "aria-label": "Tile picker" });
   const targetHint = h("p", { class: "hint", "aria-live": "polite" });
   const handSlot = slot("hand"), meldSlot = slot("melds"), doraSlot = slot("dora_indicators"), uraSlot = slot("ura_indicators"), pickSlot = slot("picker");
 
-  const targets = withWin ? TARGETS : TARGETS.filter(([t]) => t !== "win");
+  const targets = withWin ? TARGETS : [...TARGETS.filter(([t]) => t !== "win"), ...(withDiscards ? [["discards", "Discards"]] : [])];
   const modes = segmented("target-" + Math.random().toString(36).slice(2, 7), targets, target, (t) => { target = t; render(); }, { legend: "Tap a tile to add it to" });
   modes.classList.add("modes");
 
@@ -54,16 +58,19 @@ export function createHandEditor({ state, withWin = true, onchange = () => {}, o
   // the hand, the mode buttons and the picker's message stay in view (sticky) while the picker scrolls
   const el = h("section", { class: "card hand-editor", "aria-label": "Hand" },
     h("div", { class: "row" }, h("h2", { class: "grow" }, withWin ? "Winning hand" : "Hand (13 tiles)"), counter,
+      h("button", { type: "button", "data-testid": "undo-tile", onclick: undo, "aria-label": "Undo the last tile" }, "Undo"),
       h("button", { type: "button", onclick: clearAll, "aria-label": withWin ? "Clear: start this hand again" : "Clear the hand" }, "Clear")),
     h("div", { class: "row ind" }, h("span", { class: "small grow" }, "Dora indicators"), doraRow), doraSlot,
     h("div", { class: "row ind" }, h("span", { class: "small grow" }, "Ura indicators"), uraRow), uraSlot,
+    withDiscards ? [h("div", { class: "row ind" }, h("span", { class: "small grow" }, "Discards (for furiten)"), discardRow), slot("discards")] : null,
+    typedEntry(),
     h("div", { class: "entry-bar" }, handRow, handSlot, meldSlot, modes, h("div", { class: "entry-msg" }, pickSlot, targetHint)),
     picker);
 
   function limit() { return (withWin ? 14 : 13) - 3 * state.melds.length; }
   function counts() {
     const c = {};
-    const all = [...state.concealed, ...state.melds.flatMap((m) => m.tiles), ...state.dora, ...state.ura];
+    const all = [...state.concealed, ...state.melds.flatMap((m) => m.tiles), ...state.dora, ...state.ura, ...(withDiscards ? state.discards : [])];
     for (const t of all) c[plain(t)] = (c[plain(t)] || 0) + 1;
     return c;
   }
@@ -91,18 +98,69 @@ export function createHandEditor({ state, withWin = true, onchange = () => {}, o
       state.concealed.push(code);
       // the hand is complete: the tile just added is the winning tile, and stays so when another
       // tile is removed and added back (only removing the winning tile itself frees the mark)
-      if (withWin && state.winIndex === null && state.concealed.length === limit()) state.winIndex = state.concealed.length - 1;
+      const pin = withWin && state.winIndex === null && state.concealed.length === limit();
+      if (pin) state.winIndex = state.concealed.length - 1;
+      added.push({ kind: "hand", index: state.concealed.length - 1, pin });
     } else if (target === "dora" || target === "ura") {
       const list = target === "dora" ? state.dora : state.ura;
       if (list.length >= 5) { say("At most five indicators (one plus one per kan)."); return; }
       list.push(code);
+      added.push({ kind: target });
+    } else if (target === "discards") {
+      if (state.discards.length >= 30) { say("At most 30 discards."); return; }
+      state.discards.push(code);
+      added.push({ kind: "discards" });
     } else {
       if (state.concealed.length > limit() - 3) { say("Remove concealed tiles first: each meld takes the place of three of them."); return; }
       // a pon or kan of a red five: one red tile and plain ones
       const tiles = target === "chi" ? need : need.map((t, i) => (i === 0 ? t : plain(t)));
       state.melds.push({ type: target, tiles });
+      added.push({ kind: "meld" });
     }
     changed();
+  }
+
+  /** Take back the last tile, meld or indicator added. */
+  function undo() {
+    say("");
+    const last = added.pop();
+    if (!last) { say("Nothing to undo: tap a tile in the hand to remove it."); render(); return; }
+    if (last.kind === "hand") {
+      const i = last.index;
+      if (state.winIndex === i && last.pin) state.winIndex = null;
+      removeConcealed(i, { keepHistory: true });
+      return;
+    }
+    if (last.kind === "meld") state.melds.pop();
+    else if (last.kind === "dora") state.dora.pop();
+    else if (last.kind === "ura") state.ura.pop();
+    else if (last.kind === "discards") state.discards.pop();
+    changed();
+  }
+
+  /** Typing the tiles in mpsz notation instead of tapping them. */
+  function typedEntry() {
+    const input = h("input", { type: "text", name: "typed-tiles", "data-testid": "typed-tiles", autocomplete: "off", autocapitalize: "off", spellcheck: "false",
+      inputmode: "text", placeholder: withWin ? "e.g. 234m067p345s11z555z" : "e.g. 123m456p789s1122z", "aria-label": "Tiles in mpsz notation" });
+    const use = () => {
+      let tiles;
+      try { tiles = parseMpsz(input.value); } catch { say("Type digits followed by their suit: m, p, s or z (0 is a red five), like 123m55z."); render(); return; }
+      const c = {};
+      for (const t of [...tiles, ...state.melds.flatMap((m) => m.tiles)]) c[plain(t)] = (c[plain(t)] || 0) + 1;
+      const over = Object.entries(c).find(([t, n]) => n > 4 || /^[089]z$/.test(t));
+      if (over) { say(/z$/.test(over[0]) && !/^[1-7]z$/.test(over[0]) ? `There is no tile ${over[0]}: honours are 1z to 7z.` : `There are only four ${tileName(over[0])} tiles.`); render(); return; }
+      if (tiles.length > limit()) { say(`That is ${tiles.length} tiles; the hand takes ${limit()}${state.melds.length ? " with these melds" : ""}.`); render(); return; }
+      state.concealed = tiles;
+      state.winIndex = withWin && tiles.length === limit() ? tiles.length - 1 : null;
+      added = [];
+      input.value = "";
+      say("");
+      changed();
+    };
+    input.addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); use(); } });
+    return h("details", { class: "typed" }, h("summary", { class: "small" }, "Type the tiles instead"),
+      h("div", { class: "row" }, h("div", { class: "grow" }, input), h("button", { type: "button", "data-testid": "use-typed", onclick: use }, "Use")),
+      h("p", { class: "hint" }, withWin ? "The last tile is the winning tile. Melds and indicators: use the buttons." : "13 tiles; melds and indicators: use the buttons."));
   }
 
   function next(code, k) {
@@ -119,6 +177,8 @@ export function createHandEditor({ state, withWin = true, onchange = () => {}, o
   /** Empty the hand, melds and indicators, and put the picker back on "Hand". */
   function reset() {
     Object.assign(state, emptyHand());
+    if (withDiscards) state.discards = [];
+    added = [];
     setTarget("hand");
     say("");
     clearErrors();
@@ -131,7 +191,9 @@ export function createHandEditor({ state, withWin = true, onchange = () => {}, o
     onchange(state);
   }
 
-  function removeConcealed(i) {
+  function removeConcealed(i, { keepHistory = false } = {}) {
+    // later additions move down one place; the removed tile is no longer there to undo
+    added = added.filter((a) => a.kind !== "hand" || a.index !== i || keepHistory).map((a) => (a.kind === "hand" && a.index > i ? { ...a, index: a.index - 1 } : a));
     if (state.winIndex !== null) {
       if (state.winIndex === i) state.winIndex = null;
       else if (state.winIndex > i) state.winIndex -= 1;
@@ -171,6 +233,7 @@ export function createHandEditor({ state, withWin = true, onchange = () => {}, o
     counter.textContent = `${total}/${withWin ? 14 : 13}`;
     clear(doraRow, state.dora.length ? state.dora.map((t, i) => indicatorButton(state.dora, t, i, "dora")) : h("span", { class: "muted small" }, "none"));
     clear(uraRow, state.ura.length ? state.ura.map((t, i) => indicatorButton(state.ura, t, i, "ura")) : h("span", { class: "muted small" }, "none"));
+    if (withDiscards) clear(discardRow, state.discards.length ? state.discards.map((t, i) => indicatorButton(state.discards, t, i, "discard")) : h("span", { class: "muted small" }, "none"));
     const c = counts();
     for (const btn of picker.querySelectorAll("button[data-tile]")) btn.dataset.used = String(c[plain(btn.dataset.tile)] || 0);
     targetHint.textContent = {
@@ -179,6 +242,7 @@ export function createHandEditor({ state, withWin = true, onchange = () => {}, o
       pon: "Pon: tap the tile (three are added).", daiminkan: "Open kan: tap the tile (four are added).",
       ankan: "Closed kan: tap the tile (four are added).", dora: "Tap the dora indicator tiles (not the dora themselves).",
       ura: "Tap the ura dora indicator tiles (riichi only).", win: "Now tap the winning tile in your hand above.",
+      discards: "Tap the tiles you have discarded (a wait among them is furiten).",
     }[target];
     for (const [key, el2] of Object.entries(slots)) {
       el2.textContent = errors[key] || (key === "picker" ? el2.textContent : "");
@@ -224,6 +288,7 @@ export function createHandEditor({ state, withWin = true, onchange = () => {}, o
       dora_indicators: toMpsz(state.dora),
       ura_indicators: toMpsz(state.ura),
     };
+    if (withDiscards && state.discards.length) req.discards = toMpsz(state.discards);
     if (withWin && win !== null) req.win_tile = state.concealed[win];
     return req;
   }

@@ -147,9 +147,23 @@ export async function scoreScreen(view) {
   const edited = () => { scored(false); clear(resultBox); };
   const editor = createHandEditor({ state, withWin: true, onchange: edited, onclear: () => newHand({ keepEditor: true }) });
   const drawConditions = () => {
-    conditions = createConditions(cond, { rulesetList: list, onchange: () => { saveSession(); edited(); } });
+    conditions = createConditions(cond, { rulesetList: list, onchange: () => { saveSession(); firstLaunch.remove(); edited(); } });
     clear(conditionsBox, conditions.el);
   };
+  // asked once, on first launch: the table's rules decide, among other things, whether red fives count
+  const firstLaunch = store.get("session") && store.get("session").ruleset ? h("span") : h("section", { class: "card", "aria-label": "Your table's rules", "data-testid": "first-ruleset" },
+    h("h2", {}, "Which rules does your table play?"),
+    h("p", { class: "hint" }, "Asked once; change it any time under Situation."),
+    h("div", { class: "rules-choice" }, list.map((r) => {
+      const red = r.parameters && r.parameters.red_fives ? r.parameters.red_fives.value : null;
+      return h("button", { type: "button", "data-first-ruleset": r.id, onclick: () => {
+        cond.ruleset = r.id;
+        saveSession();
+        firstLaunch.remove();
+        drawConditions();
+        edited();
+      } }, h("span", {}, r.title), red === null ? null : h("small", { class: "muted" }, red ? "red fives count" : "no red fives"));
+    })));
   drawConditions();
   const button = h("button", { type: "button", class: "btn-primary", "data-testid": "score", onclick: score }, "Score");
   const next = h("button", { type: "button", "data-testid": "next-hand", hidden: true, onclick: () => newHand() }, "Next hand");
@@ -184,7 +198,7 @@ export async function scoreScreen(view) {
 
   clear(view,
     h("h1", { class: "visually-hidden" }, "Quick score"),
-    editor.el, conditionsBox, resultBox,
+    firstLaunch, editor.el, conditionsBox, resultBox,
     h("div", { class: "sticky-actions" }, next, button));
   if (current.autoscore) {  // arriving from the photo screen
     current.autoscore = false;

@@ -18,11 +18,19 @@ export function paymentLines(r) {
   return [["Each player pays", p.non_dealer]];
 }
 
-/** A one-line summary: "3 han 40 fu · 5200" / "Mangan · 8000". */
+/** A tsumo's payments as the table says them: "500/1000" (non-dealers/dealer) or "1300 all"; null for a ron. */
+export function tsumoSplit(r) {
+  const p = r.payments || {};
+  if ("ron" in p || !("non_dealer" in p)) return null;
+  return "dealer" in p ? `${p.non_dealer}/${p.dealer}` : `${p.non_dealer} all`;
+}
+
+/** A one-line summary: "3 han 40 fu · 5200" / "Mangan · 8000" / "1 han 30 fu · 1100 (300/500)". */
 export function summary(r) {
   const lim = limitName(r);
   const hanfu = r.yakuman ? "" : r.fu && !(r.limit && r.han >= 5) ? `${r.han} han ${r.fu} fu` : `${r.han} han`;
-  return [lim, hanfu].filter(Boolean).join(", ") + ` · ${r.total}`;
+  const split = tsumoSplit(r);
+  return [lim, hanfu].filter(Boolean).join(", ") + ` · ${r.total}` + (split ? ` (${split})` : "");
 }
 
 export function resultCard(r, { title = "Result", yakuNames = {}, extra = null } = {}) {
@@ -35,7 +43,8 @@ export function resultCard(r, { title = "Result", yakuNames = {}, extra = null }
   if (r.riichi_sticks) pay.push(h("tr", {}, h("td", {}, `Riichi sticks on the table (${r.riichi_sticks})`), h("td", { class: "num" }, `+${r.riichi_sticks * 1000}`)));
   return h("section", { class: "card result", "aria-label": title, "data-testid": "result" },
     h("h2", {}, h("span", {}, title, " ", lim ? h("span", { class: "limit" }, lim) : null),
-      h("span", { class: "total" }, h("span", { "data-testid": "result-total", "data-value": String(r.total) }, String(r.total)), h("small", {}, " pts"))),
+      h("span", { class: "total" }, h("span", { "data-testid": "result-total", "data-value": String(r.total) }, String(r.total)), h("small", {}, " pts"),
+        tsumoSplit(r) ? h("small", { class: "split", "data-testid": "tsumo-split" }, ` ${tsumoSplit(r)}`) : null)),
     h("p", { class: "muted" }, r.yakuman ? `${r.yakuman > 1 ? r.yakuman + "× " : ""}yakuman` : `${r.han} han ${r.fu} fu`,
       r.dealer ? " · dealer" : "", r.win ? ` · ${r.win}` : "", r.honba ? ` · ${r.honba} honba` : "", r.wait ? ` · ${r.wait} wait` : ""),
     h("h3", {}, "Yaku"), h("table", {}, h("tbody", {}, yakuRows)),
