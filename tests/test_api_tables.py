@@ -356,3 +356,19 @@ def test_duplicate_player_names_are_refused_with_the_field(tclient):
     assert resp.status_code == 422
     err = resp.get_json()["error"]
     assert err["field"] == "players[2]" and "different name" in err["message"]
+
+
+def test_every_error_carries_a_stable_code(tclient):
+    """The app translates errors by code (the message's wording may change)."""
+    cases = [
+        (tclient.post("/api/score", data="{", content_type="application/json"), 400, "malformed"),
+        (tclient.post("/api/score", data="x", content_type="text/plain"), 415, "unsupported_media_type"),
+        (tclient.post("/api/score", json={"hand": "123m"}), 422, "impossible"),
+        (tclient.get("/api/tables/nope"), 404, "not_found"),
+    ]
+    t = new_table(tclient)
+    cases.append((tclient.post(f"/api/tables/{t['id']}/hands", json={"result": "draw", "tenpai": []}), 401, "token_missing"))
+    cases.append((tclient.post(f"/api/tables/{t['id']}/hands", json={"result": "draw", "tenpai": []}, headers=auth(t, 7)), 409, "conflict"))
+    for resp, status, code in cases:
+        assert resp.status_code == status, resp.get_json()
+        assert resp.get_json()["error"]["code"] == code

@@ -48,8 +48,12 @@ ERRORS = {
 SCHEMAS = {
     "Error": {
         "type": "object", "required": ["error"],
-        "properties": {"error": {"type": "object", "required": ["message"],
-                                 "properties": {"field": {"type": ["string", "null"]}, "message": {"type": "string"}}}},
+        "properties": {"error": {"type": "object", "required": ["message", "code"],
+                                 "properties": {"field": {"type": ["string", "null"]}, "message": {"type": "string"},
+                                                "code": {"type": "string", "description": "stable kind of failure, for a translated message",
+                                                         "enum": ["malformed", "token_missing", "token_wrong", "not_found", "method_not_allowed",
+                                                                  "conflict", "too_large", "unsupported_media_type", "impossible",
+                                                                  "rate_limited", "internal", "unavailable", "error"]}}}},
     },
     "Meld": {"type": "object", "required": ["type", "tiles"],
              "properties": {"type": {"type": "string", "enum": ["chi", "pon", "daiminkan", "kakan", "ankan"]}, "tiles": TILES}},

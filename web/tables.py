@@ -41,7 +41,7 @@ def _table_error(err: TableError):
     if err.status == 409 and err.table:
         import json
 
-        body = {"error": {"field": err.field, "message": err.message}, "table": json.loads(err.table)}
+        body = {"error": {"field": err.field, "message": err.message, "code": "conflict"}, "table": json.loads(err.table)}
         return jsonify(body), 409
     resp, status = error_response(err.status, err.message, err.field)
     if status == 401:
