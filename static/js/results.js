@@ -1,6 +1,13 @@
 // The result card of a scored hand, shared by the quick-score screen and the table sheets.
 import { h } from "./util.js";
 
+/** Waits in plain words (the API's ids are never shown). */
+export const WAIT_NAMES = {
+  ryanmen: "two-sided wait (ryanmen)", kanchan: "closed wait (kanchan)", penchan: "edge wait (penchan)",
+  tanki: "pair wait (tanki)", shanpon: "double-pair wait (shanpon)", chiitoitsu: "pair wait (seven pairs)",
+  kokushi: "single wait (thirteen orphans)", kokushi_13: "13-sided wait (thirteen orphans)",
+};
+
 export const LIMIT_NAMES = { mangan: "Mangan", haneman: "Haneman", baiman: "Baiman", sanbaiman: "Sanbaiman", yakuman: "Yakuman" };
 
 export function limitName(r) {
@@ -46,7 +53,7 @@ export function resultCard(r, { title = "Result", yakuNames = {}, extra = null }
       h("span", { class: "total" }, h("span", { "data-testid": "result-total", "data-value": String(r.total) }, String(r.total)), h("small", {}, " pts"),
         tsumoSplit(r) ? h("small", { class: "split", "data-testid": "tsumo-split" }, ` ${tsumoSplit(r)}`) : null)),
     h("p", { class: "muted" }, r.yakuman ? `${r.yakuman > 1 ? r.yakuman + "× " : ""}yakuman` : `${r.han} han ${r.fu} fu`,
-      r.dealer ? " · dealer" : "", r.win ? ` · ${r.win}` : "", r.honba ? ` · ${r.honba} honba` : "", r.wait ? ` · ${r.wait} wait` : ""),
+      r.dealer ? " · dealer" : "", r.win ? ` · ${r.win}` : "", r.honba ? ` · ${r.honba} honba` : "", r.wait ? ` · ${WAIT_NAMES[r.wait] || r.wait.replace(/_/g, " ")}` : ""),
     h("h3", {}, "Yaku"), h("table", {}, h("tbody", {}, yakuRows)),
     fuRows.length && !r.yakuman ? [h("h3", {}, "Fu"), h("table", {}, h("tbody", {}, fuRows, h("tr", {}, h("td", {}, h("b", {}, "Total (rounded up)")), h("td", { class: "num" }, `${r.fu} fu`))))] : null,
     h("h3", {}, "Payments"), h("table", {}, h("tbody", {}, pay, h("tr", {}, h("td", {}, h("b", {}, "Winner receives")), h("td", { class: "num" }, String(r.total))))),

@@ -200,36 +200,63 @@ export async function tablesScreen(view) {
       h("a", { class: "btn btn-block", href: "#/events", "data-testid": "open-events" }, "Events")));
 }
 
-/** Inputs for a rule set's simple parameters (yes/no, a choice, a number, a set of items);
- * only values the player changes go into `overrides`. */
+/** House rules, grouped, in plain words: the common ones first, the rest behind "More rules".
+ * The rule texts' clause notes stay out of it (they are in GET /api/rulesets for who wants them). */
+const RULE_GROUPS = [
+  ["Points and the end of the game", ["game_length", "start_points", "return_points", "uma", "bust_ends_game", "agari_yame", "tenpai_yame", "leftover_sticks", "extension_target"]],
+  ["Dora", ["red_fives", "ura_dora", "kan_dora", "kan_ura_dora"]],
+  ["Yaku and limits", ["open_tanyao", "kiriage", "kazoe_yakuman", "yakuman_stacking", "double_yakuman", "renhou"]],
+  ["Wins, draws and penalties", ["max_ron_winners", "abortive_draws", "nagashi_mangan", "pao_yaku", "chombo", "chombo_penalty", "riichi_needs_points"]],
+];
+const ITEM_NAMES = {
+  ...ABORT_NAMES, kokushi_13: "thirteen orphans on a 13-sided wait", chuuren_9: "nine gates on a 9-sided wait",
+  suuankou_tanki: "four concealed triplets on a pair wait", daisuushii: "big four winds", daisangen: "big three dragons", suukantsu: "four kans",
+};
+const CHOICE_NAMES = {
+  chombo: { penalty: "a point penalty at the end", mangan: "pays a mangan to the others" },
+  final_rounding: { none: "not rounded", nearest_1000: "to the nearest 1000" },
+  leftover_sticks: { table: "stay on the table", first: "go to first place", lost: "are lost" },
+  multi_ron_honba: { each: "each winner gets them", closest: "the winner closest to the discarder" },
+  multi_ron_sticks: { closest: "the winner closest to the discarder", closest_own_back: "closest winner; each winner's own stick back" },
+  pao_ron_honba: { discarder: "the discarder pays", liable: "the liable player pays", split: "split between them" },
+  renhou: { none: "not a yaku", han: "a yaku worth some han", mangan: "a mangan", yakuman: "a yakuman" },
+  tie_break: { split: "split the places", seat_order: "by seat order" },
+};
+
 export function ruleEditor(parameters, overrides) {
-  const groups = { table: [], scoring: [] };
-  for (const [name, p] of Object.entries(parameters)) {
-    const rows = groups[p.scope === "table" ? "table" : "scoring"];
+  const row = (name, p) => {
     const id = `rule-${name}`;
-    const note = p.note ? h("span", { class: "small muted" }, ` (${p.note})`) : null;
     const err = h("p", { class: "field-error", role: "alert", "data-rule-error": name });
     const setValue = (v) => { if (JSON.stringify(v) === JSON.stringify(p.value)) delete overrides[name]; else overrides[name] = v; };
-    if (typeof p.value === "boolean") {
-      rows.push(h("div", {}, chip(p.label || name, p.value, setValue, { name: id }), note, err));
-    } else if (Array.isArray(p.choices)) {
-      rows.push(h("label", { class: "field" }, h("span", {}, p.label || name, note),
+    const label = (p.label || name.replace(/_/g, " ")).replace(/^./, (c) => c.toUpperCase());
+    if (typeof p.value === "boolean") return h("div", {}, chip(label, p.value, setValue, { name: id }), err);
+    if (Array.isArray(p.choices)) {
+      return h("label", { class: "field" }, h("span", {}, label),
         h("select", { name: id, onchange: (e) => setValue(p.choices.find((c) => String(c) === e.target.value)) },
-          p.choices.map((c) => h("option", { value: String(c), selected: c === p.value }, CHOICE_LABELS[c] || String(c).replace(/_/g, " ")))), err));
-    } else if (Number.isInteger(p.value)) {
-      rows.push(h("label", { class: "field" }, h("span", {}, p.label || name, note),
-        h("input", { type: "number", name: id, value: String(p.value), inputmode: "numeric", onchange: (e) => setValue(Number(e.target.value)) }), err));
-    } else if (Array.isArray(p.value) && Array.isArray(p.items)) {
+          p.choices.map((c) => h("option", { value: String(c), selected: c === p.value }, (CHOICE_NAMES[name] || {})[c] || CHOICE_LABELS[c] || String(c).replace(/_/g, " ")))), err);
+    }
+    if (Number.isInteger(p.value)) {
+      return h("label", { class: "field" }, h("span", {}, label),
+        h("input", { type: "number", name: id, value: String(p.value), inputmode: "numeric", onchange: (e) => setValue(Number(e.target.value)) }), err);
+    }
+    if (Array.isArray(p.value) && Array.isArray(p.items)) {
       const chosen = new Set(p.value);
-      rows.push(h("fieldset", {}, h("legend", {}, p.label || name), note,
-        h("div", { class: "toggles" }, p.items.map((item) => chip(item.replace(/_/g, " "), chosen.has(item), (on) => {
+      return h("fieldset", {}, h("legend", {}, label),
+        h("div", { class: "toggles" }, p.items.map((item) => chip(ITEM_NAMES[item] || item.replace(/_/g, " "), chosen.has(item), (on) => {
           if (on) chosen.add(item); else chosen.delete(item);
           setValue(p.items.filter((x) => chosen.has(x)));
-        }, { name: `${id}-${item}` }))), err));
+        }, { name: `${id}-${item}` }))), err);
     }
-  }
+    return null;   // a value no simple input fits (e.g. the uma list): kept as the rule set has it
+  };
+  const placed = new Set(RULE_GROUPS.flatMap(([, names]) => names));
+  const groups = RULE_GROUPS.map(([title, names]) => {
+    const rows = names.filter((n) => n in parameters).map((n) => row(n, parameters[n])).filter(Boolean);
+    return rows.length ? [h("h3", {}, title), rows] : null;
+  });
+  const rest = Object.entries(parameters).filter(([n]) => !placed.has(n)).map(([n, p]) => row(n, p)).filter(Boolean);
   return h("div", { class: "rules" }, h("p", { class: "hint" }, "Leave these as they are to play the rule set as written."),
-    h("h3", {}, "Game and table"), groups.table, h("h3", {}, "Scoring"), groups.scoring);
+    groups, rest.length ? h("details", {}, h("summary", {}, "More rules"), rest) : null);
 }
 
 // --- one table -----------------------------------------------------------------------------------

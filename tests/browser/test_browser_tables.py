@@ -382,6 +382,14 @@ def test_house_rules_at_table_creation(phone, live_server):
     page.goto("/#/tables")
     page.select_option('[data-testid="table-ruleset"]', "wrr")
     page.locator("summary", has_text="Adjust the rules").click()
+    rules = page.locator(".rules")
+    # a short grouped screen in plain words: no clause notes, no internal names, the rarer rules folded away
+    assert [h.inner_text() for h in rules.locator("h3").all()] == [
+        "Points and the end of the game", "Dora", "Yaku and limits", "Wins, draws and penalties"]
+    text = rules.inner_text()
+    assert "_" not in text and not re.search(r"\b\d+\.\d+(\.\d+)?\b", text), text
+    assert "Nine terminals" in text
+    expect(rules.locator("details:has(summary:has-text('More rules'))")).not_to_have_attribute("open", "")
     page.locator('input[name="rule-kiriage"]').check()
     page.fill('input[name="rule-start_points"]', "25000")
     screenshot(page, "house-rules")
