@@ -71,7 +71,9 @@ let flushing = false;
 const listeners = new Set();
 const notify = () => listeners.forEach((fn) => fn());
 
-/** Send the hands recorded offline, oldest first; a 409 marks the item as a conflict for the player. */
+/** Send the hands recorded offline, oldest first; a 409 marks the item as a conflict for the player.
+ * A hand queued on top of another queued hand (`after`) is sent against the version that hand made,
+ * so several hands recorded offline go in, in order, without a false conflict. */
 export async function flushQueue() {
   if (flushing || !navigator.onLine) return;
   flushing = true;
@@ -80,16 +82,21 @@ export async function flushQueue() {
       if (item.conflict || item.error) continue;
       const entry = store.table(item.table);
       if (!entry || !entry.edit_token) continue;
+      const current = store.queue().find((q) => q.key === item.key);
+      if (!current || current.after) continue;   // still waiting for the hand it was recorded on top of
       try {
-        const table = await api(item.method, item.path, item.body, { headers: authHeaders(entry, item.version) });
+        const table = await api(current.method, current.path, current.body, { headers: authHeaders(entry, current.version) });
         store.saveTable({ id: table.id, table, seen_at: Date.now() });
-        store.setQueue(store.queue().filter((q) => q.key !== item.key));
+        store.setQueue(store.queue().filter((q) => q.key !== item.key)
+          .map((q) => (q.after === item.key ? { ...q, after: null, version: table.version } : q)));
         toast("A hand recorded offline was sent.");
       } catch (err) {
         if (err instanceof OfflineError) break;
         const items = store.queue();
         const mine = items.find((q) => q.key === item.key);
         if (!mine) continue;
+        // the hands queued on top of this one were based on it: they wait for the player too
+        for (const q of items) if (q.after === item.key) { q.after = null; q.conflict = { message: "recorded after a hand that was not sent" }; }
         if (err instanceof ApiError && err.status === 409) {
           mine.conflict = { message: err.message, version: err.body && err.body.table ? err.body.table.version : null };
           if (err.body && err.body.table) store.saveTable({ id: err.body.table.id, table: err.body.table, seen_at: Date.now() });
@@ -485,7 +492,8 @@ export async function tableScreen(view, key, params) {
     } catch (err) {
       if (err instanceof OfflineError) {
         if (method === "DELETE") { toast("You are offline: undo needs the server."); return false; }
-        store.enqueue({ table: table.id, method, path, body: payload, version });
+        const before = store.queue().filter((q) => q.table === table.id && !q.conflict && !q.error);
+        store.enqueue({ table: table.id, method, path, body: payload, version, after: before.length ? before[before.length - 1].key : null });
         if (dialog) dialog.close();
         toast("Saved on this phone: it will be sent when you are back online.");
         render();

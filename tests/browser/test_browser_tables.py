@@ -400,3 +400,29 @@ def test_house_rules_at_table_creation(phone, live_server):
     table = api_table(page, live_server, page.url.rsplit("/", 1)[1])
     assert table["rules"] == {"kiriage": True, "start_points": 25000}
     expect_board(page, table)
+
+
+def test_several_hands_recorded_offline_are_all_sent_in_order(browser, live_server):
+    context, console = new_phone(browser, live_server)
+    console.allow_offline()
+    page = context.new_page()
+    table_id = create_table(page)
+    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    context.set_offline(True)
+    page.evaluate("window.dispatchEvent(new Event('offline'))")
+    save(record_ron(page, 1, 3, 1, 30))
+    sheet = open_sheet(page, "draw")
+    sheet.locator('input[name="tenpai"][data-seat="2"]').check()
+    save(sheet)
+    save(record_ron(page, 0, 2, 2, 40))
+    expect(page.locator('[data-testid="pending"]')).to_contain_text("3 hands waiting to be sent")
+    context.set_offline(False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    expect(page.locator('[data-testid="pending"]')).to_have_count(0, timeout=10_000)
+    expect(page.locator('[data-testid="conflict"]')).to_have_count(0)
+    table = api_table(page, live_server, table_id)
+    assert [h["result"] for h in table["hands"]] == ["ron", "draw", "ron"]
+    assert table["hands"][0]["winners"][0]["seat"] == 3 and table["hands"][2]["winners"][0]["seat"] == 2
+    expect_board(page, table, timeout=10_000)
+    context.close()
+    assert console.unexpected() == []
