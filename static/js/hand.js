@@ -1,14 +1,12 @@
 // The hand editor: tile picker, concealed tiles, melds, dora and ura indicators.
 // Used by the quick-score and wait screens; it owns no API calls.
 import { h, clear, segmented } from "./util.js";
+import { t } from "./i18n.js";
 import { PICKER, plain, isRed, sortKey, sortTiles, toMpsz, parseMpsz, tileImg, tileName } from "./tiles.js";
 
 const MELD_SIZE = { chi: 3, pon: 3, daiminkan: 4, kakan: 4, ankan: 4 };
 const MELD_LABEL = { chi: "chi", pon: "pon", daiminkan: "kan", kakan: "kan", ankan: "closed kan" };
-const TARGETS = [
-  ["hand", "Hand"], ["chi", "Chi"], ["pon", "Pon"], ["daiminkan", "Kan"],
-  ["ankan", "Closed kan"], ["dora", "Dora ind."], ["ura", "Ura ind."], ["win", "Mark win"],
-];
+const TARGET_IDS = ["hand", "chi", "pon", "daiminkan", "ankan", "dora", "ura", "win"];
 
 export function emptyHand() {
   return { concealed: [], winIndex: null, melds: [], dora: [], ura: [] };
@@ -43,7 +41,8 @@ export function createHandEditor({ state, withWin = true, withDiscards = false, 
   const targetHint = h("p", { class: "hint", "aria-live": "polite" });
   const handSlot = slot("hand"), meldSlot = slot("melds"), doraSlot = slot("dora_indicators"), uraSlot = slot("ura_indicators"), pickSlot = slot("picker");
 
-  const targets = withWin ? TARGETS : [...TARGETS.filter(([t]) => t !== "win"), ...(withDiscards ? [["discards", "Discards"]] : [])];
+  const TARGETS = TARGET_IDS.map((id) => [id, t(`mode.${id}`)]);
+  const targets = withWin ? TARGETS : [...TARGETS.filter(([id]) => id !== "win"), ...(withDiscards ? [["discards", t("mode.discards")]] : [])];
   const modes = segmented("target-" + Math.random().toString(36).slice(2, 7), targets, target, (t) => { target = t; render(); }, { legend: "Tap a tile to add it to" });
   modes.classList.add("modes");
 
@@ -57,11 +56,11 @@ export function createHandEditor({ state, withWin = true, withDiscards = false, 
 
   // the hand, the mode buttons and the picker's message stay in view (sticky) while the picker scrolls
   const el = h("section", { class: "card hand-editor", "aria-label": "Hand" },
-    h("div", { class: "row" }, h("h2", { class: "grow" }, withWin ? "Winning hand" : "Hand (13 tiles)"), counter,
-      h("button", { type: "button", "data-testid": "undo-tile", onclick: undo, "aria-label": "Undo the last tile" }, "Undo"),
-      h("button", { type: "button", onclick: clearAll, "aria-label": withWin ? "Clear: start this hand again" : "Clear the hand" }, "Clear")),
-    h("div", { class: "row ind" }, h("span", { class: "small grow" }, "Dora indicators"), doraRow), doraSlot,
-    h("div", { class: "row ind" }, h("span", { class: "small grow" }, "Ura indicators"), uraRow), uraSlot,
+    h("div", { class: "row" }, h("h2", { class: "grow" }, withWin ? t("hand.winning") : t("hand.thirteen")), counter,
+      h("button", { type: "button", "data-testid": "undo-tile", onclick: undo, "aria-label": "Undo the last tile" }, t("hand.undo")),
+      h("button", { type: "button", onclick: clearAll, "aria-label": withWin ? "Clear: start this hand again" : "Clear the hand" }, t("hand.clear"))),
+    h("div", { class: "row ind" }, h("span", { class: "small grow" }, t("hand.dora")), doraRow), doraSlot,
+    h("div", { class: "row ind" }, h("span", { class: "small grow" }, t("hand.ura")), uraRow), uraSlot,
     withDiscards ? [h("div", { class: "row ind" }, h("span", { class: "small grow" }, "Discards (for furiten)"), discardRow), slot("discards")] : null,
     typedEntry(),
     h("div", { class: "entry-bar" }, handRow, handSlot, meldSlot, modes, h("div", { class: "entry-msg" }, pickSlot, targetHint)),
@@ -158,8 +157,8 @@ export function createHandEditor({ state, withWin = true, withDiscards = false, 
       changed();
     };
     input.addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); use(); } });
-    return h("details", { class: "typed" }, h("summary", { class: "small" }, "Type the tiles instead"),
-      h("div", { class: "row" }, h("div", { class: "grow" }, input), h("button", { type: "button", "data-testid": "use-typed", onclick: use }, "Use")),
+    return h("details", { class: "typed" }, h("summary", { class: "small" }, t("hand.typed")),
+      h("div", { class: "row" }, h("div", { class: "grow" }, input), h("button", { type: "button", "data-testid": "use-typed", onclick: use }, t("hand.use"))),
       h("p", { class: "hint" }, withWin ? "The last tile is the winning tile. Melds and indicators: use the buttons." : "13 tiles; melds and indicators: use the buttons."));
   }
 
@@ -226,14 +225,12 @@ export function createHandEditor({ state, withWin = true, withDiscards = false, 
         type: "button", class: "hand-tile", "aria-label": plain(t) === "5" + t[1] && t[1] !== "z" ? `${tileName(t)}: tap to switch red five` : tileName(t),
         onclick: () => toggleRed(k, j) }, tileImg(t, { alt: "" }))),
       h("button", { type: "button", class: "remove", "aria-label": `Remove the ${MELD_LABEL[m.type]}`, onclick: () => { state.melds.splice(k, 1); changed(); } }, "✕")));
-    clear(handRow, buttons.length || melds.length ? [h("span", { class: "concealed" }, buttons), melds.length ? h("span", { class: "melds" }, melds) : null] : h("span", { class: "empty" }, withWin
-      ? "Tap tiles below. The last tile you add is the winning tile."
-      : "Tap the 13 tiles of your hand below."));
+    clear(handRow, buttons.length || melds.length ? [h("span", { class: "concealed" }, buttons), melds.length ? h("span", { class: "melds" }, melds) : null] : h("span", { class: "empty" }, withWin ? t("hand.empty_win") : t("hand.empty")));
     const total = state.concealed.length + state.melds.length * 3;
     counter.textContent = `${total}/${withWin ? 14 : 13}`;
-    clear(doraRow, state.dora.length ? state.dora.map((t, i) => indicatorButton(state.dora, t, i, "dora")) : h("span", { class: "muted small" }, "none"));
-    clear(uraRow, state.ura.length ? state.ura.map((t, i) => indicatorButton(state.ura, t, i, "ura")) : h("span", { class: "muted small" }, "none"));
-    if (withDiscards) clear(discardRow, state.discards.length ? state.discards.map((t, i) => indicatorButton(state.discards, t, i, "discard")) : h("span", { class: "muted small" }, "none"));
+    clear(doraRow, state.dora.length ? state.dora.map((t, i) => indicatorButton(state.dora, t, i, "dora")) : h("span", { class: "muted small" }, t("hand.none")));
+    clear(uraRow, state.ura.length ? state.ura.map((t, i) => indicatorButton(state.ura, t, i, "ura")) : h("span", { class: "muted small" }, t("hand.none")));
+    if (withDiscards) clear(discardRow, state.discards.length ? state.discards.map((t, i) => indicatorButton(state.discards, t, i, "discard")) : h("span", { class: "muted small" }, t("hand.none")));
     const c = counts();
     for (const btn of picker.querySelectorAll("button[data-tile]")) btn.dataset.used = String(c[plain(btn.dataset.tile)] || 0);
     targetHint.textContent = {

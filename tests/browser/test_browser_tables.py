@@ -407,6 +407,7 @@ def test_several_hands_recorded_offline_are_all_sent_in_order(browser, live_serv
     console.allow_offline()
     page = context.new_page()
     table_id = create_table(page)
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
     page.wait_for_function("navigator.serviceWorker.controller !== null")
     context.set_offline(True)
     page.evaluate("window.dispatchEvent(new Event('offline'))")
