@@ -6,6 +6,7 @@ import { resultCard } from "./results.js";
 import { WIND_OF, WIND_NAME } from "./tiles.js";
 import { t, lang } from "./i18n.js";
 import * as store from "./store.js";
+import { prepareOffline, scoreOffline } from "./offline.js";
 
 export function defaultConditions() {
   return {
@@ -193,8 +194,16 @@ export async function scoreScreen(view) {
     const req = { ...conditions.request(), ...editor.request() };
     button.disabled = true;
     try {
-      const result = await api("POST", "/api/score", req);
-      clear(resultBox, resultCard(result, { yakuNames: names }));
+      let result, offline = false;
+      try {
+        result = await api("POST", "/api/score", req);
+      } catch (err) {
+        if (!(err instanceof OfflineError) || !store.get("offline_scoring")) throw err;
+        // no connection: the same engine, run on this phone
+        result = await scoreOffline(req);
+        offline = true;
+      }
+      clear(resultBox, resultCard(result, { yakuNames: names, extra: offline ? h("p", { class: "banner info", "data-testid": "scored-offline" }, t("score.scored_offline")) : null }));
       scored(true);
       resultBox.scrollIntoView({ behavior: "smooth", block: "start" });
     } catch (err) {
@@ -204,9 +213,20 @@ export async function scoreScreen(view) {
     }
   }
 
+  // offline scoring is downloaded only when the player asks for it (13 MB), then kept by the service worker
+  const offlineBox = h("div", { class: "offline-prep", "aria-live": "polite" });
+  const drawOffline = (state, message = "") => clear(offlineBox,
+    state === "ready" ? h("p", { class: "small muted", "data-testid": "offline-ready" }, t("offline.ready"))
+      : h("button", { type: "button", class: "btn-block", "data-testid": "prepare-offline", disabled: state === "busy", onclick: async () => {
+        drawOffline("busy");
+        try { await prepareOffline(); store.set("offline_scoring", true); drawOffline("ready"); } catch (err) { drawOffline("idle", err.message); }
+      } }, state === "busy" ? t("offline.loading") : t("offline.prepare")),
+    message ? h("p", { class: "field-error", role: "alert" }, message) : null);
+  drawOffline(store.get("offline_scoring") ? "ready" : "idle");
+
   clear(view,
     h("h1", { class: "visually-hidden" }, t("score.title")),
-    firstLaunch, editor.el, conditionsBox, resultBox,
+    firstLaunch, editor.el, conditionsBox, resultBox, offlineBox,
     h("div", { class: "sticky-actions" }, next, button));
   if (current.autoscore) {  // arriving from the photo screen
     current.autoscore = false;
