@@ -631,7 +631,7 @@ export async function tableScreen(view, key, params) {
       fill(mode);
       box.append(modes, inner);
       if ((rules.pao_yaku || []).length) {
-        box.append(h("label", { class: "field" }, h("span", { class: "small" }, `Pao (liability for ${rules.pao_yaku.join(", ")})`),
+        box.append(h("label", { class: "field" }, h("span", { class: "small" }, `Pao (liability for ${rules.pao_yaku.map((y) => ITEM_NAMES[y] || y.replace(/_/g, " ")).join(", ")})`),
           h("select", { name: `pao-${seat}`, onchange: (e) => { f.pao[seat] = e.target.value === "" ? null : Number(e.target.value); } },
             h("option", { value: "" }, "nobody"), players.map((p, i) => i === seat ? null : h("option", { value: i, selected: f.pao[seat] === i }, p)))));
       }
