@@ -179,9 +179,11 @@ class TableService:
         state after it. The record sheet shows this before the player taps Record."""
         if not isinstance(body, Mapping):
             raise TableError(400, "a hand must be a JSON object", "body")
-        row = self.get(key)
-        self._authorise(row, token)
         with self.db.engine.connect() as conn:
+            row = self.db.find(key, conn)
+            if row is None:
+                raise TableError(404, f"no table {key!r}", "id")
+            self._authorise(conn, row, token)
             hands = hands_from_events(self.db.events_of(conn, row.id))
         if index is None:
             at, new_hands = len(hands), hands + [dict(body)]

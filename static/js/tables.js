@@ -714,6 +714,7 @@ export async function tableScreen(view, key, params) {
     }
 
     const save = h("button", { type: "button", class: "btn-primary", "data-testid": "save-hand", onclick: async () => {
+      clearTimeout(previewTimer);   // the hand is being recorded: a preview now would describe the hand after it
       clear(errBox);
       let body;
       try { body = payload(); } catch (err) { clear(errBox, h("p", { class: "field-error", role: "alert" }, err.message)); return; }
@@ -733,8 +734,12 @@ export async function tableScreen(view, key, params) {
     const footSummary = h("div", { class: "deltas foot-summary", "aria-label": "Points won and lost", "data-testid": "preview-summary" });
     s.foot.prepend(footSummary);
     let previewSeq = 0, previewTimer = null;
-    const schedulePreview = () => { clearTimeout(previewTimer); previewTimer = setTimeout(refreshPreview, 120); };
+    let sheetOpen = true;
+    const schedulePreview = () => { if (sheetOpen) { clearTimeout(previewTimer); previewTimer = setTimeout(refreshPreview, 120); } };
+    // once the sheet is closed (recorded, or cancelled), no preview is asked for any more
+    s.dialog.addEventListener("close", () => { sheetOpen = false; clearTimeout(previewTimer); previewSeq += 1; });
     async function refreshPreview() {
+      if (!sheetOpen) return;
       const seq = ++previewSeq;
       let body;
       try { body = payload(); } catch (err) { clear(footSummary); clear(previewBox, h("p", { class: "hint" }, `Who pays what appears here. ${err.message}`)); return; }
