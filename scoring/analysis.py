@@ -86,7 +86,7 @@ def waits(payload: Any) -> dict:
         raise ScoringError("melds", "must be a list of melds", 400)
     expected = 13 - 3 * len(melds)
     if len(hand) != expected:
-        raise ScoringError("hand", f"has {len(hand)} tiles; a waiting hand with {len(melds)} meld(s) has {expected}")
+        raise ScoringError("hand", f"has {len(hand)} tiles; a waiting hand " + ({0: "", 1: "with one meld "}.get(len(melds), f"with {len(melds)} melds ")) + f"has {expected}")
     discards = parse_tiles(payload.get("discards") or "", "discards")
     base = {k: v for k, v in payload.items() if k not in ("win_tile", "win", "discards", "compare")}
 

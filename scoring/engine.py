@@ -460,7 +460,8 @@ def evaluate(w: Win) -> dict:
             if rules.two_yaku_minimum_honba and w.honba >= rules.two_yaku_minimum_honba:
                 minimum = f" (with {w.honba} counters {rules.title} needs two han from yaku)"
             raise ScoringError("hand", "the hand has no yaku" + minimum + "; dora alone do not make a win")
-        raise ScoringError("hand", f"{counts_notation(w.counts, w.red_kinds)} with {len(w.melds)} meld(s) is not a complete hand "
+        melds = {0: "", 1: " with its meld"}.get(len(w.melds), f" with its {len(w.melds)} melds")
+        raise ScoringError("hand", f"these tiles{melds} are not a complete hand "
                                    "(four groups and a pair, seven pairs, or thirteen orphans)")
 
     best_ctx = best.ctx

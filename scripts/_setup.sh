@@ -69,3 +69,31 @@ setup_caddy() {
   command -v caddy >/dev/null 2>&1 && return 0
   _step "installing Caddy (Debian package caddy) for HTTPS" -- _apt_install caddy
 }
+
+# The JS packages the PWA serves from static files (package.json, pinned in package-lock.json):
+# Pyodide, which runs the scoring package itself in the browser for offline scoring. Copied into
+# static/vendor/pyodide (not committed). Without npm the app still runs; offline scoring is then
+# unavailable and says so.
+setup_js() {
+  local want; want="$(sed -n 's/.*"pyodide": "\([0-9.]*\)".*/\1/p' package.json | head -1)"
+  if [ -f static/vendor/pyodide/.version ] && [ "$(cat static/vendor/pyodide/.version)" = "$want" ]; then
+    return 0
+  fi
+  if ! command -v npm >/dev/null 2>&1 && [ "$(id -u)" -eq 0 ]; then
+    echo "setup: installing npm from Debian" >&2
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends npm >/dev/null 2>&1 || true
+  fi
+  if ! command -v npm >/dev/null 2>&1; then
+    echo "note: npm is not installed: offline scoring (Pyodide) is unavailable" >&2
+    return 0
+  fi
+  echo "setup: installing the JS packages (Pyodide $want, about 13 MB)" >&2
+  npm ci --no-audit --no-fund --loglevel=error >/dev/null
+  rm -rf static/vendor/pyodide
+  mkdir -p static/vendor/pyodide
+  for f in pyodide.mjs pyodide.asm.js pyodide.asm.wasm python_stdlib.zip pyodide-lock.json; do
+    cp "node_modules/pyodide/$f" static/vendor/pyodide/
+  done
+  echo "$want" > static/vendor/pyodide/.version
+  echo "setup: Pyodide ready in static/vendor/pyodide" >&2
+}

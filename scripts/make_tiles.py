@@ -5,14 +5,15 @@ and the app icons static/icons/*.png. Run it after changing the drawing; its out
     .venv/bin/python scripts/make_tiles.py            # write the files
     .venv/bin/python scripts/make_tiles.py --check    # exit 1 if the committed files differ
 
-Circles and bamboo are drawn as shapes, so they look right without any font. Characters and
-honours use CJK text (fonts-noto-cjk on Debian) and carry a small Latin index in the corner, so a
-tile stays readable where no CJK font is installed.
+Every mark is a shape, so a tile looks the same on a phone without any CJK font: circles and bamboo
+are drawn here, and the kanji of characters and honours (and the small Latin index in the corner)
+are glyph outlines kept in scripts/tile_glyphs.json (made by scripts/tile_shapes.py from free fonts).
 """
 from __future__ import annotations
 
 import argparse
 import io
+import json
 import sys
 from pathlib import Path
 
@@ -23,8 +24,7 @@ ICONS = ROOT / "static" / "icons"
 W, H = 60, 80                      # tile face in SVG units (3:4 like a real tile)
 FACE, EDGE = "#fbf7ea", "#b9b09a"
 INK, RED, GREEN, BLUE = "#1d2433", "#d0161e", "#137a3a", "#1f4fa8"
-CJK = "'Noto Serif CJK JP','Noto Sans CJK JP','Source Han Serif','Hiragino Mincho ProN','Yu Mincho',serif"
-LATIN = "system-ui,'DejaVu Sans',Arial,sans-serif"
+GLYPHS = json.loads((Path(__file__).resolve().parent / "tile_glyphs.json").read_text(encoding="utf-8"))
 KANJI_NUMERALS = "一二三四五六七八九"
 WINDS = {"1z": ("東", "E"), "2z": ("南", "S"), "3z": ("西", "W"), "4z": ("北", "N")}
 
@@ -110,16 +110,17 @@ def souzu(n: int, red: bool) -> str:
     return "".join(stick(x, y, {"g": g, "r": r, "b": b}[c], length=length) for x, y, c in layouts[n])
 
 
-def text(x: float, y: float, glyph: str, size: float, colour: str, family: str = CJK, weight: str = "700") -> str:
-    return (
-        f'<text x="{x}" y="{y}" font-family="{family}" font-size="{size}" font-weight="{weight}" '
-        f'fill="{colour}" text-anchor="middle">{glyph}</text>'
-    )
+def text(x: float, y: float, glyph: str, size: float, colour: str, kind: str = "kanji") -> str:
+    """A glyph drawn as its outline, centred on x with its baseline at y (like text-anchor="middle")."""
+    g = GLYPHS[kind][glyph]
+    k = size / 1000
+    left = x - g["advance"] * k / 2
+    return f'<path transform="translate({left:.2f} {y}) scale({k:g})" fill="{colour}" d="{g["d"]}"/>'
 
 
 def index(label: str, colour: str = INK) -> str:
     """A small Latin index in the top-left corner, readable without CJK fonts."""
-    return text(9, 13, label, 9, colour, LATIN, "700")
+    return text(9, 13, label, 9, colour, "index")
 
 
 def manzu(n: int, red: bool) -> str:

@@ -50,7 +50,9 @@ self.addEventListener("fetch", (event) => {
   if (request.mode === "navigate") {
     // the app shell: fresh when online, the cached one offline (share links /t/<code> too)
     event.respondWith(networkFirst(request, SHELL));
-  } else if (url.pathname === "/api/rulesets" || url.pathname === "/manifest.webmanifest") {
+  } else if (url.pathname === "/api/rulesets" || url.pathname === "/manifest.webmanifest"
+             || url.pathname === "/offline-worker.js" || url.pathname === "/offline/scoring.zip") {
+    // offline scoring's worker and the scoring source: fresh online, the cached copy offline
     event.respondWith(networkFirst(request));
   } else if (url.pathname.startsWith("/static/")) {
     event.respondWith(cacheFirst(request));

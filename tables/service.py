@@ -46,6 +46,10 @@ def _players(raw: Any) -> list[str]:
             raise TableError(422, f"player {i} needs a name", f"players[{i}]")
         if len(name.strip()) > MAX_PLAYER_NAME:
             raise TableError(422, f"a name has at most {MAX_PLAYER_NAME} characters", f"players[{i}]")
+        # two players of one name make the board, the history and the standings ambiguous
+        same = [j for j, other in enumerate(names) if other.casefold() == name.strip().casefold()]
+        if same:
+            raise TableError(422, f"{name.strip()!r} is already player {same[0]}'s name: give each player a different name", f"players[{i}]")
         names.append(name.strip())
     return names
 
@@ -168,6 +172,31 @@ class TableService:
                 raise TableError(404, f"no hand {index}: the table has {len(hands)} hand(s), numbered from 0", "index")
             return hands[:index] + [dict(body)] + hands[index + 1:]
         return self._write(key, token, if_match, "replace", index, dict(body), change)
+
+    def preview(self, key: str, token: str | None, body: Any, index: int | None = None) -> dict:
+        """What recording `body` (or, with `index`, correcting hand `index` to it) would do, without
+        storing anything: the hand's record (who pays whom, the deltas, where the sticks go) and the
+        state after it. The record sheet shows this before the player taps Record."""
+        if not isinstance(body, Mapping):
+            raise TableError(400, "a hand must be a JSON object", "body")
+        with self.db.engine.connect() as conn:
+            row = self.db.find(key, conn)
+            if row is None:
+                raise TableError(404, f"no table {key!r}", "id")
+            self._authorise(conn, row, token)
+            hands = hands_from_events(self.db.events_of(conn, row.id))
+        if index is None:
+            at, new_hands = len(hands), hands + [dict(body)]
+        elif 0 <= index < len(hands):
+            at, new_hands = index, hands[:index] + [dict(body)] + hands[index + 1:]
+        else:
+            raise TableError(404, f"no hand {index}: the table has {len(hands)} hand(s), numbered from 0", "index")
+        rules = get_ruleset(row.ruleset, row.rules)
+        try:
+            state, records = replay(rules, new_hands)
+        except ScoringError as err:
+            raise TableError(err.status, err.message, err.field) from None
+        return {"version": row.version, "hand": records[at], "state": state_dict(rules, state)}
 
     def _write(self, key, token, if_match, op, index, body, change) -> str:
         with self.db.writing() as conn:

@@ -52,3 +52,13 @@ def test_every_preset_notes_every_parameter():
     for preset in scoring.PRESETS.values():
         described = preset.describe()["parameters"]
         assert [k for k, v in described.items() if not v.get("note")] == [], preset.id
+
+
+def test_error_messages_show_no_raw_notation(client):
+    """What players read names no internal notation ("0m23059p20s146z with 1 meld(s)")."""
+    import re
+
+    resp = client.post("/api/score", json={"hand": "123m456p789s234m56p", "win_tile": "6p"})
+    message = resp.get_json()["error"]["message"]
+    assert resp.status_code == 422 and "not a complete hand" in message
+    assert not re.search(r"\d+[mpsz]", message) and "(s)" not in message, message

@@ -312,3 +312,63 @@ def test_acknowledged_hands_survive_a_killed_server(db_url):
     finally:
         proc.kill()
         proc.wait()
+
+
+def test_preview_shows_the_payments_and_stores_nothing(tclient):
+    t = new_table(tclient)
+    first = {"result": "ron", "from_seat": 1, "winners": [{"seat": 2, "value": {"han": 1, "fu": 30}}], "riichi": [0]}
+    resp = tclient.post(f"/api/tables/{t['id']}/hands", json=first, headers=auth(t, 1))
+    assert resp.status_code == 200
+    # then a tsumo by Ann with Di in riichi: the sticks on the table go to Ann
+    hand = {"result": "tsumo", "winner": {"seat": 0, "value": {"han": 3, "fu": 30}}, "riichi": [3]}
+    resp = tclient.post(f"/api/tables/{t['id']}/preview", json=hand, headers=auth(t))
+    assert resp.status_code == 200, resp.get_json()
+    preview = resp.get_json()
+    recorded = tclient.post(f"/api/tables/{t['id']}/hands", json=hand, headers=auth(t, 2))
+    after = recorded.get_json()
+    # the preview is exactly what recording then does
+    assert preview["hand"]["payments"] == after["hands"][-1]["payments"]
+    assert preview["hand"]["deltas"] == after["hands"][-1]["deltas"]
+    assert preview["state"] == after["state"]
+    assert any(p["for"] == "riichi sticks" for p in preview["hand"]["payments"])
+    # previewing a correction of hand 0, and nothing stored by any preview
+    fixed = {**first, "winners": [{"seat": 2, "value": {"han": 2, "fu": 30}}]}
+    resp = tclient.post(f"/api/tables/{t['id']}/preview?index=0", json=fixed, headers=auth(t))
+    assert resp.status_code == 200
+    assert resp.get_json()["hand"]["deltas"][2] > after["hands"][0]["deltas"][2]
+    assert tclient.get(f"/api/tables/{t['id']}").get_json()["version"] == 3
+
+
+def test_preview_refuses_clearly(tclient):
+    t = new_table(tclient)
+    bad = {"result": "ron", "from_seat": 1, "winners": [{"seat": 1, "value": {"han": 1, "fu": 30}}]}
+    resp = tclient.post(f"/api/tables/{t['id']}/preview", json=bad, headers=auth(t))
+    assert resp.status_code in (400, 422) and resp.get_json()["error"]["field"]
+    ok = {"result": "draw", "tenpai": [0]}
+    assert tclient.post(f"/api/tables/{t['id']}/preview", json=ok).status_code == 401
+    assert tclient.post(f"/api/tables/{t['id']}/preview?index=5", json=ok, headers=auth(t)).status_code == 404
+    assert tclient.post(f"/api/tables/{t['id']}/preview?index=x", json=ok, headers=auth(t)).get_json()["error"]["field"] == "index"
+    assert tclient.post("/api/tables/nope/preview", json=ok, headers=auth(t)).status_code == 404
+
+
+def test_duplicate_player_names_are_refused_with_the_field(tclient):
+    resp = tclient.post("/api/tables", json={"ruleset": "wrr", "players": ["Ann", "Bo", "ann ", "Di"]})
+    assert resp.status_code == 422
+    err = resp.get_json()["error"]
+    assert err["field"] == "players[2]" and "different name" in err["message"]
+
+
+def test_every_error_carries_a_stable_code(tclient):
+    """The app translates errors by code (the message's wording may change)."""
+    cases = [
+        (tclient.post("/api/score", data="{", content_type="application/json"), 400, "malformed"),
+        (tclient.post("/api/score", data="x", content_type="text/plain"), 415, "unsupported_media_type"),
+        (tclient.post("/api/score", json={"hand": "123m"}), 422, "impossible"),
+        (tclient.get("/api/tables/nope"), 404, "not_found"),
+    ]
+    t = new_table(tclient)
+    cases.append((tclient.post(f"/api/tables/{t['id']}/hands", json={"result": "draw", "tenpai": []}), 401, "token_missing"))
+    cases.append((tclient.post(f"/api/tables/{t['id']}/hands", json={"result": "draw", "tenpai": []}, headers=auth(t, 7)), 409, "conflict"))
+    for resp, status, code in cases:
+        assert resp.status_code == status, resp.get_json()
+        assert resp.get_json()["error"]["code"] == code

@@ -110,3 +110,18 @@ def test_static_files_have_the_right_types(client, path):
     with client.get(path) as resp:
         assert resp.status_code == 200
         assert resp.mimetype in {"text/javascript", "application/javascript", "text/css", "image/svg+xml"}
+
+
+def test_tiles_are_drawn_with_shapes_and_need_no_font():
+    """Character, wind and dragon tiles look the same on a phone without CJK fonts: every tile
+    image draws its marks as paths (outlines from scripts/tile_glyphs.json), none as text."""
+    from pathlib import Path
+
+    tiles = sorted((Path(__file__).resolve().parent.parent / "static" / "tiles").glob("*.svg"))
+    assert len(tiles) == 38
+    for path in tiles:
+        svg = path.read_text(encoding="utf-8")
+        assert "<text" not in svg and "font-family" not in svg, path.name
+    for code in ("1z", "4z", "6z", "1m", "9m", "0m"):
+        svg = (tiles[0].parent / f"{code}.svg").read_text(encoding="utf-8")
+        assert svg.count("<path") >= 1, code

@@ -1,4 +1,7 @@
-"""JSON errors for API clients: every failure is {"error": {"field", "message"}}, never a 500 page."""
+"""JSON errors for API clients: every failure is {"error": {"field", "message", "code"}}, never a 500 page.
+
+`code` is stable (it never changes with the wording of the message), so an app can show the error
+in the player's language: the kind of failure, with `field` saying where."""
 from __future__ import annotations
 
 import logging
@@ -20,8 +23,19 @@ class ApiError(Exception):
         self.extra = extra
 
 
+CODES = {
+    400: "malformed", 401: "token_missing", 403: "token_wrong", 404: "not_found", 405: "method_not_allowed",
+    409: "conflict", 413: "too_large", 415: "unsupported_media_type", 422: "impossible", 429: "rate_limited",
+    500: "internal", 503: "unavailable",
+}
+
+
+def error_code(status: int) -> str:
+    return CODES.get(status, "error")
+
+
 def error_response(status: int, message: str, field: str | None = None, **extra):
-    body = {"error": {"field": field, "message": message, **extra}}
+    body = {"error": {"field": field, "message": message, "code": error_code(status), **extra}}
     return jsonify(body), status
 
 

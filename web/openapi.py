@@ -48,8 +48,12 @@ ERRORS = {
 SCHEMAS = {
     "Error": {
         "type": "object", "required": ["error"],
-        "properties": {"error": {"type": "object", "required": ["message"],
-                                 "properties": {"field": {"type": ["string", "null"]}, "message": {"type": "string"}}}},
+        "properties": {"error": {"type": "object", "required": ["message", "code"],
+                                 "properties": {"field": {"type": ["string", "null"]}, "message": {"type": "string"},
+                                                "code": {"type": "string", "description": "stable kind of failure, for a translated message",
+                                                         "enum": ["malformed", "token_missing", "token_wrong", "not_found", "method_not_allowed",
+                                                                  "conflict", "too_large", "unsupported_media_type", "impossible",
+                                                                  "rate_limited", "internal", "unavailable", "error"]}}}},
     },
     "Meld": {"type": "object", "required": ["type", "tiles"],
              "properties": {"type": {"type": "string", "enum": ["chi", "pon", "daiminkan", "kakan", "ankan"]}, "tiles": TILES}},
@@ -141,6 +145,12 @@ SCHEMAS = {
                                        "description": "the event this game belongs to, and the event player at each seat (null: a substitute)",
                                        "properties": {"id": {"type": "string"}, "name": {"type": "string"}, "share_code": {"type": "string"},
                                                       "entrants": {"type": "array", "items": {"type": ["integer", "null"]}}}}}},
+    "HandPreview": {"type": "object", "required": ["version", "hand", "state"],
+                    "properties": {"version": {"type": "integer", "description": "the table version the preview was computed on"},
+                                   "hand": {"type": "object", "required": ["result", "deltas", "scores_after", "payments"],
+                                            "properties": {"payments": {"type": "array", "items": {
+                                                "type": "object", "required": ["from", "to", "amount", "for"]}}}},
+                                   "state": _ref("State")}},
     "Conflict": {"type": "object", "required": ["error"],
                  "properties": {"error": {"type": "object"}, "table": _ref("Table")}},
     "RecognizeResult": {
@@ -317,6 +327,12 @@ PATHS = {
     "/api/tables/{key}/hands": {"post": _op("Record a hand", _ok("The updated table", _ref("Table")),
                                             body=_json(_ref("Hand"), "record_hand"), params=[TABLE_KEY, AUTH, IF_MATCH],
                                             errors=WRITE_ERRORS, security=True)},
+    "/api/tables/{key}/preview": {"post": _op(
+        "What recording a hand (or, with index, correcting hand n) would do, without storing it",
+        _ok("The hand's record (payments, deltas, sticks) and the state after it", _ref("HandPreview")),
+        body=_json(_ref("Hand")), params=[TABLE_KEY, {"name": "index", "in": "query", "required": False,
+                                                     "schema": {"type": "integer", "minimum": 0}}, AUTH],
+        errors={k: v for k, v in WRITE_ERRORS.items() if k != "409"}, security=True)},
     "/api/tables/{key}/hands/last": {"delete": _op("Undo the last hand", _ok("The updated table", _ref("Table")),
                                                    params=[TABLE_KEY, AUTH, IF_MATCH], errors=WRITE_ERRORS, security=True)},
     "/api/tables/{key}/hands/{index}": {"put": _op(

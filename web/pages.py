@@ -11,7 +11,7 @@ import json
 from functools import lru_cache
 from pathlib import Path
 
-from flask import Blueprint, current_app, jsonify, render_template, url_for
+from flask import Blueprint, current_app, jsonify, render_template, request, url_for
 
 bp = Blueprint("pages", __name__)
 
@@ -28,6 +28,8 @@ def app_shell_files(static_folder: str, url_path: str) -> tuple[str, tuple[str, 
         if not path.is_file() or path.name == "sw.js" or path.name.startswith("."):
             continue
         rel = path.relative_to(static_folder).as_posix()
+        if rel.startswith("vendor/"):   # Pyodide (13 MB): fetched on demand, then cached by the worker
+            continue
         digest.update(rel.encode())
         digest.update(path.read_bytes())
         urls.append(f"{url_path}/{rel}")
@@ -84,4 +86,43 @@ def service_worker():
     resp.headers["Service-Worker-Allowed"] = "/"
     resp.cache_control.no_cache = True
     resp.cache_control.max_age = 0
+    return resp
+
+
+# --- offline scoring: the scoring package itself, run in the browser by Pyodide -----------------
+
+# The worker runs Pyodide, which compiles WebAssembly and builds its JS glue at run time: its own
+# response allows that ('wasm-unsafe-eval', 'unsafe-eval'); the pages keep the strict policy.
+WORKER_CSP = ("default-src 'self'; script-src 'self' 'wasm-unsafe-eval' 'unsafe-eval'; connect-src 'self'; "
+              "object-src 'none'; base-uri 'none'")
+
+
+@lru_cache(maxsize=1)
+def scoring_archive() -> bytes:
+    """The scoring package's Python source as a zip (what Pyodide imports offline)."""
+    import io
+    import zipfile
+
+    root = Path(__file__).resolve().parent.parent / "scoring"
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
+        for path in sorted(root.glob("*.py")):
+            zf.writestr(f"scoring/{path.name}", path.read_bytes())
+    return buf.getvalue()
+
+
+@bp.get("/offline/scoring.zip")
+def offline_scoring_source():
+    resp = current_app.response_class(scoring_archive(), mimetype="application/zip")
+    resp.cache_control.no_cache = True
+    resp.set_etag(hashlib.sha256(scoring_archive()).hexdigest()[:16])
+    return resp.make_conditional(request)
+
+
+@bp.get("/offline-worker.js")
+def offline_worker():
+    source = (Path(current_app.static_folder) / "js" / "offline-worker.js").read_text(encoding="utf-8")
+    resp = current_app.response_class(source, mimetype="text/javascript")
+    resp.headers["Content-Security-Policy"] = WORKER_CSP
+    resp.cache_control.no_cache = True
     return resp

@@ -41,7 +41,7 @@ def _table_error(err: TableError):
     if err.status == 409 and err.table:
         import json
 
-        body = {"error": {"field": err.field, "message": err.message}, "table": json.loads(err.table)}
+        body = {"error": {"field": err.field, "message": err.message, "code": "conflict"}, "table": json.loads(err.table)}
         return jsonify(body), 409
     resp, status = error_response(err.status, err.message, err.field)
     if status == 401:
@@ -79,6 +79,14 @@ def _written(snapshot: str) -> Response:
 @bp.post("/<key>/hands")
 def record(key: str):
     return _written(service().record(key, _token(), _if_match(), json_body()))
+
+
+@bp.post("/<key>/preview")
+def preview(key: str):
+    raw = request.args.get("index")
+    if raw is not None and not raw.isdigit():
+        return error_response(400, f"index must be a hand number from 0; got {raw!r}", "index")
+    return jsonify(service().preview(key, _token(), json_body(), None if raw is None else int(raw)))
 
 
 @bp.delete("/<key>/hands/last")

@@ -4,6 +4,7 @@ export class ApiError extends Error {
     super((error && error.message) || `request failed (${status})`);
     this.status = status;
     this.field = error ? error.field : null;
+    this.code = error ? error.code || null : null;   // stable kind of failure, for a translated message
     this.body = body;
   }
 }

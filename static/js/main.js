@@ -1,6 +1,7 @@
 // The app's entry: routes screens by the URL fragment, applies the theme, registers the service worker.
 import { clear, h } from "./util.js";
 import * as store from "./store.js";
+import { loadLanguage, setLanguage, lang, t } from "./i18n.js";
 import { scoreScreen } from "./quick.js";
 import { waitsScreen } from "./waits.js";
 import { photoScreen } from "./photo.js";
@@ -35,11 +36,11 @@ async function route() {
       leaving = (await show(m)) || null;
     } catch (err) {
       console.warn(err);
-      clear(view, h("div", { class: "banner error", role: "alert" }, `This screen failed to open: ${err.message}`));
+      clear(view, h("div", { class: "banner error", role: "alert" }, t("screen.failed", { message: err.message })));
     }
     return;
   }
-  clear(view, h("div", { class: "card" }, h("h2", {}, "Not found"), h("p", {}, "There is no such screen. "), h("a", { href: "#/score" }, "Go to quick score")));
+  clear(view, h("div", { class: "card" }, h("h2", {}, t("notfound.title")), h("p", {}, t("notfound.text")), h("a", { href: "#/score" }, t("notfound.link"))));
 }
 
 /** /t/<code>#token=... (a share link) opens the table screen; /e/<code> an event's. */
@@ -58,16 +59,35 @@ function applyTheme(theme) {
   if (theme === "auto") document.documentElement.removeAttribute("data-theme");
   else document.documentElement.dataset.theme = theme;
   const btn = document.getElementById("theme-toggle");
-  btn.setAttribute("aria-label", `Colour theme: ${theme === "auto" ? "automatic" : theme}. Tap to change.`);
+  btn.setAttribute("aria-label", t("theme.label", { theme: t(`theme.${theme}`) }));
   btn.textContent = theme === "light" ? "☀" : theme === "dark" ? "☾" : "◐";
 }
 
 function showNetwork() {
   const el = document.getElementById("net-status");
-  el.textContent = navigator.onLine ? "" : "Offline";
+  el.textContent = navigator.onLine ? "" : t("offline");
   el.classList.toggle("offline", !navigator.onLine);
 }
 
+/** The words of the page around the screens: tab bar, skip link, language switch. */
+function applyLanguage() {
+  for (const el of document.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
+  const btn = document.getElementById("lang-toggle");
+  btn.textContent = t("lang.switch");
+  btn.setAttribute("lang", lang === "ja" ? "en" : "ja");
+  btn.setAttribute("aria-label", t("lang.switch_label"));
+  btn.dataset.lang = lang;
+}
+
+await loadLanguage();
+applyLanguage();
+document.getElementById("lang-toggle").addEventListener("click", async () => {
+  await setLanguage(lang === "ja" ? "en" : "ja");
+  applyLanguage();
+  applyTheme(store.get("theme", "auto"));
+  showNetwork();
+  route();
+});
 applyTheme(store.get("theme", "auto"));
 document.getElementById("theme-toggle").addEventListener("click", () => {
   const next = THEMES[(THEMES.indexOf(store.get("theme", "auto")) + 1) % THEMES.length];

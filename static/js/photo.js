@@ -1,11 +1,11 @@
 // Photo: take or choose a photo, downscale it on the phone, send it to POST /api/recognize,
 // show the recognised tiles outlined on the photo, let the player correct them, then score.
-import { h, clear, sheet } from "./util.js";
+import { h, clear, sheet, segmented } from "./util.js";
 import { api, ApiError, OfflineError } from "./api.js";
-import { PICKER, tileImg, tileName } from "./tiles.js";
+import { PICKER, WIND_OF, WIND_NAME, plain, sortTiles, toMpsz, tileImg, tileName } from "./tiles.js";
 import { emptyHand } from "./hand.js";
-import * as store from "./store.js";
 import { contributeCard } from "./contribute.js";
+import { handOver, newHandConditions } from "./quick.js";
 
 export const MAX_SIDE = 2048;
 const UNCERTAIN = 0.75;
@@ -34,30 +34,60 @@ function readingOrder(res) {
   return [...order, ...rest];
 }
 
-/** The hand the corrected detections make, with the proposal's melds kept where their tiles still are. */
+const meldCodes = (text) => text.replace(/\d+([mpsz])/g, (m, suit) => [...m.slice(0, -1)].map((d) => d + suit).join(",")).split(",").filter(Boolean);
+
+/**
+ * The hand the corrected detections make, with the proposal's melds kept where their tiles still
+ * are. A meld's tiles are taken from the detections of its own row when one row holds exactly
+ * them (a called group is laid apart), else from the end of the reading order.
+ * `winInMeld` is true when the tile marked as winning is one of a called meld's tiles: a winning
+ * tile is never part of a called meld, so the caller refuses to score it.
+ */
 export function handFromDetections(res, dets, winDet) {
   const order = readingOrder(res).filter((i) => !dets[i].ignored && dets[i].tile !== "back");
   const pool = order.map((i) => ({ tile: dets[i].tile, det: i }));
   const state = emptyHand();
+  let winInMeld = false;
+  const sameTiles = (a, b) => a.length === b.length && [...a].sort().join() === [...b].sort().join();
   for (const meld of (res.proposal && res.proposal.melds) || []) {
-    const tiles = [];
-    for (const ch of meld.tiles.replace(/\d+([mpsz])/g, (m, s) => [...m.slice(0, -1)].map((d) => d + s).join(","))
-      .split(",").filter(Boolean)) tiles.push(ch);
-    const taken = [];
-    for (const t of tiles) {
-      const k = pool.findIndex((p, j) => p.tile === t && !taken.includes(j));
-      if (k < 0) break;
-      taken.push(k);
+    const tiles = meldCodes(meld.tiles);
+    let taken = null;
+    for (const row of res.rows || []) {
+      const ks = row.map((i) => pool.findIndex((p) => p.det === i)).filter((k) => k >= 0);
+      if (ks.length === tiles.length && sameTiles(ks.map((k) => pool[k].tile), tiles)) { taken = ks; break; }
     }
-    if (taken.length !== tiles.length) continue;
+    if (!taken) {
+      taken = [];
+      for (const t of tiles) {
+        let k = -1;
+        for (let j = pool.length - 1; j >= 0; j -= 1) if (pool[j].tile === t && !taken.includes(j)) { k = j; break; }
+        if (k < 0) break;
+        taken.push(k);
+      }
+      if (taken.length !== tiles.length) continue;
+    }
+    if (taken.some((k) => pool[k].det === winDet)) winInMeld = true;
     state.melds.push({ type: meld.type, tiles });
-    for (const k of taken.sort((a, b) => b - a)) pool.splice(k, 1);
+    for (const k of [...taken].sort((x, y) => y - x)) pool.splice(k, 1);
   }
   state.concealed = pool.map((p) => p.tile);
   let win = pool.findIndex((p) => p.det === winDet);
-  if (win < 0 && res.proposal && res.proposal.win_tile) win = state.concealed.lastIndexOf(res.proposal.win_tile);
+  if (win < 0 && !winInMeld && res.proposal && res.proposal.win_tile) win = state.concealed.lastIndexOf(res.proposal.win_tile);
   state.winIndex = win >= 0 ? win : null;
-  return state;
+  return Object.defineProperty(state, "winInMeld", { value: winInMeld, enumerable: false });
+}
+
+/** What is wrong with the hand the (corrected) photo makes, before the engine sees it: null when
+ * its shape is right. */
+export function shapeProblem(state) {
+  if (state.winInMeld) return "The tile marked as winning is part of a called meld. A winning tile is never in a called meld: mark a tile of the concealed hand.";
+  const need = 14 - 3 * state.melds.length;
+  const kans = state.melds.filter((m) => m.tiles.length === 4).length;
+  if (state.concealed.length !== need) {
+    const found = state.concealed.length + 3 * state.melds.length;
+    return `${found + kans} tiles in the hand; a winning hand has ${14 + kans}${kans ? "" : " (and one more for each kan)"}. Correct or leave out tiles.`;
+  }
+  return null;
 }
 
 let last = null;  // {url, blob, res, dets, win}: the last photo, kept while the app is open
@@ -77,7 +107,9 @@ export async function photoScreen(view) {
       form.append("image", blob, "photo.jpg");
       const res = await api("POST", "/api/recognize", form);
       if (last && last.url) URL.revokeObjectURL(last.url);
-      last = { url: URL.createObjectURL(blob), blob, res, dets: res.tiles.map((t) => ({ tile: t.tile, ignored: t.face_down || t.tile === "back" })), win: null, size: [width, height] };
+      // a new photo is a new hand: ron or tsumo and the seat are asked again, never carried over
+      last = { url: URL.createObjectURL(blob), blob, res, dets: res.tiles.map((t) => ({ tile: t.tile, ignored: t.face_down || t.tile === "back", checked: false })),
+        win: null, size: [width, height], winBy: null, seat: null, check: null };
       clear(status);
       show();
     } catch (err) {
@@ -94,8 +126,8 @@ export async function photoScreen(view) {
     const { res, dets } = last;
     // uncertain: a low classifier confidence, or a tile the hand proposal itself flags
     const flagged = new Set((res.proposal && res.proposal.uncertain) || []);
-    const isUncertain = (i) => res.tiles[i].confidence < UNCERTAIN || flagged.has(i);
-    const notes = [res.message, res.proposal && res.proposal.message].filter(Boolean);
+    const isUncertain = (i) => !dets[i].checked && (res.tiles[i].confidence < UNCERTAIN || flagged.has(i));
+    const notes = [res.message].filter(Boolean);
     const [w, hgt] = res.image_size || last.size;
     // show the part of the photo with the tiles (plus a margin), unless the player asks for all of it
     let view = [0, 0, w, hgt];
@@ -134,18 +166,53 @@ export async function photoScreen(view) {
       h("section", { class: "card" },
         h("h2", {}, `${res.tiles.length} tile${res.tiles.length === 1 ? "" : "s"} found`),
         notes.map((n) => h("p", { class: "banner info" }, n)),
-        uncertain ? h("p", { class: "banner warn" }, `${uncertain} uncertain tile${uncertain === 1 ? "" : "s"} (dashed, amber): check ${uncertain === 1 ? "it" : "them"}.`) : null,
+        checkBox,
+        uncertain ? h("p", { class: "banner warn", "data-testid": "uncertain" }, `${uncertain} uncertain tile${uncertain === 1 ? "" : "s"} (dashed, amber): check ${uncertain === 1 ? "it" : "them"}.`) : null,
         h("p", { class: "hint" }, "Tap a tile to correct it, leave it out, or mark it as the winning tile."),
         h("div", { class: "det-list", "data-testid": "detections" }, list)),
+      h("section", { class: "card", "aria-label": "This hand" },
+        h("h2", {}, "This hand"),
+        h("p", { class: "small muted" }, "Asked for every photo: nothing is kept from an earlier hand."),
+        segmented("photo-win", [["ron", "Ron"], ["tsumo", "Tsumo"]], last.winBy, (v) => { last.winBy = v; choiceErr.textContent = ""; }, { legend: "Won by" }),
+        h("div", { class: "wind-row" }, h("span", { class: "small" }, "Seat wind"),
+          segmented("photo-seat", WIND_OF.map((w) => [w, WIND_NAME[w]]), last.seat, (v) => { last.seat = v; choiceErr.textContent = ""; }, { legend: "Seat wind" })),
+        choiceErr),
       h("div", { class: "sticky-actions" },
         h("button", { type: "button", class: "btn-primary", "data-testid": "photo-score", onclick: toScore }, "Score this hand")));
+    recheck();
+  }
+
+  const checkBox = h("div", { "aria-live": "polite", "data-testid": "hand-check" });
+  const choiceErr = h("p", { class: "field-error", role: "alert", "data-testid": "photo-choice-error" });
+  let checking = 0;
+
+  /** The banner about the hand as corrected so far: recomputed after every correction, with the
+   * engine (POST /api/waits) deciding whether the tiles form a complete hand. */
+  async function recheck() {
+    const seq = ++checking;
+    const hand = handFromDetections(last.res, last.dets, last.win);
+    const say = (kind, state, text) => { if (seq === checking) clear(checkBox, h("p", { class: `banner ${kind}`, "data-state": state }, text)); };
+    const problem = shapeProblem(hand);
+    if (problem) { say(hand.winInMeld ? "error" : "warn", hand.winInMeld ? "win-in-meld" : "count", problem); return; }
+    const win = hand.winIndex !== null ? hand.winIndex : hand.concealed.length - 1;
+    const winTile = hand.concealed[win];
+    const rest = sortTiles(hand.concealed.filter((_, i) => i !== win));
+    say("info", "checking", "Checking the hand…");
+    try {
+      const res = await api("POST", "/api/waits", { ruleset: newHandConditions().ruleset, hand: toMpsz(rest), melds: hand.melds.map((m) => ({ type: m.type, tiles: toMpsz(m.tiles) })) });
+      if (res.waits.some((w) => plain(w.tile) === plain(winTile))) say("info", "complete", `A complete hand, won on ${tileName(winTile)}.`);
+      else say("warn", "incomplete", `These tiles do not form a complete hand with ${tileName(winTile)} as the winning tile: check the highlighted ones.`);
+    } catch (err) {
+      if (err instanceof OfflineError) say("warn", "offline", "Offline: the hand cannot be checked until you are back online.");
+      else say("warn", "invalid", err.message);
+    }
   }
 
   function correct(i) {
     const t = last.res.tiles[i];
     const d = last.dets[i];
     const s = sheet(`Tile ${i + 1}: ${tileName(d.tile)}`);
-    const choose = (code) => { d.tile = code; d.ignored = false; s.close(); show(); };
+    const choose = (code) => { d.tile = code; d.ignored = false; d.checked = true; s.close(); show(); };
     const alts = [{ tile: t.tile, confidence: t.confidence }, ...(t.alternatives || [])].filter((a) => a.tile !== "back");
     s.body.append(
       h("p", { class: "small muted" }, `Recognised as ${tileName(t.tile)} (${Math.round(t.confidence * 100)}% sure).`),
@@ -156,16 +223,17 @@ export async function photoScreen(view) {
       h("div", { class: "picker" }, Object.values(PICKER).map((codes) => h("div", { class: "suit" }, codes.map((code) =>
         h("button", { type: "button", "data-fix": code, "aria-label": tileName(code), onclick: () => choose(code) }, tileImg(code, { alt: "" })))))));
     s.foot.append(
-      h("button", { type: "button", onclick: () => { d.ignored = !d.ignored; s.close(); show(); } }, d.ignored ? "Include it" : "Leave it out"),
-      h("button", { type: "button", class: "btn-primary", "data-testid": "mark-win", onclick: () => { last.win = i; d.ignored = false; s.close(); show(); } }, "Winning tile"));
+      h("button", { type: "button", onclick: () => { d.ignored = !d.ignored; d.checked = true; s.close(); show(); } }, d.ignored ? "Include it" : "Leave it out"),
+      h("button", { type: "button", class: "btn-primary", "data-testid": "mark-win", onclick: () => { last.win = i; d.ignored = false; d.checked = true; s.close(); show(); } }, "Winning tile"));
   }
 
   function toScore() {
-    contribute.shareIfOn();  // the player has checked the tiles: share them if they chose to
     const hand = handFromDetections(last.res, last.dets, last.win);
-    const saved = store.get("quick") || {};
-    store.set("quick", { ...saved, hand });
-    sessionStorage.setItem("tenbou.autoscore", "1");
+    if (hand.winInMeld) { clear(choiceErr, shapeProblem(hand)); choiceErr.scrollIntoView({ block: "center" }); return; }
+    const missing = [last.winBy ? null : "ron or tsumo", last.seat ? null : "the seat wind"].filter(Boolean);
+    if (missing.length) { clear(choiceErr, `Choose ${missing.join(" and ")} before scoring.`); choiceErr.scrollIntoView({ block: "center" }); return; }
+    contribute.shareIfOn();  // the player has checked the tiles: share them if they chose to
+    handOver(hand, { win: last.winBy, seat_wind: last.seat });
     location.hash = "#/score";
   }
 

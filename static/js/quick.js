@@ -3,8 +3,10 @@ import { h, clear, segmented, chip, stepper } from "./util.js";
 import { api, ApiError, OfflineError, rulesets, yakuNames } from "./api.js";
 import { createHandEditor, emptyHand, fieldKey } from "./hand.js";
 import { resultCard } from "./results.js";
-import { WIND_OF } from "./tiles.js";
+import { WIND_OF, WIND_NAME } from "./tiles.js";
+import { t, lang } from "./i18n.js";
 import * as store from "./store.js";
+import { prepareOffline, scoreOffline } from "./offline.js";
 
 export function defaultConditions() {
   return {
@@ -14,7 +16,7 @@ export function defaultConditions() {
   };
 }
 
-const WINDS = WIND_OF.map((w) => [w, w[0].toUpperCase() + w.slice(1)]);
+const winds = () => WIND_OF.map((w) => [w, WIND_NAME[w]]);
 
 /**
  * The situational toggles. `fixed` names conditions the caller sets (a table sets the winds,
@@ -36,40 +38,40 @@ export function createConditions(cond, { fixed = {}, onchange = () => {}, rulese
     const ron = cond.win === "ron";
     const f = (key) => key in fixed;
     clear(el,
-      h("h2", {}, "Situation"),
-      f("ruleset") ? null : h("label", { class: "field" }, h("span", {}, "Rule set"),
-        h("select", { name: "ruleset", "aria-label": "Rule set", onchange: (e) => set("ruleset", e.target.value) },
+      h("h2", {}, t("score.situation")),
+      f("ruleset") ? null : h("label", { class: "field" }, h("span", {}, t("score.ruleset")),
+        h("select", { name: "ruleset", "aria-label": t("score.ruleset"), onchange: (e) => set("ruleset", e.target.value) },
           rulesetList.map((r) => h("option", { value: r.id, selected: r.id === cond.ruleset }, r.title)))),
       slot("ruleset"),
-      waits ? null : segmented("win", [["ron", "Ron"], ["tsumo", "Tsumo"]], cond.win, (v) => set("win", v), { legend: "Won by", disabled: f("win") }),
+      waits ? null : segmented("win", [["ron", t("result.ron")], ["tsumo", t("result.tsumo")]], cond.win, (v) => set("win", v), { legend: t("score.won_by"), disabled: f("win") }),
       slot("win"),
       h("div", { class: "toggles", role: "group", "aria-label": "Riichi" },
-        chip("Riichi", cond.riichi, (v) => { cond.double_riichi = v ? false : cond.double_riichi; set("riichi", v); }, { name: "riichi" }),
-        chip("Double riichi", cond.double_riichi, (v) => { cond.riichi = v ? false : cond.riichi; set("double_riichi", v); }, { name: "double_riichi" }),
-        waits ? null : chip("Ippatsu", cond.ippatsu, (v) => set("ippatsu", v), { name: "ippatsu", disabled: !cond.riichi && !cond.double_riichi })),
+        chip(t("score.riichi"), cond.riichi, (v) => { cond.double_riichi = v ? false : cond.double_riichi; set("riichi", v); }, { name: "riichi" }),
+        chip(t("score.double_riichi"), cond.double_riichi, (v) => { cond.riichi = v ? false : cond.riichi; set("double_riichi", v); }, { name: "double_riichi" }),
+        waits ? null : chip(t("score.ippatsu"), cond.ippatsu, (v) => set("ippatsu", v), { name: "ippatsu", disabled: !cond.riichi && !cond.double_riichi })),
       slot("riichi"), slot("ippatsu"),
-      h("div", { class: "wind-row" }, h("span", { class: "small" }, "Seat wind"),
-        segmented("seat_wind", WINDS, cond.seat_wind, (v) => set("seat_wind", v), { legend: "Seat wind", disabled: f("seat_wind") })),
-      h("div", { class: "wind-row" }, h("span", { class: "small" }, "Round wind"),
-        segmented("round_wind", WINDS, cond.round_wind, (v) => set("round_wind", v), { legend: "Round wind", disabled: f("round_wind") })),
+      h("div", { class: "wind-row" }, h("span", { class: "small" }, t("score.seat_wind")),
+        segmented("seat_wind", winds(), cond.seat_wind, (v) => set("seat_wind", v), { legend: t("score.seat_wind"), disabled: f("seat_wind") })),
+      h("div", { class: "wind-row" }, h("span", { class: "small" }, t("score.round_wind")),
+        segmented("round_wind", winds(), cond.round_wind, (v) => set("round_wind", v), { legend: t("score.round_wind"), disabled: f("round_wind") })),
       slot("seat_wind"), slot("round_wind"),
       waits ? null : h("div", { class: "toggles", role: "group", "aria-label": "Special wins" },
-        chip(ron ? "Houtei (last discard)" : "Haitei (last draw)", cond.last_tile, (v) => set("last_tile", v), { name: "last_tile" }),
-        chip("Rinshan", cond.rinshan, (v) => set("rinshan", v), { name: "rinshan", disabled: ron }),
-        chip("Chankan", cond.chankan, (v) => set("chankan", v), { name: "chankan", disabled: !ron })),
+        chip(ron ? t("score.houtei") : t("score.haitei"), cond.last_tile, (v) => set("last_tile", v), { name: "last_tile" }),
+        chip(t("score.rinshan"), cond.rinshan, (v) => set("rinshan", v), { name: "rinshan", disabled: ron }),
+        chip(t("score.chankan"), cond.chankan, (v) => set("chankan", v), { name: "chankan", disabled: !ron })),
       slot("haitei"), slot("houtei"), slot("rinshan"), slot("chankan"),
-      waits ? null : h("details", {}, h("summary", { class: "small" }, "First-turn wins (tenhou, chiihou, renhou)"),
+      waits ? null : h("details", {}, h("summary", { class: "small" }, t("score.first_turn")),
         h("div", { class: "toggles" },
-          chip("Tenhou", cond.tenhou, (v) => set("tenhou", v), { disabled: ron }),
-          chip("Chiihou", cond.chiihou, (v) => set("chiihou", v), { disabled: ron }),
-          chip("Renhou", cond.renhou, (v) => set("renhou", v), { disabled: !ron }))),
+          chip(t("score.tenhou"), cond.tenhou, (v) => set("tenhou", v), { disabled: ron }),
+          chip(t("score.chiihou"), cond.chiihou, (v) => set("chiihou", v), { disabled: ron }),
+          chip(t("score.renhou"), cond.renhou, (v) => set("renhou", v), { disabled: !ron }))),
       slot("tenhou"), slot("chiihou"), slot("renhou"),
       f("honba") ? null : h("div", { class: "row" },
-        stepper("Honba", cond.honba, (v) => { cond.honba = v; onchange(cond); }),
-        stepper("Riichi sticks", cond.riichi_sticks, (v) => { cond.riichi_sticks = v; onchange(cond); })),
+        stepper(t("score.honba"), cond.honba, (v) => { cond.honba = v; onchange(cond); }),
+        stepper(t("score.sticks"), cond.riichi_sticks, (v) => { cond.riichi_sticks = v; onchange(cond); })),
       slot("honba"), slot("riichi_sticks"),
       waits || f("ruleset") ? null : h("div", { class: "toggles" },
-        chip("Compare with the other rule sets", Boolean(cond.compare), (v) => set("compare", v), { name: "compare" })));
+        chip(t("score.compare"), Boolean(cond.compare), (v) => set("compare", v), { name: "compare" })));
   }
 
   function showError(field, message) {
@@ -100,35 +102,109 @@ export function createConditions(cond, { fixed = {}, onchange = () => {}, rulese
   return { el, request, showError, render };
 }
 
+/** An API error in the interface's language: in Japanese the kind of failure from its stable code,
+ * with the server's English detail after it; in English the server's message. */
+export function errorText(err) {
+  if (lang === "en" || !(err instanceof ApiError) || !err.code) return err.message;
+  return `${t(`error.${err.code}`)} (${err.message})`;
+}
+
 /** Show an API error next to the field that caused it; false when no field matched. */
 export function placeError(err, parts, fallback) {
   const field = err instanceof ApiError ? err.field : null;
-  for (const part of parts) if (field && part.showError(field, err.message)) return;
+  for (const part of parts) if (field && part.showError(field, errorText(err))) return;
   clear(fallback, h("div", { class: "banner error", role: "alert" },
-    err instanceof OfflineError ? "You are offline: scoring needs the server. Try again when you are back online." : err.message));
+    err instanceof OfflineError ? t("score.offline") : errorText(err)));
+}
+
+/** What belongs to the session and is kept between hands and after a reload: the rule set, the
+ * seat and the round. Everything else (riichi, tsumo, honba, dora, the tiles...) is per hand. */
+export const SESSION_KEYS = ["ruleset", "seat_wind", "round_wind", "compare"];
+
+function sessionConditions() {
+  const saved = store.get("session") || {};
+  const out = {};
+  for (const k of SESSION_KEYS) if (k in saved) out[k] = saved[k];
+  return out;
+}
+
+/** Fresh conditions for a new hand: the defaults with the session's rule set, seat and round. */
+export function newHandConditions() {
+  return { ...defaultConditions(), ...sessionConditions() };
+}
+
+// the hand being entered, kept while the app is open (switching screens) but never across a reload
+let current = null;
+
+/** The photo screen hands over a hand read from a photo with the win and seat the player chose. */
+export function handOver(hand, { win, seat_wind }) {
+  current = { hand, cond: { ...newHandConditions(), win, seat_wind }, autoscore: true };
 }
 
 export async function scoreScreen(view) {
-  const saved = store.get("quick") || {};
-  const state = saved.hand || emptyHand();
-  const cond = { ...defaultConditions(), ...(saved.cond || {}) };
-  const save = () => store.set("quick", { hand: state, cond });
+  if (!current) current = { hand: emptyHand(), cond: newHandConditions() };
+  const state = current.hand;
+  const cond = current.cond;
+  const saveSession = () => store.set("session", Object.fromEntries(SESSION_KEYS.filter((k) => k in cond).map((k) => [k, cond[k]])));
   let list = [];
   try { list = (await rulesets()).rulesets; } catch { list = [{ id: cond.ruleset, title: cond.ruleset }]; }
   const names = await yakuNames().catch(() => ({}));
 
   const resultBox = h("div", { "aria-live": "polite" });
-  const editor = createHandEditor({ state, withWin: true, onchange: () => { save(); clear(resultBox); } });
-  const conditions = createConditions(cond, { rulesetList: list, onchange: () => { save(); clear(resultBox); } });
-  const button = h("button", { type: "button", class: "btn-primary", "data-testid": "score", onclick: score }, "Score");
+  const conditionsBox = h("div");
+  let conditions;
+  const edited = () => { scored(false); clear(resultBox); };
+  const editor = createHandEditor({ state, withWin: true, onchange: edited, onclear: () => newHand({ keepEditor: true }) });
+  const drawConditions = () => {
+    conditions = createConditions(cond, { rulesetList: list, onchange: () => { saveSession(); firstLaunch.remove(); edited(); } });
+    clear(conditionsBox, conditions.el);
+  };
+  // asked once, on first launch: the table's rules decide, among other things, whether red fives count
+  const firstLaunch = store.get("session") && store.get("session").ruleset ? h("span") : h("section", { class: "card", "aria-label": "Your table's rules", "data-testid": "first-ruleset" },
+    h("h2", {}, t("first.title")),
+    h("p", { class: "hint" }, t("first.hint")),
+    h("div", { class: "rules-choice" }, list.map((r) => {
+      const red = r.parameters && r.parameters.red_fives ? r.parameters.red_fives.value : null;
+      return h("button", { type: "button", "data-first-ruleset": r.id, onclick: () => {
+        cond.ruleset = r.id;
+        saveSession();
+        firstLaunch.remove();
+        drawConditions();
+        edited();
+      } }, h("span", {}, r.title), red === null ? null : h("small", { class: "muted" }, red ? t("first.red") : t("first.nored")));
+    })));
+  drawConditions();
+  const button = h("button", { type: "button", class: "btn-primary", "data-testid": "score", onclick: score }, t("score.button"));
+  const next = h("button", { type: "button", "data-testid": "next-hand", hidden: true, onclick: () => newHand() }, t("score.next"));
+
+  function scored(yes) { next.hidden = !yes; }
+
+  /** Start the next hand: only the session's settings stay. */
+  function newHand({ keepEditor = false } = {}) {
+    Object.assign(cond, newHandConditions());
+    if (!keepEditor) editor.reset();
+    drawConditions();
+    scored(false);
+    clear(resultBox);
+    window.scrollTo(0, 0);
+  }
 
   async function score() {
     clear(resultBox);
     const req = { ...conditions.request(), ...editor.request() };
     button.disabled = true;
     try {
-      const result = await api("POST", "/api/score", req);
-      clear(resultBox, resultCard(result, { yakuNames: names }));
+      let result, offline = false;
+      try {
+        result = await api("POST", "/api/score", req);
+      } catch (err) {
+        if (!(err instanceof OfflineError) || !store.get("offline_scoring")) throw err;
+        // no connection: the same engine, run on this phone
+        result = await scoreOffline(req);
+        offline = true;
+      }
+      clear(resultBox, resultCard(result, { yakuNames: names, extra: offline ? h("p", { class: "banner info", "data-testid": "scored-offline" }, t("score.scored_offline")) : null }));
+      scored(true);
       resultBox.scrollIntoView({ behavior: "smooth", block: "start" });
     } catch (err) {
       placeError(err, [editor, conditions], resultBox);
@@ -137,12 +213,23 @@ export async function scoreScreen(view) {
     }
   }
 
+  // offline scoring is downloaded only when the player asks for it (13 MB), then kept by the service worker
+  const offlineBox = h("div", { class: "offline-prep", "aria-live": "polite" });
+  const drawOffline = (state, message = "") => clear(offlineBox,
+    state === "ready" ? h("p", { class: "small muted", "data-testid": "offline-ready" }, t("offline.ready"))
+      : h("button", { type: "button", class: "btn-block", "data-testid": "prepare-offline", disabled: state === "busy", onclick: async () => {
+        drawOffline("busy");
+        try { await prepareOffline(); store.set("offline_scoring", true); drawOffline("ready"); } catch (err) { drawOffline("idle", err.message); }
+      } }, state === "busy" ? t("offline.loading") : t("offline.prepare")),
+    message ? h("p", { class: "field-error", role: "alert" }, message) : null);
+  drawOffline(store.get("offline_scoring") ? "ready" : "idle");
+
   clear(view,
-    h("h1", { class: "visually-hidden" }, "Quick score"),
-    editor.el, conditions.el, resultBox,
-    h("div", { class: "sticky-actions" }, button));
-  if (sessionStorage.getItem("tenbou.autoscore")) {  // arriving from the photo screen
-    sessionStorage.removeItem("tenbou.autoscore");
+    h("h1", { class: "visually-hidden" }, t("score.title")),
+    firstLaunch, editor.el, conditionsBox, resultBox, offlineBox,
+    h("div", { class: "sticky-actions" }, next, button));
+  if (current.autoscore) {  // arriving from the photo screen
+    current.autoscore = false;
     score();
   }
 }

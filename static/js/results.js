@@ -1,52 +1,73 @@
 // The result card of a scored hand, shared by the quick-score screen and the table sheets.
+// Its words come from the message catalogue (English or Japanese, with the kanji names of yaku).
 import { h } from "./util.js";
+import { t, has, lang } from "./i18n.js";
 
-export const LIMIT_NAMES = { mangan: "Mangan", haneman: "Haneman", baiman: "Baiman", sanbaiman: "Sanbaiman", yakuman: "Yakuman" };
+/** Waits in plain words (the API's ids are never shown). */
+export const WAIT_NAMES = new Proxy({}, { get: (_, id) => (typeof id === "string" && has(`wait.${id}`) ? t(`wait.${id}`) : undefined) });
 
 export function limitName(r) {
   if (!r.limit) return null;
-  if (r.limit === "yakuman" && r.kazoe) return "Kazoe yakuman";
-  if (r.limit === "yakuman" && r.yakuman > 1) return `${["", "", "Double", "Triple", "Quadruple", "Quintuple", "Sextuple"][r.yakuman] || r.yakuman + "×"} yakuman`;
-  return LIMIT_NAMES[r.limit] || r.limit;
+  if (r.limit === "yakuman" && r.kazoe) return t("limit.kazoe");
+  if (r.limit === "yakuman" && r.yakuman > 1) return r.yakuman <= 3 ? t(`limit.${r.yakuman}`) : t("limit.multi", { n: r.yakuman });
+  return t(`limit.${r.limit}`, {}, r.limit);
+}
+
+/** A yaku's name: the catalogue's in Japanese (kanji), else the API's English name. */
+export function yakuName(y, yakuNames = {}) {
+  if (lang !== "en" && has(`yaku.${y.id}`)) return t(`yaku.${y.id}`);
+  return y.name || yakuNames[y.id] || y.id.replace(/_/g, " ");
 }
 
 /** Who pays what, as lines of [label, points]. */
 export function paymentLines(r) {
   const p = r.payments || {};
-  if ("ron" in p) return [["Discarder pays", p.ron]];
-  if ("dealer" in p) return [["Dealer pays", p.dealer], ["Each non-dealer pays", p.non_dealer]];
-  return [["Each player pays", p.non_dealer]];
+  if ("ron" in p) return [[t("card.discarder_pays"), p.ron]];
+  if ("dealer" in p) return [[t("card.dealer_pays"), p.dealer], [t("card.non_dealer_pays"), p.non_dealer]];
+  return [[t("card.each_pays"), p.non_dealer]];
 }
 
-/** A one-line summary: "3 han 40 fu · 5200" / "Mangan · 8000". */
+/** A tsumo's payments as the table says them: "500/1000" (non-dealers/dealer) or "1300 all"; null for a ron. */
+export function tsumoSplit(r) {
+  const p = r.payments || {};
+  if ("ron" in p || !("non_dealer" in p)) return null;
+  return "dealer" in p ? `${p.non_dealer}/${p.dealer}` : t("split.all", { n: p.non_dealer });
+}
+
+const hanFu = (r) => (r.fu && !(r.limit && r.han >= 5) ? t("card.hanfu", { han: r.han, fu: r.fu }) : t("card.han", { n: r.han }));
+
+/** A one-line summary: "3 han 40 fu · 5200" / "Mangan · 8000" / "1 han 30 fu · 1100 (300/500)". */
 export function summary(r) {
   const lim = limitName(r);
-  const hanfu = r.yakuman ? "" : r.fu && !(r.limit && r.han >= 5) ? `${r.han} han ${r.fu} fu` : `${r.han} han`;
-  return [lim, hanfu].filter(Boolean).join(", ") + ` · ${r.total}`;
+  const split = tsumoSplit(r);
+  return [lim, r.yakuman ? "" : hanFu(r)].filter(Boolean).join(", ") + ` · ${r.total}` + (split ? ` (${split})` : "");
 }
 
-export function resultCard(r, { title = "Result", yakuNames = {}, extra = null } = {}) {
+export function resultCard(r, { title = t("card.result"), yakuNames = {}, extra = null } = {}) {
   const lim = limitName(r);
-  const yakuRows = (r.yaku || []).map((y) => h("tr", {},
-    h("td", {}, y.name || yakuNames[y.id] || y.id),
-    h("td", { class: "num" }, y.yakuman ? (y.yakuman > 1 ? `${y.yakuman}× yakuman` : "yakuman") : `${y.han} han`)));
-  const fuRows = (r.fu_details || []).map((f) => h("tr", {}, h("td", {}, f.label), h("td", { class: "num" }, `${f.fu} fu`)));
+  const yakuRows = (r.yaku || []).map((y) => h("tr", { "data-yaku": y.id },
+    h("td", {}, yakuName(y, yakuNames)),
+    h("td", { class: "num" }, y.yakuman ? (y.yakuman > 1 ? t("limit.multi", { n: y.yakuman }) : t("card.yakuman")) : t("card.han", { n: y.han }))));
+  const fuRows = (r.fu_details || []).map((f) => h("tr", {}, h("td", {}, f.label), h("td", { class: "num" }, t("card.fu", { n: f.fu }))));
   const pay = paymentLines(r).map(([label, n]) => h("tr", {}, h("td", {}, label), h("td", { class: "num" }, String(n))));
-  if (r.riichi_sticks) pay.push(h("tr", {}, h("td", {}, `Riichi sticks on the table (${r.riichi_sticks})`), h("td", { class: "num" }, `+${r.riichi_sticks * 1000}`)));
+  if (r.riichi_sticks) pay.push(h("tr", {}, h("td", {}, t("card.sticks", { n: r.riichi_sticks })), h("td", { class: "num" }, `+${r.riichi_sticks * 1000}`)));
+  const split = tsumoSplit(r);
   return h("section", { class: "card result", "aria-label": title, "data-testid": "result" },
-    h("h2", {}, h("span", {}, title, " ", lim ? h("span", { class: "limit" }, lim) : null),
-      h("span", { class: "total" }, h("span", { "data-testid": "result-total", "data-value": String(r.total) }, String(r.total)), h("small", {}, " pts"))),
-    h("p", { class: "muted" }, r.yakuman ? `${r.yakuman > 1 ? r.yakuman + "× " : ""}yakuman` : `${r.han} han ${r.fu} fu`,
-      r.dealer ? " · dealer" : "", r.win ? ` · ${r.win}` : "", r.honba ? ` · ${r.honba} honba` : "", r.wait ? ` · ${r.wait} wait` : ""),
-    h("h3", {}, "Yaku"), h("table", {}, h("tbody", {}, yakuRows)),
-    fuRows.length && !r.yakuman ? [h("h3", {}, "Fu"), h("table", {}, h("tbody", {}, fuRows, h("tr", {}, h("td", {}, h("b", {}, "Total (rounded up)")), h("td", { class: "num" }, `${r.fu} fu`))))] : null,
-    h("h3", {}, "Payments"), h("table", {}, h("tbody", {}, pay, h("tr", {}, h("td", {}, h("b", {}, "Winner receives")), h("td", { class: "num" }, String(r.total))))),
+    h("h2", {}, h("span", {}, title, " ", lim ? h("span", { class: "limit", "data-testid": "limit" }, lim) : null),
+      h("span", { class: "total" }, h("span", { "data-testid": "result-total", "data-value": String(r.total) }, String(r.total)), h("small", {}, t("card.pts")),
+        split ? h("small", { class: "split", "data-testid": "tsumo-split" }, ` ${split}`) : null)),
+    h("p", { class: "muted" }, r.yakuman ? (r.yakuman > 1 ? t("limit.multi", { n: r.yakuman }) : t("card.yakuman")) : t("card.hanfu", { han: r.han, fu: r.fu }),
+      r.dealer ? ` · ${t("card.dealer")}` : "", r.win ? ` · ${t(`result.${r.win}`, {}, r.win)}` : "", r.honba ? ` · ${t("card.honba", { n: r.honba })}` : "",
+      r.wait ? ` · ${WAIT_NAMES[r.wait] || r.wait.replace(/_/g, " ")}` : ""),
+    h("h3", {}, t("card.yaku")), h("table", {}, h("tbody", {}, yakuRows)),
+    fuRows.length && !r.yakuman ? [h("h3", {}, t("card.fu_title")), h("table", {}, h("tbody", {}, fuRows, h("tr", {}, h("td", {}, h("b", {}, t("card.fu_total"))), h("td", { class: "num" }, t("card.fu", { n: r.fu })))))] : null,
+    h("h3", {}, t("card.payments")), h("table", {}, h("tbody", {}, pay, h("tr", {}, h("td", {}, h("b", {}, t("card.receives"))), h("td", { class: "num" }, String(r.total))))),
     r.notes && r.notes.length ? h("ul", { class: "notes" }, r.notes.map((n) => h("li", {}, n))) : null,
     r.compare && r.compare.length ? compareTable(r.compare) : null,
     extra);
 }
 
 function compareTable(rows) {
-  return [h("h3", {}, "Other rule sets"), h("table", {}, h("tbody", {}, rows.map((c) => h("tr", {},
-    h("td", {}, c.title || c.ruleset), h("td", { class: "num" }, c.error ? c.error.message : `${limitName(c) || `${c.han} han ${c.fu} fu`} · ${c.total}`)))))];
+  return [h("h3", {}, t("card.compare")), h("table", {}, h("tbody", {}, rows.map((c) => h("tr", {},
+    h("td", {}, c.title || c.ruleset), h("td", { class: "num" }, c.error ? c.error.message : `${limitName(c) || hanFu(c)} · ${c.total}`)))))];
 }

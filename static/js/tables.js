@@ -45,13 +45,35 @@ function describeRequest(body, players) {
   return describeHand(body, players);
 }
 
+const PAY_FOR = { hand: "for the hand", honba: "honba", riichi: "riichi stick", "riichi sticks": "riichi sticks on the table",
+  "own riichi stick back": "own riichi stick back", "hand (liability)": "for the hand (liability)", "honba (liability)": "honba (liability)",
+  "nagashi mangan": "nagashi mangan", "noten payment": "noten payment", chombo: "chombo" };
+
+/** A preview (POST .../preview) in words: each payment, each player's change, and what comes next. */
+export function previewLines(res, players) {
+  const who = (x) => (x === "table" ? "the table" : players[x]);
+  const items = (res.hand.payments || []).map((p) => h("li", {},
+    p.from === "table" ? `${who(p.to)} takes ${p.amount} from the table (${PAY_FOR[p.for] || p.for})`
+      : p.to === "table" ? `${who(p.from)} puts ${p.amount} on the table (${PAY_FOR[p.for] || p.for})`
+        : `${who(p.from)} pays ${who(p.to)} ${p.amount} (${PAY_FOR[p.for] || p.for})`));
+  const st = res.state;
+  const next = st.finished ? "Then the game is over." : `Then: ${roundName(st)}, ${st.honba} honba, ${st.riichi_sticks} riichi stick${st.riichi_sticks === 1 ? "" : "s"} on the table.`;
+  return [h("h3", {}, "Who pays what"),
+    items.length ? h("ul", { class: "pay-list" }, items) : h("p", {}, "Nobody pays."),
+    h("div", { class: "deltas", "aria-label": "Points won and lost" }, res.hand.deltas.map((d, i) => h("span", { class: d > 0 ? "pos" : d < 0 ? "neg" : "", "data-delta": String(i) }, `${players[i]} ${points(d, true)}`))),
+    res.hand.penalty ? h("p", { class: "small" }, `${players[res.hand.penalty.seat]}: a ${res.hand.penalty.points} point penalty, settled at the end.`) : null,
+    h("p", { class: "small muted" }, next)];
+}
+
 // --- offline queue -------------------------------------------------------------------------------
 
 let flushing = false;
 const listeners = new Set();
 const notify = () => listeners.forEach((fn) => fn());
 
-/** Send the hands recorded offline, oldest first; a 409 marks the item as a conflict for the player. */
+/** Send the hands recorded offline, oldest first; a 409 marks the item as a conflict for the player.
+ * A hand queued on top of another queued hand (`after`) is sent against the version that hand made,
+ * so several hands recorded offline go in, in order, without a false conflict. */
 export async function flushQueue() {
   if (flushing || !navigator.onLine) return;
   flushing = true;
@@ -60,16 +82,21 @@ export async function flushQueue() {
       if (item.conflict || item.error) continue;
       const entry = store.table(item.table);
       if (!entry || !entry.edit_token) continue;
+      const current = store.queue().find((q) => q.key === item.key);
+      if (!current || current.after) continue;   // still waiting for the hand it was recorded on top of
       try {
-        const table = await api(item.method, item.path, item.body, { headers: authHeaders(entry, item.version) });
+        const table = await api(current.method, current.path, current.body, { headers: authHeaders(entry, current.version) });
         store.saveTable({ id: table.id, table, seen_at: Date.now() });
-        store.setQueue(store.queue().filter((q) => q.key !== item.key));
+        store.setQueue(store.queue().filter((q) => q.key !== item.key)
+          .map((q) => (q.after === item.key ? { ...q, after: null, version: table.version } : q)));
         toast("A hand recorded offline was sent.");
       } catch (err) {
         if (err instanceof OfflineError) break;
         const items = store.queue();
         const mine = items.find((q) => q.key === item.key);
         if (!mine) continue;
+        // the hands queued on top of this one were based on it: they wait for the player too
+        for (const q of items) if (q.after === item.key) { q.after = null; q.conflict = { message: "recorded after a hand that was not sent" }; }
         if (err instanceof ApiError && err.status === 409) {
           mine.conflict = { message: err.message, version: err.body && err.body.table ? err.body.table.version : null };
           if (err.body && err.body.table) store.saveTable({ id: err.body.table.id, table: err.body.table, seen_at: Date.now() });
@@ -92,8 +119,11 @@ export async function tablesScreen(view) {
   let list = [];
   try { list = (await rulesets()).rulesets; } catch { list = [{ id: "wrr", title: "World Riichi Rules" }]; }
   const err = h("div", { "aria-live": "polite" });
+  // names this phone has seen at its tables, offered as the player types
+  const seenNames = [...new Set(Object.values(store.tables()).flatMap((t) => (t.table ? t.table.players : [])))].sort();
+  const datalist = h("datalist", { id: "seen-names" }, seenNames.map((n) => h("option", { value: n })));
   const names = ["East (first dealer)", "South", "West", "North"].map((label, i) => h("label", { class: "field" }, h("span", {}, label),
-    h("input", { type: "text", name: `player-${i}`, required: true, maxlength: 40, autocomplete: "off", "data-testid": `player-${i}`, "aria-describedby": `player-${i}-error` }),
+    h("input", { type: "text", name: `player-${i}`, required: true, maxlength: 40, autocomplete: "off", list: "seen-names", "data-testid": `player-${i}`, "aria-describedby": `player-${i}-error` }),
     h("p", { class: "field-error", id: `player-${i}-error`, role: "alert" })));
   const rulesetSelect = h("select", { name: "ruleset", "data-testid": "table-ruleset" }, list.map((r) => h("option", { value: r.id }, r.title)));
   const overrides = {};
@@ -118,13 +148,27 @@ export async function tablesScreen(view) {
     h("h2", {}, "New table"), h("label", { class: "field" }, h("span", {}, "Rule set"), rulesetSelect),
     h("fieldset", {}, h("legend", {}, "Game length"), lengthPick),
     h("details", {}, h("summary", {}, "Adjust the rules (house rules)"), rulesBox),
-    h("p", { class: "hint" }, "Names in seating order, counter-clockwise: South sits to East's right."), names, err,
+    h("p", { class: "hint" }, "Names in seating order, counter-clockwise: South sits to East's right."), names, datalist,
+    h("button", { type: "button", class: "btn-block", "data-testid": "draw-seats", onclick: drawSeats }, "Draw seats and winds at random"), err,
     h("button", { type: "submit", class: "btn-primary btn-block", "data-testid": "create-table" }, "Create table"));
+  /** Shuffle the four names over the seats (the wind draw), fairly: Fisher-Yates with crypto randomness. */
+  function drawSeats() {
+    const inputs = names.map((l) => l.querySelector("input"));
+    const values = inputs.map((i) => i.value);
+    for (let i = values.length - 1; i > 0; i -= 1) {
+      const j = crypto.getRandomValues(new Uint32Array(1))[0] % (i + 1);
+      [values[i], values[j]] = [values[j], values[i]];
+    }
+    inputs.forEach((input, i) => { input.value = values[i]; });
+    toast(`Seats drawn: ${values.map((v, i) => `${["East", "South", "West", "North"][i]} ${v || "?"}`).join(", ")}.`);
+  }
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     clear(err);
     for (const p of form.querySelectorAll(".field-error")) p.textContent = "";
     const players = names.map((l) => l.querySelector("input").value.trim());
+    const dup = players.findIndex((p, i) => p && players.findIndex((q) => q.toLowerCase() === p.toLowerCase()) < i);
+    if (dup >= 0) { form.querySelector(`#player-${dup}-error`).textContent = "Another player already has this name: give each player a different name."; return; }
     try {
       const table = await api("POST", "/api/tables", { ruleset: rulesetSelect.value, players, rules: { ...overrides } });
       store.saveTable({ id: table.id, share_code: table.share_code, edit_token: table.edit_token, table, seen_at: Date.now(), view_seat: 0 });
@@ -163,36 +207,63 @@ export async function tablesScreen(view) {
       h("a", { class: "btn btn-block", href: "#/events", "data-testid": "open-events" }, "Events")));
 }
 
-/** Inputs for a rule set's simple parameters (yes/no, a choice, a number, a set of items);
- * only values the player changes go into `overrides`. */
+/** House rules, grouped, in plain words: the common ones first, the rest behind "More rules".
+ * The rule texts' clause notes stay out of it (they are in GET /api/rulesets for who wants them). */
+const RULE_GROUPS = [
+  ["Points and the end of the game", ["game_length", "start_points", "return_points", "uma", "bust_ends_game", "agari_yame", "tenpai_yame", "leftover_sticks", "extension_target"]],
+  ["Dora", ["red_fives", "ura_dora", "kan_dora", "kan_ura_dora"]],
+  ["Yaku and limits", ["open_tanyao", "kiriage", "kazoe_yakuman", "yakuman_stacking", "double_yakuman", "renhou"]],
+  ["Wins, draws and penalties", ["max_ron_winners", "abortive_draws", "nagashi_mangan", "pao_yaku", "chombo", "chombo_penalty", "riichi_needs_points"]],
+];
+const ITEM_NAMES = {
+  ...ABORT_NAMES, kokushi_13: "thirteen orphans on a 13-sided wait", chuuren_9: "nine gates on a 9-sided wait",
+  suuankou_tanki: "four concealed triplets on a pair wait", daisuushii: "big four winds", daisangen: "big three dragons", suukantsu: "four kans",
+};
+const CHOICE_NAMES = {
+  chombo: { penalty: "a point penalty at the end", mangan: "pays a mangan to the others" },
+  final_rounding: { none: "not rounded", nearest_1000: "to the nearest 1000" },
+  leftover_sticks: { table: "stay on the table", first: "go to first place", lost: "are lost" },
+  multi_ron_honba: { each: "each winner gets them", closest: "the winner closest to the discarder" },
+  multi_ron_sticks: { closest: "the winner closest to the discarder", closest_own_back: "closest winner; each winner's own stick back" },
+  pao_ron_honba: { discarder: "the discarder pays", liable: "the liable player pays", split: "split between them" },
+  renhou: { none: "not a yaku", han: "a yaku worth some han", mangan: "a mangan", yakuman: "a yakuman" },
+  tie_break: { split: "split the places", seat_order: "by seat order" },
+};
+
 export function ruleEditor(parameters, overrides) {
-  const groups = { table: [], scoring: [] };
-  for (const [name, p] of Object.entries(parameters)) {
-    const rows = groups[p.scope === "table" ? "table" : "scoring"];
+  const row = (name, p) => {
     const id = `rule-${name}`;
-    const note = p.note ? h("span", { class: "small muted" }, ` (${p.note})`) : null;
     const err = h("p", { class: "field-error", role: "alert", "data-rule-error": name });
     const setValue = (v) => { if (JSON.stringify(v) === JSON.stringify(p.value)) delete overrides[name]; else overrides[name] = v; };
-    if (typeof p.value === "boolean") {
-      rows.push(h("div", {}, chip(p.label || name, p.value, setValue, { name: id }), note, err));
-    } else if (Array.isArray(p.choices)) {
-      rows.push(h("label", { class: "field" }, h("span", {}, p.label || name, note),
+    const label = (p.label || name.replace(/_/g, " ")).replace(/^./, (c) => c.toUpperCase());
+    if (typeof p.value === "boolean") return h("div", {}, chip(label, p.value, setValue, { name: id }), err);
+    if (Array.isArray(p.choices)) {
+      return h("label", { class: "field" }, h("span", {}, label),
         h("select", { name: id, onchange: (e) => setValue(p.choices.find((c) => String(c) === e.target.value)) },
-          p.choices.map((c) => h("option", { value: String(c), selected: c === p.value }, CHOICE_LABELS[c] || String(c).replace(/_/g, " ")))), err));
-    } else if (Number.isInteger(p.value)) {
-      rows.push(h("label", { class: "field" }, h("span", {}, p.label || name, note),
-        h("input", { type: "number", name: id, value: String(p.value), inputmode: "numeric", onchange: (e) => setValue(Number(e.target.value)) }), err));
-    } else if (Array.isArray(p.value) && Array.isArray(p.items)) {
+          p.choices.map((c) => h("option", { value: String(c), selected: c === p.value }, (CHOICE_NAMES[name] || {})[c] || CHOICE_LABELS[c] || String(c).replace(/_/g, " ")))), err);
+    }
+    if (Number.isInteger(p.value)) {
+      return h("label", { class: "field" }, h("span", {}, label),
+        h("input", { type: "number", name: id, value: String(p.value), inputmode: "numeric", onchange: (e) => setValue(Number(e.target.value)) }), err);
+    }
+    if (Array.isArray(p.value) && Array.isArray(p.items)) {
       const chosen = new Set(p.value);
-      rows.push(h("fieldset", {}, h("legend", {}, p.label || name), note,
-        h("div", { class: "toggles" }, p.items.map((item) => chip(item.replace(/_/g, " "), chosen.has(item), (on) => {
+      return h("fieldset", {}, h("legend", {}, label),
+        h("div", { class: "toggles" }, p.items.map((item) => chip(ITEM_NAMES[item] || item.replace(/_/g, " "), chosen.has(item), (on) => {
           if (on) chosen.add(item); else chosen.delete(item);
           setValue(p.items.filter((x) => chosen.has(x)));
-        }, { name: `${id}-${item}` }))), err));
+        }, { name: `${id}-${item}` }))), err);
     }
-  }
+    return null;   // a value no simple input fits (e.g. the uma list): kept as the rule set has it
+  };
+  const placed = new Set(RULE_GROUPS.flatMap(([, names]) => names));
+  const groups = RULE_GROUPS.map(([title, names]) => {
+    const rows = names.filter((n) => n in parameters).map((n) => row(n, parameters[n])).filter(Boolean);
+    return rows.length ? [h("h3", {}, title), rows] : null;
+  });
+  const rest = Object.entries(parameters).filter(([n]) => !placed.has(n)).map(([n, p]) => row(n, p)).filter(Boolean);
   return h("div", { class: "rules" }, h("p", { class: "hint" }, "Leave these as they are to play the rule set as written."),
-    h("h3", {}, "Game and table"), groups.table, h("h3", {}, "Scoring"), groups.scoring);
+    groups, rest.length ? h("details", {}, h("summary", {}, "More rules"), rest) : null);
 }
 
 // --- one table -----------------------------------------------------------------------------------
@@ -290,7 +361,9 @@ export async function tableScreen(view, key, params) {
       offline ? h("div", { class: "banner warn", role: "status", "data-testid": "offline-banner" }, `Offline: the last known state${entry.seen_at ? ` (as of ${fmtTime(entry.seen_at)})` : ""}.${edit ? " Hands you record are kept on this phone and sent when you are back online." : ""}`) : null,
       pending.length ? h("div", { class: "banner info", role: "status", "data-testid": "pending" }, `${pending.length} hand${pending.length === 1 ? "" : "s"} waiting to be sent: `, pending.map((q) => describeRequest(q.body, table.players)).join("; ")) : null,
       conflicts.map((q) => conflictBanner(q)),
+      entry.view_seat === undefined || entry.view_seat === null ? seatQuestion() : null,
       board,
+      penaltiesLine(s),
       selected !== null ? h("p", { class: "hint" }, `Differences against ${table.players[selected]}. Tap again to hide.`) : h("p", { class: "hint" }, "Tap a player to see the point differences."),
       table.event ? h("p", { class: "small" }, "A game of ", h("a", { href: `#/event/${table.event.id}`, "data-testid": "event-link" }, table.event.name || "the event"),
         table.previous_table ? [" · ", h("a", { href: `#/table/${table.previous_table}` }, "previous game")] : null) :
@@ -312,6 +385,25 @@ export async function tableScreen(view, key, params) {
         h("div", { class: "row" }, h("span", { class: "small grow" }, "You sit at"),
           segmented("view-seat", table.players.map((p, i) => [String(i), p]), String(viewSeat), (v) => { entry = store.saveTable({ id: table.id, view_seat: Number(v) }); render(); }, { legend: "Your seat (it is drawn at the bottom)" })),
         chip("Turn names to face each player", Boolean(entry.facing), (v) => { entry = store.saveTable({ id: table.id, facing: v }); render(); })));
+  }
+
+  /** A table opened from a link for the first time: which seat is this phone's player? */
+  function seatQuestion() {
+    const pickSeat = (seat) => { entry = store.saveTable({ id: table.id, view_seat: seat }); render(); };
+    return h("section", { class: "card", "aria-label": "Your seat", "data-testid": "seat-question" },
+      h("h2", {}, "Which seat are you?"),
+      h("p", { class: "hint" }, "Your seat is drawn at the bottom of the board."),
+      h("div", { class: "toggles" }, table.players.map((p, i) => h("button", { type: "button", "data-pick-seat": String(i), onclick: () => pickSeat(i) },
+        `${p} (${WIND_NAME[table.state.seat_winds[i]]})`)),
+        h("button", { type: "button", "data-pick-seat": "watch", onclick: () => pickSeat(0) }, "I am not playing")));
+  }
+
+  /** Point penalties kept off the table until the end (a WRR chombo, a referee's penalty). */
+  function penaltiesLine(s) {
+    const due = (s.penalties || []).map((p, seat) => [seat, p]).filter(([, p]) => p > 0);
+    if (!due.length || s.finished) return null;
+    return h("p", { class: "banner warn", "data-testid": "penalties" }, "Penalties settled at the end: ",
+      due.map(([seat, p]) => `${table.players[seat]} −${p}`).join(", "), ".");
   }
 
   function conflictBanner(q) {
@@ -364,22 +456,26 @@ export async function tableScreen(view, key, params) {
       hands.length ? h("ol", { class: "history", reversed: true }, [...hands].reverse().map((hand) => h("li", { "data-hand": String(hand.index) },
         h("span", { class: "what" }, h("b", {}, `${WIND_LETTER[hand.round_wind] || ""}${hand.hand_number}${hand.honba ? "-" + hand.honba : ""} `), describeHand(hand, table.players)),
         edit ? h("button", { type: "button", "aria-label": `Correct hand ${hand.index + 1}`, onclick: () => recordSheet(hand) }, "Correct") : null,
-        h("div", { class: "deltas", "aria-label": "Points won and lost" }, (hand.deltas || []).map((d, i) => h("span", { class: d > 0 ? "pos" : d < 0 ? "neg" : "" }, `${table.players[i]} ${points(d, true)}`))))))
+        h("div", { class: "deltas", "aria-label": "Points won and lost, and the running totals" }, (hand.deltas || []).map((d, i) => h("span", { class: d > 0 ? "pos" : d < 0 ? "neg" : "", "data-total": String((hand.scores_after || [])[i]) },
+          `${table.players[i]} ${points(d, true)}`, h("br"), h("span", { class: "running" }, `= ${(hand.scores_after || [])[i]}`)))))))
         : h("p", { class: "muted" }, "No hands yet."));
   }
 
   function standingsCard() {
     const st = table.state.standings || [];
     const penalties = st.some((r) => r.penalty);
-    const cols = ["#", "Player", "Points", "Uma", "Oka", ...(penalties ? ["Pen."] : []), "Final"];
+    const oka = st.some((r) => r.oka);
+    // one unit throughout: thousands of points, one decimal (35.2, +15.0, +19.3)
+    const k = (n, signed = true) => { const v = Math.abs(n / 1000).toFixed(1); return n > 0 ? (signed ? "+" : "") + v : n < 0 ? "−" + v : signed ? "±0.0" : v; };
+    const cols = ["#", "Player", "Score", "Uma", ...(oka ? ["Oka"] : []), ...(penalties ? ["Pen."] : []), "Final"];
     return h("section", { class: "card", "aria-label": "Final standings", "data-testid": "standings" },
       h("h2", {}, "Final standings"),
-      h("div", { class: "scroll-x" }, h("table", { class: "standings" },
+      h("table", { class: "standings" },
         h("thead", {}, h("tr", {}, cols.map((c) => h("th", { scope: "col" }, c)))),
-        h("tbody", {}, st.map((r) => h("tr", {}, h("td", {}, String(r.place)), h("td", {}, table.players[r.seat]), h("td", {}, String(r.points)),
-          h("td", {}, points(r.uma, true)), h("td", {}, points(r.oka, true)), penalties ? h("td", {}, r.penalty ? `−${r.penalty}` : "0") : null,
-          h("td", {}, h("b", {}, points(r.final, true)))))))),
-      h("p", { class: "small muted" }, "Uma and oka in points; final = (points − return points + uma + oka − penalty) in thousands."));
+        h("tbody", {}, st.map((r) => h("tr", {}, h("td", { "data-label": "#" }, String(r.place)), h("td", { class: "who" }, table.players[r.seat]), h("td", { "data-label": "Score" }, k(r.points, false)),
+          h("td", { "data-label": "Uma" }, k(r.uma)), oka ? h("td", { "data-label": "Oka" }, k(r.oka)) : null, penalties ? h("td", { "data-label": "Pen." }, r.penalty ? k(-r.penalty) : "±0.0") : null,
+          h("td", { "data-label": "Final" }, h("b", {}, k(r.final * 1000))))))),
+      h("p", { class: "small muted" }, `In thousands of points. Final = score − return points + uma${oka ? " + oka" : ""}${penalties ? " − penalty" : ""}.`));
   }
 
   /** Send a change; a stale version becomes a conflict the player decides on, offline it is queued. */
@@ -396,7 +492,8 @@ export async function tableScreen(view, key, params) {
     } catch (err) {
       if (err instanceof OfflineError) {
         if (method === "DELETE") { toast("You are offline: undo needs the server."); return false; }
-        store.enqueue({ table: table.id, method, path, body: payload, version });
+        const before = store.queue().filter((q) => q.table === table.id && !q.conflict && !q.error);
+        store.enqueue({ table: table.id, method, path, body: payload, version, after: before.length ? before[before.length - 1].key : null });
         if (dialog) dialog.close();
         toast("Saved on this phone: it will be sent when you are back online.");
         render();
@@ -482,6 +579,7 @@ export async function tableScreen(view, key, params) {
     }, { "data-seat": String(i), name: label, disabled: label === "riichi" && rules.riichi_needs_points && table.state.scores[i] < (rules.riichi_stick || 1000) && !list.includes(i) })));
 
     function draw() {
+      s.body.dispatchEvent(new Event("preview"));
       clear(content,
         segmented("result", kinds, f.result, (v) => { f.result = v; f.winners = f.result === "tsumo" ? f.winners.slice(0, 1) : f.winners; draw(); }, { legend: "What happened" }),
         ["ron", "tsumo", "draw", "abort"].includes(f.result) ? h("fieldset", {}, h("legend", {}, "Riichi declared this hand"), seatChips(f.riichi, "riichi")) : null,
@@ -533,7 +631,7 @@ export async function tableScreen(view, key, params) {
       fill(mode);
       box.append(modes, inner);
       if ((rules.pao_yaku || []).length) {
-        box.append(h("label", { class: "field" }, h("span", { class: "small" }, `Pao (liability for ${rules.pao_yaku.join(", ")})`),
+        box.append(h("label", { class: "field" }, h("span", { class: "small" }, `Pao (liability for ${rules.pao_yaku.map((y) => ITEM_NAMES[y] || y.replace(/_/g, " ")).join(", ")})`),
           h("select", { name: `pao-${seat}`, onchange: (e) => { f.pao[seat] = e.target.value === "" ? null : Number(e.target.value); } },
             h("option", { value: "" }, "nobody"), players.map((p, i) => i === seat ? null : h("option", { value: i, selected: f.pao[seat] === i }, p)))));
       }
@@ -570,6 +668,7 @@ export async function tableScreen(view, key, params) {
           const r = await api("POST", "/api/score", req);
           const { seat_wind, round_wind, honba, riichi_sticks, ...handReq } = req;
           f.values[seat] = { hand: handReq };
+          out.dispatchEvent(new Event("preview", { bubbles: true }));
           clear(out, h("p", { class: "banner info", "data-testid": `hand-value-${seat}` }, `${summary(r)} — `, (r.yaku || []).map((y) => y.name || names[y.id] || y.id).join(", ")));
         } catch (err) {
           f.values[seat] = { hand: null };
@@ -615,6 +714,7 @@ export async function tableScreen(view, key, params) {
     }
 
     const save = h("button", { type: "button", class: "btn-primary", "data-testid": "save-hand", onclick: async () => {
+      clearTimeout(previewTimer);   // the hand is being recorded: a preview now would describe the hand after it
       clear(errBox);
       let body;
       try { body = payload(); } catch (err) { clear(errBox, h("p", { class: "field-error", role: "alert" }, err.message)); return; }
@@ -629,8 +729,39 @@ export async function tableScreen(view, key, params) {
       }
     } }, correcting ? "Save correction" : "Record");
     s.foot.append(h("button", { type: "button", onclick: () => s.close() }, "Cancel"), save);
+    // who pays what, worked out by the server's ledger from the sheet as it is now (nothing stored)
+    const previewBox = h("section", { class: "preview", "aria-label": "Who pays what", "aria-live": "polite", "data-testid": "preview" });
+    const footSummary = h("div", { class: "deltas foot-summary", "aria-label": "Points won and lost", "data-testid": "preview-summary" });
+    s.foot.prepend(footSummary);
+    let previewSeq = 0, previewTimer = null;
+    let sheetOpen = true;
+    const schedulePreview = () => { if (sheetOpen) { clearTimeout(previewTimer); previewTimer = setTimeout(refreshPreview, 120); } };
+    // once the sheet is closed (recorded, or cancelled), no preview is asked for any more
+    s.dialog.addEventListener("close", () => { sheetOpen = false; clearTimeout(previewTimer); previewSeq += 1; });
+    async function refreshPreview() {
+      if (!sheetOpen) return;
+      const seq = ++previewSeq;
+      let body;
+      try { body = payload(); } catch (err) { clear(footSummary); clear(previewBox, h("p", { class: "hint" }, `Who pays what appears here. ${err.message}`)); return; }
+      const path = `/api/tables/${table.id}/preview${correcting ? `?index=${correcting.index}` : ""}`;
+      try {
+        const res = await api("POST", path, body, { headers: { Authorization: `Bearer ${entry.edit_token}` } });
+        if (seq !== previewSeq) return;
+        clear(previewBox, previewLines(res, players));
+        // the points each player gains or loses stay in view beside Record
+        clear(footSummary, res.hand.deltas.map((d, i) => h("span", { class: d > 0 ? "pos" : d < 0 ? "neg" : "" }, `${players[i]} ${points(d, true)}`)));
+      } catch (err) {
+        if (seq !== previewSeq) return;
+        clear(footSummary);
+        clear(previewBox, err instanceof OfflineError ? h("p", { class: "hint" }, "Offline: the payments are worked out when the hand is sent.")
+          : h("p", { class: "field-error", role: "alert", "data-state": "refused" }, err.field ? `${fieldLabel(err.field)}: ${err.message}` : err.message));
+      }
+    }
+    s.body.addEventListener("change", schedulePreview);
+    s.body.addEventListener("preview", schedulePreview);
     draw();
-    s.body.append(content);
+    s.body.append(content, previewBox);
+    refreshPreview();
   }
 
 

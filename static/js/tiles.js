@@ -1,10 +1,12 @@
 // Tile codes in mpsz notation (0 = red five) and their images.
+import { t } from "./i18n.js";
 export const SUITS = ["m", "p", "s", "z"];
 export const SUIT_NAMES = { m: "man", p: "pin", s: "sou", z: "honours" };
 export const HONOURS = { "1z": "East", "2z": "South", "3z": "West", "4z": "North", "5z": "Haku (white)", "6z": "Hatsu (green)", "7z": "Chun (red)" };
 export const WIND_OF = ["east", "south", "west", "north"];
 export const WIND_LETTER = { east: "E", south: "S", west: "W", north: "N" };
-export const WIND_NAME = { east: "East", south: "South", west: "West", north: "North" };
+/** A wind's name in the interface's language ("East" / "東"). */
+export const WIND_NAME = new Proxy({}, { get: (_, w) => (typeof w === "string" ? t(`wind.${w}`, {}, w) : undefined) });
 
 /** The picker's tiles by suit: 1-9 then the red five (honours 1-7). */
 export const PICKER = {

@@ -14,7 +14,7 @@ import pytest
 
 CHROMIUM = os.environ.get("TENBOU_CHROMIUM", "/usr/bin/chromium")
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screens"
-PHONE = {"width": 360, "height": 640}
+PHONE = {"width": 360, "height": 740}
 # Without the background-networking flags Chromium keeps trying hosts this machine cannot reach.
 CHROMIUM_ARGS = [
     "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
@@ -189,3 +189,54 @@ def unlabelled_controls(page) -> list[str]:
             return !name;
         })
         .map((el) => el.outerHTML.slice(0, 120))""")
+
+
+class Taps:
+    """Counts the player's taps (and typed fields) through a journey: each method does one tap.
+    `record()` writes the count to test-artifacts/taps.json, so a run leaves the taps per journey."""
+
+    def __init__(self, page, journey: str):
+        self.page, self.journey, self.count = page, journey, 0
+
+    def tap(self, selector: str):
+        self.count += 1
+        self.page.locator(selector).first.click()
+
+    def check(self, selector: str):
+        self.count += 1
+        self.page.locator(selector).first.check()
+
+    def select(self, selector: str, value: str):
+        self.count += 1
+        self.page.locator(selector).first.select_option(value)
+
+    def type(self, selector: str, text: str):
+        """Typing into a field counts as one tap (to focus it) plus one per character."""
+        self.count += 1 + len(text)
+        self.page.locator(selector).first.fill(text)
+
+    def tiles(self, mpsz: str):
+        for code in mpsz_codes(mpsz):
+            self.tap(f'.picker [data-tile="{code}"]')
+
+    def record(self) -> int:
+        import json
+
+        ARTIFACTS.parent.mkdir(parents=True, exist_ok=True)
+        path = ARTIFACTS.parent / "taps.json"
+        data = json.loads(path.read_text()) if path.exists() else {}
+        data[self.journey] = self.count
+        path.write_text(json.dumps(data, indent=1, sort_keys=True))
+        return self.count
+
+
+def mpsz_codes(mpsz: str) -> list[str]:
+    """'234m11z' -> ['2m', '3m', '4m', '1z', '1z']"""
+    out, digits = [], []
+    for ch in mpsz:
+        if ch.isdigit():
+            digits.append(ch)
+        else:
+            out += [d + ch for d in digits]
+            digits = []
+    return out

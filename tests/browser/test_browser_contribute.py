@@ -109,6 +109,8 @@ def test_scoring_a_photo_shares_it_when_chosen(tall_phone, live_server, contribu
     page.locator('[data-testid="contribute-toggle"]').check()
     page.set_input_files('[data-testid="photo-input"]', str(photo))
     page.locator('[data-testid="detections"] button').first.wait_for(timeout=60_000)
+    page.check('input[name="photo-win"][value="tsumo"]')   # asked for every photo before scoring
+    page.check('input[name="photo-seat"][value="east"]')
     with page.expect_response("**/api/contributions") as posted:
         page.click('[data-testid="photo-score"]')
     assert posted.value.status == 201
@@ -120,6 +122,8 @@ def test_scoring_a_photo_shares_it_when_chosen(tall_phone, live_server, contribu
     page.locator('[data-testid="contribute-toggle"]').uncheck()
     page.set_input_files('[data-testid="photo-input"]', str(photo))
     page.locator('[data-testid="detections"] button').first.wait_for(timeout=60_000)
+    page.check('input[name="photo-win"][value="tsumo"]')
+    page.check('input[name="photo-seat"][value="east"]')
     page.click('[data-testid="photo-score"]')
     page.wait_for_url("**/#/score")
     page.wait_for_timeout(500)

@@ -76,6 +76,14 @@ def test_table_records_every_kind_of_hand_and_matches_the_api(phone, live_server
     assert unlabelled_controls(page) == []
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
     sheet = record_ron(page, 0, 2, 3, 40, riichi=[1])
+    # before Record: who pays what, and where the stick goes
+    preview = sheet.locator('[data-testid="preview"]')
+    expect(preview).to_contain_text("Aiko pays Chie 5200 (for the hand)")
+    expect(preview).to_contain_text("Ben puts 1000 on the table (riichi stick)")
+    expect(preview).to_contain_text("Chie takes 1000 from the table")
+    expect(preview.locator('[data-delta="2"]')).to_have_text("Chie +6200")
+    expect(preview).to_contain_text("Then: East 2, 0 honba, 0 riichi sticks")
+    expect(sheet.locator('[data-testid="preview-summary"]')).to_have_text("Aiko −5200Ben −1000Chie +6200Dan ±0")
     assert unlabelled_controls(page) == []
     screenshot(page, "record-ron-sheet")
     save(sheet)
@@ -108,10 +116,12 @@ def test_table_records_every_kind_of_hand_and_matches_the_api(phone, live_server
     assert table["hands"][-1]["deltas"] == [1500, -1500, 1500, -1500]
     expect_board(page, table)
 
-    # chombo by Dan
+    # chombo by Dan: under WRR a penalty settled at the end, shown before Record and on the board
     sheet = open_sheet(page, "chombo")
     sheet.locator('input[name="chombo"][value="3"]').check()
+    expect(sheet.locator('[data-testid="preview"]')).to_contain_text("Dan: a 20000 point penalty, settled at the end")
     save(sheet)
+    expect(page.locator('[data-testid="penalties"]')).to_have_text("Penalties settled at the end: Dan −20000.")
     table = api_table(page, live_server, table_id)
     assert table["hands"][-1]["result"] == "chombo"
     expect_board(page, table)
@@ -161,7 +171,7 @@ def test_invalid_table_hand_is_explained_in_the_sheet(phone, live_server):
     for tile in ["1m", "2m", "3m"]:
         sheet.locator(f'[data-tile="{tile}"]').click()
     sheet.locator('[data-testid="check-hand-2"]').click()
-    expect(sheet.locator(".hand-editor .field-error").first).to_contain_text("14")
+    expect(sheet.locator(".hand-editor .entry-bar .field-error").first).to_contain_text("14")
 
 
 def test_share_link_and_qr_code(phone, live_server):
@@ -372,6 +382,14 @@ def test_house_rules_at_table_creation(phone, live_server):
     page.goto("/#/tables")
     page.select_option('[data-testid="table-ruleset"]', "wrr")
     page.locator("summary", has_text="Adjust the rules").click()
+    rules = page.locator(".rules")
+    # a short grouped screen in plain words: no clause notes, no internal names, the rarer rules folded away
+    assert [h.inner_text() for h in rules.locator("h3").all()] == [
+        "Points and the end of the game", "Dora", "Yaku and limits", "Wins, draws and penalties"]
+    text = rules.inner_text()
+    assert "_" not in text and not re.search(r"\b\d+\.\d+(\.\d+)?\b", text), text
+    assert "Nine terminals" in text
+    expect(rules.locator("details:has(summary:has-text('More rules'))")).not_to_have_attribute("open", "")
     page.locator('input[name="rule-kiriage"]').check()
     page.fill('input[name="rule-start_points"]', "25000")
     screenshot(page, "house-rules")
@@ -382,3 +400,30 @@ def test_house_rules_at_table_creation(phone, live_server):
     table = api_table(page, live_server, page.url.rsplit("/", 1)[1])
     assert table["rules"] == {"kiriage": True, "start_points": 25000}
     expect_board(page, table)
+
+
+def test_several_hands_recorded_offline_are_all_sent_in_order(browser, live_server):
+    context, console = new_phone(browser, live_server)
+    console.allow_offline()
+    page = context.new_page()
+    table_id = create_table(page)
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    context.set_offline(True)
+    page.evaluate("window.dispatchEvent(new Event('offline'))")
+    save(record_ron(page, 1, 3, 1, 30))
+    sheet = open_sheet(page, "draw")
+    sheet.locator('input[name="tenpai"][data-seat="2"]').check()
+    save(sheet)
+    save(record_ron(page, 0, 2, 2, 40))
+    expect(page.locator('[data-testid="pending"]')).to_contain_text("3 hands waiting to be sent")
+    context.set_offline(False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    expect(page.locator('[data-testid="pending"]')).to_have_count(0, timeout=10_000)
+    expect(page.locator('[data-testid="conflict"]')).to_have_count(0)
+    table = api_table(page, live_server, table_id)
+    assert [h["result"] for h in table["hands"]] == ["ron", "draw", "ron"]
+    assert table["hands"][0]["winners"][0]["seat"] == 3 and table["hands"][2]["winners"][0]["seat"] == 2
+    expect_board(page, table, timeout=10_000)
+    context.close()
+    assert console.unexpected() == []

@@ -1,0 +1,39 @@
+// Offline scoring in a Web Worker: Pyodide runs the server's own `scoring` package (its Python
+// source, /offline/scoring.zip), so a hand scores the same way with no connection. Messages in:
+// {id, request}; out: {id, ok: true, result} or {id, ok: false, status, error: {field, message, code}}.
+// Served from /offline-worker.js with a policy that lets Pyodide compile WebAssembly.
+let ready = null;
+
+async function start() {
+  const { loadPyodide } = await import("/static/vendor/pyodide/pyodide.mjs");
+  const pyodide = await loadPyodide({ indexURL: "/static/vendor/pyodide/" });
+  const resp = await fetch("/offline/scoring.zip");
+  if (!resp.ok) throw new Error(`the scoring source is not available (${resp.status})`);
+  pyodide.unpackArchive(await resp.arrayBuffer(), "zip", { extractDir: "/tenbou" });
+  pyodide.runPython(`
+import sys, json
+sys.path.insert(0, "/tenbou")
+import scoring
+
+def tenbou_score(text):
+    try:
+        return json.dumps({"ok": True, "result": scoring.score(json.loads(text))})
+    except scoring.ScoringError as err:
+        code = "malformed" if err.status == 400 else "impossible"
+        return json.dumps({"ok": False, "status": err.status, "error": {"field": err.field, "message": err.message, "code": code}})
+`);
+  return pyodide.globals.get("tenbou_score");
+}
+
+self.addEventListener("message", async (event) => {
+  const { id, request, warm } = event.data || {};
+  try {
+    if (!ready) ready = start();
+    const score = await ready;
+    if (warm) { self.postMessage({ id, ok: true, warm: true }); return; }
+    self.postMessage({ id, ...JSON.parse(score(JSON.stringify(request))) });
+  } catch (err) {
+    ready = null;
+    self.postMessage({ id, ok: false, status: 0, error: { field: null, message: `offline scoring could not start: ${err.message}`, code: "unavailable" } });
+  }
+});
