@@ -5,6 +5,7 @@ import { loadLanguage, setLanguage, lang, t } from "./i18n.js";
 import { scoreScreen } from "./quick.js";
 import { waitsScreen } from "./waits.js";
 import { photoScreen } from "./photo.js";
+import { cameraScreen } from "./camera.js";
 import { tablesScreen, tableScreen, flushQueue } from "./tables.js";
 import { eventsScreen, eventScreen } from "./events.js";
 
@@ -15,6 +16,7 @@ const routes = [
   [/^#?\/?$/, () => scoreScreen(view), "score"],
   [/^#\/score$/, () => scoreScreen(view), "score"],
   [/^#\/photo$/, () => photoScreen(view), "photo"],
+  [/^#\/camera$/, () => cameraScreen(view), "photo"],
   [/^#\/waits$/, () => waitsScreen(view), "waits"],
   [/^#\/tables$/, () => tablesScreen(view), "tables"],
   [/^#\/table\/([^/?]+)(?:\?(.*))?$/, (m) => tableScreen(view, decodeURIComponent(m[1]), new URLSearchParams(m[2] || "")), "tables"],
