@@ -54,7 +54,9 @@ self.addEventListener("fetch", (event) => {
              || url.pathname === "/offline-worker.js" || url.pathname === "/offline/scoring.zip") {
     // offline scoring's worker and the scoring source: fresh online, the cached copy offline
     event.respondWith(networkFirst(request));
-  } else if (url.pathname.startsWith("/static/")) {
+  } else if (url.pathname === "/models/info.json") {
+    event.respondWith(networkFirst(request));
+  } else if (url.pathname.startsWith("/static/") || url.pathname.startsWith("/models/")) {
     event.respondWith(cacheFirst(request));
   }
   // other API calls go to the network; the app keeps the tables' last state itself

@@ -85,3 +85,119 @@ def test_phone_and_server_read_the_same_tiles(phone, live_server, name):
         assert a["sideways"] == b["sideways"]
     for key in ("hand", "melds", "win_tile", "complete", "uncertain"):
         assert got["proposal"][key] == want["proposal"][key], key
+
+
+# -- the fake camera ------------------------------------------------------------------------------
+
+CROPS = ROOT.parent / "shared" / "data" / "tile-crops"
+HAND = ["2m", "3m", "4m", "4p", "5p", "6p", "6s", "7s", "8s", "1z", "1z", "1z", "5z", "5z"]
+
+
+def hand_picture(width: int = 960, height: int = 540, tile_w: int = 56) -> np.ndarray:
+    """A complete hand laid out in a row on green felt, from real photographed tile faces."""
+    import csv
+
+    if not (CROPS / "labels.csv").exists():
+        pytest.skip(f"the tile crops are not at {CROPS}")
+    by_tile: dict[str, list[str]] = {}
+    with open(CROPS / "labels.csv", newline="") as f:
+        for row in csv.DictReader(f):
+            by_tile.setdefault(row["tile"], []).append(row["image"])
+    tile_h = round(tile_w * 4 / 3)
+    img = Image.new("RGB", (width, height), (34, 96, 64))
+    x0, y0 = (width - len(HAND) * (tile_w + 3)) // 2, (height - tile_h) // 2
+    for k, code in enumerate(HAND):
+        face = Image.open(CROPS / "images" / by_tile[code][0]).convert("RGB").resize((tile_w, tile_h), Image.LANCZOS)
+        img.paste(face, (x0 + k * (tile_w + 3), y0))
+    return np.asarray(img)
+
+
+def write_y4m(path: Path, rgb: np.ndarray, frames: int = 2) -> None:
+    """A YUV4MPEG2 (4:2:0, BT.601 video range) file of the still picture, for Chromium's fake camera."""
+    h, w = rgb.shape[:2]
+    r, g, b = (rgb[..., i].astype(np.float32) for i in range(3))
+    y = 16 + 0.257 * r + 0.504 * g + 0.098 * b
+    u = 128 - 0.148 * r - 0.291 * g + 0.439 * b
+    v = 128 + 0.439 * r - 0.368 * g - 0.071 * b
+    sub = lambda p: p.reshape(h // 2, 2, w // 2, 2).mean((1, 3))  # noqa: E731
+    planes = b"".join(np.clip(np.rint(p), 0, 255).astype(np.uint8).tobytes() for p in (y, sub(u), sub(v)))
+    with open(path, "wb") as f:
+        f.write(f"YUV4MPEG2 W{w} H{h} F30:1 Ip A1:1 C420jpeg\n".encode())
+        for _ in range(frames):
+            f.write(b"FRAME\n" + planes)
+
+
+@pytest.fixture(scope="module")
+def fake_camera(playwright, chromium_path, tmp_path_factory):
+    from .conftest import CHROMIUM_ARGS
+
+    needs_vendor()
+    path = tmp_path_factory.mktemp("camera") / "hand.y4m"
+    write_y4m(path, hand_picture())
+    b = playwright.chromium.launch(executable_path=chromium_path, headless=True, args=CHROMIUM_ARGS + [
+        "--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream", f"--use-file-for-fake-video-capture={path}"])
+    try:
+        yield b
+    finally:
+        b.close()
+
+
+@pytest.fixture
+def camera_phone(fake_camera, live_server):
+    from .conftest import new_phone
+
+    context, console = new_phone(fake_camera, live_server, permissions=["camera"])
+    page = context.new_page()
+    yield page, console, context
+    context.close()
+    assert console.unexpected() == [], "console errors"
+
+
+def captured(page, timeout=120_000) -> dict:
+    page.wait_for_selector('[data-testid="camera"][data-state="captured"]', timeout=timeout)
+    return page.eval_on_selector('[data-testid="camera"]', "(el) => ({...el.dataset})")
+
+
+def test_the_camera_captures_and_scores_a_hand_without_a_tap(camera_phone):
+    page, _, _ = camera_phone
+    page.goto("/#/camera")
+    info = captured(page)
+    print("capture after", info["captureMs"], "ms on the", info["path"], "path,", info["frames"], "frames")
+    total = page.locator('[data-testid="camera-result"] [data-testid="result-total"]')
+    total.wait_for(timeout=30_000)
+    assert int(total.get_attribute("data-value")) > 0
+    shown = page.eval_on_selector_all('[data-testid="camera-hand"] [data-tile]', "(els) => els.map((e) => e.dataset.tile)")
+    assert sorted(shown) == sorted(HAND)
+    # every tile stays correctable: the photo screen has the frozen frame with its tiles
+    page.click('[data-testid="camera-correct"]')
+    tiles = page.locator('[data-testid="detections"] button')
+    tiles.first.wait_for()
+    assert tiles.count() == len(HAND)
+
+
+def test_with_the_network_cut_the_phone_reads_the_hand(camera_phone):
+    page, console, context = camera_phone
+    page.goto("/#/score")
+    # the service worker caches the app, ONNX Runtime's WASM and the models on install
+    page.wait_for_function("""async () => {
+      const reg = await navigator.serviceWorker.ready;
+      if (!navigator.serviceWorker.controller) return false;
+      const keys = (await Promise.all((await caches.keys()).map(async (n) => (await (await caches.open(n)).keys()).map((r) => new URL(r.url).pathname)))).flat();
+      return keys.includes("/static/vendor/ort/ort-wasm-simd-threaded.wasm") && keys.includes("/models/detector.onnx") && keys.includes("/models/classifier.onnx");
+    }""", timeout=60_000, polling=500)
+    page.reload()
+    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    context.set_offline(True)
+    console.allow_offline()
+    page.reload()  # the app itself now comes from the service worker's cache
+    page.locator('[data-testid="score"]').wait_for()
+    page.goto("/#/camera")
+    info = captured(page)
+    print("offline capture after", info["captureMs"], "ms,", info["frames"], "frames")
+    assert info["path"] == "phone"
+    page.locator('[data-testid="camera-score-error"]').wait_for()
+    assert "offline" in page.text_content('[data-testid="camera-score-error"]')
+    shown = page.eval_on_selector_all('[data-testid="camera-hand"] [data-tile]', "(els) => els.map((e) => e.dataset.tile)")
+    assert sorted(shown) == sorted(HAND)
+    saved = page.evaluate("() => JSON.parse(localStorage.getItem('tenbou.quick') || 'null')")
+    assert saved and sorted(saved["hand"]["concealed"]) == sorted(HAND), saved
