@@ -135,7 +135,7 @@ def fake_camera(playwright, chromium_path, tmp_path_factory):
     path = tmp_path_factory.mktemp("camera") / "hand.y4m"
     write_y4m(path, hand_picture())
     b = playwright.chromium.launch(executable_path=chromium_path, headless=True, args=CHROMIUM_ARGS + [
-        "--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream", f"--use-file-for-fake-video-capture={path}"])
+        "--use-fake-device-for-media-stream", f"--use-file-for-fake-video-capture={path}"])
     try:
         yield b
     finally:
@@ -143,10 +143,11 @@ def fake_camera(playwright, chromium_path, tmp_path_factory):
 
 
 @pytest.fixture
-def camera_phone(fake_camera, live_server):
+def camera_phone(fake_camera, live_server, request):
     from .conftest import new_phone
 
-    context, console = new_phone(fake_camera, live_server, permissions=["camera"])
+    granted = getattr(request, "param", ["camera"])
+    context, console = new_phone(fake_camera, live_server, permissions=granted)
     page = context.new_page()
     yield page, console, context
     context.close()
@@ -201,3 +202,36 @@ def test_with_the_network_cut_the_phone_reads_the_hand(camera_phone):
     assert sorted(shown) == sorted(HAND)
     saved = page.evaluate("() => JSON.parse(localStorage.getItem('tenbou.quick') || 'null')")
     assert saved and sorted(saved["hand"]["concealed"]) == sorted(HAND), saved
+
+
+def test_on_the_server_path_too(camera_phone):
+    page, _, _ = camera_phone
+    page.goto("/#/score")
+    page.evaluate("() => localStorage.setItem('tenbou.camera-mode', JSON.stringify('server'))")
+    page.goto("/#/camera")
+    info = captured(page)
+    print("server-path capture after", info["captureMs"], "ms,", info["frames"], "frames")
+    assert info["path"] == "server"
+    page.locator('[data-testid="camera-result"] [data-testid="result-total"]').wait_for(timeout=30_000)
+
+
+@pytest.mark.parametrize("camera_phone", [[]], indirect=True)
+def test_without_permission_the_screen_says_why(camera_phone):
+    page, console, _ = camera_phone
+    page.goto("/#/camera")
+    error = page.locator('[data-testid="camera-error"]')
+    error.wait_for()
+    assert "Allow the camera" in error.text_content()
+    assert page.eval_on_selector('[data-testid="camera"]', "(el) => el.dataset.state") == "no-camera"
+
+
+def test_take_photo_opens_the_camera_and_choose_photo_the_gallery(phone):
+    page, _ = phone
+    page.goto("/#/photo")
+    take, choose = page.locator('[data-testid="photo-input"]'), page.locator('[data-testid="photo-choose"]')
+    assert take.get_attribute("capture") == "environment" and take.get_attribute("accept") == "image/*"
+    assert choose.get_attribute("capture") is None and choose.get_attribute("accept") == "image/*"
+    assert page.locator('label[for="photo-input"]').text_content() == "Take photo"
+    assert page.locator('label[for="photo-choose"]').text_content() == "Choose photo"
+    page.click('[data-testid="open-camera"]')
+    page.locator('[data-testid="camera"]').wait_for()
