@@ -4,6 +4,8 @@
 import { api } from "./api.js";
 
 export const FAST_ENOUGH_MS = 900;
+const LOAD_TIMEOUT_MS = 120_000;
+const FRAME_TIMEOUT_MS = 30_000;
 const SERVER_GAP_MS = 2100;  // the server allows 30 photos a minute per phone (RATE_LIMITS in app.py)
 
 let shared = null;  // one worker per page: the models load once
@@ -34,13 +36,21 @@ class PhoneReader {
         this.pending.delete(msg.id);
         if (msg.type === "result") p.resolve(msg.result); else p.reject(new Error(msg.message));
       };
-      this.worker.onerror = (event) => {
-        this.state = "unavailable";
-        this.message = event.message || "the on-phone reader failed to start";
-        resolve(false);
-      };
+      this.worker.onerror = (event) => this.fail(event.message || "the on-phone reader stopped", resolve);
+      // a download that never ends must not hold the camera: the server reads meanwhile
+      setTimeout(() => this.state === "loading" && this.fail("the on-phone models took too long to load", resolve), LOAD_TIMEOUT_MS);
     });
     this.worker.postMessage({ type: "init" });
+  }
+
+  fail(message, resolve) {
+    this.state = "unavailable";
+    this.message = message;
+    for (const p of this.pending.values()) p.reject(new Error(message));
+    this.pending.clear();
+    if (this.worker) this.worker.terminate();
+    if (resolve) resolve(false);
+    if (shared === this) shared = null;  // the next camera screen tries again
   }
 
   /** Read an ImageBitmap (transferred to the worker) or raw RGBA pixels. */
@@ -48,7 +58,8 @@ class PhoneReader {
     const id = this.nextId++;
     const t0 = performance.now();
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
+      const timer = setTimeout(() => this.fail("reading a frame on the phone took too long"), FRAME_TIMEOUT_MS);
+      this.pending.set(id, { resolve: (v) => { clearTimeout(timer); resolve(v); }, reject: (e) => { clearTimeout(timer); reject(e); } });
       if (frame instanceof ImageBitmap) this.worker.postMessage({ type: "recognize", id, bitmap: frame }, [frame]);
       else this.worker.postMessage({ type: "recognize", id, ...frame });
     }).then((res) => { this.times = [...this.times.slice(-4), performance.now() - t0]; return res; });

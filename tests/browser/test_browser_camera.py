@@ -12,8 +12,10 @@ import numpy as np
 import pytest
 from PIL import Image
 
+from bench.camera_frames import HAND, hand_picture, write_y4m
 from recognition.image_io import load_image
 
+from .conftest import screenshot
 from .test_browser_scoring import DEV_PHOTOS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -89,51 +91,16 @@ def test_phone_and_server_read_the_same_tiles(phone, live_server, name):
 
 # -- the fake camera ------------------------------------------------------------------------------
 
-CROPS = ROOT.parent / "shared" / "data" / "tile-crops"
-HAND = ["2m", "3m", "4m", "4p", "5p", "6p", "6s", "7s", "8s", "1z", "1z", "1z", "5z", "5z"]
-
-
-def hand_picture(width: int = 960, height: int = 540, tile_w: int = 56) -> np.ndarray:
-    """A complete hand laid out in a row on green felt, from real photographed tile faces."""
-    import csv
-
-    if not (CROPS / "labels.csv").exists():
-        pytest.skip(f"the tile crops are not at {CROPS}")
-    by_tile: dict[str, list[str]] = {}
-    with open(CROPS / "labels.csv", newline="") as f:
-        for row in csv.DictReader(f):
-            by_tile.setdefault(row["tile"], []).append(row["image"])
-    tile_h = round(tile_w * 4 / 3)
-    img = Image.new("RGB", (width, height), (34, 96, 64))
-    x0, y0 = (width - len(HAND) * (tile_w + 3)) // 2, (height - tile_h) // 2
-    for k, code in enumerate(HAND):
-        face = Image.open(CROPS / "images" / by_tile[code][0]).convert("RGB").resize((tile_w, tile_h), Image.LANCZOS)
-        img.paste(face, (x0 + k * (tile_w + 3), y0))
-    return np.asarray(img)
-
-
-def write_y4m(path: Path, rgb: np.ndarray, frames: int = 2) -> None:
-    """A YUV4MPEG2 (4:2:0, BT.601 video range) file of the still picture, for Chromium's fake camera."""
-    h, w = rgb.shape[:2]
-    r, g, b = (rgb[..., i].astype(np.float32) for i in range(3))
-    y = 16 + 0.257 * r + 0.504 * g + 0.098 * b
-    u = 128 - 0.148 * r - 0.291 * g + 0.439 * b
-    v = 128 + 0.439 * r - 0.368 * g - 0.071 * b
-    sub = lambda p: p.reshape(h // 2, 2, w // 2, 2).mean((1, 3))  # noqa: E731
-    planes = b"".join(np.clip(np.rint(p), 0, 255).astype(np.uint8).tobytes() for p in (y, sub(u), sub(v)))
-    with open(path, "wb") as f:
-        f.write(f"YUV4MPEG2 W{w} H{h} F30:1 Ip A1:1 C420jpeg\n".encode())
-        for _ in range(frames):
-            f.write(b"FRAME\n" + planes)
-
-
 @pytest.fixture(scope="module")
 def fake_camera(playwright, chromium_path, tmp_path_factory):
     from .conftest import CHROMIUM_ARGS
 
     needs_vendor()
     path = tmp_path_factory.mktemp("camera") / "hand.y4m"
-    write_y4m(path, hand_picture())
+    picture = hand_picture()
+    if picture is None:
+        pytest.skip("the tile crops are not in ../shared/data/tile-crops")
+    write_y4m(path, picture)
     b = playwright.chromium.launch(executable_path=chromium_path, headless=True, args=CHROMIUM_ARGS + [
         "--use-fake-device-for-media-stream", f"--use-file-for-fake-video-capture={path}"])
     try:
@@ -167,6 +134,7 @@ def test_the_camera_captures_and_scores_a_hand_without_a_tap(camera_phone):
     total = page.locator('[data-testid="camera-result"] [data-testid="result-total"]')
     total.wait_for(timeout=30_000)
     assert int(total.get_attribute("data-value")) > 0
+    screenshot(page, "camera-captured", full_page=True)
     shown = page.eval_on_selector_all('[data-testid="camera-hand"] [data-tile]', "(els) => els.map((e) => e.dataset.tile)")
     assert sorted(shown) == sorted(HAND)
     # every tile stays correctable: the photo screen has the frozen frame with its tiles
