@@ -133,18 +133,23 @@ def main() -> None:
             p, s = statistics.median(phone), statistics.median(srv)
             print(f"{long_side} px frames ({w}x{h}, {out['tiles']} tiles): on-phone {p:.0f} ms/frame = {1000 / p:.2f} fps; "
                   f"server {s:.0f} ms/frame = {1000 / s:.2f} fps; phone/server time ratio {p / s:.2f}")
+        page.close()  # its worker and models: the camera pages load their own
         context = browser.new_context(base_url=base, permissions=["camera"])
         for mode in ("phone", "server"):
             times = []
             for _ in range(args.captures):
                 cam = context.new_page()
+                problems: list[str] = []
+                cam.on("crash", lambda _: problems.append("the page crashed"))
+                cam.on("pageerror", lambda e: problems.append(str(e)))
+                cam.on("console", lambda m: m.type == "error" and problems.append(m.text))
                 cam.goto("/#/score")
                 cam.evaluate(f"() => localStorage.setItem('tenbou.camera-mode', JSON.stringify('{mode}'))")
                 cam.goto("/#/camera")
                 try:
                     cam.wait_for_selector('[data-testid="camera"][data-state="captured"]', timeout=180_000)
                 except Exception:
-                    raise SystemExit(f"no capture on the {mode} path; the screen says: {cam.text_content('[data-testid=camera]')!r}")
+                    raise SystemExit(f"no capture on the {mode} path: {problems}")
                 times.append(int(cam.eval_on_selector('[data-testid="camera"]', "(el) => el.dataset.captureMs")))
                 cam.close()
             print(f"camera screen open -> auto-capture ({mode} path, 640 px frames, 3 identical readings): "
