@@ -8,7 +8,11 @@ const SHELL = "/";
 self.addEventListener("install", (event) => {
   event.waitUntil((async () => {
     const cache = await caches.open(CACHE);
-    await cache.addAll([SHELL, "/manifest.webmanifest", "/api/rulesets", ...ASSETS]);
+    // on-phone recognition (ONNX Runtime's WASM and the models, ~20 MB) is cached too, but a failed
+    // download of it must not keep the rest of the app from working offline
+    const heavy = (url) => url.startsWith("/static/vendor/") || url.startsWith("/models/");
+    await cache.addAll([SHELL, "/manifest.webmanifest", "/api/rulesets", ...ASSETS.filter((u) => !heavy(u))]);
+    try { await cache.addAll(ASSETS.filter(heavy)); } catch (err) { /* fetched and cached on first use instead */ }
     await self.skipWaiting();
   })());
 });

@@ -107,7 +107,11 @@ export async function cameraScreen(view) {
 
   async function loop() {
     while (running) {
-      if (!video.videoWidth) { await new Promise((r) => setTimeout(r, 100)); continue; }
+      if (!video.videoWidth || video.readyState < 2) {
+        if (performance.now() - opened > 10_000) clear(status, "The camera shows no picture yet. If it stays dark, close other apps using the camera, or take a photo instead.");
+        await new Promise((r) => setTimeout(r, 100));
+        continue;
+      }
       const s = Math.min(1, long / Math.max(video.videoWidth, video.videoHeight));
       frame.width = Math.round(video.videoWidth * s);
       frame.height = Math.round(video.videoHeight * s);
@@ -204,7 +208,7 @@ export async function cameraScreen(view) {
   }
   if (!running) { stop(); return stop; }
   video.srcObject = stream;
-  await video.play().catch(() => {});
+  video.play().catch(() => {});  // not awaited: some browsers settle it only once frames flow
   screen.dataset.state = "live";
   loop();
   return stop;

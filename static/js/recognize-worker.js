@@ -53,14 +53,27 @@ async function recognize(msg) {
   let probs = [], orient = [];
   if (boxes.length) {
     const size = info.crop_size, n = boxes.length, nc = info.labels.length;
-    const crops = squareCrops(rgb, w, h, boxes, size, info.crop_context);
-    const res = await classifier.run({ [classifier.inputNames[0]]: new ort.Tensor("float32", crops, [n, 3, size, size]) });
+    let crops = squareCrops(rgb, w, h, boxes, size, info.crop_context);
+    const tta = st.half_turn_tta, plane = size * size;
+    if (tta) {  // also every crop turned half round (each plane read backwards), then averaged
+      const both = new Float32Array(crops.length * 2);
+      both.set(crops);
+      for (let c = 0; c < n * 3; c++) for (let p = 0; p < plane; p++) both[crops.length + c * plane + p] = crops[c * plane + plane - 1 - p];
+      crops = both;
+    }
+    const res = await classifier.run({ [classifier.inputNames[0]]: new ort.Tensor("float32", crops, [tta ? 2 * n : n, 3, size, size]) });
     const logits = res[classifier.outputNames[0]].data;
-    const width = logits.length / n;
+    const width = logits.length / (tta ? 2 * n : n);
+    const rowOf = (i) => Array.from(logits.subarray(i * width, (i + 1) * width));
     for (let i = 0; i < n; i++) {
-      const row = Array.from(logits.subarray(i * width, (i + 1) * width));
-      probs.push(softmax(row.slice(0, nc)));
-      orient.push(softmax(row.slice(nc)));
+      let p = softmax(rowOf(i).slice(0, nc)), o = softmax(rowOf(i).slice(nc));
+      if (tta) {  // turned half round, "up" reads as "down": turn it back (np.roll by 2)
+        const p2 = softmax(rowOf(n + i).slice(0, nc)), o2 = softmax(rowOf(n + i).slice(nc));
+        p = p.map((v, k) => (v + p2[k]) / 2);
+        o = o.map((v, k) => (v + o2[(k + 2) % 4]) / 2);
+      }
+      probs.push(p);
+      orient.push(o);
     }
   }
   const t3 = performance.now();

@@ -122,7 +122,11 @@ def camera_phone(fake_camera, live_server, request):
 
 
 def captured(page, timeout=120_000) -> dict:
-    page.wait_for_selector('[data-testid="camera"][data-state="captured"]', timeout=timeout)
+    try:
+        page.wait_for_selector('[data-testid="camera"][data-state="captured"]', timeout=timeout)
+    except Exception:
+        state = page.evaluate("() => [location.hash, document.querySelector('#view').innerText.slice(0, 400)]")
+        raise AssertionError(f"no auto-capture; the screen shows {state}") from None
     return page.eval_on_selector('[data-testid="camera"]', "(el) => ({...el.dataset})")
 
 
