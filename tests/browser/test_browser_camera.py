@@ -15,7 +15,7 @@ from PIL import Image
 from bench.camera_frames import HAND, hand_picture, write_y4m
 from recognition.image_io import load_image
 
-from .conftest import screenshot
+from .conftest import screenshot, unlabelled_controls
 from .test_browser_scoring import DEV_PHOTOS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -102,6 +102,7 @@ def fake_camera(playwright, chromium_path, tmp_path_factory):
         pytest.skip("the tile crops are not in ../shared/data/tile-crops")
     write_y4m(path, picture)
     b = playwright.chromium.launch(executable_path=chromium_path, headless=True, args=CHROMIUM_ARGS + [
+        "--host-resolver-rules=MAP tenbou.test 127.0.0.1",  # a LAN-like name: plain HTTP there is not secure
         "--use-fake-device-for-media-stream", f"--use-file-for-fake-video-capture={path}"])
     try:
         yield b
@@ -139,6 +140,7 @@ def test_the_camera_captures_and_scores_a_hand_without_a_tap(camera_phone):
     total.wait_for(timeout=30_000)
     assert int(total.get_attribute("data-value")) > 0
     screenshot(page, "camera-captured", full_page=True)
+    assert unlabelled_controls(page) == []
     shown = page.eval_on_selector_all('[data-testid="camera-hand"] [data-tile]', "(els) => els.map((e) => e.dataset.tile)")
     assert sorted(shown) == sorted(HAND)
     # every tile stays correctable: the photo screen has the frozen frame with its tiles
@@ -205,5 +207,22 @@ def test_take_photo_opens_the_camera_and_choose_photo_the_gallery(phone):
     assert choose.get_attribute("capture") is None and choose.get_attribute("accept") == "image/*"
     assert page.locator('label[for="photo-input"]').text_content() == "Take photo"
     assert page.locator('label[for="photo-choose"]').text_content() == "Choose photo"
+    photo = DEV_PHOTOS / "IMG_3085.jpg"
+    if photo.exists():  # a photo chosen from the gallery goes through the same flow
+        with page.expect_response("**/api/recognize"):
+            page.set_input_files('[data-testid="photo-choose"]', str(photo))
+        page.locator('[data-testid="detections"] button').first.wait_for(timeout=60_000)
     page.click('[data-testid="open-camera"]')
     page.locator('[data-testid="camera"]').wait_for()
+
+
+def test_over_plain_http_on_the_network_the_screen_asks_for_https(camera_phone, live_server):
+    page, console, _ = camera_phone
+    port = live_server.rsplit(":", 1)[1]
+    page.goto(f"http://tenbou.test:{port}/#/camera")
+    assert page.evaluate("() => window.isSecureContext") is False
+    error = page.locator('[data-testid="camera-error"]')
+    error.wait_for()
+    assert "https://" in error.text_content() and "secure connection" in error.text_content()
+    # Chromium notes that it ignores COOP on an untrustworthy origin: expected on plain HTTP
+    console.errors[:] = [e for e in console.errors if "Cross-Origin-Opener-Policy header has been ignored" not in e]
