@@ -226,3 +226,26 @@ def test_over_plain_http_on_the_network_the_screen_asks_for_https(camera_phone, 
     assert "https://" in error.text_content() and "secure connection" in error.text_content()
     # Chromium notes that it ignores COOP on an untrustworthy origin: expected on plain HTTP
     console.errors[:] = [e for e in console.errors if "Cross-Origin-Opener-Policy header has been ignored" not in e]
+
+
+CHOICES = """async () => {
+  const { LiveRecognizer, FAST_ENOUGH_MS } = await import("/static/js/live-recognizer.js");
+  const r = new LiveRecognizer("auto");
+  const pick = (mode, state, typicalMs) => { r.mode = mode; r.phone = { state, typicalMs }; return r.choose(); };
+  return {
+    loading: pick("auto", "loading", 0), ready: pick("auto", "ready", 0), fast: pick("auto", "ready", FAST_ENOUGH_MS),
+    slow: pick("auto", "ready", FAST_ENOUGH_MS + 1), asked_server: pick("server", "ready", 10),
+    asked_phone_unavailable: pick("phone", "unavailable", 0),
+  };
+}"""
+
+
+def test_the_path_is_chosen_automatically_and_offline_is_always_the_phone(phone):
+    page, console = phone
+    page.goto("/#/score")
+    assert page.evaluate(CHOICES) == {"loading": "server", "ready": "phone", "fast": "phone", "slow": "server",
+                                      "asked_server": "server", "asked_phone_unavailable": None}
+    page.context.set_offline(True)
+    console.allow_offline()
+    offline = page.evaluate(CHOICES)
+    assert offline["slow"] == offline["asked_server"] == "phone" and offline["loading"] is None
