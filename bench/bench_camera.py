@@ -149,7 +149,8 @@ def main() -> None:
                 try:
                     cam.wait_for_selector('[data-testid="camera"][data-state="captured"]', timeout=180_000)
                 except Exception:
-                    raise SystemExit(f"no capture on the {mode} path: {problems}")
+                    shown = cam.evaluate("() => [location.hash, document.querySelector('#view').innerText.slice(0, 300)]")
+                    raise SystemExit(f"no capture on the {mode} path: {problems}; the screen shows {shown}")
                 times.append(int(cam.eval_on_selector('[data-testid="camera"]', "(el) => el.dataset.captureMs")))
                 cam.close()
             print(f"camera screen open -> auto-capture ({mode} path, 640 px frames, 3 identical readings): "

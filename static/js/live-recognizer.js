@@ -81,16 +81,20 @@ export function phoneReader() {
 export class LiveRecognizer {
   constructor(mode = "auto") {
     this.mode = mode;
-    this.phone = phoneReader();
+    this._phone = null;  // started when first needed: a phone told to use the server loads no models
     this.lastServer = 0;
     this.path = null;
+    if (mode !== "server") this._phone = phoneReader();  // start loading the models now
   }
 
+  get phone() { return this._phone || (this._phone = phoneReader()); }
+  set phone(reader) { this._phone = reader; }
+
   choose() {
+    if (navigator.onLine && this.mode === "server") return "server";
     const phoneOk = this.phone.state === "ready";
     if (!navigator.onLine) return phoneOk ? "phone" : null;
     if (this.mode === "phone") return phoneOk ? "phone" : null;
-    if (this.mode === "server") return "server";
     if (phoneOk && (this.phone.typicalMs === 0 || this.phone.typicalMs <= FAST_ENOUGH_MS)) return "phone";
     return "server";
   }
