@@ -249,3 +249,25 @@ def test_the_path_is_chosen_automatically_and_offline_is_always_the_phone(phone)
     console.allow_offline()
     offline = page.evaluate(CHOICES)
     assert offline["slow"] == offline["asked_server"] == "phone" and offline["loading"] is None
+
+
+def test_a_screen_still_loading_does_not_draw_over_the_camera(camera_phone):
+    page, _, _ = camera_phone
+    held, released = [], []
+
+    def hold(route):  # the score screen waits for the rule sets
+        if released:
+            route.continue_()
+        else:
+            held.append(route)
+
+    page.route("**/api/rulesets", hold)
+    page.goto("/#/score")
+    page.evaluate("() => { location.hash = '#/camera'; }")
+    page.locator('[data-testid="camera"]').wait_for()
+    assert held, "the score screen was still loading"
+    released.append(True)
+    for route in held:
+        route.continue_()
+    captured(page)  # the camera screen is still the one shown, and it captured the hand
+    assert page.locator('[data-testid="score"]').count() == 0
