@@ -106,7 +106,7 @@ def main() -> None:
         raise SystemExit("the tile crops are not in ../shared/data/tile-crops")
     server, base = serve()
     raw, gz = download_size(base)
-    print(f"on-phone download: {raw / 1e6:.1f} MB ({gz / 1e6:.1f} MB gzip-compressed); the service worker caches it on install")
+    print(f"on-phone download: {raw / 1e6:.1f} MB ({gz / 1e6:.1f} MB gzip-compressed); fetched when the camera screen first opens, then kept by the service worker")
     y4m = Path(tempfile.mkdtemp()) / "hand.y4m"
     write_y4m(y4m, picture)
     with sync_playwright() as pw:

@@ -8,11 +8,10 @@ const SHELL = "/";
 self.addEventListener("install", (event) => {
   event.waitUntil((async () => {
     const cache = await caches.open(CACHE);
-    // on-phone recognition (ONNX Runtime's WASM and the models, ~20 MB) is cached too, but a failed
-    // download of it must not keep the rest of the app from working offline
+    // on-phone recognition (ONNX Runtime's WASM and the models, ~20 MB) is fetched when the camera
+    // screen first opens, not by every visitor, and kept from then on (cacheFirst below)
     const heavy = (url) => url.startsWith("/static/vendor/") || url.startsWith("/models/");
     await cache.addAll([SHELL, "/manifest.webmanifest", "/api/rulesets", ...ASSETS.filter((u) => !heavy(u))]);
-    try { await cache.addAll(ASSETS.filter(heavy)); } catch (err) { /* fetched and cached on first use instead */ }
     await self.skipWaiting();
   })());
 });

@@ -63,7 +63,7 @@ def test_new_weights_change_the_urls_and_the_offline_cache(tmp_path):
 
 def test_without_models_the_app_still_installs_offline(tmp_path):
     client = make_app(tmp_path, tmp_path / "no-models").test_client()
-    assert not [u for u in sw_assets(client) if u.startswith("/models/")]  # cache.addAll would fail on them
+    assert not [u for u in sw_assets(client) if u.startswith("/models/")]  # nothing that could not be fetched
     resp = client.get("/models/info.json")
     assert resp.status_code == 503 and resp.get_json()["error"]["field"] == "models"
 

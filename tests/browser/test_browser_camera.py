@@ -153,15 +153,15 @@ def test_the_camera_captures_and_scores_a_hand_without_a_tap(camera_phone):
 def test_with_the_network_cut_the_phone_reads_the_hand(camera_phone):
     page, console, context = camera_phone
     page.goto("/#/score")
-    # the service worker caches the app, ONNX Runtime's WASM and the models on install
+    page.wait_for_function("async () => (await navigator.serviceWorker.ready) && navigator.serviceWorker.controller !== null")
+    # opening the camera online fetches ONNX Runtime's WASM and the models; the service worker keeps them
+    page.goto("/#/camera")
+    captured(page)
     page.wait_for_function("""async () => {
-      const reg = await navigator.serviceWorker.ready;
-      if (!navigator.serviceWorker.controller) return false;
       const keys = (await Promise.all((await caches.keys()).map(async (n) => (await (await caches.open(n)).keys()).map((r) => new URL(r.url).pathname)))).flat();
       return keys.includes("/static/vendor/ort/ort-wasm-simd-threaded.wasm") && keys.includes("/models/detector.onnx") && keys.includes("/models/classifier.onnx");
     }""", timeout=60_000, polling=500)
-    page.reload()
-    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    page.goto("/#/score")
     context.set_offline(True)
     console.allow_offline()
     page.reload()  # the app itself now comes from the service worker's cache
