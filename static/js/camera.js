@@ -12,6 +12,7 @@ import { resultCard } from "./results.js";
 import * as store from "./store.js";
 
 export const STABLE_FRAMES = 3;
+export const FRAME_LONG_SIDE = 640;  // frames are downscaled on the phone to this before reading
 const UNCERTAIN = 0.75;
 const MODES = [["auto", "Automatic"], ["phone", "On this phone"], ["server", "On the server"]];
 
@@ -33,7 +34,6 @@ const handKey = (p) => p && p.complete ? `${p.hand}|${p.win_tile}|${(p.melds || 
 
 export async function cameraScreen(view) {
   const mode = store.get("camera-mode", "auto");
-  const long = store.get("camera-size", 640);
   const reader = new LiveRecognizer(mode);
   const screen = h("section", { class: "camera-screen", "data-testid": "camera", "data-state": "starting" });
   const video = h("video", { playsinline: "", muted: "", autoplay: "", "aria-label": "Live camera view" });
@@ -112,7 +112,7 @@ export async function cameraScreen(view) {
         await new Promise((r) => setTimeout(r, 100));
         continue;
       }
-      const s = Math.min(1, long / Math.max(video.videoWidth, video.videoHeight));
+      const s = Math.min(1, FRAME_LONG_SIDE / Math.max(video.videoWidth, video.videoHeight));
       frame.width = Math.round(video.videoWidth * s);
       frame.height = Math.round(video.videoHeight * s);
       frame.getContext("2d").drawImage(video, 0, 0, frame.width, frame.height);
