@@ -20,7 +20,7 @@ from .test_browser_scoring import DEV_PHOTOS
 
 ROOT = Path(__file__).resolve().parents[2]
 VENDOR = ROOT / "static" / "vendor" / "ort" / "ort-wasm-simd-threaded.wasm"
-SAME_PHOTOS = ["IMG_3085.jpg", "IMG_3095.jpg", "IMG_3108.jpg"]
+SAME_PHOTOS = sorted(p.name for p in DEV_PHOTOS.glob("*.jpg")) or ["IMG_3085.jpg"]
 
 # Runs the worker on raw RGBA pixels handed over from Python: the very pixels the server decodes.
 RUN_WORKER = """async ({b64, width, height}) => {
