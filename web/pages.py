@@ -83,9 +83,10 @@ def service_worker():
     from web.recognize import model_assets  # the camera's on-phone models, cached for offline use
 
     models = model_assets()
-    if models:
-        version = hashlib.sha256((version + "".join(models)).encode()).hexdigest()[:12]
-        urls = (*urls, *models)
+    lock = Path(current_app.root_path) / "package-lock.json"  # vendor/ files change with it
+    extra = "".join(models) + (hashlib.sha256(lock.read_bytes()).hexdigest() if lock.exists() else "")
+    version = hashlib.sha256((version + extra).encode()).hexdigest()[:12]
+    urls = (*urls, *models)
     source = (Path(current_app.static_folder) / "sw.js").read_text(encoding="utf-8")
     body = source.replace("__VERSION__", version).replace("__ASSETS__", json.dumps(list(urls)))
     resp = current_app.response_class(body, mimetype="text/javascript")
