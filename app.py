@@ -79,7 +79,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
     errors.register(app)
     security.register(app)
-    for blueprint in (api.bp, recognize.bp, contributions.bp, tables.bp, events.bp, health.bp, openapi.bp, pages.bp):
+    for blueprint in (api.bp, recognize.bp, contributions.bp, tables.bp, events.bp, health.bp, openapi.bp, pages.bp,
+                      recognize.models_bp):
         app.register_blueprint(blueprint)
     limits.register(app)
     return app

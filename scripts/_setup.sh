@@ -72,11 +72,13 @@ setup_caddy() {
 
 # The JS packages the PWA serves from static files (package.json, pinned in package-lock.json):
 # Pyodide, which runs the scoring package itself in the browser for offline scoring. Copied into
-# static/vendor/pyodide (not committed). Without npm the app still runs; offline scoring is then
+# static/vendor/pyodide (not committed); and ONNX Runtime Web (static/vendor/ort) for the live camera. Without npm the app still runs; offline scoring is then
 # unavailable and says so.
 setup_js() {
   local want; want="$(sed -n 's/.*"pyodide": "\([0-9.]*\)".*/\1/p' package.json | head -1)"
-  if [ -f static/vendor/pyodide/.version ] && [ "$(cat static/vendor/pyodide/.version)" = "$want" ]; then
+  local stamp="node_modules/.installed-$(sha256sum package-lock.json | cut -c1-16)"
+  if [ -f static/vendor/pyodide/.version ] && [ "$(cat static/vendor/pyodide/.version)" = "$want" ] \
+     && [ -f "$stamp" ] && [ -f static/vendor/ort/ort-wasm-simd-threaded.wasm ]; then
     return 0
   fi
   if ! command -v npm >/dev/null 2>&1 && [ "$(id -u)" -eq 0 ]; then
@@ -84,16 +86,26 @@ setup_js() {
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends npm >/dev/null 2>&1 || true
   fi
   if ! command -v npm >/dev/null 2>&1; then
-    echo "note: npm is not installed: offline scoring (Pyodide) is unavailable" >&2
+    echo "note: npm is not installed: offline scoring (Pyodide) and on-phone recognition are unavailable" >&2
     return 0
   fi
-  echo "setup: installing the JS packages (Pyodide $want, about 13 MB)" >&2
-  npm ci --no-audit --no-fund --loglevel=error >/dev/null
+  echo "setup: installing the JS packages (Pyodide $want, about 13 MB; ONNX Runtime Web, 14 MB)" >&2
+  if ! npm ci --no-audit --no-fund --loglevel=error >/dev/null; then
+    echo "note: npm ci failed: offline scoring and on-phone recognition are unavailable" >&2
+    return 0
+  fi
+  touch "$stamp"
   rm -rf static/vendor/pyodide
   mkdir -p static/vendor/pyodide
   for f in pyodide.mjs pyodide.asm.js pyodide.asm.wasm python_stdlib.zip pyodide-lock.json; do
     cp "node_modules/pyodide/$f" static/vendor/pyodide/
   done
   echo "$want" > static/vendor/pyodide/.version
-  echo "setup: Pyodide ready in static/vendor/pyodide" >&2
+  # ONNX Runtime Web for the live camera's on-phone recognition: its WASM build only
+  rm -rf static/vendor/ort
+  mkdir -p static/vendor/ort
+  for f in ort.wasm.min.mjs ort-wasm-simd-threaded.mjs ort-wasm-simd-threaded.wasm; do
+    cp "node_modules/onnxruntime-web/dist/$f" static/vendor/ort/
+  done
+  echo "setup: Pyodide and ONNX Runtime Web ready in static/vendor" >&2
 }

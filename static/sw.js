@@ -8,7 +8,10 @@ const SHELL = "/";
 self.addEventListener("install", (event) => {
   event.waitUntil((async () => {
     const cache = await caches.open(CACHE);
-    await cache.addAll([SHELL, "/manifest.webmanifest", "/api/rulesets", ...ASSETS]);
+    // on-phone recognition (ONNX Runtime's WASM and the models, ~20 MB) is fetched when the camera
+    // screen first opens, not by every visitor, and kept from then on (cacheFirst below)
+    const heavy = (url) => url.startsWith("/static/vendor/") || url.startsWith("/models/");
+    await cache.addAll([SHELL, "/manifest.webmanifest", "/api/rulesets", ...ASSETS.filter((u) => !heavy(u))]);
     await self.skipWaiting();
   })());
 });
@@ -54,7 +57,9 @@ self.addEventListener("fetch", (event) => {
              || url.pathname === "/offline-worker.js" || url.pathname === "/offline/scoring.zip") {
     // offline scoring's worker and the scoring source: fresh online, the cached copy offline
     event.respondWith(networkFirst(request));
-  } else if (url.pathname.startsWith("/static/")) {
+  } else if (url.pathname === "/models/info.json") {
+    event.respondWith(networkFirst(request));
+  } else if (url.pathname.startsWith("/static/") || url.pathname.startsWith("/models/")) {
     event.respondWith(cacheFirst(request));
   }
   // other API calls go to the network; the app keeps the tables' last state itself

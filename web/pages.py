@@ -80,6 +80,13 @@ def service_worker():
     """The worker lives in static/ but is served from the root so its scope is the whole app.
     Its cache name carries the assets' hash, so changed files replace the old cache."""
     version, urls = app_shell_files(current_app.static_folder, current_app.static_url_path)
+    from web.recognize import model_assets  # the camera's on-phone models, cached for offline use
+
+    models = model_assets()
+    lock = Path(current_app.root_path) / "package-lock.json"  # vendor/ files change with it
+    extra = "".join(models) + (hashlib.sha256(lock.read_bytes()).hexdigest() if lock.exists() else "")
+    version = hashlib.sha256((version + extra).encode()).hexdigest()[:12]
+    urls = (*urls, *models)
     source = (Path(current_app.static_folder) / "sw.js").read_text(encoding="utf-8")
     body = source.replace("__VERSION__", version).replace("__ASSETS__", json.dumps(list(urls)))
     resp = current_app.response_class(body, mimetype="text/javascript")

@@ -6,9 +6,14 @@ The recognizer (two ONNX Runtime sessions) is built once per process, on first u
 """
 from __future__ import annotations
 
+import hashlib
+import os
 import threading
+from dataclasses import asdict
+from functools import lru_cache
+from pathlib import Path
 
-from flask import Blueprint, current_app, jsonify, request
+from flask import Blueprint, current_app, jsonify, request, send_from_directory
 
 from recognition.image_io import ImageError
 from web.errors import ApiError
@@ -56,3 +61,61 @@ def recognize():
     except ImageError as exc:
         raise ApiError(exc.status, str(exc), field="image") from exc
     return jsonify(result.to_json())
+
+
+# -- the models for on-phone recognition (the camera screen runs them in the browser) ----------
+
+models_bp = Blueprint("models", __name__, url_prefix="/models")
+MODEL_FILES = ("detector.onnx", "classifier.onnx")
+
+
+def models_dir() -> str:
+    from recognition.pipeline import MODELS_DIR
+
+    return current_app.config.get("RECOGNITION_MODELS") or MODELS_DIR
+
+
+@lru_cache(maxsize=8)
+def _file_hash(path: str, mtime: float, size: int) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:12]
+
+
+def model_assets() -> list[str]:
+    """The model URLs the service worker caches (each carries its content hash, so new weights get
+    a new URL and a new cache); empty when the models are missing."""
+    folder = models_dir()
+    urls = []
+    for name in MODEL_FILES:
+        path = os.path.join(folder, name)
+        if not os.path.isfile(path):
+            return []
+        st = os.stat(path)
+        urls.append(f"/models/{name}?v={_file_hash(path, st.st_mtime, st.st_size)}")
+    return ["/models/info.json", *urls]
+
+
+@models_bp.get("/info.json")
+def model_info():
+    """What the browser needs to run the same pipeline as recognition/pipeline.py: the model URLs,
+    the networks' metadata (labels travel with the weights) and the thresholds."""
+    urls = model_assets()
+    if not urls:
+        raise ApiError(503, "photo recognition is not available on this server", field="models")
+    rec = get_recognizer()
+    resp = jsonify({
+        "detector": urls[1], "classifier": urls[2],
+        "labels": rec.labels, "reject_label": rec.reject_label, "crop_size": rec.crop_size,
+        "crop_context": rec.crop_context, "stride": rec.stride, "long_side": rec.long_side,
+        "settings": asdict(rec.settings),
+    })
+    resp.cache_control.no_cache = True
+    return resp
+
+
+@models_bp.get("/<name>")
+def model_file(name: str):
+    if name not in MODEL_FILES:
+        raise ApiError(404, "no such model", field="name")
+    resp = send_from_directory(models_dir(), name, mimetype="application/octet-stream", max_age=0)
+    resp.cache_control.no_cache = True
+    return resp

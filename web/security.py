@@ -7,7 +7,7 @@ from .errors import ApiError
 
 CSP = "; ".join([
     "default-src 'self'",
-    "script-src 'self'",             # no inline script anywhere in the PWA
+    "script-src 'self' 'wasm-unsafe-eval'",  # no inline script anywhere; WebAssembly for on-phone recognition
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data: blob:",    # photo previews are blob: URLs
     "connect-src 'self'",
@@ -25,6 +25,8 @@ HEADERS = {
     "X-Frame-Options": "DENY",
     "Referrer-Policy": "no-referrer",
     "Cross-Origin-Opener-Policy": "same-origin",
+    # with COOP, makes the page cross-origin isolated: on-phone recognition may then use threads
+    "Cross-Origin-Embedder-Policy": "require-corp",
     "Permissions-Policy": "geolocation=(), microphone=(), payment=()",
 }
 

@@ -5,16 +5,22 @@ import { loadLanguage, setLanguage, lang, t } from "./i18n.js";
 import { scoreScreen } from "./quick.js";
 import { waitsScreen } from "./waits.js";
 import { photoScreen } from "./photo.js";
+import { cameraScreen } from "./camera.js";
 import { tablesScreen, tableScreen, flushQueue } from "./tables.js";
 import { eventsScreen, eventScreen } from "./events.js";
 
-const view = document.getElementById("view");
-let leaving = null;  // cleanup of the current screen (timers)
+const root = document.getElementById("view");
+// Each visit to a screen renders into a fresh container, so a screen still loading when the player
+// moves on (awaiting the network) cannot draw over the next one; its cleanup runs when it settles.
+let view = root;
+let leaving = null;  // cleanup of the current screen (timers, the camera)
+let visit = 0;
 
 const routes = [
   [/^#?\/?$/, () => scoreScreen(view), "score"],
   [/^#\/score$/, () => scoreScreen(view), "score"],
   [/^#\/photo$/, () => photoScreen(view), "photo"],
+  [/^#\/camera$/, () => cameraScreen(view), "photo"],
   [/^#\/waits$/, () => waitsScreen(view), "waits"],
   [/^#\/tables$/, () => tablesScreen(view), "tables"],
   [/^#\/table\/([^/?]+)(?:\?(.*))?$/, (m) => tableScreen(view, decodeURIComponent(m[1]), new URLSearchParams(m[2] || "")), "tables"],
@@ -25,6 +31,9 @@ const routes = [
 async function route() {
   if (leaving) { try { leaving(); } catch { /* ignore */ } leaving = null; }
   const hash = location.hash || "#/score";
+  const mine = ++visit;
+  const el = view = h("div", { class: "screen" });
+  root.replaceChildren(el);
   for (const [re, show, tab] of routes) {
     const m = hash.match(re);
     if (!m) continue;
@@ -33,14 +42,16 @@ async function route() {
     }
     window.scrollTo(0, 0);
     try {
-      leaving = (await show(m)) || null;
+      const cleanup = (await show(m)) || null;
+      if (mine === visit) leaving = cleanup;
+      else if (cleanup) try { cleanup(); } catch { /* ignore */ }
     } catch (err) {
       console.warn(err);
-      clear(view, h("div", { class: "banner error", role: "alert" }, t("screen.failed", { message: err.message })));
+      clear(el, h("div", { class: "banner error", role: "alert" }, t("screen.failed", { message: err.message })));
     }
     return;
   }
-  clear(view, h("div", { class: "card" }, h("h2", {}, t("notfound.title")), h("p", {}, t("notfound.text")), h("a", { href: "#/score" }, t("notfound.link"))));
+  clear(el, h("div", { class: "card" }, h("h2", {}, t("notfound.title")), h("p", {}, t("notfound.text")), h("a", { href: "#/score" }, t("notfound.link"))));
 }
 
 /** /t/<code>#token=... (a share link) opens the table screen; /e/<code> an event's. */

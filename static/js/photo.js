@@ -92,11 +92,20 @@ export function shapeProblem(state) {
 
 let last = null;  // {url, blob, res, dets, win}: the last photo, kept while the app is open
 
+/** Keep a recognised frame (the live camera's capture) as the photo to check and correct. */
+export function usePhoto(blob, res, size) {
+  if (last && last.url) URL.revokeObjectURL(last.url);
+  last = { url: URL.createObjectURL(blob), blob, res, dets: res.tiles.map((t) => ({ tile: t.tile, ignored: t.face_down || t.tile === "back" })), win: null, size };
+}
+
 export async function photoScreen(view) {
   const status = h("div", { "aria-live": "polite" });
   const stageBox = h("div");
   const input = h("input", { type: "file", accept: "image/*", capture: "environment", id: "photo-input", class: "visually-hidden", "data-testid": "photo-input" });
   input.addEventListener("change", () => input.files[0] && recognise(input.files[0]));
+  // the gallery: no capture attribute, so phones offer their photos rather than the camera
+  const choose = h("input", { type: "file", accept: "image/*", id: "photo-choose", class: "visually-hidden", "data-testid": "photo-choose" });
+  choose.addEventListener("change", () => choose.files[0] && recognise(choose.files[0]));
 
   async function recognise(file) {
     clear(stageBox);
@@ -242,8 +251,11 @@ export async function photoScreen(view) {
     h("section", { class: "card" },
       h("h2", {}, "Photograph a hand"),
       h("p", { class: "hint" }, "Lay the tiles in a row, face up, in good light. Called melds to one side."),
-      input,
-      h("label", { for: "photo-input", class: "btn btn-primary btn-block", role: "button", tabindex: "0" }, "Take or choose a photo")),
+      h("a", { href: "#/camera", class: "btn btn-primary btn-block", "data-testid": "open-camera" }, "Live camera"),
+      input, choose,
+      h("div", { class: "row" },
+        h("label", { for: "photo-input", class: "btn", role: "button", tabindex: "0" }, "Take photo"),
+        h("label", { for: "photo-choose", class: "btn", role: "button", tabindex: "0" }, "Choose photo"))),
     status, stageBox, contribute.el);
   if (last) show();
 }

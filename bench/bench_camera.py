@@ -1,0 +1,163 @@
+"""The live camera's numbers (a benchmark, not a timed test):
+
+    python -m bench.bench_camera [--frames 8] [--captures 3]
+
+- frames per second of on-phone recognition (ONNX Runtime Web, WASM, in a worker of headless
+  Chromium, 2 threads when the page is cross-origin isolated) and the server's time per frame
+  (POST /api/recognize on loopback, the same JPEG frame), for 640 and 960 px frames;
+- time from opening the camera screen to the auto-capture of a still hand (Chromium's fake camera
+  showing bench/camera_frames.py's hand), on each path;
+- what a phone downloads for on-phone recognition (ONNX Runtime Web's files, the worker, models).
+
+The frames are the hand picture of bench/camera_frames.py scaled to each size. Phone and server
+alternate frame by frame so both see the same machine load: compare the ratio, not the numbers
+between machines. Needs Chromium (scripts/system-packages.txt) and npm's files in static/vendor.
+"""
+from __future__ import annotations
+
+import argparse
+import base64
+import gzip
+import io
+import json
+import statistics
+import tempfile
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+import numpy as np
+from PIL import Image
+
+from bench.camera_frames import ROOT, hand_picture, write_y4m
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
+        "--disable-component-update", "--no-first-run", "--mute-audio"]
+
+INIT = """async () => {
+  window.bench = new Worker("/static/js/recognize-worker.js", { type: "module" });
+  const ready = await new Promise((resolve) => { window.bench.onmessage = (e) => resolve(e.data); window.bench.postMessage({ type: "init" }); });
+  return { ...ready, isolated: self.crossOriginIsolated };
+}"""
+READ = """async ({b64, width, height}) => {
+  const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+  const blob = new Blob([bytes], { type: "image/jpeg" });
+  const t0 = performance.now();
+  const bitmap = await createImageBitmap(blob);
+  const out = await new Promise((resolve) => { window.bench.onmessage = (e) => resolve(e.data); window.bench.postMessage({ type: "recognize", id: 1, bitmap }, [bitmap]); });
+  return { ms: performance.now() - t0, tiles: out.result ? out.result.tiles.length : -1, timing: out.result && out.result.timing_ms };
+}"""
+
+
+def serve():
+    from werkzeug.serving import make_server, WSGIRequestHandler
+
+    from app import create_app
+
+    class Quiet(WSGIRequestHandler):
+        def log_request(self, *a, **k):
+            pass
+
+    tmp = tempfile.mkdtemp()
+    app = create_app({"DATABASE_URL": f"sqlite:///{tmp}/bench.sqlite3", "RATE_LIMITS": {}})
+    server = make_server("127.0.0.1", 0, app, threaded=True, request_handler=Quiet)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, f"http://127.0.0.1:{server.server_port}"
+
+
+def jpeg_frame(picture: np.ndarray, long_side: int) -> bytes:
+    im = Image.fromarray(picture)
+    s = long_side / max(im.size)
+    im = im.resize((round(im.width * s), round(im.height * s)), Image.LANCZOS)
+    buf = io.BytesIO()
+    im.save(buf, "JPEG", quality=90)
+    return buf.getvalue()
+
+
+def fetch(url: str) -> bytes:
+    with urllib.request.urlopen(url, timeout=60) as resp:
+        return resp.read()
+
+
+def download_size(base: str) -> tuple[int, int]:
+    info = json.loads(fetch(f"{base}/models/info.json"))
+    urls = ["/static/vendor/ort/ort.wasm.min.mjs", "/static/vendor/ort/ort-wasm-simd-threaded.mjs",
+            "/static/vendor/ort/ort-wasm-simd-threaded.wasm", "/static/js/recognize-worker.js",
+            "/static/js/recognize-core.js", "/static/js/live-recognizer.js", "/models/info.json", info["detector"], info["classifier"]]
+    raw = gz = 0
+    for u in urls:
+        body = fetch(base + u)
+        raw += len(body)
+        gz += len(gzip.compress(body, 6))
+    return raw, gz
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--frames", type=int, default=8, help="timed frames per size and path (after 2 warm-up frames)")
+    ap.add_argument("--captures", type=int, default=3, help="camera-open-to-capture runs per path")
+    args = ap.parse_args()
+    from playwright.sync_api import sync_playwright
+
+    picture = hand_picture()
+    if picture is None:
+        raise SystemExit("the tile crops are not in ../shared/data/tile-crops")
+    server, base = serve()
+    raw, gz = download_size(base)
+    print(f"on-phone download: {raw / 1e6:.1f} MB ({gz / 1e6:.1f} MB gzip-compressed); fetched when the camera screen first opens, then kept by the service worker")
+    y4m = Path(tempfile.mkdtemp()) / "hand.y4m"
+    write_y4m(y4m, picture)
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS + [
+            "--use-fake-device-for-media-stream", f"--use-file-for-fake-video-capture={y4m}"])
+        page = browser.new_page(base_url=base)
+        page.goto("/#/score")
+        ready = page.evaluate(INIT)
+        print(f"on-phone reader: {ready['type']}, {ready.get('threads')} thread(s), cross-origin isolated: {ready['isolated']}")
+        for long_side in (640, 960):
+            frame = jpeg_frame(picture, long_side)
+            b64 = base64.b64encode(frame).decode()
+            w, h = Image.open(io.BytesIO(frame)).size
+            phone, srv = [], []
+            for k in range(args.frames + 2):
+                out = page.evaluate(READ, {"b64": b64, "width": w, "height": h})
+                t0 = time.perf_counter()
+                resp = page.request.post("/api/recognize", multipart={"image": {"name": "f.jpg", "mimeType": "image/jpeg", "buffer": frame}})
+                t1 = time.perf_counter()
+                assert resp.ok and out["tiles"] == len(resp.json()["tiles"]), (out, resp.text()[:200])
+                if k >= 2:
+                    phone.append(out["ms"])
+                    srv.append((t1 - t0) * 1e3)
+            p, s = statistics.median(phone), statistics.median(srv)
+            print(f"{long_side} px frames ({w}x{h}, {out['tiles']} tiles): on-phone {p:.0f} ms/frame = {1000 / p:.2f} fps; "
+                  f"server {s:.0f} ms/frame = {1000 / s:.2f} fps; phone/server time ratio {p / s:.2f}")
+        page.close()  # its worker and models: the camera pages load their own
+        context = browser.new_context(base_url=base, permissions=["camera"])
+        for mode in ("phone", "server"):
+            times = []
+            for _ in range(args.captures):
+                cam = context.new_page()
+                problems: list[str] = []
+                cam.on("crash", lambda _: problems.append("the page crashed"))
+                cam.on("pageerror", lambda e: problems.append(str(e)))
+                cam.on("console", lambda m: m.type == "error" and problems.append(m.text))
+                cam.goto("/#/score")
+                cam.evaluate(f"() => localStorage.setItem('tenbou.camera-mode', JSON.stringify('{mode}'))")
+                cam.goto("/#/camera")
+                try:
+                    cam.wait_for_selector('[data-testid="camera"][data-state="captured"]', timeout=180_000)
+                except Exception:
+                    shown = cam.evaluate("() => [location.hash, document.querySelector('#view').innerText.slice(0, 300)]")
+                    raise SystemExit(f"no capture on the {mode} path: {problems}; the screen shows {shown}")
+                times.append(int(cam.eval_on_selector('[data-testid="camera"]', "(el) => el.dataset.captureMs")))
+                cam.close()
+            print(f"camera screen open -> auto-capture ({mode} path, 640 px frames, 3 identical readings): "
+                  f"median {statistics.median(times) / 1000:.1f} s over {len(times)} runs ({', '.join(f'{t / 1000:.1f}' for t in times)})")
+        browser.close()
+    server.shutdown()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,273 @@
+"""The live camera: on-phone recognition (ONNX Runtime Web in a worker) gives the server's tiles on
+the same pixels, and a fake camera showing a hand gets it captured and scored without a tap, online
+and with the network cut."""
+from __future__ import annotations
+
+import base64
+import io
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from bench.camera_frames import HAND, hand_picture, write_y4m
+from recognition.image_io import load_image
+
+from .conftest import screenshot, unlabelled_controls
+from .test_browser_scoring import DEV_PHOTOS
+
+ROOT = Path(__file__).resolve().parents[2]
+VENDOR = ROOT / "static" / "vendor" / "ort" / "ort-wasm-simd-threaded.wasm"
+SAME_PHOTOS = sorted(p.name for p in DEV_PHOTOS.glob("*.jpg")) or ["IMG_3085.jpg"]
+
+# Runs the worker on raw RGBA pixels handed over from Python: the very pixels the server decodes.
+RUN_WORKER = """async ({b64, width, height}) => {
+  const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+  const worker = new Worker("/static/js/recognize-worker.js", { type: "module" });
+  const answer = (want) => new Promise((resolve) => { worker.onmessage = (e) => { if (want.includes(e.data.type)) resolve(e.data); }; });
+  let msg = answer(["ready", "unavailable"]);
+  worker.postMessage({ type: "init" });
+  const ready = await msg;
+  if (ready.type !== "ready") return { error: ready.message };
+  msg = answer(["result", "failed"]);
+  worker.postMessage({ type: "recognize", id: 1, pixels: bytes, width, height });
+  const out = await msg;
+  worker.terminate();
+  return out.type === "result" ? { result: out.result, threads: ready.threads } : { error: out.message };
+}"""
+
+
+def needs_vendor():
+    if not VENDOR.exists():
+        pytest.skip("onnxruntime-web is not installed in static/vendor (scripts/_setup.sh needs npm)")
+
+
+def photo_pixels(name: str) -> np.ndarray:
+    path = DEV_PHOTOS / name
+    if not path.exists():
+        pytest.skip(f"the development photos are not at {DEV_PHOTOS}")
+    return load_image(path.read_bytes()).pixels
+
+
+def png(pixels: np.ndarray) -> bytes:
+    buf = io.BytesIO()
+    Image.fromarray(pixels).save(buf, "PNG")
+    return buf.getvalue()
+
+
+def on_phone(page, pixels: np.ndarray) -> dict:
+    rgba = np.concatenate([pixels, np.full(pixels.shape[:2] + (1,), 255, np.uint8)], 2)
+    out = page.evaluate(RUN_WORKER, {"b64": base64.b64encode(rgba.tobytes()).decode(), "width": pixels.shape[1], "height": pixels.shape[0]})
+    assert "error" not in out, out.get("error")
+    return out["result"]
+
+
+@pytest.mark.parametrize("name", SAME_PHOTOS)
+def test_phone_and_server_read_the_same_tiles(phone, live_server, name):
+    needs_vendor()
+    page, _ = phone
+    pixels = photo_pixels(name)
+    page.goto("/#/photo")
+    server = page.request.post(f"{live_server}/api/recognize", multipart={
+        "image": {"name": "p.png", "mimeType": "image/png", "buffer": png(pixels)}})
+    assert server.ok, server.text()
+    want = server.json()
+    assert want["tiles"], "the server reads tiles on this photo"
+    got = on_phone(page, pixels)
+    print(name, len(got["tiles"]), got["timing_ms"], want["timing_ms"])
+    assert got["image_size"] == want["image_size"]
+    assert [t["tile"] for t in got["tiles"]] == [t["tile"] for t in want["tiles"]]
+    assert got["rows"] == want["rows"]
+    for a, b in zip(got["tiles"], want["tiles"]):
+        side = max(b["box"][2] - b["box"][0], b["box"][3] - b["box"][1])
+        assert np.abs(np.subtract(a["box"], b["box"])).max() <= max(2.0, 0.05 * side), (a, b)
+        assert abs(a["confidence"] - b["confidence"]) < 0.05
+        assert a["sideways"] == b["sideways"]
+    for key in ("hand", "melds", "win_tile", "complete", "uncertain"):
+        assert got["proposal"][key] == want["proposal"][key], key
+
+
+# -- the fake camera ------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def fake_camera(playwright, chromium_path, tmp_path_factory):
+    from .conftest import CHROMIUM_ARGS
+
+    needs_vendor()
+    path = tmp_path_factory.mktemp("camera") / "hand.y4m"
+    picture = hand_picture()
+    if picture is None:
+        pytest.skip("the tile crops are not in ../shared/data/tile-crops")
+    write_y4m(path, picture)
+    b = playwright.chromium.launch(executable_path=chromium_path, headless=True, args=CHROMIUM_ARGS + [
+        "--host-resolver-rules=MAP tenbou.test 127.0.0.1",  # a LAN-like name: plain HTTP there is not secure
+        "--use-fake-device-for-media-stream", f"--use-file-for-fake-video-capture={path}"])
+    try:
+        yield b
+    finally:
+        b.close()
+
+
+@pytest.fixture
+def camera_phone(fake_camera, live_server, request):
+    from .conftest import new_phone
+
+    granted = getattr(request, "param", ["camera"])
+    context, console = new_phone(fake_camera, live_server, permissions=granted)
+    page = context.new_page()
+    yield page, console, context
+    context.close()
+    assert console.unexpected() == [], "console errors"
+
+
+def captured(page, timeout=120_000) -> dict:
+    try:
+        page.wait_for_selector('[data-testid="camera"][data-state="captured"]', timeout=timeout)
+    except Exception:
+        state = page.evaluate("() => [location.hash, document.querySelector('#view').innerText.slice(0, 400)]")
+        raise AssertionError(f"no auto-capture; the screen shows {state}") from None
+    return page.eval_on_selector('[data-testid="camera"]', "(el) => ({...el.dataset})")
+
+
+def test_the_camera_captures_and_scores_a_hand_without_a_tap(camera_phone):
+    page, _, _ = camera_phone
+    page.goto("/#/camera")
+    info = captured(page)
+    print("capture after", info["captureMs"], "ms on the", info["path"], "path,", info["frames"], "frames")
+    total = page.locator('[data-testid="camera-result"] [data-testid="result-total"]')
+    total.wait_for(timeout=30_000)
+    assert int(total.get_attribute("data-value")) > 0
+    screenshot(page, "camera-captured", full_page=True)
+    assert unlabelled_controls(page) == []
+    shown = page.eval_on_selector_all('[data-testid="camera-hand"] [data-tile]', "(els) => els.map((e) => e.dataset.tile)")
+    assert sorted(shown) == sorted(HAND)
+    # every tile stays correctable: the photo screen has the frozen frame with its tiles
+    page.click('[data-testid="camera-correct"]')
+    tiles = page.locator('[data-testid="detections"] button')
+    tiles.first.wait_for()
+    assert tiles.count() == len(HAND)
+
+
+def test_with_the_network_cut_the_phone_reads_the_hand(camera_phone):
+    page, console, context = camera_phone
+    page.goto("/#/score")
+    page.wait_for_function("async () => (await navigator.serviceWorker.ready) && navigator.serviceWorker.controller !== null")
+    # opening the camera online fetches ONNX Runtime's WASM and the models; the service worker keeps them
+    page.goto("/#/camera")
+    captured(page)
+    page.wait_for_function("""async () => {
+      const keys = (await Promise.all((await caches.keys()).map(async (n) => (await (await caches.open(n)).keys()).map((r) => new URL(r.url).pathname)))).flat();
+      return keys.includes("/static/vendor/ort/ort-wasm-simd-threaded.wasm") && keys.includes("/models/detector.onnx") && keys.includes("/models/classifier.onnx");
+    }""", timeout=60_000, polling=500)
+    page.goto("/#/score")
+    context.set_offline(True)
+    console.allow_offline()
+    page.reload()  # the app itself now comes from the service worker's cache
+    page.locator('[data-testid="score"]').wait_for()
+    page.goto("/#/camera")
+    info = captured(page)
+    print("offline capture after", info["captureMs"], "ms,", info["frames"], "frames")
+    assert info["path"] == "phone"
+    page.locator('[data-testid="camera-score-error"]').wait_for()
+    assert "offline" in page.text_content('[data-testid="camera-score-error"]')
+    shown = page.eval_on_selector_all('[data-testid="camera-hand"] [data-tile]', "(els) => els.map((e) => e.dataset.tile)")
+    assert sorted(shown) == sorted(HAND)
+    saved = page.evaluate("() => JSON.parse(localStorage.getItem('tenbou.quick') || 'null')")
+    assert saved and sorted(saved["hand"]["concealed"]) == sorted(HAND), saved
+
+
+def test_on_the_server_path_too(camera_phone):
+    page, _, _ = camera_phone
+    page.goto("/#/score")
+    page.evaluate("() => localStorage.setItem('tenbou.camera-mode', JSON.stringify('server'))")
+    page.goto("/#/camera")
+    info = captured(page)
+    print("server-path capture after", info["captureMs"], "ms,", info["frames"], "frames")
+    assert info["path"] == "server"
+    page.locator('[data-testid="camera-result"] [data-testid="result-total"]').wait_for(timeout=30_000)
+
+
+@pytest.mark.parametrize("camera_phone", [[]], indirect=True)
+def test_without_permission_the_screen_says_why(camera_phone):
+    page, console, _ = camera_phone
+    page.goto("/#/camera")
+    error = page.locator('[data-testid="camera-error"]')
+    error.wait_for()
+    assert "Allow the camera" in error.text_content()
+    assert page.eval_on_selector('[data-testid="camera"]', "(el) => el.dataset.state") == "no-camera"
+
+
+def test_take_photo_opens_the_camera_and_choose_photo_the_gallery(phone):
+    page, _ = phone
+    page.goto("/#/photo")
+    take, choose = page.locator('[data-testid="photo-input"]'), page.locator('[data-testid="photo-choose"]')
+    assert take.get_attribute("capture") == "environment" and take.get_attribute("accept") == "image/*"
+    assert choose.get_attribute("capture") is None and choose.get_attribute("accept") == "image/*"
+    assert page.locator('label[for="photo-input"]').text_content() == "Take photo"
+    assert page.locator('label[for="photo-choose"]').text_content() == "Choose photo"
+    photo = DEV_PHOTOS / "IMG_3085.jpg"
+    if photo.exists():  # a photo chosen from the gallery goes through the same flow
+        with page.expect_response("**/api/recognize"):
+            page.set_input_files('[data-testid="photo-choose"]', str(photo))
+        page.locator('[data-testid="detections"] button').first.wait_for(timeout=60_000)
+    page.click('[data-testid="open-camera"]')
+    page.locator('[data-testid="camera"]').wait_for()
+
+
+def test_over_plain_http_on_the_network_the_screen_asks_for_https(camera_phone, live_server):
+    page, console, _ = camera_phone
+    port = live_server.rsplit(":", 1)[1]
+    page.goto(f"http://tenbou.test:{port}/#/camera")
+    assert page.evaluate("() => window.isSecureContext") is False
+    error = page.locator('[data-testid="camera-error"]')
+    error.wait_for()
+    assert "https://" in error.text_content() and "secure connection" in error.text_content()
+    # Chromium notes that it ignores COOP on an untrustworthy origin: expected on plain HTTP
+    console.errors[:] = [e for e in console.errors if "Cross-Origin-Opener-Policy header has been ignored" not in e]
+
+
+CHOICES = """async () => {
+  const { LiveRecognizer, FAST_ENOUGH_MS } = await import("/static/js/live-recognizer.js");
+  const r = new LiveRecognizer("auto");
+  const pick = (mode, state, typicalMs) => { r.mode = mode; r.phone = { state, typicalMs }; return r.choose(); };
+  return {
+    loading: pick("auto", "loading", 0), ready: pick("auto", "ready", 0), fast: pick("auto", "ready", FAST_ENOUGH_MS),
+    slow: pick("auto", "ready", FAST_ENOUGH_MS + 1), asked_server: pick("server", "ready", 10),
+    asked_phone_unavailable: pick("phone", "unavailable", 0),
+  };
+}"""
+
+
+def test_the_path_is_chosen_automatically_and_offline_is_always_the_phone(phone):
+    page, console = phone
+    page.goto("/#/score")
+    assert page.evaluate(CHOICES) == {"loading": "server", "ready": "phone", "fast": "phone", "slow": "server",
+                                      "asked_server": "server", "asked_phone_unavailable": None}
+    page.context.set_offline(True)
+    console.allow_offline()
+    offline = page.evaluate(CHOICES)
+    assert offline["slow"] == offline["asked_server"] == "phone" and offline["loading"] is None
+
+
+def test_a_screen_still_loading_does_not_draw_over_the_camera(camera_phone):
+    page, _, _ = camera_phone
+    held, released = [], []
+
+    def hold(route):  # the score screen waits for the rule sets
+        if released:
+            route.continue_()
+        else:
+            held.append(route)
+
+    page.route("**/api/rulesets", hold)
+    page.goto("/#/score")
+    page.evaluate("() => { location.hash = '#/camera'; }")
+    page.locator('[data-testid="camera"]').wait_for()
+    assert held, "the score screen was still loading"
+    released.append(True)
+    for route in held:
+        route.continue_()
+    captured(page)  # the camera screen is still the one shown, and it captured the hand
+    assert page.locator('[data-testid="score"]').count() == 0
