@@ -343,3 +343,41 @@ def test_odd_table_keys_are_a_404_on_every_database(tclient, key):
         resp = tclient.open(path, method=method, json=draw() if method == "POST" else None, headers=auth(t))
         assert resp.status_code == 404, (method, path, resp.get_data(as_text=True)[:200])
         assert error_of(resp)["field"] == "id"
+
+
+# --- scoring rules, checked against the rule texts ------------------------------------------------------
+
+def test_a_wait_whose_copies_are_all_in_the_indicators_is_still_tenpai(client):
+    # WRR "tenpai" 2, EMA 3.4.2, General laws, Saikouisen 52.6: only the player's own hand and calls count
+    resp = client.post("/api/waits", json={"hand": "123m456p789s123s1z", "dora_indicators": "1z1z1z", "seat_wind": "south"})
+    assert resp.status_code == 200
+    body = resp.get_json()
+    assert body["tenpai"] is True
+    assert [w["tile"] for w in body["waits"]] == ["1z"] and "indicators" in body["waits"][0]["reason"]
+    # a hand waiting only on a fifth copy of what it holds is not tenpai
+    assert client.post("/api/waits", json={"hand": "2222m345p678p789s"}).get_json()["tenpai"] is False
+
+
+@pytest.mark.parametrize("extra", [
+    {"hand": "456m789p123s55z999m", "dora_indicators": "3s"},
+    {"hand": "456m789p123s55z999m", "dora_indicators": "4s", "ura_indicators": "3s", "riichi": True},
+    {"hand": "456m789p12s55z3s", "melds": [{"type": "pon", "tiles": "333s"}]},
+])
+def test_chankan_of_a_tile_with_a_copy_elsewhere_is_impossible(client, extra):
+    payload = {"win_tile": "3s", "chankan": True, "seat_wind": "south", **extra}
+    resp = client.post("/api/score", json=payload)
+    assert resp.status_code == 422 and error_of(resp)["field"] == "chankan", resp.get_json()
+    ok = client.post("/api/score", json={**payload, "dora_indicators": "4s", "ura_indicators": "", "melds": []}
+                     | ({"hand": "456m789p123s55z999m"} if "melds" in extra else {}))
+    assert ok.status_code == 200, ok.get_json()
+
+
+@pytest.mark.parametrize("name", ["max_yakuman", "renhou_han", "double_riichi_han"])
+def test_zero_overrides_that_made_hands_worth_nothing_are_refused(client, name):
+    resp = client.post("/api/score", json={"hand": "234m067p345s11z555z", "win_tile": "5z", "rules": {name: 0}})
+    assert resp.status_code == 422 and error_of(resp)["field"] == f"rules.{name}"
+
+
+def test_counters_in_a_score_request_are_bounded(client):
+    resp = client.post("/api/score", json={"hand": "234m067p345s11z555z", "win_tile": "5z", "honba": 10 ** 300})
+    assert resp.status_code == 422 and error_of(resp)["field"] == "honba"
