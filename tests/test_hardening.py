@@ -170,7 +170,7 @@ def test_every_numeric_rule_parameter_has_a_range_and_the_presets_are_inside_it(
     ("max_yakuman", 0), ("renhou_han", 0), ("double_riichi_han", 0), ("double_riichi_han", 1),
     ("riichi_stick", 10 ** 300), ("riichi_stick", 0), ("start_points", 10 ** 300), ("chombo_penalty", 10 ** 300),
     ("honba_ron", 150), ("extension_target", -100),
-])
+], ids=lambda v: "huge" if isinstance(v, int) and v > 10 ** 12 else None)
 def test_rule_overrides_outside_their_range_are_refused(name, value):
     with pytest.raises(Exception) as err:
         get_ruleset("wrr", {name: value})
@@ -178,7 +178,7 @@ def test_rule_overrides_outside_their_range_are_refused(name, value):
     assert len(err.value.message) < 200
 
 
-@pytest.mark.parametrize("uma", [[10 ** 300, 0, 0, -10 ** 300], [15050, 4950, -5000, -15000]])
+@pytest.mark.parametrize("uma", [[10 ** 300, 0, 0, -10 ** 300], [15050, 4950, -5000, -15000]], ids=["huge", "odd"])
 def test_uma_outside_its_range_is_refused(uma):
     with pytest.raises(Exception) as err:
         get_ruleset("wrr", {"uma": uma})
