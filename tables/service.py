@@ -74,8 +74,8 @@ def parse_if_match(value: str | None) -> int | None:
     if text.startswith("W/"):
         text = text[2:]
     text = text.strip('"')
-    if not text.isdigit():
-        raise TableError(400, f"If-Match must be the table's version, like \"3\"; got {value!r}", "If-Match")
+    if not (text.isascii() and text.isdigit() and len(text) <= 12):
+        raise TableError(400, f"If-Match must be the table's version, like \"3\"; got {value[:20]!r}", "If-Match")
     return int(text)
 
 

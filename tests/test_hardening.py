@@ -381,3 +381,11 @@ def test_zero_overrides_that_made_hands_worth_nothing_are_refused(client, name):
 def test_counters_in_a_score_request_are_bounded(client):
     resp = client.post("/api/score", json={"hand": "234m067p345s11z555z", "win_tile": "5z", "honba": 10 ** 300})
     assert resp.status_code == 422 and error_of(resp)["field"] == "honba"
+
+
+@pytest.mark.parametrize("value", ["9" * 5000, '"\u00b2"'.encode().decode("latin-1"), '"1e3"'], ids=["5000-digits", "superscript-two", "float"])
+def test_an_odd_if_match_is_a_400(tclient, value):
+    t = new_table(tclient)
+    resp = tclient.post(f"/api/tables/{t['id']}/hands", json=draw(),
+                        headers={"Authorization": f"Bearer {t['edit_token']}", "If-Match": value})
+    assert resp.status_code == 400 and error_of(resp)["field"] == "If-Match"
