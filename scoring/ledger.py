@@ -26,7 +26,7 @@ from typing import Any, Mapping
 from .engine import evaluate, parse_request
 from .errors import ScoringError
 from .points import base_points, hand_payments, payment_total, round_up_100
-from .rules import Ruleset
+from .rules import Ruleset, get_ruleset
 from .tiles import WIND_NAMES
 
 
@@ -116,10 +116,10 @@ COMPUTED_FIELDS = ("index", "round_wind", "hand_number", "dealer", "honba", "rii
                    "deltas", "scores_after", "riichi_sticks_after", "dealer_repeats", "game_over", "penalty")
 WINNER_FIELDS = ("seat", "value", "pao_seat")
 VALUE_FORMS = (("han", "fu"), ("yakuman", "pao_yakuman"), ("hand",))
-#: What a winner's ``{"hand": ...}`` may hold: a score request without the parts the table fills in
-#: differently (rule overrides, comparisons).
+#: What a winner's ``{"hand": ...}`` may hold: a score request without comparisons; its ``ruleset`` and
+#: ``rules``, when given, must be the table's own.
 HAND_FIELDS = ("hand", "melds", "win", "win_tile", "seat_wind", "round_wind", "dora_indicators", "ura_indicators",
-               "honba", "riichi_sticks", "ruleset", "riichi", "double_riichi", "ippatsu", "haitei", "houtei", "rinshan",
+               "honba", "riichi_sticks", "ruleset", "rules", "riichi", "double_riichi", "ippatsu", "haitei", "houtei", "rinshan",
                "chankan", "chankan_ankan", "tenhou", "chiihou", "renhou")
 PENALTY_FIELDS = ("seat", "points", "reason")
 MAX_HAN = 100                  # han entered by hand (a hand of 13 or more han is a limit anyway)
@@ -278,7 +278,14 @@ def _value_of_hand(rules, state, seat, hand, tsumo, riichi, field, sticks) -> di
         if key in hand and hand[key] != value:
             raise LedgerError(f"{field}.hand.{key}", f"is filled in by the table ({value!r}); got {hand[key]!r}")
     if hand.get("ruleset", rules.id) != rules.id:
-        raise LedgerError(f"{field}.hand.ruleset", f"the table plays {rules.id}; got {hand['ruleset']!r}")
+        raise LedgerError(f"{field}.hand.ruleset", f"the table plays {rules.id}; got {_shown(hand['ruleset'])}")
+    if hand.get("rules"):
+        try:
+            same = get_ruleset(rules.id, hand["rules"]) == rules
+        except ScoringError as err:
+            raise LedgerError(f"{field}.hand.{err.field}", err.message, err.status) from None
+        if not same:
+            raise LedgerError(f"{field}.hand.rules", "the table's own rules apply: leave rules out or send the table's")
     in_riichi = bool(hand.get("riichi") or hand.get("double_riichi"))
     if in_riichi != (seat in riichi):
         raise LedgerError(f"{field}.hand.riichi", f"seat {seat} is {'' if seat in riichi else 'not '}in this hand's riichi "

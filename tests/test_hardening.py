@@ -389,3 +389,12 @@ def test_an_odd_if_match_is_a_400(tclient, value):
     resp = tclient.post(f"/api/tables/{t['id']}/hands", json=draw(),
                         headers={"Authorization": f"Bearer {t['edit_token']}", "If-Match": value})
     assert resp.status_code == 400 and error_of(resp)["field"] == "If-Match"
+
+
+def test_a_scored_hand_may_name_the_tables_own_rules_but_no_others(tclient):
+    t = new_table(tclient, rules={"kiriage": True})
+    hand = {"hand": "234m067p345s11z555z", "win_tile": "5z", "win": "tsumo", "ruleset": "wrr"}
+    resp = record(tclient, t, tsumo(1, {"hand": {**hand, "rules": {"kiriage": False}}}))
+    assert resp.status_code == 422 and error_of(resp)["field"] == "winner.value.hand.rules"
+    resp = record(tclient, t, tsumo(1, {"hand": {**hand, "rules": {"kiriage": True}}}))
+    assert resp.status_code == 200, resp.get_json()

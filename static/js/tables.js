@@ -601,7 +601,7 @@ export async function tableScreen(view, key, params) {
         const req = { ...cond.request(), ...editor.request(), rules: table.rules || {} };
         try {
           const r = await api("POST", "/api/score", req);
-          const { seat_wind, round_wind, honba, riichi_sticks, ...handReq } = req;
+          const { seat_wind, round_wind, honba, riichi_sticks, compare, ...handReq } = req;  // the table fills these in
           f.values[seat] = { hand: handReq };
           clear(out, h("p", { class: "banner info", "data-testid": `hand-value-${seat}` }, `${summary(r)} — `, (r.yaku || []).map((y) => y.name || names[y.id] || y.id).join(", ")));
         } catch (err) {
