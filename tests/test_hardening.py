@@ -323,15 +323,17 @@ def test_share_codes_are_long_and_old_short_ones_still_work(tclient):
     assert len(t["share_code"]) >= 16 and set(t["share_code"]) <= set(SHARE_ALPHABET)
     bits = len(t["share_code"]) * 5
     assert 2 ** bits / 1_000_000 / 500 / (3600 * 24 * 365) > 1000  # years to hit any of a million tables
+    import secrets
+
     db = tclient.application.extensions["database"]
-    with db.writing() as conn:
-        snapshot = json.dumps({**{k: v for k, v in t.items() if k != "edit_token"}, "id": "oldtable1234",
-                               "share_code": "AB2CD3"})
-        assert db.insert_table(conn, id="oldtable1234", share_code="AB2CD3", token_hash=hash_token("x"), ruleset="wrr",
+    old_id, old_code = "old" + secrets.token_hex(5), "".join(secrets.choice(SHARE_ALPHABET) for _ in range(6))
+    with db.writing() as conn:  # a table made before the codes grew, as the old code stored it
+        snapshot = json.dumps({**{k: v for k, v in t.items() if k != "edit_token"}, "id": old_id, "share_code": old_code})
+        assert db.insert_table(conn, id=old_id, share_code=old_code, token_hash=hash_token("x"), ruleset="wrr",
                                rules={}, players=t["players"], snapshot=snapshot, stamp="2026-01-01T00:00:00Z")
-    for key in ("AB2CD3", "ab2cd3", "oldtable1234"):
+    for key in (old_code, old_code.lower(), old_id):
         resp = tclient.get(f"/api/tables/{key}")
-        assert resp.status_code == 200 and resp.get_json()["id"] == "oldtable1234"
+        assert resp.status_code == 200 and resp.get_json()["id"] == old_id
 
 
 @pytest.mark.parametrize("key", ["%00", "a%00b", "%F0%9F%80%84", "x" * 200, "%0A", "a%20b"])
