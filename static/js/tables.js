@@ -185,7 +185,9 @@ export function ruleEditor(parameters, overrides) {
           p.choices.map((c) => h("option", { value: String(c), selected: c === p.value }, CHOICE_LABELS[c] || String(c).replace(/_/g, " ")))), err));
     } else if (Number.isInteger(p.value)) {
       rows.push(h("label", { class: "field" }, h("span", {}, p.label || name, note),
-        h("input", { type: "number", name: id, value: String(p.value), inputmode: "numeric", onchange: (e) => setValue(Number(e.target.value)) }), err));
+        h("input", { type: "number", name: id, value: String(p.value), inputmode: "numeric",
+          ...(p.range ? { min: String(p.range.min), max: String(p.range.max), step: String(p.range.step) } : {}),
+          onchange: (e) => setValue(Number(e.target.value)) }), err));
     } else if (Array.isArray(p.value) && Array.isArray(p.items)) {
       const chosen = new Set(p.value);
       rows.push(h("fieldset", {}, h("legend", {}, p.label || name), note,

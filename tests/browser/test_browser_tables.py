@@ -374,6 +374,8 @@ def test_house_rules_at_table_creation(phone, live_server):
     page.locator("summary", has_text="Adjust the rules").click()
     page.locator('input[name="rule-kiriage"]').check()
     page.fill('input[name="rule-start_points"]', "25000")
+    riichi_stick = page.locator('input[name="rule-riichi_stick"]')   # the range the server enforces
+    assert (riichi_stick.get_attribute("min"), riichi_stick.get_attribute("max"), riichi_stick.get_attribute("step")) == ("100", "10000", "100")
     screenshot(page, "house-rules")
     for i, name in enumerate(NAMES):
         page.fill(f'[data-testid="player-{i}"]', name)
