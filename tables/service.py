@@ -285,7 +285,7 @@ def _key(key: str) -> str:
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
-def _cell(value: Any) -> Any:
+def csv_cell(value: Any) -> Any:
     """A CSV cell: numbers as they are; text made safe to open in a spreadsheet.
 
     Text that starts like a formula (=, +, -, @, tab, carriage return) gets a leading apostrophe, the
@@ -318,7 +318,7 @@ def export_csv(doc: Mapping) -> str:
     names = [str(n) for n in _seat_list(doc.get("players"))] or ["seat 0", "seat 1", "seat 2", "seat 3"]
 
     def row(cells: list) -> None:
-        w.writerow([_cell(c) for c in cells])
+        w.writerow([csv_cell(c) for c in cells])
 
     def four(value: Any) -> list:
         items = value if isinstance(value, list) else []

@@ -400,3 +400,24 @@ def test_a_scored_hand_may_name_the_tables_own_rules_but_no_others(tclient):
     assert resp.status_code == 422 and error_of(resp)["field"] == "winner.value.hand.rules"
     resp = record(tclient, t, tsumo(1, {"hand": {**hand, "rules": {"kiriage": True}}}))
     assert resp.status_code == 200, resp.get_json()
+
+
+# --- the same for events (club nights, leagues) ---------------------------------------------------------
+
+def test_events_have_long_codes_odd_keys_are_404_and_their_csv_defuses_formulas(tclient):
+    players = ["=1+1", "+A", "-B", "@C", "Eve"]
+    resp = tclient.post("/api/events", json={"name": "=cmd|' /C calc'!A0", "ruleset": "wrr", "players": players})
+    assert resp.status_code == 201, resp.get_json()
+    ev = resp.get_json()
+    assert len(ev["share_code"]) >= 16
+    for key in ("%00", "a%00b", "x" * 100):
+        resp = tclient.get(f"/api/events/{key}")
+        assert resp.status_code == 404 and error_of(resp)["field"] == "id"
+    resp = tclient.put(f"/api/events/{ev['id']}/games/a%00b", json={"excluded": True},
+                       headers={"Authorization": f"Bearer {ev['organiser_token']}"})
+    assert resp.status_code == 404
+    text = tclient.get(f"/api/events/{ev['id']}/export?format=csv").get_data(as_text=True)
+    cells = [c for r in csv.reader(io.StringIO(text)) for c in r if c]
+    assert not [c for c in cells if c[0] in "=+@" or (c[0] == "-" and not c[1:].replace(".", "").isdigit())], cells
+    resp = tclient.post("/api/events", json={"name": "night\ud800", "ruleset": "wrr", "players": []})
+    assert resp.status_code == 422 and error_of(resp)["field"] == "name"
