@@ -35,6 +35,12 @@ MAX_ROUNDS = 100
 MAX_GAMES = 1000
 
 
+def _valid_key(key: Any) -> bool:
+    """An id or share code as typed: anything else names nothing (and never reaches SQL: PostgreSQL
+    refuses a NUL byte with an error, not an empty result)."""
+    return isinstance(key, str) and 0 < len(key) <= MAX_KEY and KEY_CHARS.issuperset(key)
+
+
 def _name(raw: Any) -> str:
     if not isinstance(raw, str) or not raw.strip():
         raise TableError(422 if isinstance(raw, str) else 400, "the event needs a name, like \"Thursday club night\"", "name")
@@ -127,15 +133,14 @@ class EventService:
         return {**self.read(event_id), "organiser_token": token}
 
     def _find(self, key: str, conn=None) -> dict:
-        ok = isinstance(key, str) and 0 < len(key) <= MAX_KEY and KEY_CHARS.issuperset(key)  # never odd bytes to SQL
-        row = self.db.find_event(key, conn) if ok else None
+        row = self.db.find_event(key, conn) if _valid_key(key) else None
         if row is None:
             raise TableError(404, f"no event {key!r}", "id")
         return row
 
     def read(self, key: str) -> dict:
         """The event JSON: players, rounds, games, standings, statistics."""
-        found = self.db.event_fingerprint(key) if isinstance(key, str) and len(key) <= 64 else None
+        found = self.db.event_fingerprint(key) if _valid_key(key) else None
         if found is None:
             raise TableError(404, f"no event {key!r}", "id")
         event_id, tag = found
@@ -143,7 +148,7 @@ class EventService:
 
     def read_json(self, key: str) -> tuple[str, str]:
         """(tag, the event JSON as text): what GET /api/events/<key> serves, encoded once per change."""
-        found = self.db.event_fingerprint(key) if isinstance(key, str) and len(key) <= 64 else None
+        found = self.db.event_fingerprint(key) if _valid_key(key) else None
         if found is None:
             raise TableError(404, f"no event {key!r}", "id")
         entry = self._cached(*found)
@@ -168,7 +173,7 @@ class EventService:
 
     def tag(self, key: str) -> str:
         """What the ETag of the event JSON is now (cheap: no game is read)."""
-        found = self.db.event_fingerprint(key) if isinstance(key, str) and len(key) <= 64 else None
+        found = self.db.event_fingerprint(key) if _valid_key(key) else None
         if found is None:
             raise TableError(404, f"no event {key!r}", "id")
         return found[1]
@@ -318,8 +323,7 @@ class EventService:
         with self.db.writing() as conn:
             row = self._find(key, conn)
             self._authorise(row, token)
-            valid = 0 < len(table_id) <= MAX_KEY and KEY_CHARS.issuperset(table_id)
-            if not valid or not self.db.set_game_excluded(conn, row["id"], table_id, excluded):
+            if not _valid_key(table_id) or not self.db.set_game_excluded(conn, row["id"], table_id, excluded):
                 raise TableError(404, f"the event has no game {table_id!r}", "table_id")
             self._bump(conn, row)
         return self.read(row["id"])
