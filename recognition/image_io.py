@@ -143,7 +143,8 @@ def load_image(data: bytes, long_side: int = WORK_LONG_SIDE) -> LoadedImage:
                 if s < 1:
                     im.draft("RGB", (math.ceil(w * s), math.ceil(h * s)))
             im.load()
-            im = _reduced(im, long_side)  # a small copy, made strip by strip; the full image is let go
+            if fmt not in ("JPEG", "MPO"):  # a JPEG is already small (draft); others shrink strip by strip
+                im = _reduced(im, long_side)
             if orientation in _TRANSPOSE:
                 im = im.transpose(_TRANSPOSE[orientation])
             if im.mode in ("RGBA", "LA", "PA") or (im.mode == "P" and "transparency" in im.info):
