@@ -1,8 +1,15 @@
 """Loading phone photos: bytes in, an RGB array at working size out, EXIF orientation applied.
 
 JPEGs are decoded at reduced scale by libjpeg itself (PIL's ``Image.draft``), which is what makes
-a 12 MP photo cheap; other formats are decoded whole and then shrunk. The returned `scale` maps
-working pixels back to the pixels of the (upright) original photo.
+a 12 MP photo cheap; other formats are decoded whole and then shrunk strip by strip, so no
+full-size copy is ever made besides the decoded image itself. The returned `scale` maps working
+pixels back to the pixels of the (upright) original photo.
+
+Memory: one photo may cost at most ``DECODE_BUDGET`` bytes of decoded pixels. JPEG never comes near
+it; for a format decoded whole, the cost is known from the header (pixels x bytes per pixel x what
+the decoder copies), so an image that would go over is refused with 413 before decoding. A 7000 x
+7000 PNG with transparency costs about 200 MB of peak memory instead of a gigabyte
+(``bench/bench_image_memory.py`` measures it).
 """
 from __future__ import annotations
 
@@ -13,7 +20,7 @@ from dataclasses import dataclass
 
 import cv2
 import numpy as np
-from PIL import Image, ImageOps
+from PIL import Image
 
 try:  # HEIC/HEIF from iPhones, when the optional package is installed
     import pillow_heif
@@ -25,6 +32,11 @@ except ImportError:  # pragma: no cover - depends on the environment
 
 MAX_BYTES = 20 * 1024 * 1024
 MAX_PIXELS = 50_000_000  # a 200 MP photo is not a phone photo: treat it as a decompression bomb
+DECODE_BUDGET = 200 * 1024 * 1024  # bytes of decoded pixels one photo may take in a worker
+#: How many copies of the decoded pixels a format's decoder holds at once, as measured (PNG and BMP decode into
+#: the image itself; the HEIF decoder fills a buffer of its own that is then copied; WebP takes four).
+DECODER_COPIES = {"PNG": 1, "BMP": 1, "WEBP": 4, "HEIF": 2, "HEIC": 2, "AVIF": 4}
+STRIP_ROWS = 64  # rows of the reduced image made per strip
 WORK_LONG_SIDE = 1008
 FORMATS = {"JPEG", "MPO", "PNG", "WEBP", "HEIF", "HEIC", "AVIF", "BMP"}
 
@@ -58,6 +70,41 @@ class LoadedImage:
 
 
 _SWAPS_AXES = {5, 6, 7, 8}  # EXIF orientations that turn the picture a quarter
+_TRANSPOSE = {2: Image.Transpose.FLIP_LEFT_RIGHT, 3: Image.Transpose.ROTATE_180, 4: Image.Transpose.FLIP_TOP_BOTTOM,
+              5: Image.Transpose.TRANSPOSE, 6: Image.Transpose.ROTATE_270, 7: Image.Transpose.TRANSVERSE,
+              8: Image.Transpose.ROTATE_90}  # what ImageOps.exif_transpose does for each orientation
+
+
+def _bytes_per_pixel(mode: str) -> int:
+    """Bytes PIL keeps per pixel of a decoded image in ``mode``."""
+    if mode in ("1", "L", "P"):
+        return 1
+    if mode.startswith("I;16"):
+        return 2
+    return 4
+
+
+def _reduced(im: Image.Image, long_side: int) -> Image.Image:
+    """``im`` shrunk by a whole factor to no less than ``long_side``, in RGB or RGBA.
+
+    Made strip by strip (crop, convert, box-average with ``Image.reduce``), so converting a palette
+    or 16-bit image never makes a second full-size copy. Images already small come back unchanged.
+    """
+    w, h = im.size
+    factor = max(w, h) // long_side
+    if factor < 2:
+        return im
+    alpha = im.mode in ("RGBA", "LA", "PA", "RGBa", "La") or (im.mode == "P" and "transparency" in im.info)
+    mode = "RGBA" if alpha else "RGB"
+    out = Image.new(mode, (w // factor, h // factor))
+    step = STRIP_ROWS * factor
+    for top in range(0, (h // factor) * factor, step):
+        bottom = min(top + step, (h // factor) * factor)
+        strip = im.crop((0, top, (w // factor) * factor, bottom))
+        if strip.mode != mode:
+            strip = strip.convert(mode)
+        out.paste(strip.reduce(factor), (0, top // factor))
+    return out
 
 
 def load_image(data: bytes, long_side: int = WORK_LONG_SIDE) -> LoadedImage:
@@ -84,14 +131,22 @@ def load_image(data: bytes, long_side: int = WORK_LONG_SIDE) -> LoadedImage:
             orientation = im.getexif().get(0x0112, 1)
         except Exception:  # a broken EXIF block should not lose the photo
             orientation = 1
+        if fmt not in ("JPEG", "MPO"):
+            cost = w * h * _bytes_per_pixel(im.mode) * DECODER_COPIES.get(fmt, 4)
+            if cost > DECODE_BUDGET:
+                most = DECODE_BUDGET // (_bytes_per_pixel(im.mode) * DECODER_COPIES.get(fmt, 4))
+                raise ImageTooLarge(f"a {w}x{h} {fmt} image is too large to read here: at most {most / 1e6:.0f} MP in "
+                                    f"this format (a JPEG photo may be larger)")
         try:
             if fmt in ("JPEG", "MPO"):
                 s = long_side / max(w, h)
                 if s < 1:
                     im.draft("RGB", (math.ceil(w * s), math.ceil(h * s)))
             im.load()
-            if orientation in range(2, 9):
-                im = ImageOps.exif_transpose(im)
+            if fmt not in ("JPEG", "MPO"):  # a JPEG is already small (draft); others shrink strip by strip
+                im = _reduced(im, long_side)
+            if orientation in _TRANSPOSE:
+                im = im.transpose(_TRANSPOSE[orientation])
             if im.mode in ("RGBA", "LA", "PA") or (im.mode == "P" and "transparency" in im.info):
                 rgba = im.convert("RGBA")
                 bg = Image.new("RGBA", rgba.size, (255, 255, 255, 255))

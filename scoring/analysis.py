@@ -12,6 +12,7 @@ from .tiles import Tile, index_code, parse_tiles, to_notation
 
 TSUMO_ONLY = ("haitei", "rinshan", "tenhou", "chiihou")
 RON_ONLY = ("houtei", "chankan", "renhou")
+MAX_COMPARE = 2 * len(PRESETS)  # room for a list that repeats some, never thousands
 
 
 def _summary(result: dict) -> dict:
@@ -38,6 +39,9 @@ def compare(payload: Mapping, ids: Any) -> list[dict]:
     """The hand's value under each named rule set, and the rules that make each differ from the first."""
     if not isinstance(ids, list) or not ids or not all(isinstance(i, str) for i in ids):
         raise ScoringError("compare", f"must be a list of rule set ids from {', '.join(PRESETS)}", 400)
+    if len(ids) > MAX_COMPARE:
+        raise ScoringError("compare", f"at most {MAX_COMPARE} rule sets at once, got {len(ids)}", 422)
+    ids = list(dict.fromkeys(ids))  # each rule set once, in the order first asked
     overrides = payload.get("rules")
     base_rules = get_ruleset(payload.get("ruleset", "wrr"), overrides)
     base_result = _try(payload, base_rules)
@@ -90,21 +94,25 @@ def waits(payload: Any) -> dict:
     discards = parse_tiles(payload.get("discards") or "", "discards")
     base = {k: v for k, v in payload.items() if k not in ("win_tile", "win", "discards", "compare")}
 
-    visible = [0] * 34
+    # Tenpai counts only the player's own hand and calls (WRR "tenpai" 2, EMA 3.4.2, General laws,
+    # Saikouisen 52.6): a wait whose copies are all in the indicators or discards is still a wait.
+    own = [0] * 34
     concealed = [0] * 34
     for t in hand:
-        visible[t.index] += 1
+        own[t.index] += 1
         concealed[t.index] += 1
     for m in melds:
         if isinstance(m, Mapping) and isinstance(m.get("tiles"), str):
             for t in parse_tiles(m["tiles"], "melds"):
-                visible[t.index] += 1
+                own[t.index] += 1
+    shown = [0] * 34
     for name in ("dora_indicators", "ura_indicators"):
         if isinstance(payload.get(name), str):
             for t in parse_tiles(payload[name], name):
-                visible[t.index] += 1
+                shown[t.index] += 1
 
     entries: list[dict] = []
+    real_waits = 0
     for index in range(34):
         concealed[index] += 1
         completes = concealed[index] <= 4 and is_complete(tuple(concealed), 4 - len(melds))
@@ -112,9 +120,15 @@ def waits(payload: Any) -> dict:
         if not completes:
             continue
         tile = Tile(index)
-        if visible[index] >= 4:
+        if own[index] >= 4:
             entries.append({"tile": tile.code, "index": index, "ron": None, "tsumo": None,
-                            "reason": "all four copies are already in your hand, melds or indicators"})
+                            "reason": "all four copies are already in your hand and melds: this is not a wait"})
+            continue
+        real_waits += 1
+        if own[index] + shown[index] >= 4:
+            entries.append({"tile": tile.code, "index": index, "ron": None, "tsumo": None,
+                            "reason": "the copies you do not hold are all in the indicators: the hand is tenpai "
+                                      "on it, but it cannot be won with it"})
             continue
         probe = dict(base, hand=to_notation(hand) + tile.code, win_tile=tile.code)
         tsumo = _try({k: v for k, v in probe.items() if k not in RON_ONLY} | {"win": "tsumo"}, rules)
@@ -130,7 +144,7 @@ def waits(payload: Any) -> dict:
     return {
         "ruleset": rules.id,
         "hand": to_notation(hand),
-        "tenpai": any(e["ron"] is not None or e["tsumo"] is not None for e in entries),
+        "tenpai": real_waits > 0,
         "furiten": bool(furiten),
         "waits": entries,
     }

@@ -24,6 +24,7 @@ WIND_INDEX = {name: EAST + i for i, name in enumerate(WIND_NAMES)}
 
 
 KAN_TYPES = frozenset(("daiminkan", "kakan", "ankan"))
+MAX_COUNTERS = 999  # honba and riichi sticks a request may name
 
 
 class Meld:
@@ -106,6 +107,9 @@ def _int(payload: Mapping, name: str, default: int = 0) -> int:
         raise ScoringError(name, f"must be a whole number, got {value!r}", 400)
     if value < 0:
         raise ScoringError(name, f"must not be negative, got {value}", 422)
+    if value > MAX_COUNTERS:
+        shown = str(value) if value < 10**12 else f"a number of {len(str(value))} digits"
+        raise ScoringError(name, f"must be at most {MAX_COUNTERS}, got {shown}", 422)
     return value
 
 
@@ -303,6 +307,12 @@ def _check_flags(w: Win, flags: set) -> set:
             raise ScoringError("chankan", "no kan can be made on the last tile, so chankan cannot combine with houtei")
         if w.counts[w.win_tile.index] != 1:
             raise ScoringError("chankan", "the other three copies of a robbed tile are in the kan, so the hand can hold only the robbed one")
+        robbed = w.win_tile.index
+        elsewhere = w.all_counts[robbed] - 1 + sum(1 for t in w.dora_indicators + w.ura_indicators if t.index == robbed)
+        if elsewhere:
+            raise ScoringError("chankan", f"the other three copies of {index_code(robbed)} are in the robbed kan, but "
+                                          f"{elsewhere} more {'is' if elsewhere == 1 else 'are'} in this hand's melds or "
+                                          "the indicators: this kan cannot have been robbed")
     for special, need_tsumo, dealer in (("tenhou", True, True), ("chiihou", True, False), ("renhou", False, False)):
         if special not in flags:
             continue

@@ -26,8 +26,13 @@ from typing import Any, Mapping
 from .engine import evaluate, parse_request
 from .errors import ScoringError
 from .points import base_points, hand_payments, payment_total, round_up_100
-from .rules import Ruleset
+from .rules import Ruleset, get_ruleset
 from .tiles import WIND_NAMES
+
+
+def printable(text: str) -> bool:
+    """No control characters and no lone surrogates (they cannot be written as UTF-8)."""
+    return all(ch >= " " and not "\x7f" <= ch <= "\x9f" and not "\ud800" <= ch <= "\udfff" for ch in text)
 
 ROUND_NAMES = WIND_NAMES
 RESULTS = ("ron", "tsumo", "draw", "abort", "chombo", "end")
@@ -64,11 +69,19 @@ def new_state(rules: Ruleset) -> TableState:
 
 # --- input checks ------------------------------------------------------------------------------
 
+def _shown(value: Any) -> str:
+    """A client's value for an error message, cut short when it is huge."""
+    if isinstance(value, int) and not isinstance(value, bool) and not -10**12 < value < 10**12:
+        return f"a number of {len(str(abs(value)))} digits"
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
 def _seat(value: Any, field: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise LedgerError(field, f"must be a seat number 0-3, got {value!r}", 400)
+        raise LedgerError(field, f"must be a seat number 0-3, got {_shown(value)}", 400)
     if not 0 <= value <= 3:
-        raise LedgerError(field, f"seat {value} is out of range: seats are 0-3")
+        raise LedgerError(field, f"seat {_shown(value)} is out of range: seats are 0-3")
     return value
 
 
@@ -78,29 +91,127 @@ def _seats(body: Mapping, name: str) -> list[int]:
         return []
     if not isinstance(raw, list):
         raise LedgerError(name, "must be a list of seats (0-3)", 400)
+    if len(raw) > 4:
+        raise LedgerError(name, f"lists {len(raw)} seats; there are four")
     seats = [_seat(v, f"{name}[{i}]") for i, v in enumerate(raw)]
     if len(set(seats)) != len(seats):
         raise LedgerError(name, f"lists a seat twice: {seats}")
     return sorted(seats)
 
 
+# --- the fields a hand may carry ---------------------------------------------------------------
+
+#: The input fields of each kind of result (see the module docstring); every hand may also carry
+#: referee ``penalties``, and a hand after which the dealer may stop the game ``continue_game``.
+RESULT_FIELDS: Mapping[str, tuple] = {
+    "ron": ("result", "from_seat", "winners", "riichi", "penalties", "continue_game"),
+    "tsumo": ("result", "winner", "riichi", "penalties", "continue_game"),
+    "draw": ("result", "tenpai", "riichi", "nagashi", "penalties", "continue_game"),
+    "abort": ("result", "kind", "riichi", "penalties", "continue_game"),
+    "chombo": ("result", "seat", "riichi", "penalties"),
+    "end": ("result", "penalties"),
+}
+#: Fields of a hand's record that the table works out: a client never sends them.
+COMPUTED_FIELDS = ("index", "round_wind", "hand_number", "dealer", "honba", "riichi_sticks_before", "payments",
+                   "deltas", "scores_after", "riichi_sticks_after", "dealer_repeats", "game_over", "penalty")
+WINNER_FIELDS = ("seat", "value", "pao_seat")
+VALUE_FORMS = (("han", "fu"), ("yakuman", "pao_yakuman"), ("hand",))
+#: What a winner's ``{"hand": ...}`` may hold: a score request without comparisons; its ``ruleset`` and
+#: ``rules``, when given, must be the table's own.
+HAND_FIELDS = ("hand", "melds", "win", "win_tile", "seat_wind", "round_wind", "dora_indicators", "ura_indicators",
+               "honba", "riichi_sticks", "ruleset", "rules", "riichi", "double_riichi", "ippatsu", "haitei", "houtei", "rinshan",
+               "chankan", "chankan_ankan", "tenhou", "chiihou", "renhou")
+PENALTY_FIELDS = ("seat", "points", "reason")
+MAX_HAN = 100                  # han entered by hand (a hand of 13 or more han is a limit anyway)
+MAX_PENALTY = 1_000_000        # points of one referee penalty
+MAX_REASON = 200               # characters of a penalty's reason
+MAX_PENALTIES = 20             # penalties given with one hand
+
+
+def _only(obj: Mapping, allowed: tuple, field: str, what: str, strict: bool) -> dict:
+    """``obj`` with only the ``allowed`` keys: any other is refused (422), or dropped when not ``strict``."""
+    for key in obj:
+        if key in allowed:
+            continue
+        if not strict:
+            continue
+        name = f"{field}.{key}" if field else str(key)
+        if not field and key in COMPUTED_FIELDS:
+            raise LedgerError(name, f"{key} is worked out by the table; do not send it")
+        raise LedgerError(name, f"{what} has no field {key!r}; it may have {', '.join(allowed)}")
+    return {k: v for k, v in obj.items() if k in allowed}
+
+
+def clean_hand(body: Any, strict: bool = True) -> Any:
+    """The hand with only its documented input fields, nested ones included.
+
+    ``strict`` refuses any other field (LedgerError 422 naming it): that is how a new hand is checked.
+    With ``strict=False`` other fields are dropped instead: that is how a hand stored before these
+    checks is read back, so an old record can never block the table.
+    """
+    if not isinstance(body, Mapping):
+        return body  # apply_hand says what is wrong
+    kind = body.get("result")
+    if not isinstance(kind, str) or kind not in RESULT_FIELDS:
+        return dict(body)  # apply_hand refuses the result
+    out = _only(body, RESULT_FIELDS[kind], "", f"a {kind} result", strict)
+    winners = out.get("winners")
+    if kind == "ron" and isinstance(winners, list):
+        out["winners"] = [_clean_winner(w, f"winners[{i}]", strict) for i, w in enumerate(winners)]
+    if kind == "tsumo" and "winner" in out:
+        out["winner"] = _clean_winner(out["winner"], "winner", strict)
+    penalties = out.get("penalties")
+    if isinstance(penalties, list):
+        out["penalties"] = [_only(p, PENALTY_FIELDS, f"penalties[{i}]", "a penalty", strict) if isinstance(p, Mapping) else p
+                            for i, p in enumerate(penalties)]
+    return out
+
+
+def _clean_winner(w: Any, field: str, strict: bool) -> Any:
+    if not isinstance(w, Mapping):
+        return w
+    out = _only(w, WINNER_FIELDS, field, "a winner", strict)
+    value = out.get("value")
+    if isinstance(value, Mapping):
+        form = next((f for f in VALUE_FORMS if f[0] in value), None)
+        if form is None:
+            if strict:
+                raise LedgerError(f"{field}.value", 'must be {"han": 3, "fu": 40}, {"yakuman": 1} or {"hand": <score request>}', 400)
+        else:
+            value = _only(value, form, f"{field}.value", f"a value given as {form[0]}", strict)
+            if isinstance(value.get("hand"), Mapping):
+                value["hand"] = _only(value["hand"], HAND_FIELDS, f"{field}.value.hand", "a scored hand", strict)
+            out["value"] = value
+    return out
+
+
+def _flag(body: Mapping, name: str) -> bool:
+    value = body.get(name, False)
+    if value is None:
+        return False
+    if not isinstance(value, bool):
+        raise LedgerError(name, f"must be true or false, got {value!r}", 400)
+    return value
+
+
 class _Book:
     """Payments made in one hand, itemised, and the table-point changes they add up to."""
 
-    def __init__(self, state: TableState):
+    def __init__(self, state: TableState, stick: int):
         self.deltas = [0, 0, 0, 0]
         self.sticks = state.riichi_sticks
+        self.stick = stick  # points of one riichi stick: sticks on the table are counted in these
         self.items: list[dict] = []
 
     def pay(self, frm, to, amount: int, what: str) -> None:
         if amount <= 0 or frm == to:
             return
         if frm == TABLE:
-            self.sticks -= amount // 1000
+            self.sticks -= amount // self.stick
         else:
             self.deltas[frm] -= amount
         if to == TABLE:
-            self.sticks += amount // 1000
+            self.sticks += amount // self.stick
         else:
             self.deltas[to] += amount
         self.items.append({"from": frm, "to": to, "amount": amount, "for": what})
@@ -128,16 +239,21 @@ def _value(rules: Ruleset, state: TableState, seat: int, raw: Any, tsumo: bool, 
         n = raw["yakuman"]
         most = rules.max_yakuman if rules.yakuman_stacking else (2 if rules.double_yakuman else 1)
         if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= most:
-            raise LedgerError(f"{field}.yakuman", f"must be a whole number from 1 to {most} under {rules.title}, got {n!r}")
+            raise LedgerError(f"{field}.yakuman", f"must be a whole number from 1 to {most} under {rules.title}, got {_shown(n)}")
+        units = raw.get("pao_yakuman", 1)
+        if isinstance(units, bool) or not isinstance(units, int) or not 1 <= units <= n:
+            raise LedgerError(f"{field}.pao_yakuman", f"must be a whole number from 1 to {n}, got {_shown(units)}")
         return {"han": 13 * n, "fu": 0, "yakuman": n, "limit": "yakuman", "base": 8000 * n, "dealer": dealer,
-                "pao_units": raw.get("pao_yakuman", 1)}
+                "pao_units": units}
     for name in ("han", "fu"):
         v = raw.get(name)
         if isinstance(v, bool) or not isinstance(v, int):
             raise LedgerError(f"{field}.{name}", f"must be a whole number, got {v!r}", 400)
     han, fu = int(raw["han"]), int(raw["fu"])
-    if han < 1:
-        raise LedgerError(f"{field}.han", "a winning hand has at least 1 han")
+    if not 1 <= han <= MAX_HAN:
+        raise LedgerError(f"{field}.han", f"a winning hand has at least 1 han and at most {MAX_HAN}, got {_shown(han)}")
+    if han >= 5 and fu not in (20, 25) and not (30 <= fu <= 130 and fu % 10 == 0):
+        raise LedgerError(f"{field}.fu", f"fu is 20, 25 or a multiple of 10 up to 130, got {_shown(fu)}")
     if han < 5:
         if fu not in (20, 25) and not (30 <= fu <= 130 and fu % 10 == 0):
             raise LedgerError(f"{field}.fu", f"fu is 20, 25 or a multiple of 10 up to 130, got {fu}")
@@ -162,7 +278,14 @@ def _value_of_hand(rules, state, seat, hand, tsumo, riichi, field, sticks) -> di
         if key in hand and hand[key] != value:
             raise LedgerError(f"{field}.hand.{key}", f"is filled in by the table ({value!r}); got {hand[key]!r}")
     if hand.get("ruleset", rules.id) != rules.id:
-        raise LedgerError(f"{field}.hand.ruleset", f"the table plays {rules.id}; got {hand['ruleset']!r}")
+        raise LedgerError(f"{field}.hand.ruleset", f"the table plays {rules.id}; got {_shown(hand['ruleset'])}")
+    if hand.get("rules"):
+        try:
+            same = get_ruleset(rules.id, hand["rules"]) == rules
+        except ScoringError as err:
+            raise LedgerError(f"{field}.hand.{err.field}", err.message, err.status) from None
+        if not same:
+            raise LedgerError(f"{field}.hand.rules", "the table's own rules apply: leave rules out or send the table's")
     in_riichi = bool(hand.get("riichi") or hand.get("double_riichi"))
     if in_riichi != (seat in riichi):
         raise LedgerError(f"{field}.hand.riichi", f"seat {seat} is {'' if seat in riichi else 'not '}in this hand's riichi "
@@ -397,20 +520,26 @@ def apply_hand(rules: Ruleset, state: TableState, body: Any) -> tuple[TableState
         raise LedgerError("result", "the game is over; no more hands can be recorded")
     kind = body.get("result")
     if not isinstance(kind, str) or kind not in HANDLERS:
-        raise LedgerError("result", f"must be one of {', '.join(RESULTS)}; got {kind!r}", 400)
-    book = _Book(state)
+        raise LedgerError("result", f"must be one of {', '.join(RESULTS)}; got {_shown(kind)}", 400)
+    body = clean_hand(body)  # only the documented fields: the rest is refused, naming the field
+    book = _Book(state, rules.riichi_stick)
     outcome = HANDLERS[kind](rules, state, body, book)
+    continue_game = _flag(body, "continue_game")
 
     scores = tuple(s + d for s, d in zip(state.scores, book.deltas))
     penalties = list(state.penalties)
     for seat, points in _extra_penalties(body):
         penalties[seat] += points
     record = {
+        **body,
         "index": state.hands_played, "round_wind": state.round_wind, "hand_number": state.hand_number,
         "dealer": state.dealer, "honba": state.honba, "riichi_sticks_before": state.riichi_sticks,
-        **{k: v for k, v in body.items()}, "winners": outcome["winners"], "payments": book.items,
+        "winners": outcome["winners"], "payments": book.items,
         "deltas": book.deltas, "scores_after": list(scores), "riichi_sticks_after": book.sticks,
     }
+    for name in ("riichi", "tenpai", "nagashi"):  # as the seat lists they were read as
+        if name in body and name in RESULT_FIELDS[kind]:
+            record[name] = _seats(body, name)
     if kind == "end":
         record["game_over"] = True
         return dataclasses.replace(state, penalties=tuple(penalties), finished=True,
@@ -425,7 +554,7 @@ def apply_hand(rules: Ruleset, state: TableState, body: Any) -> tuple[TableState
 
     new = dataclasses.replace(state, scores=scores, riichi_sticks=book.sticks, honba=outcome["honba_next"],
                               penalties=tuple(penalties), hands_played=state.hands_played + 1)
-    new = _advance(rules, state, new, outcome["dealer_repeats"], body, kind)
+    new = _advance(rules, state, new, outcome["dealer_repeats"], continue_game, kind)
     record["dealer_repeats"] = outcome["dealer_repeats"]
     record["game_over"] = new.finished
     return new, record
@@ -436,14 +565,20 @@ def _extra_penalties(body: Mapping) -> list[tuple[int, int]]:
     raw = body.get("penalties") or []
     if not isinstance(raw, list):
         raise LedgerError("penalties", 'must be a list like [{"seat": 1, "points": 1000, "reason": "late"}]', 400)
+    if len(raw) > MAX_PENALTIES:
+        raise LedgerError("penalties", f"at most {MAX_PENALTIES} penalties with one hand")
     out = []
     for i, p in enumerate(raw):
         if not isinstance(p, Mapping):
             raise LedgerError(f"penalties[{i}]", "must be an object with seat and points", 400)
         seat = _seat(p.get("seat"), f"penalties[{i}].seat")
         points = p.get("points")
-        if isinstance(points, bool) or not isinstance(points, int) or points <= 0 or points % 100:
-            raise LedgerError(f"penalties[{i}].points", f"must be a positive number of points in hundreds, got {points!r}")
+        if isinstance(points, bool) or not isinstance(points, int) or not 0 < points <= MAX_PENALTY or points % 100:
+            raise LedgerError(f"penalties[{i}].points", f"must be a number of points in hundreds from 100 to {MAX_PENALTY}, "
+                                                        f"got {_shown(points)}")
+        reason = p.get("reason")
+        if reason is not None and (not isinstance(reason, str) or len(reason) > MAX_REASON or not printable(reason)):
+            raise LedgerError(f"penalties[{i}].reason", f"must be a text of at most {MAX_REASON} characters")
         out.append((seat, points))
     return out
 
@@ -452,7 +587,7 @@ def _first_seat(rules: Ruleset, scores) -> int:
     return min(range(4), key=lambda s: (-scores[s], s))
 
 
-def _advance(rules: Ruleset, before: TableState, new: TableState, repeats: bool, body: Mapping, kind: str) -> TableState:
+def _advance(rules: Ruleset, before: TableState, new: TableState, repeats: bool, continue_game: bool, kind: str) -> TableState:
     if rules.bust_ends_game and min(new.scores) < 0:
         return dataclasses.replace(new, finished=True)
     rounds = rules.rounds
@@ -462,7 +597,7 @@ def _advance(rules: Ruleset, before: TableState, new: TableState, repeats: bool,
     if in_extension and target and max(new.scores) >= target:
         return dataclasses.replace(new, finished=True)
     if repeats:
-        if (last_regular or in_extension) and _may_stop(rules, new, kind) and not body.get("continue_game"):
+        if (last_regular or in_extension) and _may_stop(rules, new, kind) and not continue_game:
             return dataclasses.replace(new, finished=True)
         return new
     dealer = (before.dealer + 1) % 4

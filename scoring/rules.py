@@ -22,11 +22,17 @@ ABORTIVE_DRAWS = ("nine_terminals", "four_winds", "four_kans", "four_riichi", "t
 PAO_YAKU = ("daisangen", "daisuushii", "suukantsu")
 
 
-def _f(default: Any, label: str, *, choices: tuple | None = None, scope: str = "scoring", items: tuple | None = None):
-    """A ruleset field with a human label (used to name rule differences) and its allowed values."""
+def _f(default: Any, label: str, *, choices: tuple | None = None, scope: str = "scoring", items: tuple | None = None,
+       bounds: tuple | None = None):
+    """A ruleset field with a human label (used to name rule differences) and its allowed values.
+
+    ``bounds`` is ``(lowest, highest, step)`` for a number: an override outside it is refused (422).
+    """
     meta: dict[str, Any] = {"label": label, "scope": scope}
     if choices is not None:
         meta["choices"] = choices
+    if bounds is not None:
+        meta["bounds"] = bounds
     if items is not None:
         meta["items"] = items
     return field(default=default, metadata=meta)
@@ -48,30 +54,30 @@ class Ruleset:
     kiriage: bool = _f(False, "kiriage mangan (4 han 30 fu and 3 han 60 fu are mangan)")
     kazoe_yakuman: bool = _f(False, "kazoe yakuman (13 or more han is yakuman)")
     yakuman_stacking: bool = _f(False, "several yakuman add up (double, triple yakuman)")
-    max_yakuman: int = _f(6, "most yakuman one hand can be worth")
+    max_yakuman: int = _f(6, "most yakuman one hand can be worth", bounds=(1, 8, 1))
     double_yakuman: tuple = _f((), "double yakuman patterns", items=DOUBLE_YAKUMAN_KINDS)
     renhou: str = _f("none", "renhou (blessing of man)", choices=("none", "han", "mangan", "yakuman"))
-    renhou_han: int = _f(5, "han of renhou when it is a yaku")
-    double_riichi_han: int = _f(2, "han of double riichi (in place of riichi)")
+    renhou_han: int = _f(5, "han of renhou when it is a yaku", bounds=(1, 13, 1))
+    double_riichi_han: int = _f(2, "han of double riichi (in place of riichi)", bounds=(2, 4, 1))
     double_wind_pair_fu: int = _f(4, "fu of a pair of the double wind (seat = round)", choices=(2, 4))
     rinshan_tsumo_fu: bool = _f(True, "2 fu for tsumo on a rinshan tile")
     haitei_with_rinshan: bool = _f(False, "haitei combines with rinshan on the last tile")
     ryuuiisou_needs_hatsu: bool = _f(False, "all green needs hatsu")
     chankan_ankan_kokushi: bool = _f(True, "kokushi may rob a concealed kan")
-    two_yaku_minimum_honba: int = _f(0, "two-yaku minimum from this many counters (0: never)")
+    two_yaku_minimum_honba: int = _f(0, "two-yaku minimum from this many counters (0: never)", bounds=(0, 20, 1))
 
     # --- the table --------------------------------------------------------------------------
-    start_points: int = _f(30000, "starting points", scope="table")
-    return_points: int = _f(30000, "return points (oka goes to first place)", scope="table")
+    start_points: int = _f(30000, "starting points", scope="table", bounds=(1000, 1_000_000, 100))
+    return_points: int = _f(30000, "return points (oka goes to first place)", scope="table", bounds=(1000, 1_000_000, 100))
     uma: tuple = _f((15000, 5000, -5000, -15000), "uma by place", scope="table")
     uma_by_positive: tuple = _f((), "uma by how many end at or above the return points", scope="table")
     tie_break: str = _f("split", "ties in the final standings", choices=("split", "seat_order"), scope="table")
     final_rounding: str = _f("none", "rounding of final points", choices=("none", "nearest_1000"), scope="table")
-    honba_ron: int = _f(300, "honba value on ron", scope="table")
-    honba_tsumo: int = _f(100, "honba value per payer on tsumo", scope="table")
-    riichi_stick: int = _f(1000, "riichi stick", scope="table")
+    honba_ron: int = _f(300, "honba value on ron", scope="table", bounds=(0, 3000, 100))
+    honba_tsumo: int = _f(100, "honba value per payer on tsumo", scope="table", bounds=(0, 1000, 100))
+    riichi_stick: int = _f(1000, "riichi stick", scope="table", bounds=(100, 10000, 100))
     riichi_needs_points: bool = _f(False, "riichi needs 1000 points in hand", scope="table")
-    noten_total: int = _f(3000, "noten payment in all", scope="table")
+    noten_total: int = _f(3000, "noten payment in all", scope="table", bounds=(0, 12000, 100))
     abortive_draws: tuple = _f((), "abortive draws", items=ABORTIVE_DRAWS, scope="table")
     max_ron_winners: int = _f(1, "winners on one discard (1: head bump)", choices=(1, 2, 3), scope="table")
     multi_ron_honba: str = _f("each", "honba with several ron winners", choices=("each", "closest"), scope="table")
@@ -85,9 +91,11 @@ class Ruleset:
     agari_yame: bool = _f(False, "agari-yame: a first-placed dealer's win ends the last hand", scope="table")
     tenpai_yame: bool = _f(False, "tenpai-yame: a first-placed dealer's tenpai ends the last hand", scope="table")
     bust_ends_game: bool = _f(False, "the game ends when a player goes below zero", scope="table")
-    extension_target: int = _f(0, "play into the West round until someone reaches this (0: never)", scope="table")
+    extension_target: int = _f(0, "play into the West round until someone reaches this (0: never)", scope="table",
+                               bounds=(0, 1_000_000, 100))
     chombo: str = _f("penalty", "chombo", choices=("penalty", "mangan"), scope="table")
-    chombo_penalty: int = _f(20000, "chombo penalty (points, off the final score)", scope="table")
+    chombo_penalty: int = _f(20000, "chombo penalty (points, off the final score)", scope="table",
+                             bounds=(0, 1_000_000, 100))
     game_length: str = _f("east_south", "game length: East and South rounds, or East only (tonpuusen)",
                           choices=("east_south", "east"), scope="table")
     ranking_tie_break: str = _f("shared", "equal totals in an event's standings",
@@ -126,6 +134,9 @@ class Ruleset:
                 entry["choices"] = list(f.metadata["choices"])
             if "items" in f.metadata:
                 entry["items"] = list(f.metadata["items"])
+            if "bounds" in f.metadata:
+                lo, hi, step = f.metadata["bounds"]
+                entry["range"] = {"min": lo, "max": hi, "step": step}
             if f.name in self.notes:
                 entry["note"] = self.notes[f.name]
             params[f.name] = entry
@@ -144,6 +155,15 @@ class Ruleset:
         return tuple(self.uma)
 
 
+MAX_UMA = 1_000_000
+
+
+def _uma_ok(value: Any) -> bool:
+    """Four whole numbers of points (in hundreds, within +-MAX_UMA) that sum to zero."""
+    return (isinstance(value, (list, tuple)) and len(value) == 4
+            and all(type(v) is int and -MAX_UMA <= v <= MAX_UMA and v % 100 == 0 for v in value) and sum(value) == 0)
+
+
 def _coerce(f: dataclasses.Field, value: Any, current: Any) -> Any:
     name = f.name
     if isinstance(current, bool):
@@ -155,8 +175,12 @@ def _coerce(f: dataclasses.Field, value: Any, current: Any) -> Any:
             raise ScoringError(f"rules.{name}", f"must be an integer, got {value!r}", 400)
         if "choices" in f.metadata and value not in f.metadata["choices"]:
             raise ScoringError(f"rules.{name}", f"must be one of {list(f.metadata['choices'])}, got {value!r}", 422)
-        if value < 0 and name not in ():
-            raise ScoringError(f"rules.{name}", f"must not be negative, got {value!r}", 422)
+        lo, hi, step = f.metadata.get("bounds", (0, 1_000_000, 1))
+        if not lo <= value <= hi:
+            shown = value if -10**12 < value < 10**12 else f"a number of {len(str(abs(value)))} digits"
+            raise ScoringError(f"rules.{name}", f"must be from {lo} to {hi}, got {shown}", 422)
+        if value % step:
+            raise ScoringError(f"rules.{name}", f"must be a multiple of {step}, got {value}", 422)
         return value
     if isinstance(current, str):
         if not isinstance(value, str) or ("choices" in f.metadata and value not in f.metadata["choices"]):
@@ -166,17 +190,20 @@ def _coerce(f: dataclasses.Field, value: Any, current: Any) -> Any:
         if not isinstance(value, (list, tuple)):
             raise ScoringError(f"rules.{name}", f"must be a list, got {value!r}", 400)
         if name == "uma":
-            if len(value) != 4 or not all(isinstance(v, int) and not isinstance(v, bool) for v in value) or sum(value) != 0:
-                raise ScoringError("rules.uma", "must be four integers (points by place) that sum to 0", 422)
+            if not _uma_ok(value):
+                raise ScoringError("rules.uma", f"must be four whole numbers of points by place, each from -{MAX_UMA} to "
+                                                f"{MAX_UMA} in hundreds, that sum to 0", 422)
             return tuple(value)
         if name == "uma_by_positive":
-            try:
-                out = tuple((int(c), tuple(int(v) for v in u)) for c, u in value)
-            except (TypeError, ValueError):
-                raise ScoringError("rules.uma_by_positive", "must be a list of [count, [four uma]] pairs", 422) from None
-            if any(len(u) != 4 or sum(u) != 0 for _, u in out):
-                raise ScoringError("rules.uma_by_positive", "each uma must be four integers that sum to 0", 422)
-            return out
+            pairs_ok = len(value) <= 5 and all(
+                isinstance(p, (list, tuple)) and len(p) == 2 and type(p[0]) is int and 0 <= p[0] <= 4
+                and isinstance(p[1], (list, tuple)) for p in value)
+            if not pairs_ok:
+                raise ScoringError("rules.uma_by_positive", "must be a list of [count 0-4, [four uma]] pairs", 422)
+            if not all(_uma_ok(u) for _, u in value):
+                raise ScoringError("rules.uma_by_positive", f"each uma must be four whole numbers from -{MAX_UMA} to "
+                                                            f"{MAX_UMA} in hundreds that sum to 0", 422)
+            return tuple((c, tuple(u)) for c, u in value)
         allowed = f.metadata.get("items", ())
         bad = [v for v in value if v not in allowed]
         if bad:

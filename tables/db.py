@@ -165,6 +165,22 @@ class Database:
             with conn.begin():
                 yield conn
 
+    @contextmanager
+    def reading(self) -> Iterator[Connection]:
+        """One read transaction: every query in it sees the same committed state.
+
+        SQLite: a deferred BEGIN holds one snapshot from the first read (WAL). PostgreSQL: REPEATABLE
+        READ, so the second query does not see a write committed after the first.
+        """
+        conn = self.engine.connect()
+        try:
+            if conn.dialect.name == "postgresql":
+                conn = conn.execution_options(isolation_level="REPEATABLE READ")
+            with conn.begin():
+                yield conn
+        finally:
+            conn.close()
+
     def ping(self) -> None:
         with self.engine.connect() as conn:
             conn.execute(select(1)).scalar_one()

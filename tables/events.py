@@ -23,7 +23,10 @@ from scoring.seating import MODES, SeatingError, repeat_meetings, seat_round
 from scoring.stats import event_stats, game_stats
 
 from .db import VersionConflict, now
-from .service import MAX_PLAYER_NAME, SHARE_ALPHABET, TableError, TableService, hash_token, rules_of
+from scoring.ledger import printable
+
+from .service import (KEY_CHARS, MAX_KEY, MAX_PLAYER_NAME, SHARE_ALPHABET, SHARE_CODE_LENGTH, TableError, TableService,
+                      csv_cell, hash_token, rules_of)
 
 MAX_EVENT_PLAYERS = 200
 MAX_NAME = 80
@@ -32,11 +35,19 @@ MAX_ROUNDS = 100
 MAX_GAMES = 1000
 
 
+def _valid_key(key: Any) -> bool:
+    """An id or share code as typed: anything else names nothing (and never reaches SQL: PostgreSQL
+    refuses a NUL byte with an error, not an empty result)."""
+    return isinstance(key, str) and 0 < len(key) <= MAX_KEY and KEY_CHARS.issuperset(key)
+
+
 def _name(raw: Any) -> str:
     if not isinstance(raw, str) or not raw.strip():
         raise TableError(422 if isinstance(raw, str) else 400, "the event needs a name, like \"Thursday club night\"", "name")
     if len(raw.strip()) > MAX_NAME:
         raise TableError(422, f"a name has at most {MAX_NAME} characters", "name")
+    if not printable(raw):
+        raise TableError(422, "a name cannot hold control characters or broken (unpaired) characters", "name")
     return raw.strip()
 
 
@@ -51,6 +62,8 @@ def _players(raw: Any, at_least: int = 1) -> list[str]:
             raise TableError(422, f"player {i + 1} needs a name", f"players[{i}]")
         if len(name.strip()) > MAX_PLAYER_NAME:
             raise TableError(422, f"a name has at most {MAX_PLAYER_NAME} characters", f"players[{i}]")
+        if not printable(name):
+            raise TableError(422, "a name cannot hold control characters or broken (unpaired) characters", f"players[{i}]")
         if name.strip().lower() in (n.lower() for n in names):
             raise TableError(422, f"{name.strip()!r} is listed twice: give each player a different name", f"players[{i}]")
         names.append(name.strip())
@@ -110,7 +123,7 @@ class EventService:
         with self.db.writing() as conn:
             for _ in range(20):
                 event_id = secrets.token_urlsafe(9)
-                code = "".join(secrets.choice(SHARE_ALPHABET) for _ in range(6))
+                code = "".join(secrets.choice(SHARE_ALPHABET) for _ in range(SHARE_CODE_LENGTH))
                 if self.db.insert_event(conn, id=event_id, share_code=code, token_hash=hash_token(token), name=name,
                                         ruleset=ruleset_id, rules=dict(overrides), players=players, settings=settings,
                                         rounds=[], version=1, created_at=stamp, updated_at=stamp):
@@ -120,14 +133,14 @@ class EventService:
         return {**self.read(event_id), "organiser_token": token}
 
     def _find(self, key: str, conn=None) -> dict:
-        row = self.db.find_event(key, conn) if isinstance(key, str) and len(key) <= 64 else None
+        row = self.db.find_event(key, conn) if _valid_key(key) else None
         if row is None:
             raise TableError(404, f"no event {key!r}", "id")
         return row
 
     def read(self, key: str) -> dict:
         """The event JSON: players, rounds, games, standings, statistics."""
-        found = self.db.event_fingerprint(key) if isinstance(key, str) and len(key) <= 64 else None
+        found = self.db.event_fingerprint(key) if _valid_key(key) else None
         if found is None:
             raise TableError(404, f"no event {key!r}", "id")
         event_id, tag = found
@@ -135,7 +148,7 @@ class EventService:
 
     def read_json(self, key: str) -> tuple[str, str]:
         """(tag, the event JSON as text): what GET /api/events/<key> serves, encoded once per change."""
-        found = self.db.event_fingerprint(key) if isinstance(key, str) and len(key) <= 64 else None
+        found = self.db.event_fingerprint(key) if _valid_key(key) else None
         if found is None:
             raise TableError(404, f"no event {key!r}", "id")
         entry = self._cached(*found)
@@ -160,7 +173,7 @@ class EventService:
 
     def tag(self, key: str) -> str:
         """What the ETag of the event JSON is now (cheap: no game is read)."""
-        found = self.db.event_fingerprint(key) if isinstance(key, str) and len(key) <= 64 else None
+        found = self.db.event_fingerprint(key) if _valid_key(key) else None
         if found is None:
             raise TableError(404, f"no event {key!r}", "id")
         return found[1]
@@ -310,7 +323,7 @@ class EventService:
         with self.db.writing() as conn:
             row = self._find(key, conn)
             self._authorise(row, token)
-            if not self.db.set_game_excluded(conn, row["id"], table_id, excluded):
+            if not _valid_key(table_id) or not self.db.set_game_excluded(conn, row["id"], table_id, excluded):
                 raise TableError(404, f"the event has no game {table_id!r}", "table_id")
             self._bump(conn, row)
         return self.read(row["id"])
@@ -323,7 +336,13 @@ class EventService:
         if fmt != "csv":
             raise TableError(400, f"format must be csv or json, got {fmt!r}", "format")
         out = io.StringIO()
-        w = csv.writer(out)
+        writer = csv.writer(out)
+
+        class _Safe:  # every text cell through csv_cell: no spreadsheet formulas from names
+            @staticmethod
+            def writerow(cells):
+                writer.writerow([csv_cell(c) for c in cells])
+        w = _Safe()
         w.writerow([doc["name"], doc["ruleset_title"]])
         w.writerow([])
         w.writerow(["rank", "player", "total", "games", "average place", "1st", "2nd", "3rd", "4th",

@@ -15,14 +15,22 @@ import secrets
 from typing import Any, Mapping
 
 from scoring.errors import ScoringError
-from scoring.ledger import replay, state_dict
+from scoring.ledger import clean_hand, printable, replay, state_dict
 from scoring.rules import get_ruleset
 
 from .db import Database, TableRow, VersionConflict, hands_from_events, now
 
 SHARE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
+#: 16 characters of 32 are 80 bits: at 500 guesses a second against a million tables, one hit takes
+#: about 76,000 years on average. Codes of 6 characters made before are still found.
+SHARE_CODE_LENGTH = 16
 MAX_PLAYER_NAME = 40
 MAX_HANDS = 200
+#: Changes (hands added, undone or corrected) one table keeps in its log, and the bytes of one hand.
+MAX_EVENTS = 1000
+MAX_HAND_BYTES = 16 * 1024
+KEY_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+MAX_KEY = 32
 
 
 class TableError(Exception):
@@ -46,6 +54,8 @@ def _players(raw: Any) -> list[str]:
             raise TableError(422, f"player {i} needs a name", f"players[{i}]")
         if len(name.strip()) > MAX_PLAYER_NAME:
             raise TableError(422, f"a name has at most {MAX_PLAYER_NAME} characters", f"players[{i}]")
+        if not printable(name):
+            raise TableError(422, "a name cannot hold control characters or broken (unpaired) characters", f"players[{i}]")
         # two players of one name make the board, the history and the standings ambiguous
         same = [j for j, other in enumerate(names) if other.casefold() == name.strip().casefold()]
         if same:
@@ -68,8 +78,8 @@ def parse_if_match(value: str | None) -> int | None:
     if text.startswith("W/"):
         text = text[2:]
     text = text.strip('"')
-    if not text.isdigit():
-        raise TableError(400, f"If-Match must be the table's version, like \"3\"; got {value!r}", "If-Match")
+    if not (text.isascii() and text.isdigit() and len(text) <= 12):
+        raise TableError(400, f"If-Match must be the table's version, like \"3\"; got {value[:20]!r}", "If-Match")
     return int(text)
 
 
@@ -96,7 +106,7 @@ class TableService:
         stamp = now()
         for _ in range(20):
             table_id = secrets.token_urlsafe(9)
-            code = "".join(secrets.choice(SHARE_ALPHABET) for _ in range(6))
+            code = "".join(secrets.choice(SHARE_ALPHABET) for _ in range(SHARE_CODE_LENGTH))
             row = {"id": table_id, "share_code": code, "ruleset": rules.id, "rules": dict(overrides), "players": players}
             snapshot = self._snapshot({**row, "created_at": stamp}, [], 1, stamp, links)
             if self.db.insert_table(conn, token_hash=token_hash, snapshot=snapshot, stamp=stamp, **row):
@@ -107,7 +117,7 @@ class TableService:
         """The next game with the same players: a new table, seats and winds drawn afresh, linked
         to this one (and to its event). Phones holding this table's edit token may record on it."""
         with self.db.writing() as conn:
-            row = self.db.find(key, conn)
+            row = self.db.find(_key(key), conn)
             if row is None:
                 raise TableError(404, f"no table {key!r}", "id")
             self._authorise(conn, row, token)
@@ -129,7 +139,7 @@ class TableService:
             self.db.link_tables(conn, row.id, new["id"])
             if event:
                 self.db.add_event_game(conn, event["id"], new["id"], None, new_links["event"]["entrants"])
-            hands = hands_from_events(self.db.events_of(conn, row.id))
+            hands = [clean_hand(h, strict=False) for h in hands_from_events(self.db.events_of(conn, row.id))]
             fields = {"id": row.id, "share_code": row.share_code, "ruleset": row.ruleset, "rules": row.rules,
                       "players": row.players, "created_at": row.created_at}
             after = {**links, "next_table": new["id"]}
@@ -138,14 +148,14 @@ class TableService:
         return new
 
     def get(self, key: str) -> TableRow:
-        row = self.db.find(key)
+        row = self.db.find(_key(key))
         if row is None:
             raise TableError(404, f"no table {key!r}", "id")
         return row
 
     def read(self, key: str) -> tuple[int, str]:
         """(version, table JSON): what GET /api/tables/<key> serves."""
-        found = self.db.snapshot(key)
+        found = self.db.snapshot(_key(key))
         if found is None:
             raise TableError(404, f"no table {key!r}", "id")
         return found
@@ -154,7 +164,8 @@ class TableService:
     def record(self, key: str, token: str | None, if_match: int | None, body: Any) -> str:
         if not isinstance(body, Mapping):
             raise TableError(400, "a hand must be a JSON object", "body")
-        return self._write(key, token, if_match, "add", None, dict(body), lambda hands: hands + [dict(body)])
+        body = self._checked(body)
+        return self._write(key, token, if_match, "add", None, body, lambda hands: hands + [body])
 
     def undo(self, key: str, token: str | None, if_match: int | None) -> str:
         def change(hands):
@@ -164,21 +175,33 @@ class TableService:
         return self._write(key, token, if_match, "undo", None, None, change)
 
     def correct(self, key: str, token: str | None, if_match: int | None, index: int, body: Any) -> str:
-        if not isinstance(body, Mapping):
-            raise TableError(400, "a hand must be a JSON object", "body")
+        body = self._checked(body)
 
         def change(hands):
             if not 0 <= index < len(hands):
                 raise TableError(404, f"no hand {index}: the table has {len(hands)} hand(s), numbered from 0", "index")
-            return hands[:index] + [dict(body)] + hands[index + 1:]
-        return self._write(key, token, if_match, "replace", index, dict(body), change)
+            return hands[:index] + [body] + hands[index + 1:]
+        return self._write(key, token, if_match, "replace", index, body, change)
+
+    @staticmethod
+    def _checked(body: Any) -> dict:
+        """A new hand: a JSON object with only its documented fields, of a sensible size."""
+        if not isinstance(body, Mapping):
+            raise TableError(400, "a hand must be a JSON object", "body")
+        try:
+            body = clean_hand(body)
+        except ScoringError as err:
+            raise TableError(err.status, err.message, err.field) from None
+        size = len(json.dumps(body))
+        if size > MAX_HAND_BYTES:
+            raise TableError(413, f"a hand may be at most {MAX_HAND_BYTES // 1024} KB of JSON; this one is {size // 1024} KB", "body")
+        return dict(body)
 
     def preview(self, key: str, token: str | None, body: Any, index: int | None = None) -> dict:
         """What recording `body` (or, with `index`, correcting hand `index` to it) would do, without
         storing anything: the hand's record (who pays whom, the deltas, where the sticks go) and the
         state after it. The record sheet shows this before the player taps Record."""
-        if not isinstance(body, Mapping):
-            raise TableError(400, "a hand must be a JSON object", "body")
+        body = self._checked(body)
         with self.db.engine.connect() as conn:
             row = self.db.find(key, conn)
             if row is None:
@@ -199,6 +222,7 @@ class TableService:
         return {"version": row.version, "hand": records[at], "state": state_dict(rules, state)}
 
     def _write(self, key, token, if_match, op, index, body, change) -> str:
+        key = _key(key)
         with self.db.writing() as conn:
             row = self.db.find(key, conn)
             if row is None:
@@ -207,7 +231,12 @@ class TableService:
             if if_match is not None and if_match != row.version:
                 raise TableError(409, f"the table changed: you saw version {if_match}, it is now at {row.version}. "
                                       "Reload it and record the hand again if it is still missing.", "If-Match", row.snapshot)
-            hands = hands_from_events(self.db.events_of(conn, row.id))
+            if row.version > MAX_EVENTS:
+                raise TableError(422, f"this table's log is full: it keeps at most {MAX_EVENTS} changes (hands recorded, "
+                                      "undone or corrected). Export it and start a new table to go on.", "hands")
+            # hands stored before today's checks are read back with their unknown fields dropped, so an
+            # old record can never block the table; the new hand was checked strictly above
+            hands = [clean_hand(h, strict=False) for h in hands_from_events(self.db.events_of(conn, row.id))]
             new_hands = change(hands)
             if len(new_hands) > MAX_HANDS:
                 raise TableError(422, f"a table holds at most {MAX_HANDS} hands", "hands")
@@ -254,43 +283,108 @@ class TableService:
 
     # --- export ----------------------------------------------------------------------------
     def export(self, key: str, fmt: str) -> tuple[str, str]:
-        row = self.get(key)
-        doc = json.loads(row.snapshot)
+        if fmt not in ("csv", "json"):
+            raise TableError(400, f"format must be csv or json, got {str(fmt)[:20]!r}", "format")
         if fmt == "json":
-            with self.db.engine.connect() as conn:
-                doc["log"] = [{k: ev[k] for k in ("version", "op", "hand_index", "body", "created_at")}
-                              for ev in self.db.events_of(conn, row.id)]
+            # the snapshot and the log from one transaction, so a backup taken during play agrees with itself
+            with self.db.reading() as conn:
+                row = self.db.find(_key(key), conn)
+                if row is None:
+                    raise TableError(404, f"no table {key!r}", "id")
+                evs = self.db.events_of(conn, row.id)
+            doc = json.loads(row.snapshot)
+            doc["log"] = [{k: ev[k] for k in ("version", "op", "hand_index", "body", "created_at")} for ev in evs]
             return json.dumps(doc, indent=1), "application/json"
-        if fmt != "csv":
-            raise TableError(400, f"format must be csv or json, got {fmt!r}", "format")
-        out = io.StringIO()
-        w = csv.writer(out)
-        names = doc["players"]
-        w.writerow(["hand", "round", "honba", "dealer", "result", "details"]
-                   + [f"{n} change" for n in names] + [f"{n} score" for n in names] + ["riichi sticks"])
-        for h in doc["hands"]:
-            w.writerow([h["index"] + 1, f"{h['round_wind']} {h['hand_number']}", h["honba"], names[h["dealer"]],
-                        h["result"], _details(h, names)] + h["deltas"] + h["scores_after"] + [h["riichi_sticks_after"]])
-        state = doc["state"]
-        if state.get("finished"):
-            w.writerow([])
-            w.writerow(["place", "player", "points", "uma", "oka", "penalty", "final"])
-            for s in state["standings"]:
-                w.writerow([s["place"], names[s["seat"]], s["points"], s["uma"], s["oka"], s["penalty"], s["final"]])
-        return out.getvalue(), "text/csv"
+        doc = json.loads(self.get(key).snapshot)
+        return export_csv(doc), "text/csv"
 
 
-def _details(h: dict, names: list) -> str:
+def _key(key: str) -> str:
+    """A table id or share code as typed; anything else cannot name a table (and never reaches SQL)."""
+    if not isinstance(key, str) or not 0 < len(key) <= MAX_KEY or not KEY_CHARS.issuperset(key):
+        raise TableError(404, "no such table: a table id or share code has only letters, digits, - and _", "id")
+    return key
+
+
+# --- CSV export --------------------------------------------------------------------------------------
+# Written from the stored table JSON, defensively: a record stored before today's checks may hold a
+# null, a seat out of range or a name no spreadsheet can read, and the export must still come out.
+
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(value: Any) -> Any:
+    """A CSV cell: numbers as they are; text made safe to open in a spreadsheet.
+
+    Text that starts like a formula (=, +, -, @, tab, carriage return) gets a leading apostrophe, the
+    usual defence against formula injection; characters that cannot be written as UTF-8 become "?".
+    """
+    if isinstance(value, bool) or value is None:
+        return "" if value is None else str(value).lower()
+    if isinstance(value, (int, float)):
+        return value
+    text = value if isinstance(value, str) else json.dumps(value)
+    text = text.encode("utf-8", "replace").decode("utf-8")
+    if text.startswith(FORMULA_START):
+        text = "'" + text
+    return text
+
+
+def _name(names: list, seat: Any) -> str:
+    if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(names):
+        return str(names[seat])
+    return f"seat {seat}"
+
+
+def _seat_list(value: Any) -> list:
+    return value if isinstance(value, list) else []
+
+
+def export_csv(doc: Mapping) -> str:
+    out = io.StringIO()
+    w = csv.writer(out)
+    names = [str(n) for n in _seat_list(doc.get("players"))] or ["seat 0", "seat 1", "seat 2", "seat 3"]
+
+    def row(cells: list) -> None:
+        w.writerow([csv_cell(c) for c in cells])
+
+    def four(value: Any) -> list:
+        items = value if isinstance(value, list) else []
+        return (items + [None] * 4)[:4]
+
+    row(["hand", "round", "honba", "dealer", "result", "details"]
+        + [f"{n} change" for n in names] + [f"{n} score" for n in names] + ["riichi sticks"])
+    for i, h in enumerate(_seat_list(doc.get("hands"))):
+        if not isinstance(h, Mapping):
+            continue
+        row([i + 1, f"{h.get('round_wind', '')} {h.get('hand_number', '')}", h.get("honba"), _name(names, h.get("dealer")),
+             h.get("result"), _details(h, names)] + four(h.get("deltas")) + four(h.get("scores_after"))
+            + [h.get("riichi_sticks_after")])
+    state = doc.get("state") if isinstance(doc.get("state"), Mapping) else {}
+    if state.get("finished"):
+        w.writerow([])
+        row(["place", "player", "points", "uma", "oka", "penalty", "final"])
+        for s in _seat_list(state.get("standings")):
+            if isinstance(s, Mapping):
+                row([s.get("place"), _name(names, s.get("seat")), s.get("points"), s.get("uma"), s.get("oka"),
+                     s.get("penalty"), s.get("final")])
+    return out.getvalue()
+
+
+def _details(h: Mapping, names: list) -> str:
     parts = []
-    for w in h.get("winners", []):
-        value = f"{w['yakuman']}x yakuman" if w.get("yakuman") else f"{w['han']} han {w['fu']} fu"
-        parts.append(f"{names[w['seat']]} {value}")
-    if h["result"] == "ron":
-        parts.append(f"from {names[h['from_seat']]}")
-    if h["result"] == "draw":
-        parts.append("tenpai: " + (", ".join(names[s] for s in h.get("tenpai", [])) or "none"))
-    if h["result"] == "abort":
-        parts.append(h.get("kind", ""))
-    if h["result"] == "chombo":
-        parts.append(names[h["seat"]])
+    for w in _seat_list(h.get("winners")):
+        if not isinstance(w, Mapping):
+            continue
+        value = f"{w.get('yakuman')}x yakuman" if w.get("yakuman") else f"{w.get('han')} han {w.get('fu')} fu"
+        parts.append(f"{_name(names, w.get('seat'))} {value}")
+    result = h.get("result")
+    if result == "ron":
+        parts.append(f"from {_name(names, h.get('from_seat'))}")
+    if result == "draw":
+        parts.append("tenpai: " + (", ".join(_name(names, s) for s in _seat_list(h.get("tenpai"))) or "none"))
+    if result == "abort":
+        parts.append(str(h.get("kind") or ""))
+    if result == "chombo":
+        parts.append(_name(names, h.get("seat")))
     return "; ".join(parts)

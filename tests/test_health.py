@@ -19,7 +19,8 @@ def _database_with_hands(path, hands=120):
         auth = {"Authorization": f"Bearer {table['edit_token']}"}
         for n in range(hands):
             resp = client.post(f"/api/tables/{table['id']}/hands", headers=auth,
-                               json={"result": "abort", "kind": "four_winds", "note": f"hand {n} " + "x" * 200})
+                               json={"result": "abort", "kind": "four_winds",  # a referee's note pads the hand
+                                     "penalties": [{"seat": 0, "points": 100, "reason": f"hand {n} " + "x" * 180}]})
             assert resp.status_code == 200
     assert client.get("/healthz").get_json()["checks"]["database"] == "ok"
     app.extensions["database"].dispose()

@@ -108,7 +108,7 @@ def test_a_database_made_before_migrations_is_adopted_with_every_hand(empty_db):
     service = TableService(database)
     table = service.create({"ruleset": "ema", "players": ["a", "b", "c", "d"]})
     for n in range(3):
-        service.record(table["id"], table["edit_token"], None, {"result": "abort", "kind": "four_winds", "note": f"h{n}"})
+        service.record(table["id"], table["edit_token"], None, {"result": "abort", "kind": "four_winds", "riichi": [n]})
     service.undo(table["id"], table["edit_token"], None)
     old_snapshot = service.read(table["id"])
     with database.engine.connect() as conn:
@@ -119,7 +119,7 @@ def test_a_database_made_before_migrations_is_adopted_with_every_hand(empty_db):
     try:
         resp = app.test_client().get(f"/api/tables/{table['share_code']}")
         assert resp.status_code == 200
-        assert [h["note"] for h in resp.get_json()["hands"]] == ["h0", "h1"]
+        assert [h["riichi"] for h in resp.get_json()["hands"]] == [[0], [1]]  # the hands, told apart
         assert (resp.get_json()["version"], resp.get_data(as_text=True)) == old_snapshot
         with app.extensions["database"].engine.connect() as conn:
             assert migrate.current(conn) == migrate.head()
@@ -192,9 +192,10 @@ def test_events_revision_upgrades_a_database_at_0001_with_data_and_keeps_every_h
     database = OldCodeDatabase(empty_db)
     service = TableService(database)
     table = service.create({"ruleset": "wrr", "players": ["a", "b", "c", "d"]})
-    hands = [{"result": "draw", "tenpai": [0], "note": "h0"},
-             {"result": "ron", "from_seat": 2, "winners": [{"seat": 1, "value": {"han": 3, "fu": 30}}], "note": "h1"},
-             {"result": "end", "note": "h2"}]
+    tag = lambda n: [{"seat": 0, "points": 100, "reason": n}]  # noqa: E731  (a referee's note tells hands apart)
+    hands = [{"result": "draw", "tenpai": [0], "penalties": tag("h0")},
+             {"result": "ron", "from_seat": 2, "winners": [{"seat": 1, "value": {"han": 3, "fu": 30}}], "penalties": tag("h1")},
+             {"result": "end", "penalties": tag("h2")}]
     for hand in hands:
         service.record(table["id"], table["edit_token"], None, hand)
     old_snapshot = service.read(table["id"])
@@ -209,11 +210,12 @@ def test_events_revision_upgrades_a_database_at_0001_with_data_and_keeps_every_h
         client = app.test_client()
         resp = client.get(f"/api/tables/{table['id']}")
         assert (resp.get_json()["version"], resp.get_data(as_text=True)) == old_snapshot
-        assert [h["note"] for h in resp.get_json()["hands"]] == ["h0", "h1", "h2"]
+        assert [h["penalties"][0]["reason"] for h in resp.get_json()["hands"]] == ["h0", "h1", "h2"]
         nxt = client.post(f"/api/tables/{table['id']}/next", headers={"Authorization": f"Bearer {table['edit_token']}"})
         assert nxt.status_code == 201 and nxt.get_json()["previous_table"] == table["id"]
         again = client.get(f"/api/tables/{table['id']}").get_json()
-        assert [h["note"] for h in again["hands"]] == ["h0", "h1", "h2"] and again["next_table"] == nxt.get_json()["id"]
+        assert [h["penalties"][0]["reason"] for h in again["hands"]] == ["h0", "h1", "h2"]
+        assert again["next_table"] == nxt.get_json()["id"]
         ev = client.post("/api/events", json={"name": "after the upgrade", "players": ["a", "b", "c", "d"]})
         assert ev.status_code == 201
     finally:

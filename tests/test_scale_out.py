@@ -26,7 +26,8 @@ def test_two_processes_record_on_one_table_without_losing_or_doubling():
             for n in range(per_client):
                 while True:  # what a phone does: read, record against that version, retry on 409
                     _, current = call(base, "GET", f"/api/tables/{table['id']}")
-                    hand = {"result": "abort", "kind": "four_winds", "note": f"{name}-{n}"}
+                    hand = {"result": "abort", "kind": "four_winds",  # a referee's note tells the hands apart
+                            "penalties": [{"seat": 0, "points": 100, "reason": f"{name}-{n}"}]}
                     code, body = call(base, "POST", f"/api/tables/{table['id']}/hands", hand,
                                       {**auth, "If-Match": f'"{current["version"]}"'})
                     if code == 200:
@@ -42,7 +43,7 @@ def test_two_processes_record_on_one_table_without_losing_or_doubling():
         _, from_a = call(a, "GET", f"/api/tables/{table['id']}")
         _, from_b = call(b, "GET", f"/api/tables/{table['id']}")
         assert from_a == from_b
-        notes = [h["note"] for h in from_a["hands"]]
+        notes = [h["penalties"][0]["reason"] for h in from_a["hands"]]
         assert sorted(notes) == sorted(f"{c}-{n}" for c in "AB" for n in range(per_client))
         assert from_a["version"] == 1 + 2 * per_client
         assert from_a["state"]["honba"] == 2 * per_client

@@ -1,7 +1,8 @@
 """JSON API over the scoring engine: POST /api/score, POST /api/waits, GET /api/rulesets."""
 from __future__ import annotations
 
-from flask import Blueprint, jsonify, request
+from flask import Blueprint, current_app, jsonify, request
+from werkzeug.exceptions import RequestEntityTooLarge
 
 import scoring
 
@@ -14,12 +15,41 @@ def json_body() -> dict:
     """The request's JSON object, or a 400/415 that says what was wrong."""
     if not request.is_json:
         raise ApiError(415, "send JSON with Content-Type: application/json", "body")
-    payload = request.get_json(silent=True)
+    try:
+        payload = request.get_json(silent=True)
+    except RecursionError:
+        raise ApiError(400, f"the JSON is nested too deeply (at most {MAX_JSON_DEPTH} levels)", "body") from None
+    except RequestEntityTooLarge:
+        limit = current_app.config.get("MAX_JSON_BYTES", 256 * 1024)
+        raise ApiError(413, f"a JSON body may be at most {limit // 1024} KB", "body") from None
     if payload is None:
         raise ApiError(400, "the body is not valid JSON", "body")
     if not isinstance(payload, dict):
         raise ApiError(400, "the body must be a JSON object", "body")
+    if _depth(payload) > MAX_JSON_DEPTH:
+        raise ApiError(400, f"the JSON is nested too deeply (at most {MAX_JSON_DEPTH} levels)", "body")
     return payload
+
+
+MAX_JSON_DEPTH = 32  # a hand request is five levels deep; nothing a client sends needs more
+
+
+def _depth(value) -> int:
+    """How deeply lists and objects nest in ``value`` (without recursion)."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            children = item.values()
+        elif isinstance(item, list):
+            children = item
+        else:
+            continue
+        deepest = max(deepest, depth)
+        if deepest > MAX_JSON_DEPTH:
+            return deepest
+        stack.extend((child, depth + 1) for child in children)
+    return deepest
 
 
 def scoring_call(fn, payload):

@@ -110,20 +110,30 @@ SCHEMAS = {
                                    "players": {"type": "array", "items": {"type": "string", "minLength": 1, "maxLength": 40},
                                                "minItems": 4, "maxItems": 4}}},
     "Value": {"oneOf": [
-        {"type": "object", "required": ["han", "fu"], "properties": {"han": {"type": "integer"}, "fu": {"type": "integer"}}},
-        {"type": "object", "required": ["yakuman"], "properties": {"yakuman": {"type": "integer"}, "pao_yakuman": {"type": "integer"}}},
+        {"type": "object", "required": ["han", "fu"], "properties": {"han": {"type": "integer", "minimum": 1, "maximum": 100},
+                                                                     "fu": {"type": "integer", "minimum": 20, "maximum": 130}}},
+        {"type": "object", "required": ["yakuman"], "properties": {"yakuman": {"type": "integer", "minimum": 1},
+                                                                   "pao_yakuman": {"type": "integer", "minimum": 1}}},
         {"type": "object", "required": ["hand"], "properties": {"hand": _ref("ScoreRequest")}},
     ]},
     "Winner": {"type": "object", "required": ["seat", "value"],
                "properties": {"seat": SEAT, "value": _ref("Value"), "pao_seat": {"type": ["integer", "null"], "minimum": 0, "maximum": 3}}},
     "Hand": {"type": "object", "required": ["result"],
-             "description": "one of ron, tsumo, draw, abort, chombo, end (see the README's table API)",
+             "description": "one of ron, tsumo, draw, abort, chombo, end (see the README's table API). Only the fields "
+                            "of the result's kind are accepted (ron: from_seat, winners, riichi; tsumo: winner, riichi; "
+                            "draw: tenpai, riichi, nagashi; abort: kind, riichi; chombo: seat, riichi; every kind: "
+                            "penalties; all but chombo and end: continue_game); any other field, including those the "
+                            "table works out (index, dealer, honba...), is refused with 422 naming it.",
              "properties": {
                  "result": {"type": "string", "enum": ["ron", "tsumo", "draw", "abort", "chombo", "end"]},
                  "from_seat": SEAT, "winners": {"type": "array", "items": _ref("Winner"), "minItems": 1, "maxItems": 3},
                  "winner": _ref("Winner"), "riichi": SEATS, "tenpai": SEATS, "nagashi": SEATS,
                  "kind": {"type": "string", "enum": ["nine_terminals", "four_winds", "four_kans", "four_riichi", "triple_ron"]},
-                 "seat": SEAT, "continue_game": {"type": "boolean"}}},
+                 "seat": SEAT, "continue_game": {"type": "boolean"},
+                 "penalties": {"type": "array", "maxItems": 20, "items": {
+                     "type": "object", "required": ["seat", "points"],
+                     "properties": {"seat": SEAT, "points": {"type": "integer", "minimum": 100, "maximum": 1000000, "multipleOf": 100},
+                                    "reason": {"type": "string", "maxLength": 200}}}}}},
     "State": {"type": "object",
               "required": ["scores", "round_wind", "hand_number", "dealer", "honba", "riichi_sticks", "finished"],
               "properties": {

@@ -42,7 +42,14 @@ def register(app: Flask) -> None:
 
     @app.before_request
     def _json_cap():
-        if request.mimetype == "application/json" and request.content_length:
+        # request.is_json: application/json and every application/*+json. A body without a length
+        # (chunked) is read through a stream that stops at the limit with the same 413.
+        if request.is_json:
             limit = current_app.config.get("MAX_JSON_BYTES", 256 * 1024)
-            if request.content_length > limit:
+            if request.content_length is not None and request.content_length > limit:
                 raise ApiError(413, f"a JSON body may be at most {limit // 1024} KB", "body")
+            if request.content_length is None:  # chunked: read it now, one byte past the limit at most
+                request.max_content_length = limit + 1
+                if len(request.get_data(cache=True)) > limit:
+                    raise ApiError(413, f"a JSON body may be at most {limit // 1024} KB", "body")
+

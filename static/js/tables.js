@@ -25,15 +25,19 @@ const authHeaders = (entry, version) => ({ Authorization: `Bearer ${entry.edit_t
 /** A recorded hand in words. */
 export function describeHand(hand, players) {
   const n = (s) => players[s] || `seat ${s}`;
+  // a record stored before the server checked every field may hold anything: read it defensively
+  const seats = (v) => (Array.isArray(v) ? v : []);
   const val = (w) => (w.yakuman ? `${w.yakuman > 1 ? w.yakuman + "× " : ""}yakuman` : w.limit ? `${w.limit} (${w.han} han)` : `${w.han} han ${w.fu} fu`) + (w.points ? `, ${w.points}` : "");
-  const riichi = hand.riichi && hand.riichi.length ? ` · riichi: ${hand.riichi.map(n).join(", ")}` : "";
+  const riichi = seats(hand.riichi).length ? ` · riichi: ${seats(hand.riichi).map(n).join(", ")}` : "";
+  const winners = seats(hand.winners).filter((w) => w && typeof w === "object");
   switch (hand.result) {
-    case "ron": return `Ron: ${(hand.winners || []).map((w) => `${n(w.seat)} (${val(w)})`).join(" and ")} from ${n(hand.from_seat)}${riichi}`;
-    case "tsumo": { const w = (hand.winners && hand.winners[0]) || hand.winner || {}; return `Tsumo: ${n(w.seat)} (${val(w)})${riichi}`; }
-    case "draw": return `Draw: ${hand.tenpai && hand.tenpai.length ? "tenpai " + hand.tenpai.map(n).join(", ") : "all noten"}${hand.nagashi && hand.nagashi.length ? " · nagashi " + hand.nagashi.map(n).join(", ") : ""}${riichi}`;
+    case "ron": return `Ron: ${winners.map((w) => `${n(w.seat)} (${val(w)})`).join(" and ")} from ${n(hand.from_seat)}${riichi}`;
+    case "tsumo": { const w = winners[0] || (hand.winner && typeof hand.winner === "object" ? hand.winner : {}); return `Tsumo: ${n(w.seat)} (${val(w)})${riichi}`; }
+    case "draw": return `Draw: ${seats(hand.tenpai).length ? "tenpai " + seats(hand.tenpai).map(n).join(", ") : "all noten"}${seats(hand.nagashi).length ? " · nagashi " + seats(hand.nagashi).map(n).join(", ") : ""}${riichi}`;
     case "abort": return `Abortive draw: ${ABORT_NAMES[hand.kind] || hand.kind}${riichi}`;
     case "chombo": return `Chombo: ${n(hand.seat)}`;
-    default: return hand.result;
+    case "end": return "End of the session";
+    default: return String(hand.result);
   }
 }
 
@@ -244,7 +248,9 @@ export function ruleEditor(parameters, overrides) {
     }
     if (Number.isInteger(p.value)) {
       return h("label", { class: "field" }, h("span", {}, label),
-        h("input", { type: "number", name: id, value: String(p.value), inputmode: "numeric", onchange: (e) => setValue(Number(e.target.value)) }), err);
+        h("input", { type: "number", name: id, value: String(p.value), inputmode: "numeric",
+          ...(p.range ? { min: String(p.range.min), max: String(p.range.max), step: String(p.range.step) } : {}),
+          onchange: (e) => setValue(Number(e.target.value)) }), err);
     }
     if (Array.isArray(p.value) && Array.isArray(p.items)) {
       const chosen = new Set(p.value);
@@ -278,6 +284,7 @@ export async function tableScreen(view, key, params) {
   let rules = null;
   let stopped = false;
   const token = params.get("token");
+  let tokenChoice = null;     // another edit token from a link, waiting for the player's choice
 
   const body = h("div");
   const rerender = () => render();
@@ -297,7 +304,6 @@ export async function tableScreen(view, key, params) {
       table = fresh;
       etag = resp.headers.get("ETag") || `"${fresh.version}"`;
       entry = store.saveTable({ id: fresh.id, share_code: fresh.share_code, table: fresh, seen_at: Date.now(), ...(token && !(entry && entry.edit_token) ? { edit_token: token } : {}) });
-      if (token && entry.edit_token !== token) entry = store.saveTable({ id: fresh.id, edit_token: token });
       return changed;
     } catch (err) {
       if (err instanceof OfflineError || (err instanceof TypeError)) { offline = true; return true; }
@@ -362,6 +368,7 @@ export async function tableScreen(view, key, params) {
       pending.length ? h("div", { class: "banner info", role: "status", "data-testid": "pending" }, `${pending.length} hand${pending.length === 1 ? "" : "s"} waiting to be sent: `, pending.map((q) => describeRequest(q.body, table.players)).join("; ")) : null,
       conflicts.map((q) => conflictBanner(q)),
       entry.view_seat === undefined || entry.view_seat === null ? seatQuestion() : null,
+      tokenChoice ? tokenBanner() : null,
       board,
       penaltiesLine(s),
       selected !== null ? h("p", { class: "hint" }, `Differences against ${table.players[selected]}. Tap again to hide.`) : h("p", { class: "hint" }, "Tap a player to see the point differences."),
@@ -404,6 +411,20 @@ export async function tableScreen(view, key, params) {
     if (!due.length || s.finished) return null;
     return h("p", { class: "banner warn", "data-testid": "penalties" }, "Penalties settled at the end: ",
       due.map(([seat, p]) => `${table.players[seat]} −${p}`).join(", "), ".");
+  }
+
+  function tokenBanner() {
+    const choose = (useLink) => {
+      if (useLink) entry = store.saveTable({ id: table.id, edit_token: tokenChoice });
+      tokenChoice = "";  // decided: not asked again on this screen
+      render();
+    };
+    return h("div", { class: "banner warn", role: "alert", "data-testid": "token-choice" },
+      h("p", {}, "This link carries a different recording key from the one this phone already uses for this table. ",
+        "Keep yours unless you know it no longer works."),
+      h("div", { class: "row" },
+        h("button", { type: "button", class: "btn-primary", "data-testid": "keep-token", onclick: () => choose(false) }, "Keep mine"),
+        h("button", { type: "button", "data-testid": "use-link-token", onclick: () => choose(true) }, "Use the link's key")));
   }
 
   function conflictBanner(q) {
@@ -453,12 +474,29 @@ export async function tableScreen(view, key, params) {
     return h("section", { class: "card", "aria-label": "History" },
       h("div", { class: "row" }, h("h2", { class: "grow" }, `History (${hands.length})`),
         edit && hands.length ? h("button", { type: "button", class: "btn-danger", "data-testid": "undo", onclick: undo }, "Undo last hand") : null),
-      hands.length ? h("ol", { class: "history", reversed: true }, [...hands].reverse().map((hand) => h("li", { "data-hand": String(hand.index) },
-        h("span", { class: "what" }, h("b", {}, `${WIND_LETTER[hand.round_wind] || ""}${hand.hand_number}${hand.honba ? "-" + hand.honba : ""} `), describeHand(hand, table.players)),
-        edit ? h("button", { type: "button", "aria-label": `Correct hand ${hand.index + 1}`, onclick: () => recordSheet(hand) }, "Correct") : null,
-        h("div", { class: "deltas", "aria-label": "Points won and lost, and the running totals" }, (hand.deltas || []).map((d, i) => h("span", { class: d > 0 ? "pos" : d < 0 ? "neg" : "", "data-total": String((hand.scores_after || [])[i]) },
-          `${table.players[i]} ${points(d, true)}`, h("br"), h("span", { class: "running" }, `= ${(hand.scores_after || [])[i]}`)))))))
+      hands.length ? h("ol", { class: "history", reversed: true }, hands.map((hand, index) => historyItem(hand, index, edit)).reverse())
         : h("p", { class: "muted" }, "No hands yet."));
+  }
+
+  /** One line of the history. The hand's place in the list is its number: a record's own fields are
+   *  only shown, and a record that cannot be read shows as such instead of breaking the screen. */
+  function historyItem(raw, index, edit) {
+    const hand = raw && typeof raw === "object" ? { ...raw, index } : { index };
+    let what;
+    try {
+      what = [h("b", {}, `${WIND_LETTER[hand.round_wind] || ""}${hand.hand_number ?? ""}${hand.honba ? "-" + hand.honba : ""} `), describeHand(hand, table.players)];
+    } catch {
+      what = `Hand ${index + 1} (this record cannot be read; correct or undo it)`;
+    }
+    const deltas = Array.isArray(hand.deltas) ? hand.deltas : [];
+    return h("li", { "data-hand": String(index) },
+      h("span", { class: "what" }, what),
+      edit ? h("button", { type: "button", "aria-label": `Correct hand ${index + 1}`, onclick: () => recordSheet(hand) }, "Correct") : null,
+      h("div", { class: "deltas", "aria-label": "Points won and lost, and the running totals" }, deltas.map((d, i) => {
+        const after = Array.isArray(hand.scores_after) ? hand.scores_after[i] : undefined;
+        return h("span", { class: d > 0 ? "pos" : d < 0 ? "neg" : "", "data-total": String(after ?? "") },
+          `${table.players[i]} ${points(d, true)}`, h("br"), h("span", { class: "running" }, after === undefined ? "" : `= ${after}`));
+      })));
   }
 
   function standingsCard() {
@@ -553,15 +591,15 @@ export async function tableScreen(view, key, params) {
     const f = {
       result: base ? base.result : "ron",
       from: base && base.from_seat !== undefined ? base.from_seat : null,
-      winners: base && base.winners ? base.winners.map((w) => w.seat) : [],
-      riichi: base && base.riichi ? [...base.riichi] : [],
-      tenpai: base && base.tenpai ? [...base.tenpai] : [],
-      nagashi: base && base.nagashi ? [...base.nagashi] : [],
+      winners: base && Array.isArray(base.winners) ? base.winners.filter((w) => w && typeof w === "object").map((w) => w.seat) : [],
+      riichi: base && Array.isArray(base.riichi) ? [...base.riichi] : [],
+      tenpai: base && Array.isArray(base.tenpai) ? [...base.tenpai] : [],
+      nagashi: base && Array.isArray(base.nagashi) ? [...base.nagashi] : [],
       kind: base && base.kind ? base.kind : (rules.abortive_draws || [])[0],
       chombo: base && base.result === "chombo" ? base.seat : null,
       values: {}, pao: {},
     };
-    if (base && base.winners) for (const w of base.winners) {
+    if (base && Array.isArray(base.winners)) for (const w of base.winners.filter((x) => x && typeof x === "object")) {
       f.values[w.seat] = w.yakuman ? { yakuman: w.yakuman } : { han: w.han, fu: w.fu || 30 };
       if (w.pao_seat !== undefined && w.pao_seat !== null) f.pao[w.seat] = w.pao_seat;
     }
@@ -666,7 +704,7 @@ export async function tableScreen(view, key, params) {
         const req = { ...cond.request(), ...editor.request(), rules: table.rules || {} };
         try {
           const r = await api("POST", "/api/score", req);
-          const { seat_wind, round_wind, honba, riichi_sticks, ...handReq } = req;
+          const { seat_wind, round_wind, honba, riichi_sticks, compare, ...handReq } = req;  // the table fills these in
           f.values[seat] = { hand: handReq };
           out.dispatchEvent(new Event("preview", { bubbles: true }));
           clear(out, h("p", { class: "banner info", "data-testid": `hand-value-${seat}` }, `${summary(r)} — `, (r.yaku || []).map((y) => y.name || names[y.id] || y.id).join(", ")));
@@ -794,6 +832,8 @@ export async function tableScreen(view, key, params) {
   } catch (err) {
     if (!table) { clear(body, h("div", { class: "banner error", role: "alert" }, err.message)); }
   }
+  // a link with another edit token never replaces the one this phone has: the player chooses
+  if (token && entry && entry.edit_token && entry.edit_token !== token) tokenChoice = token;
   if (token && location.hash.includes("token=")) history.replaceState(null, "", `#/table/${table ? table.id : key}`);
   render();
   flushQueue();
