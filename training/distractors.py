@@ -1,5 +1,5 @@
 """Things on a mahjong table that are not tiles, drawn procedurally: dice, point sticks, paper
-and books, phones, hands, white cards, table edges.
+and books, phones, hands, white cards, table edges, cups and glasses seen from above, coins.
 
 Used while training, on the fly: `paste` puts some into a detector training crop where they touch
 no labelled tile (so the detector learns them as background), and `crop` draws one as the
@@ -11,7 +11,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-KINDS = ("die", "stick", "paper", "phone", "hand", "card", "edge")
+KINDS = ("die", "stick", "paper", "phone", "hand", "card", "edge", "cup", "coin")
 
 
 def _col(rng: np.random.Generator, base: tuple[int, int, int], jitter: int = 20) -> tuple[int, int, int]:
@@ -81,6 +81,24 @@ def draw(img: np.ndarray, kind: str, cx: float, cy: float, s: float, rng: np.ran
             inner = _rotated_rect(cx, cy, w * 0.88, h * 0.9, ang)
             cv2.fillConvexPoly(img, inner, _col(rng, (70, 100, 150), 60), cv2.LINE_AA)
         return pts
+    if kind == "cup":  # a cup, mug or glass seen from above: a rim around a darker or coloured inside
+        r = s * rng.uniform(0.6, 1.3)
+        rim = _col(rng, (235, 232, 225), 25) if rng.random() < 0.7 else _col(rng, (120, 120, 140), 100)
+        inside = _col(rng, (90, 60, 40), 60) if rng.random() < 0.6 else _col(rng, (150, 150, 160), 90)
+        c = (int(cx), int(cy))
+        cv2.circle(img, c, int(r), rim, -1, cv2.LINE_AA)
+        cv2.circle(img, c, int(r * rng.uniform(0.72, 0.9)), inside, -1, cv2.LINE_AA)
+        if rng.random() < 0.5:  # the handle
+            a = np.deg2rad(ang)
+            h0 = (int(cx + np.cos(a) * r * 1.05), int(cy + np.sin(a) * r * 1.05))
+            cv2.ellipse(img, h0, (int(r * 0.35), int(r * 0.2)), ang, 0, 360, rim, max(2, int(r * 0.1)), cv2.LINE_AA)
+        return np.array([[cx - r * 1.5, cy - r * 1.5], [cx + r * 1.5, cy + r * 1.5]], np.int32)
+    if kind == "coin":
+        r = s * rng.uniform(0.15, 0.35)
+        metal = _col(rng, (190, 160, 90), 50) if rng.random() < 0.5 else _col(rng, (175, 175, 180), 30)
+        cv2.circle(img, (int(cx), int(cy)), int(r), metal, -1, cv2.LINE_AA)
+        cv2.circle(img, (int(cx), int(cy)), max(1, int(r * 0.75)), _col(rng, metal, 25), max(1, int(r * 0.1)), cv2.LINE_AA)
+        return np.array([[cx - r, cy - r], [cx + r, cy + r]], np.int32)
     if kind == "hand":
         skin = _col(rng, (205, 160, 130), 35)
         ax = (int(s * rng.uniform(1.0, 1.6)), int(s * rng.uniform(0.6, 0.9)))

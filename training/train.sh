@@ -46,11 +46,11 @@ if [ ! -f "$WORK/data_ft/cls_meta.npy" ]; then  # the first FT_SCENES scenes of 
 fi
 $PY -m training.real_data --teacher "$WORK/stage1" --out "$WORK/real" "${REAL_FOLDERS[@]}" "${EXTRA[@]}" > "$WORK/real_data.log" 2>&1
 mkdir -p "$WORK/stage2"
-$PY -m training.train_detector --data "$WORK/data_ft" --real "$WORK/real" --real-share 0.5 --distractors 0.3 \
+$PY -m training.train_detector --data "$WORK/data_ft" --real "$WORK/real" --real-share 0.5 --distractors 0.3 --photometric 0.3 \
   --init "$WORK/stage1/detector.pt" --out "$WORK/stage2/detector.pt" --steps 800 --lr 1e-3 --warmup 50 --threads 1 --seed 12 \
   > "$WORK/stage2_detector.out" 2>&1 &
 det=$!
-$PY -m training.train_classifier --data "$WORK/data_ft" --real "$WORK/real" --real-repeat 2 --distractors 0.06 \
+$PY -m training.train_classifier --data "$WORK/data_ft" --real "$WORK/real" --real-repeat 2 --distractors 0.06 --photometric 0.3 \
   --init "$WORK/stage1/classifier.pt" --out "$WORK/stage2/classifier.pt" --epochs 1 --lr 1e-3 --warmup 50 \
   --unredden 0.2 --threads 1 --seed 9 > "$WORK/stage2_classifier.out" 2>&1 &
 cls=$!

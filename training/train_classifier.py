@@ -40,6 +40,30 @@ def augment(x: torch.Tensor, orient: torch.Tensor, g: torch.Generator) -> tuple[
     return out.clamp(0, 1), new_orient
 
 
+def photometric(x: torch.Tensor, g: torch.Generator, p: float) -> torch.Tensor:
+    """On a share `p` of the crops: darker with sensor noise, and/or out of focus (shrunk to
+    35-80% and enlarged again)."""
+    if p <= 0:
+        return x
+    n = x.shape[0]
+    pick = torch.rand(n, generator=g) < p
+    if not pick.any():
+        return x
+    y = x[pick]
+    k = y.shape[0]
+    dark = (torch.rand(k, 1, 1, 1, generator=g) < 0.6).float()
+    gain = 0.25 + 0.65 * torch.rand(k, 1, 1, 1, generator=g)
+    y = y * (1 - dark + dark * gain) + dark * torch.randn(y.shape, generator=g) * 0.02
+    s = float(0.35 + 0.45 * torch.rand(1, generator=g))
+    if float(torch.rand(1, generator=g)) < 0.6:
+        size = max(8, int(64 * s))
+        y = F.interpolate(F.interpolate(y, size=(size, size), mode="area"), size=(64, 64), mode="bilinear",
+                          align_corners=False)
+    out = x.clone()
+    out[pick] = y.clamp(0, 1)
+    return out
+
+
 RED_FIVE_IDS = torch.tensor([CLASSES.index(c) for c in ("0m", "0p", "0s")])
 
 
@@ -92,6 +116,8 @@ def main() -> None:
     ap.add_argument("--real", action="append", default=[],
                     help="real crops (training.real_data folders), added to every epoch; may repeat")
     ap.add_argument("--real-repeat", type=int, default=2, help="times each real crop is drawn per epoch")
+    ap.add_argument("--photometric", type=float, default=0.0,
+                    help="share of crops taken as in a dim room or out of focus (darker, noisier, blurred)")
     ap.add_argument("--distractors", type=float, default=0.0,
                     help="share of each batch replaced by drawn non-tiles (class none)")
     args = ap.parse_args()
@@ -156,6 +182,7 @@ def main() -> None:
             x = torch.from_numpy(batch).permute(0, 3, 1, 2).float() / 255.0
             m = torch.from_numpy(bmeta.astype(np.int64))
             x, orient = augment(x, m[:, 1], g)
+            x = photometric(x, g, args.photometric)
             x = unredden(x, m[:, 0], g, args.unredden)
             for pg in opt.param_groups:
                 pg["lr"] = cosine_lr(step, total, args.lr, args.warmup)

@@ -86,6 +86,18 @@ def sample(img: np.ndarray, boxes: list, size: int, rng: np.random.Generator,
     return np.ascontiguousarray(im), b
 
 
+def photometric(im: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The same crop in worse light: darker with a colour cast and sensor noise, and/or out of
+    focus (a Gaussian blur of up to 2 pixels at the detector's scale)."""
+    out = im.astype(np.float32)
+    if rng.random() < 0.6:
+        out *= rng.uniform(0.25, 0.9) * rng.uniform(0.85, 1.15, 3).astype(np.float32)
+        out += rng.normal(0, rng.uniform(1, 6), out.shape).astype(np.float32)
+    if rng.random() < 0.6:
+        out = cv2.GaussianBlur(out, (0, 0), float(rng.uniform(0.6, 2.0)))
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
 def focal_loss(logit: torch.Tensor, heat: torch.Tensor, weight: torch.Tensor) -> torch.Tensor:
     p = torch.sigmoid(logit).clamp(1e-4, 1 - 1e-4)
     pos = heat.eq(1).float()
@@ -103,6 +115,8 @@ def main() -> None:
     ap.add_argument("--real-share", type=float, default=0.5, help="share of each batch drawn from --real")
     ap.add_argument("--init", help="start from these weights (fine-tuning)")
     ap.add_argument("--warmup", type=int, default=200)
+    ap.add_argument("--photometric", type=float, default=0.0,
+                    help="share of crops taken as in a dim room or out of focus (darker, noisier, blurred)")
     ap.add_argument("--distractors", type=float, default=0.0,
                     help="share of crops given 1-3 drawn non-tiles (dice, sticks, paper, phones, hands, edges)")
     ap.add_argument("--out", default="training/work/detector.pt")
@@ -154,6 +168,8 @@ def main() -> None:
             im, b = sample(np.asarray(src[i]), src_boxes[i], args.size, rng, aspect)
             if args.distractors and rng.random() < args.distractors:
                 im = distractors.paste(im, b, rng, int(rng.integers(1, 4)))
+            if args.photometric and rng.random() < args.photometric:
+                im = photometric(im, rng)
             h, wt, r, m = make_targets(b, args.size)
             xs.append(im)
             heats.append(h)
