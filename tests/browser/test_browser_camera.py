@@ -262,6 +262,7 @@ def test_a_screen_still_loading_does_not_draw_over_the_camera(camera_phone):
             held.append(route)
 
     page.route("**/api/rulesets", hold)
+    page.goto("about:blank")  # a fresh document: the rule sets are fetched anew, not from the page's memory
     page.goto("/#/score")
     page.evaluate("() => { location.hash = '#/camera'; }")
     page.locator('[data-testid="camera"]').wait_for()
