@@ -128,7 +128,9 @@ class Console:
     def unexpected(self) -> list[str]:
         out = []
         for text in self.errors:
-            if self.offline and "net::ERR_INTERNET_DISCONNECTED" in text:
+            # offline, a request fails, and so does the browser's check for a new service worker script
+            if self.offline and ("net::ERR_INTERNET_DISCONNECTED" in text
+                                 or "An unknown error occurred when fetching the script" in text):
                 continue
             m = re.search(r"status of (\d{3})", text)
             if m and int(m.group(1)) in self.allowed_statuses:
