@@ -118,13 +118,16 @@ def _two_processes(tmp_path, store):
                 [sys.executable, "-c", SERVER.format(root=str(ROOT), url=url, store=store, prefix=prefix, port=port)],
                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
             bases.append(f"http://127.0.0.1:{port}")
-        for base in bases:
-            for _ in range(300):
+        for proc, base in zip(procs, bases):
+            deadline = time.monotonic() + 120  # a busy 2-core machine can take a while to import the app
+            while True:
                 try:
-                    call(base, "GET", "/api/rulesets", timeout=1)
+                    call(base, "GET", "/api/rulesets", timeout=2)
                     break
                 except (urllib.error.URLError, ConnectionError, OSError):
-                    time.sleep(0.05)
+                    assert proc.poll() is None, f"the app process on {base} exited with {proc.returncode}"
+                    assert time.monotonic() < deadline, f"the app process on {base} did not answer within 120 s"
+                    time.sleep(0.1)
         results = [call(bases[n % 2], "POST", "/api/tables", PLAYERS)[0] for n in range(12)]
     finally:
         for proc in procs:
