@@ -2,7 +2,7 @@
 
     python -m bench.recognition_vs_baseline [DIR ...] [--split val] [--repeat 5]
 
-DIR: labelled photo folders in either format (recognition.datasets), by default the dev photos;
+DIR: labelled photo folders in either format (training.datasets), by default the dev photos;
 `--split val` keeps the validation scenes of box-labelled real photos, e.g.
 
     python -m bench.recognition_vs_baseline ../shared/data/real-photos/alanchoi00__mahjong_detection \
@@ -26,7 +26,7 @@ from collections import Counter
 import numpy as np
 from PIL import Image
 
-from recognition.datasets import load_real
+from training.datasets import load_real
 from recognition.evaluate import PhotoResult, counted, ours, prf, red_five_recall, report
 
 DEFAULT_DIR = os.path.join(os.path.dirname(__file__), "..", "..", "shared", "data", "dev-photos")

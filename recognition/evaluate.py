@@ -4,7 +4,7 @@
 
 Each DIR holds photos with a labels.json (dev-photos: per photo its "kind", the multiset of face-up
 "tiles", the number of face-down tiles "back") or a labels.jsonl (real-photos: pixel boxes with mpsz
-codes; see recognition.datasets). `--split val` keeps the validation scenes of the real photos
+codes; see training.datasets). `--split val` keeps the validation scenes of the real photos
 (split by scene, stratified by kind; nothing is tuned on them). Per photo the predicted multiset of
 tiles is matched against the label (a multiset intersection), which gives tile precision, recall
 and F1 per source folder, per kind of photo and overall, the share of photos read exactly, and
@@ -13,6 +13,9 @@ hand row is boxed), only predictions whose centre lies on a labelled tile count,
 there means every labelled tile read right and nothing invented on them. Predictions on tiles that are no riichi tile (flowers, boxed as
 non_mpsz_boxes) are not counted. Latency is wall time from the file's bytes to the answer, after
 one warm-up.
+
+A development command, like bench/: it reads labelled folders through training.datasets, and the
+app never imports it (tests/test_app_imports.py).
 """
 from __future__ import annotations
 
@@ -28,7 +31,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from recognition.datasets import LabelledPhoto, load_real
+from training.datasets import LabelledPhoto, load_real
 
 RED_FIVES = ("0m", "0p", "0s")
 
@@ -178,11 +181,11 @@ def ours(models: str | None = None, draw: str | None = None, overrides: dict | N
 
 
 def under(condition: str, read: Reader) -> Reader:
-    """`read` on photos taken under `condition` (recognition.perturb); the boxes it gives are
+    """`read` on photos taken under `condition` (training.perturb); the boxes it gives are
     mapped back to the labelled photo (as points: only their centres are judged)."""
     import hashlib
 
-    from recognition import perturb
+    from training import perturb
 
     def read_under(data: bytes):
         seed = int.from_bytes(hashlib.sha1(data).digest()[:4], "big")
@@ -273,7 +276,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--draw", help="save each photo with its boxes and readings to this folder")
     ap.add_argument("--perturb", default="", metavar="NAMES",
                     help="also evaluate under photo conditions, comma-separated: dim, blur, glare, tilt45, 1mp, 12mp "
-                         "(recognition.perturb)")
+                         "(training.perturb)")
     ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                     help="override a recognition.pipeline.Settings field, e.g. --set detect_threshold=0.35")
     args = ap.parse_args(argv)

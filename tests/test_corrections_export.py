@@ -60,7 +60,7 @@ def test_export_writes_the_real_photos_schema(store, tmp_path):
 
 
 def test_export_loads_with_the_training_data_loader(store, tmp_path):
-    datasets = pytest.importorskip("recognition.datasets")
+    datasets = pytest.importorskip("training.datasets")
     out = tmp_path / "export"
     assert corrections.export(store, out) == 2
     photos = datasets.load_folder(str(out))

@@ -10,8 +10,8 @@ import cv2
 import numpy as np
 import pytest
 
-from recognition import datasets
-from recognition.datasets import LabelledPhoto, assign_scenes, assign_splits, load_folder, load_real, original_name
+from training import datasets
+from training.datasets import LabelledPhoto, assign_scenes, assign_splits, load_folder, load_real, original_name
 from recognition.evaluate import counted, prf, run
 
 SHARED = os.path.join(os.path.dirname(__file__), "..", "..", "shared", "data")
@@ -131,7 +131,7 @@ def test_photos_stretched_out_of_shape_are_left_out(tmp_path):
 
 @pytest.mark.parametrize("name", ["dim", "blur", "glare", "tilt45", "1mp", "12mp"])
 def test_photo_conditions_map_points_back_to_the_labelled_photo(name):
-    from recognition import perturb
+    from training import perturb
 
     img = np.zeros((300, 400, 3), np.uint8)
     cv2.circle(img, (300, 220), 12, (255, 255, 255), -1)  # a bright dot we can find again

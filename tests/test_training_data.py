@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
-from recognition.datasets import load_folder
+from training.datasets import load_folder
 from training import distractors
 from training.labels import CLASS_INDEX, NONE
 from training.real_data import DET_SIZE, build

@@ -11,7 +11,7 @@ y2]}]) plus "source": "contribution", "kind": "contributed" and "use": "detectio
 confirms the tiles the recogniser found, so a tile it missed is not boxed: training must not take
 what is not boxed for background), with the photos under DIR/images/. Exporting again into the
 same DIR brings it up to date, and drops the photos contributors have deleted since.
-recognition.datasets.load_folder reads the folder, and training/train.sh takes it as extra real
+training.datasets.load_folder reads the folder, and training/train.sh takes it as extra real
 data (EXTRA_REAL="DIR ...").
 """
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Training arrays from real labelled photos (the train scenes of recognition.datasets' split).
+"""Training arrays from real labelled photos (the train scenes of training.datasets' split).
 
     python -m training.real_data --out training/work/real DIR [DIR ...]
 
@@ -29,7 +29,7 @@ import os
 import cv2
 import numpy as np
 
-from recognition.datasets import LabelledPhoto, load_real
+from training.datasets import LabelledPhoto, load_real
 from recognition.preprocess import CROP_SIZE, square_crops
 from training.labels import BACK, CLASS_INDEX, NONE
 

@@ -6,7 +6,7 @@
 #     folders in EXTRA_REAL, e.g. exported player corrections: `python -m training.corrections
 #     export DIR`), the teacher marking unlabelled tiles as "ignore"; fine-tune both networks on
 #     real and synthetic data together, with drawn non-tiles (dice, sticks, paper...) as negatives.
-# The validation scenes of the real photos (recognition.datasets) are never trained on.
+# The validation scenes of the real photos (training.datasets) are never trained on.
 # Deterministic: the same script on the same machine gives the same models.
 set -euo pipefail
 cd "$(dirname "$0")/.."
