@@ -1,6 +1,7 @@
 """The live camera: on-phone recognition (ONNX Runtime Web in a worker) gives the server's tiles on
-the same pixels, and a fake camera showing a hand gets it captured and scored without a tap, online
-and with the network cut."""
+the same pixels, and a fake camera showing a hand (tiles cut out of the development photos,
+bench/camera_frames.py) gets it captured and scored, as a ron and as a tsumo, without a tap, online
+and with the network cut. Offline, "Choose photo" reads the photo on the phone."""
 from __future__ import annotations
 
 import base64
@@ -100,7 +101,7 @@ def fake_camera(playwright, chromium_path, tmp_path_factory):
     path = tmp_path_factory.mktemp("camera") / "hand.y4m"
     picture = hand_picture()
     if picture is None:
-        pytest.skip("the tile crops are not in ../shared/data/tile-crops")
+        pytest.skip("the development photos are not in ../shared/data/dev-photos")
     write_y4m(path, picture)
     b = playwright.chromium.launch(executable_path=chromium_path, headless=True, args=CHROMIUM_ARGS + [
         "--host-resolver-rules=MAP tenbou.test 127.0.0.1",  # a LAN-like name: plain HTTP there is not secure
@@ -148,8 +149,8 @@ def test_the_camera_captures_and_scores_a_hand_without_a_tap(camera_phone):
     ron, tsumo = both_ways(page)
     assert int(ron["total"]) > 0 and int(tsumo["total"]) > 0
     assert "Ron" in ron["text"] and "Tsumo" in tsumo["text"]
-    screenshot(page, "camera-captured", full_page=True)
     screenshot(page, "camera-result")  # what the phone shows: scrolled to the two scores
+    screenshot(page, "camera-captured", full_page=True)
     assert unlabelled_controls(page) == []
     shown = page.eval_on_selector_all('[data-testid="camera-hand"] [data-tile]', "(els) => els.map((e) => e.dataset.tile)")
     assert sorted(shown) == sorted(HAND)
@@ -239,8 +240,8 @@ def test_with_the_network_cut_the_phone_reads_the_hand(camera_phone):
     assert page.locator('[data-testid="camera-score-error"]').count() == 0
     info = page.eval_on_selector('[data-testid="camera"]', "(el) => ({...el.dataset})")
     print("offline capture after", info["captureMs"], "ms,", info["frames"], "frames; scored", info["scoreMs"], "ms after the capture")
-    screenshot(page, "camera-captured-offline", full_page=True)
     screenshot(page, "camera-result-offline")
+    screenshot(page, "camera-captured-offline", full_page=True)
 
     # "Choose photo" offline: the photo is read on the phone by the same models
     photo = DEV_PHOTOS / "IMG_3085.jpg"
