@@ -6,7 +6,9 @@
   Chromium, 2 threads when the page is cross-origin isolated) and the server's time per frame
   (POST /api/recognize on loopback, the same JPEG frame), for 640 and 960 px frames;
 - time from opening the camera screen to the auto-capture of a still hand (Chromium's fake camera
-  showing bench/camera_frames.py's hand), on each path;
+  showing bench/camera_frames.py's hand, tiles cut out of the development photos), on each path
+  and with the network cut, and from the capture to both scores (ron and tsumo) shown: on the
+  server online, on the phone (Pyodide) offline;
 - what a phone downloads for on-phone recognition (ONNX Runtime Web's files, the worker, models).
 
 The frames are the hand picture of bench/camera_frames.py scaled to each size. Phone and server
@@ -94,6 +96,53 @@ def download_size(base: str) -> tuple[int, int]:
     return raw, gz
 
 
+def scored_after(cam) -> int:
+    """Milliseconds from the capture to both scores (ron and tsumo) shown."""
+    cam.wait_for_selector('[data-testid="camera-ron"]', timeout=180_000)
+    cam.wait_for_selector('[data-testid="camera-tsumo"]', timeout=180_000)
+    cam.wait_for_function("() => document.querySelector('[data-testid=camera]').dataset.scoreMs !== undefined")
+    return int(cam.eval_on_selector('[data-testid="camera"]', "(el) => el.dataset.scoreMs"))
+
+
+def report(what: str, times: list[int], scores: list[int]) -> None:
+    fmt = lambda xs: ", ".join(f"{t / 1000:.1f}" for t in xs)  # noqa: E731
+    print(f"camera screen open -> auto-capture ({what}, 640 px frames, 3 identical readings): "
+          f"median {statistics.median(times) / 1000:.1f} s over {len(times)} runs ({fmt(times)}); "
+          f"capture -> both scores shown: median {statistics.median(scores):.0f} ms ({', '.join(map(str, scores))})")
+
+
+def offline_captures(browser, base: str, runs: int) -> None:
+    """With the network cut: the on-phone path reads, Pyodide scores (prepared once while online,
+    then warmed when the camera screen opens offline)."""
+    context = browser.new_context(base_url=base, permissions=["camera"], service_workers="allow")
+    page = context.new_page()
+    page.goto("/#/score")
+    page.wait_for_function("async () => (await navigator.serviceWorker.ready) && navigator.serviceWorker.controller !== null")
+    page.click('[data-first-ruleset="wrr"]')
+    page.click('[data-testid="prepare-offline"]')
+    page.wait_for_selector('[data-testid="offline-ready"]', timeout=180_000)
+    page.goto("/#/camera")  # online once: ONNX Runtime and the models into the service worker's cache
+    page.wait_for_selector('[data-testid="camera"][data-state="captured"]', timeout=180_000)
+    page.wait_for_function("""async () => {
+      const keys = (await Promise.all((await caches.keys()).map(async (n) => (await (await caches.open(n)).keys()).map((r) => new URL(r.url).pathname)))).flat();
+      return keys.includes("/models/classifier.onnx") && keys.includes("/static/vendor/pyodide/pyodide.asm.wasm");
+    }""", timeout=120_000, polling=500)
+    page.close()
+    context.set_offline(True)
+    times, scores = [], []
+    for _ in range(runs):
+        cam = context.new_page()
+        cam.goto("/#/score")
+        cam.goto("/#/camera")
+        cam.wait_for_selector('[data-testid="camera"][data-state="captured"]', timeout=180_000)
+        times.append(int(cam.eval_on_selector('[data-testid="camera"]', "(el) => el.dataset.captureMs")))
+        scores.append(scored_after(cam))
+        assert cam.locator('[data-testid="scored-offline"]').count() == 1
+        cam.close()
+    report("phone path, network cut, scored on the phone", times, scores)
+    context.close()
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--frames", type=int, default=8, help="timed frames per size and path (after 2 warm-up frames)")
@@ -103,7 +152,7 @@ def main() -> None:
 
     picture = hand_picture()
     if picture is None:
-        raise SystemExit("the tile crops are not in ../shared/data/tile-crops")
+        raise SystemExit("the development photos are not in ../shared/data/dev-photos")
     server, base = serve()
     raw, gz = download_size(base)
     print(f"on-phone download: {raw / 1e6:.1f} MB ({gz / 1e6:.1f} MB gzip-compressed); fetched when the camera screen first opens, then kept by the service worker")
@@ -136,7 +185,7 @@ def main() -> None:
         page.close()  # its worker and models: the camera pages load their own
         context = browser.new_context(base_url=base, permissions=["camera"])
         for mode in ("phone", "server"):
-            times = []
+            times, scores = [], []
             for _ in range(args.captures):
                 cam = context.new_page()
                 problems: list[str] = []
@@ -152,9 +201,11 @@ def main() -> None:
                     shown = cam.evaluate("() => [location.hash, document.querySelector('#view').innerText.slice(0, 300)]")
                     raise SystemExit(f"no capture on the {mode} path: {problems}; the screen shows {shown}")
                 times.append(int(cam.eval_on_selector('[data-testid="camera"]', "(el) => el.dataset.captureMs")))
+                scores.append(scored_after(cam))
                 cam.close()
-            print(f"camera screen open -> auto-capture ({mode} path, 640 px frames, 3 identical readings): "
-                  f"median {statistics.median(times) / 1000:.1f} s over {len(times)} runs ({', '.join(f'{t / 1000:.1f}' for t in times)})")
+            report(f"{mode} path, online", times, scores)
+        context.close()
+        offline_captures(browser, base, args.captures)
         browser.close()
     server.shutdown()
 

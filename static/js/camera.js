@@ -3,12 +3,14 @@
 // captures it by itself: a short vibration, the frame freezes, the hand is scored, and every tile
 // stays correctable on the photo screen.
 import { h, clear, segmented } from "./util.js";
-import { api, OfflineError, yakuNames } from "./api.js";
-import { tileImg, tileName, sortTiles, toMpsz } from "./tiles.js";
+import { api, OfflineError, rulesets } from "./api.js";
+import { tileImg, tileName, sortTiles, toMpsz, WIND_NAME } from "./tiles.js";
 import { LiveRecognizer } from "./live-recognizer.js";
 import { handFromDetections, usePhoto } from "./photo.js";
-import { createConditions, defaultConditions } from "./quick.js";
-import { resultCard } from "./results.js";
+import { errorText, handOver, newHandConditions } from "./quick.js";
+import { summary, yakuName } from "./results.js";
+import { prepareOffline, scoreOffline } from "./offline.js";
+import { t } from "./i18n.js";
 import * as store from "./store.js";
 
 export const STABLE_FRAMES = 3;
@@ -32,6 +34,60 @@ export function cameraProblem(err) {
 /** The key of a hand, to tell "the same hand" across frames. */
 const handKey = (p) => p && p.complete ? `${p.hand}|${p.win_tile}|${(p.melds || []).map((m) => m.type + m.tiles).join(",")}` : null;
 
+/** A captured hand's score request for one way of winning, with only the session's settings. */
+export function freshRequest(hand, cond, win) {
+  const w = hand.winIndex !== null ? hand.winIndex : hand.concealed.length - 1;
+  const rest = sortTiles(hand.concealed.filter((_, i) => i !== w));
+  return {
+    ruleset: cond.ruleset, win, seat_wind: cond.seat_wind, round_wind: cond.round_wind,
+    hand: toMpsz([...rest, hand.concealed[w]]), win_tile: hand.concealed[w],
+    melds: hand.melds.map((m) => ({ type: m.type, tiles: toMpsz(m.tiles) })),
+  };
+}
+
+/** Score on the server; with no connection, on this phone when offline scoring was prepared. */
+async function scoreAnywhere(req) {
+  try {
+    return { result: await api("POST", "/api/score", req), offline: false };
+  } catch (err) {
+    if (!(err instanceof OfflineError)) throw err;
+    if (!store.get("offline_scoring")) throw err;
+    return { result: await scoreOffline(req), offline: true };
+  }
+}
+
+/** Score a captured hand as a ron and as a tsumo (two requests) and show both in `box`, with the
+ * settings used and a one-tap way to open the hand on the score screen to add riichi, dora... */
+export async function scoreBothWays(box, hand) {
+  const cond = newHandConditions();  // the session's rule set, seat and round; nothing of an earlier hand
+  let title = cond.ruleset;
+  try { title = ((await rulesets()).rulesets.find((r) => r.id === cond.ruleset) || {}).title || title; } catch { /* offline, not cached */ }
+  clear(box, h("p", { class: "banner info" }, t("camera.scoring")));
+  const answers = await Promise.all(["ron", "tsumo"].map((win) => scoreAnywhere(freshRequest(hand, cond, win))
+    .then((a) => ({ win, ...a }), (error) => ({ win, error }))));
+  const open = (win) => { handOver(hand, { win, seat_wind: cond.seat_wind }); location.hash = "#/score"; };
+  const offline = answers.some((a) => a.offline);
+  const allOffline = answers.every((a) => a.error instanceof OfflineError);
+  const line = ({ win, result, error }) => h("button", {
+    type: "button", class: "camera-way", "data-testid": `camera-${win}`, "data-total": result ? String(result.total) : "",
+    "data-yaku": result ? result.yaku.map((y) => y.id).join(" ") : "", onclick: () => open(win),
+    "aria-label": `${t(`result.${win}`)}: ${result ? summary(result) : errorText(error)}. ${t("camera.open")}`,
+  },
+  h("span", { class: "way" }, t(`result.${win}`)),
+  h("span", { class: "what" }, result ? summary(result) : error instanceof OfflineError ? t("camera.offline_short") : errorText(error),
+    result ? h("small", { class: "muted" }, result.yaku.map((y) => yakuName(y)).join(", ")) : null),
+  h("span", { class: "go", "aria-hidden": "true" }, "›"));
+  clear(box, h("section", { class: "card camera-score", "aria-label": t("camera.score_title") },
+    h("h3", {}, t("camera.score_title")),
+    h("p", { class: "small", "data-testid": "camera-settings" }, t("camera.settings", {
+      ruleset: title, seat: WIND_NAME[cond.seat_wind] || cond.seat_wind, round: WIND_NAME[cond.round_wind] || cond.round_wind })),
+    h("p", { class: "small muted" }, t("camera.nothing_else")),
+    allOffline ? h("p", { class: "banner warn", "data-testid": "camera-score-error" }, t("camera.offline_unprepared")) : null,
+    answers.map(line),
+    offline ? h("p", { class: "banner info", "data-testid": "scored-offline" }, t("score.scored_offline")) : null,
+    h("p", { class: "hint" }, t("camera.open_hint"))));
+}
+
 export async function cameraScreen(view) {
   const mode = store.get("camera-mode", "auto");
   const reader = new LiveRecognizer(mode);
@@ -50,7 +106,14 @@ export async function cameraScreen(view) {
   const modeControl = segmented("camera-mode", MODES, mode, (value) => { store.set("camera-mode", value); reader.mode = value; },
     { legend: "Read the frames" });
 
+  // offline, the capture is scored on this phone: start loading the engine (Pyodide) now, while the
+  // camera looks, so the score is ready soon after the capture (only if the player prepared it)
+  const warm = () => { if (store.get("offline_scoring")) prepareOffline().catch(() => {}); };
+  if (!navigator.onLine) warm();
+  window.addEventListener("offline", warm);
+
   function stop() {
+    window.removeEventListener("offline", warm);
     running = false;
     if (stream) for (const t of stream.getTracks()) t.stop();
     stream = null;
@@ -158,28 +221,16 @@ export async function cameraScreen(view) {
     const correct = h("a", { href: "#/photo", class: "btn btn-block", "data-testid": "camera-correct" }, "Check or correct the tiles");
     const again = h("button", { type: "button", class: "btn-block", onclick: () => window.dispatchEvent(new HashChangeEvent("hashchange")) }, "Scan again");
     clear(after, h("div", { class: "row" }, correct, again));
-    // score it straight away, with the situation last set on the score screen
+    // score it straight away, both ways (ron or tsumo is not in the picture), as a fresh hand: only
+    // the session's settings (rule set, seat, round) are kept, never an earlier hand's riichi or dora
     const dets = res.tiles.map((t) => ({ tile: t.tile, ignored: t.face_down || t.tile === "back" }));
-    const state = handFromDetections(res, dets, null);
-    store.set("quick", { ...(store.get("quick") || {}), hand: { ...state, dora: [], ura: [] } });
-    const cond = { ...defaultConditions(), ...((store.get("quick") || {}).cond || {}) };
-    const win = state.winIndex;
-    const rest = sortTiles(state.concealed.filter((_, i) => i !== win));
-    const req = {
-      ...createConditions(cond).request(),
-      hand: toMpsz(win === null ? rest : [...rest, state.concealed[win]]),
-      melds: state.melds.map((m) => ({ type: m.type, tiles: toMpsz(m.tiles) })),
-    };
-    if (win !== null) req.win_tile = state.concealed[win];
-    const box = h("div", { "data-testid": "camera-result" });
+    const hand = handFromDetections(res, dets, null);
+    const box = h("div", { "data-testid": "camera-result", "aria-live": "polite" });
     after.prepend(box);
-    try {
-      const names = await yakuNames().catch(() => ({}));
-      clear(box, resultCard(await api("POST", "/api/score", req), { yakuNames: names }));
-    } catch (err) {
-      clear(box, h("div", { class: "banner error", role: "alert", "data-testid": "camera-score-error" },
-        err instanceof OfflineError ? "Captured. You are offline: scoring needs the server — the hand is kept on the score screen for when you are back online." : err.message));
-    }
+    const t0 = performance.now();
+    await scoreBothWays(box, hand);
+    screen.dataset.scoreMs = String(Math.round(performance.now() - t0));
+    if (box.isConnected) box.scrollIntoView({ block: "start" });  // the scores, not the frozen frame, are what comes next
   }
 
   clear(view, h("h1", { class: "visually-hidden" }, "Live camera"),

@@ -6,6 +6,8 @@ import { PICKER, WIND_OF, WIND_NAME, plain, sortTiles, toMpsz, tileImg, tileName
 import { emptyHand } from "./hand.js";
 import { contributeCard } from "./contribute.js";
 import { handOver, newHandConditions } from "./quick.js";
+import { phoneReader } from "./live-recognizer.js";
+import { t } from "./i18n.js";
 
 export const MAX_SIDE = 2048;
 const UNCERTAIN = 0.75;
@@ -114,12 +116,19 @@ export async function photoScreen(view) {
       const { blob, width, height } = await downscale(file);
       const form = new FormData();
       form.append("image", blob, "photo.jpg");
-      const res = await api("POST", "/api/recognize", form);
+      let res, onPhone = false;
+      try {
+        res = await api("POST", "/api/recognize", form);
+      } catch (err) {
+        if (!(err instanceof OfflineError)) throw err;
+        res = await readOnPhone(blob);  // offline: the camera's on-phone reader, same answer
+        onPhone = true;
+      }
       if (last && last.url) URL.revokeObjectURL(last.url);
       // a new photo is a new hand: ron or tsumo and the seat are asked again, never carried over
       last = { url: URL.createObjectURL(blob), blob, res, dets: res.tiles.map((t) => ({ tile: t.tile, ignored: t.face_down || t.tile === "back", checked: false })),
         win: null, size: [width, height], winBy: null, seat: null, check: null };
-      clear(status);
+      clear(status, onPhone ? h("p", { class: "banner info", "data-testid": "read-on-phone" }, t("photo.read_on_phone")) : null);
       show();
     } catch (err) {
       let message = err.message;
@@ -127,6 +136,18 @@ export async function photoScreen(view) {
       if (err instanceof OfflineError) message = "You are offline: reading a photo needs the server.";
       clear(status, h("div", { class: "banner error", role: "alert", "data-testid": "photo-error" }, message));
     }
+  }
+
+  /** Read the photo with the on-phone models (ONNX Runtime Web), when they were downloaded (the
+   * live camera fetches them and the service worker keeps them). */
+  async function readOnPhone(blob) {
+    const reader = phoneReader();
+    clear(status, h("p", { class: "banner info" }, t("photo.reading_on_phone")));
+    if (!(await reader.ready)) {
+      clear(status);
+      throw new Error(t("photo.offline_no_models"));  // said as it is, not as "needs the server"
+    }
+    return reader.read(await createImageBitmap(blob));
   }
 
   function show() {

@@ -1,6 +1,7 @@
 """The live camera: on-phone recognition (ONNX Runtime Web in a worker) gives the server's tiles on
-the same pixels, and a fake camera showing a hand gets it captured and scored without a tap, online
-and with the network cut."""
+the same pixels, and a fake camera showing a hand (tiles cut out of the development photos,
+bench/camera_frames.py) gets it captured and scored, as a ron and as a tsumo, without a tap, online
+and with the network cut. Offline, "Choose photo" reads the photo on the phone."""
 from __future__ import annotations
 
 import base64
@@ -20,6 +21,7 @@ from .test_browser_scoring import DEV_PHOTOS
 
 ROOT = Path(__file__).resolve().parents[2]
 VENDOR = ROOT / "static" / "vendor" / "ort" / "ort-wasm-simd-threaded.wasm"
+PYODIDE = ROOT / "static" / "vendor" / "pyodide"
 SAME_PHOTOS = sorted(p.name for p in DEV_PHOTOS.glob("*.jpg")) or ["IMG_3085.jpg"]
 
 # Runs the worker on raw RGBA pixels handed over from Python: the very pixels the server decodes.
@@ -99,7 +101,7 @@ def fake_camera(playwright, chromium_path, tmp_path_factory):
     path = tmp_path_factory.mktemp("camera") / "hand.y4m"
     picture = hand_picture()
     if picture is None:
-        pytest.skip("the tile crops are not in ../shared/data/tile-crops")
+        pytest.skip("the development photos are not in ../shared/data/dev-photos")
     write_y4m(path, picture)
     b = playwright.chromium.launch(executable_path=chromium_path, headless=True, args=CHROMIUM_ARGS + [
         "--host-resolver-rules=MAP tenbou.test 127.0.0.1",  # a LAN-like name: plain HTTP there is not secure
@@ -131,14 +133,23 @@ def captured(page, timeout=120_000) -> dict:
     return page.eval_on_selector('[data-testid="camera"]', "(el) => ({...el.dataset})")
 
 
+def both_ways(page, timeout=120_000) -> tuple[dict, dict]:
+    """The camera's two scores of the captured hand (as a ron and as a tsumo)."""
+    page.locator('[data-testid="camera-ron"]').wait_for(timeout=timeout)
+    page.locator('[data-testid="camera-tsumo"]').wait_for(timeout=timeout)
+    get = "(el) => ({...el.dataset, text: el.innerText})"
+    return (page.eval_on_selector('[data-testid="camera-ron"]', get), page.eval_on_selector('[data-testid="camera-tsumo"]', get))
+
+
 def test_the_camera_captures_and_scores_a_hand_without_a_tap(camera_phone):
     page, _, _ = camera_phone
     page.goto("/#/camera")
     info = captured(page)
     print("capture after", info["captureMs"], "ms on the", info["path"], "path,", info["frames"], "frames")
-    total = page.locator('[data-testid="camera-result"] [data-testid="result-total"]')
-    total.wait_for(timeout=30_000)
-    assert int(total.get_attribute("data-value")) > 0
+    ron, tsumo = both_ways(page)
+    assert int(ron["total"]) > 0 and int(tsumo["total"]) > 0
+    assert "Ron" in ron["text"] and "Tsumo" in tsumo["text"]
+    screenshot(page, "camera-result")  # what the phone shows: scrolled to the two scores
     screenshot(page, "camera-captured", full_page=True)
     assert unlabelled_controls(page) == []
     shown = page.eval_on_selector_all('[data-testid="camera-hand"] [data-tile]', "(els) => els.map((e) => e.dataset.tile)")
@@ -150,16 +161,67 @@ def test_the_camera_captures_and_scores_a_hand_without_a_tap(camera_phone):
     assert tiles.count() == len(HAND)
 
 
-def test_with_the_network_cut_the_phone_reads_the_hand(camera_phone):
-    page, console, context = camera_phone
+def test_the_capture_is_scored_as_a_fresh_hand_with_only_the_session_settings(camera_phone, live_server):
+    from .test_browser_hand_state import enter_busy_hand, score_api
+
+    page, _, _ = camera_phone
     page.goto("/#/score")
-    page.wait_for_function("async () => (await navigator.serviceWorker.ready) && navigator.serviceWorker.controller !== null")
-    # opening the camera online fetches ONNX Runtime's WASM and the models; the service worker keeps them
+    page.select_option('select[name="ruleset"]', "ema")
+    page.locator('input[name="seat_wind"][value="south"]').check()
+    enter_busy_hand(page)  # riichi, ippatsu, haitei, honba, a dora and an ura on the score screen
+    page.click('[data-testid="score"]')
+    page.locator('[data-testid="result-total"]').wait_for()
     page.goto("/#/camera")
     captured(page)
+    ron, tsumo = both_ways(page)
+    # what the server gives for the captured hand with only the rule set, seat and round
+    for got, win in ((ron, "ron"), (tsumo, "tsumo")):
+        want = score_api(page, live_server, ruleset="ema", win=win, seat_wind="south", round_wind="east",
+                         hand=to_mpsz(HAND), win_tile=HAND[-1])
+        assert int(got["total"]) == want["total"], (win, got, want)
+        yaku = got["yaku"].split()
+        assert not {"riichi", "ippatsu", "haitei", "dora", "ura_dora", "seat_wind"} & set(yaku), (win, yaku)
+        assert "round_wind" in yaku
+    settings = page.text_content('[data-testid="camera-settings"]')
+    assert "South" in settings and "East" in settings and "EMA" in settings, settings
+    # one tap opens it on the score screen, as a tsumo, to add riichi, dora...: nothing carried over there
+    page.click('[data-testid="camera-tsumo"]')
+    page.locator('[data-testid="result-total"]').wait_for(timeout=30_000)
+    assert page.locator('[data-testid="result-total"]').get_attribute("data-value") == tsumo["total"]
+    assert page.locator('input[name="win"][value="tsumo"]').is_checked()
+    assert not page.locator('input[name="riichi"]').is_checked()
+    assert page.locator("[data-indicator]").count() == 0
+    assert page.locator('input[name="seat_wind"][value="south"]').is_checked()
+
+
+def to_mpsz(codes: list[str]) -> str:
+    out, run = "", ""
+    for i, c in enumerate(codes):
+        run += c[0]
+        if i + 1 == len(codes) or codes[i + 1][1] != c[1]:
+            out += run + c[1]
+            run = ""
+    return out
+
+
+def test_with_the_network_cut_the_phone_reads_the_hand(camera_phone):
+    page, console, context = camera_phone
+    if not (PYODIDE / "pyodide.asm.wasm").exists():
+        pytest.skip("Pyodide is not installed in static/vendor (scripts/test installs it with npm)")
+    page.goto("/#/score")
+    page.wait_for_function("async () => (await navigator.serviceWorker.ready) && navigator.serviceWorker.controller !== null")
+    page.click('[data-first-ruleset="wrr"]')
+    # the player makes scoring work offline (Pyodide and the engine, kept by the service worker) ...
+    page.click('[data-testid="prepare-offline"]')
+    page.locator('[data-testid="offline-ready"]').wait_for(timeout=120_000)
+    # ... and opening the camera online fetches ONNX Runtime's WASM and the models, kept too
+    page.goto("/#/camera")
+    captured(page)
+    online = both_ways(page)
     page.wait_for_function("""async () => {
       const keys = (await Promise.all((await caches.keys()).map(async (n) => (await (await caches.open(n)).keys()).map((r) => new URL(r.url).pathname)))).flat();
-      return keys.includes("/static/vendor/ort/ort-wasm-simd-threaded.wasm") && keys.includes("/models/detector.onnx") && keys.includes("/models/classifier.onnx");
+      return ["/static/vendor/ort/ort-wasm-simd-threaded.wasm", "/models/detector.onnx", "/models/classifier.onnx",
+              "/offline-worker.js", "/offline/scoring.zip", "/static/vendor/pyodide/pyodide.asm.wasm"].every((k) => keys.includes(k));
     }""", timeout=60_000, polling=500)
     page.goto("/#/score")
     context.set_offline(True)
@@ -168,14 +230,28 @@ def test_with_the_network_cut_the_phone_reads_the_hand(camera_phone):
     page.locator('[data-testid="score"]').wait_for()
     page.goto("/#/camera")
     info = captured(page)
-    print("offline capture after", info["captureMs"], "ms,", info["frames"], "frames")
     assert info["path"] == "phone"
-    page.locator('[data-testid="camera-score-error"]').wait_for()
-    assert "offline" in page.text_content('[data-testid="camera-score-error"]')
     shown = page.eval_on_selector_all('[data-testid="camera-hand"] [data-tile]', "(els) => els.map((e) => e.dataset.tile)")
     assert sorted(shown) == sorted(HAND)
-    saved = page.evaluate("() => JSON.parse(localStorage.getItem('tenbou.quick') || 'null')")
-    assert saved and sorted(saved["hand"]["concealed"]) == sorted(HAND), saved
+    # the capture is scored on the phone, both ways, as the server scored it online
+    ron, tsumo = both_ways(page)
+    page.locator('[data-testid="scored-offline"]').wait_for()
+    assert (ron["total"], tsumo["total"]) == (online[0]["total"], online[1]["total"]) and int(ron["total"]) > 0
+    assert page.locator('[data-testid="camera-score-error"]').count() == 0
+    info = page.eval_on_selector('[data-testid="camera"]', "(el) => ({...el.dataset})")
+    print("offline capture after", info["captureMs"], "ms,", info["frames"], "frames; scored", info["scoreMs"], "ms after the capture")
+    screenshot(page, "camera-result-offline")
+    screenshot(page, "camera-captured-offline", full_page=True)
+
+    # "Choose photo" offline: the photo is read on the phone by the same models
+    photo = DEV_PHOTOS / "IMG_3085.jpg"
+    if photo.exists():
+        page.goto("/#/photo")
+        page.set_input_files('[data-testid="photo-choose"]', str(photo))
+        page.locator('[data-testid="detections"] button').first.wait_for(timeout=60_000)
+        page.locator('[data-testid="read-on-phone"]').wait_for()
+        assert page.locator('[data-testid="photo-error"]').count() == 0
+        assert page.locator('[data-testid="detections"] button').count() >= 10
 
 
 def test_on_the_server_path_too(camera_phone):
@@ -186,7 +262,7 @@ def test_on_the_server_path_too(camera_phone):
     info = captured(page)
     print("server-path capture after", info["captureMs"], "ms,", info["frames"], "frames")
     assert info["path"] == "server"
-    page.locator('[data-testid="camera-result"] [data-testid="result-total"]').wait_for(timeout=30_000)
+    both_ways(page)
 
 
 @pytest.mark.parametrize("camera_phone", [[]], indirect=True)
@@ -251,27 +327,43 @@ def test_the_path_is_chosen_automatically_and_offline_is_always_the_phone(phone)
     assert offline["slow"] == offline["asked_server"] == "phone" and offline["loading"] is None
 
 
-@pytest.mark.skip(reason="to be rewritten: since the app loads its message catalogue before the first screen, "
-                         "this test no longer reliably catches the score screen waiting on the rule sets (it fails "
-                         "in a full run and, when made to wait, disturbs the service worker of the test before it)")
-def test_a_screen_still_loading_does_not_draw_over_the_camera(camera_phone):
-    page, _, _ = camera_phone
+# After the held answer is let through: wait until the page has it, then one macrotask more, so
+# every continuation of the score screen that was waiting on it has run.
+SETTLED = """async () => {
+  const { rulesets } = await import("/static/js/api.js");
+  await rulesets();
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  return true;
+}"""
+
+
+def test_a_screen_still_loading_does_not_draw_over_the_camera(fake_camera, live_server):
+    from .conftest import new_phone
+
+    # no service worker: the rule sets must come from the network, where this test holds them
+    context, console = new_phone(fake_camera, live_server, permissions=["camera"], service_workers="block")
+    page = context.new_page()
     held, released = [], []
-
-    def hold(route):  # the score screen waits for the rule sets
-        if released:
+    page.route("**/api/rulesets", lambda route: route.continue_() if released else held.append(route))
+    try:
+        page.goto("/#/score")
+        for _ in range(200):  # the score screen has asked for the rule sets (after the message catalogue)
+            if held:
+                break
+            page.wait_for_timeout(50)
+        assert held, "the score screen did not ask for the rule sets"
+        assert page.locator('[data-testid="score"]').count() == 0, "the score screen is still loading"
+        page.evaluate("() => { location.hash = '#/camera'; }")
+        page.wait_for_selector('[data-testid="camera"][data-state="live"], [data-testid="camera"][data-state="captured"]')
+        released.append(True)
+        for route in held:
             route.continue_()
-        else:
-            held.append(route)
-
-    page.route("**/api/rulesets", hold)
-    page.goto("about:blank")  # a fresh document: the rule sets are fetched anew, not from the page's memory
-    page.goto("/#/score")
-    page.evaluate("() => { location.hash = '#/camera'; }")
-    page.locator('[data-testid="camera"]').wait_for()
-    assert held, "the score screen was still loading"
-    released.append(True)
-    for route in held:
-        route.continue_()
-    captured(page)  # the camera screen is still the one shown, and it captured the hand
-    assert page.locator('[data-testid="score"]').count() == 0
+        assert page.evaluate(SETTLED)
+        # the late answer did not draw the score screen over the camera screen
+        assert page.locator('[data-testid="score"]').count() == 0
+        assert page.locator('[data-testid="camera"]').count() == 1
+        captured(page)  # and the camera, still the one shown, captured the hand
+        assert page.locator('[data-testid="score"]').count() == 0
+    finally:
+        context.close()
+    assert console.unexpected() == [], "console errors"
