@@ -25,6 +25,9 @@ WIND_INDEX = {name: EAST + i for i, name in enumerate(WIND_NAMES)}
 
 KAN_TYPES = frozenset(("daiminkan", "kakan", "ankan"))
 MAX_COUNTERS = 999  # honba and riichi sticks a request may name
+#: Dora han a player may count by hand (``dora_count``), added to those from indicators and red fives.
+#: Far above any real hand (a limit hand is counted from 13 han) yet small enough to catch a typo.
+MAX_DORA_COUNT = 40
 
 
 class Meld:
@@ -55,7 +58,7 @@ class Win:
 
     __slots__ = ("rules", "counts", "red_kinds", "melds", "win_tile", "tsumo", "seat_wind", "round_wind", "flags",
                  "dora_indicators", "ura_indicators", "honba", "riichi_sticks", "notes", "all_counts", "red_fives",
-                 "closed")
+                 "closed", "dora_count")
 
     def __init__(self, rules: Ruleset, red_kinds: list, melds: tuple, win_tile: Tile, tsumo: bool,
                  seat_wind: int, round_wind: int, dora_indicators: tuple, ura_indicators: tuple,
@@ -77,6 +80,7 @@ class Win:
         self.counts: tuple = ()               # the concealed tiles (with the winning tile) by kind
         self.all_counts: tuple = ()           # concealed and melded tiles by kind
         self.red_fives = 0                    # red fives among them
+        self.dora_count = 0                   # dora han the player counted (beside any indicators)
 
     @property
     def dealer(self) -> bool:
@@ -101,15 +105,15 @@ def _flags(payload: Mapping) -> set:
     return flags
 
 
-def _int(payload: Mapping, name: str, default: int = 0) -> int:
+def _int(payload: Mapping, name: str, default: int = 0, maximum: int = MAX_COUNTERS, type_status: int = 400) -> int:
     value = payload.get(name, default)
     if type(value) is not int and (isinstance(value, bool) or not isinstance(value, int)):
-        raise ScoringError(name, f"must be a whole number, got {value!r}", 400)
+        raise ScoringError(name, f"must be a whole number, got {value!r}", type_status)
     if value < 0:
         raise ScoringError(name, f"must not be negative, got {value}", 422)
-    if value > MAX_COUNTERS:
+    if value > maximum:
         shown = str(value) if value < 10**12 else f"a number of {len(str(value))} digits"
-        raise ScoringError(name, f"must be at most {MAX_COUNTERS}, got {shown}", 422)
+        raise ScoringError(name, f"must be at most {maximum}, got {shown}", 422)
     return value
 
 
@@ -226,6 +230,7 @@ def parse_request(payload: Any, rules: Ruleset | None = None) -> Win:
         honba=_int(payload, "honba"), riichi_sticks=_int(payload, "riichi_sticks"),
         closed=all(m.type == "ankan" for m in melds) if melds else True,
     )
+    win_req.dora_count = _int(payload, "dora_count", 0, MAX_DORA_COUNT, 422)
     _check_tiles(win_req, scan)
     win_req.flags = frozenset(_check_flags(win_req, flags))
     return win_req
@@ -402,7 +407,7 @@ def _dora_lines(w: Win, all_counts: tuple) -> list[dict]:
     rules = w.rules
     lines = []
     indicators = w.dora_indicators if rules.kan_dora else w.dora_indicators[:1]
-    dora = sum(all_counts[dora_after(t.index)] for t in indicators)
+    dora = sum(all_counts[dora_after(t.index)] for t in indicators) + w.dora_count
     if dora:
         lines.append({"id": "dora", "name": "Dora", "han": dora})
     if rules.red_fives and w.red_fives:
