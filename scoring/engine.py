@@ -58,7 +58,7 @@ class Win:
 
     __slots__ = ("rules", "counts", "red_kinds", "melds", "win_tile", "tsumo", "seat_wind", "round_wind", "flags",
                  "dora_indicators", "ura_indicators", "honba", "riichi_sticks", "notes", "all_counts", "red_fives",
-                 "closed", "dora_count")
+                 "closed", "dora_count", "note_ids")
 
     def __init__(self, rules: Ruleset, red_kinds: list, melds: tuple, win_tile: Tile, tsumo: bool,
                  seat_wind: int, round_wind: int, dora_indicators: tuple, ura_indicators: tuple,
@@ -77,6 +77,7 @@ class Win:
         self.closed = closed                  # no called melds (concealed kans allowed)
         self.flags: frozenset = frozenset()   # the situational toggles that hold (set once checked)
         self.notes: list = []
+        self.note_ids: list = []              # the notes' stable ids, in the same order
         self.counts: tuple = ()               # the concealed tiles (with the winning tile) by kind
         self.all_counts: tuple = ()           # concealed and melded tiles by kind
         self.red_fives = 0                    # red fives among them
@@ -279,6 +280,12 @@ def _check_tiles(w: Win, scan: Scan) -> None:
         raise ScoringError("ura_indicators", "there cannot be more ura indicators than dora indicators")
 
 
+def _note(w: Win, text: str, note_id: str) -> None:
+    """A note for the player: the English text, and a stable id an app can word in its own language."""
+    w.notes.append(text)
+    w.note_ids.append(note_id)
+
+
 def _check_flags(w: Win, flags: set) -> set:
     rules, name = w.rules, w.rules.title
     if "double_riichi" in flags:
@@ -331,25 +338,25 @@ def _check_flags(w: Win, flags: set) -> set:
         if clash:
             raise ScoringError(special, f"{special} cannot combine with {', '.join(sorted(clash))}")
     if "haitei" in flags and "rinshan" in flags and not rules.haitei_with_rinshan:
-        w.notes.append(f"{name}: a win on a last replacement tile scores rinshan only, not haitei")
+        _note(w, f"{name}: a win on a last replacement tile scores rinshan only, not haitei", "haitei_rinshan")
         flags.discard("haitei")
     if "ippatsu" in flags and not rules.ippatsu:
-        w.notes.append(f"{name} has no ippatsu; it is not counted")
+        _note(w, f"{name} has no ippatsu; it is not counted", "no_ippatsu")
         flags.discard("ippatsu")
     if "renhou" in flags and rules.renhou == "none":
-        w.notes.append(f"renhou is not a yaku under {name}; the hand is scored without it")
+        _note(w, f"renhou is not a yaku under {name}; the hand is scored without it", "no_renhou")
         flags.discard("renhou")
     if w.red_fives and not rules.red_fives:
-        w.notes.append(f"{name} has no red fives: they count as plain fives")
+        _note(w, f"{name} has no red fives: they count as plain fives", "no_red_fives")
     if len(w.dora_indicators) > 1 and not rules.kan_dora:
-        w.notes.append(f"{name} has no kan dora: only the first dora indicator counts")
+        _note(w, f"{name} has no kan dora: only the first dora indicator counts", "no_kan_dora")
     if w.ura_indicators:
         if "riichi" not in flags:
-            w.notes.append("ura dora count only for a riichi hand; the ura indicators are ignored")
+            _note(w, "ura dora count only for a riichi hand; the ura indicators are ignored", "ura_needs_riichi")
         elif not rules.ura_dora:
-            w.notes.append(f"{name} has no ura dora; the ura indicators are ignored")
+            _note(w, f"{name} has no ura dora; the ura indicators are ignored", "no_ura_dora")
         elif len(w.ura_indicators) > 1 and not rules.kan_ura_dora:
-            w.notes.append(f"{name} has no kan ura dora: only the first ura indicator counts")
+            _note(w, f"{name} has no kan ura dora: only the first ura indicator counts", "no_kan_ura_dora")
     return flags
 
 
@@ -491,11 +498,13 @@ def evaluate(w: Win) -> dict:
         "dealer": w.dealer,
         "win": "tsumo" if w.tsumo else "ron",
         "ruleset": rules.id,
+        "ruleset_title": rules.title,
         "hand": counts_notation(concealed, w.red_kinds),
         "melds": [m.to_dict() for m in w.melds],
         "win_tile": w.win_tile.code,
         "groups": _describe_groups(best_ctx.groups, best_ctx.pair, best_ctx.form, best_ctx.win_counts),
         "notes": list(w.notes),
+        "note_ids": list(w.note_ids),
     })
     return result
 

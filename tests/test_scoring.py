@@ -159,6 +159,8 @@ def test_red_fives_count_where_the_rules_have_them():
     wrr = score("123m406p789s234m55s", "4m", riichi=True)
     assert "aka_dora" not in yaku_of(wrr)
     assert any("red fives" in n for n in wrr["notes"])
+    assert wrr["note_ids"] == ["no_red_fives"] and len(wrr["notes"]) == 1   # an id per note, for a translated note
+    assert wrr["ruleset_title"] == scoring.get_ruleset("wrr").title
 
 
 def test_dora_in_melds_count():

@@ -63,9 +63,15 @@ export function resultCard(r, { title = t("card.result"), yakuNames = {}, extra 
     h("h3", {}, t("card.yaku")), h("table", {}, h("tbody", {}, yakuRows)),
     fuRows.length && !r.yakuman ? [h("h3", {}, t("card.fu_title")), h("table", {}, h("tbody", {}, fuRows, h("tr", {}, h("td", {}, h("b", {}, t("card.fu_total"))), h("td", { class: "num" }, t("card.fu", { n: r.fu })))))] : null,
     h("h3", {}, t("card.payments")), h("table", {}, h("tbody", {}, pay, h("tr", {}, h("td", {}, h("b", {}, t("card.receives"))), h("td", { class: "num" }, String(r.total))))),
-    r.notes && r.notes.length ? h("ul", { class: "notes" }, r.notes.map((n) => h("li", {}, n))) : null,
+    r.notes && r.notes.length ? h("ul", { class: "notes" }, r.notes.map((n, i) => h("li", {}, noteText(r, n, i)))) : null,
     r.compare && r.compare.length ? compareTable(r.compare) : null,
     extra);
+}
+
+/** A note of the engine in the interface's language, by its stable id (the English text otherwise). */
+function noteText(r, text, i) {
+  const id = (r.note_ids || [])[i];
+  return id && has(`note.${id}`) ? t(`note.${id}`, { rules: r.ruleset_title || "" }) : text;
 }
 
 /** The tiles of a fu line's group or pair as a plural-ish name: "red dragons", "2-pin" / "中", "2筒". */
