@@ -371,3 +371,24 @@ def test_the_main_screens_fit_a_360px_phone_in_each_language(browser, live_serve
     context.close()
     assert problems == []
     assert console.unexpected() == []
+
+
+def test_every_error_code_the_api_can_send_has_a_message_in_both_languages():
+    from web.errors import CODES
+    from web.openapi import SCHEMAS
+
+    codes = set(CODES.values()) | {"error"}
+    assert codes == set(SCHEMAS["Error"]["properties"]["error"]["properties"]["code"]["enum"])
+    for catalogue in (EN, JA):
+        assert sorted(c for c in codes if f"error.{c}" not in catalogue) == []
+
+
+def test_every_yaku_and_limit_has_its_name_in_both_languages():
+    import scoring
+
+    ids = [y["id"] for y in scoring.yaku_list()]
+    limits = ["mangan", "haneman", "baiman", "sanbaiman", "yakuman", "kazoe", "2", "3", "multi"]
+    for catalogue in (EN, JA):
+        assert [i for i in ids if f"yaku.{i}" not in catalogue] == []
+        assert [i for i in limits if f"limit.{i}" not in catalogue] == []
+    assert JA["yaku.riichi"] == "立直" and JA["limit.haneman"] == "跳満"
