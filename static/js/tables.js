@@ -29,13 +29,13 @@ export function describeHand(hand, players) {
   // a record stored before the server checked every field may hold anything: read it defensively
   const seats = (v) => (Array.isArray(v) ? v : []);
   const val = (w) => (w.yakuman ? (w.yakuman > 1 ? t("limit.multi", { n: w.yakuman }) : t("limit.yakuman"))
-    : w.limit ? `${t(`limit.${w.limit}`, {}, w.limit)} (${t("card.han", { n: w.han })})` : t("card.hanfu", { han: w.han, fu: w.fu })) + (w.points ? `, ${w.points}` : "");
+    : w.limit ? `${t(`limit.${w.limit}`, {}, w.limit)} (${t("card.han", { n: w.han })})` : t("card.hanfu", { han: w.han, fu: w.fu })) + (w.points ? `${t("list.sep")}${w.points}` : "");
   const names = (list) => seats(list).map(n).join(t("list.sep"));
   const riichi = seats(hand.riichi).length ? t("desc.riichi", { names: names(hand.riichi) }) : "";
   const winners = seats(hand.winners).filter((w) => w && typeof w === "object");
   switch (hand.result) {
-    case "ron": return t("desc.ron", { winners: winners.map((w) => `${n(w.seat)} (${val(w)})`).join(t("desc.and")), from: n(hand.from_seat) }) + riichi;
-    case "tsumo": { const w = winners[0] || (hand.winner && typeof hand.winner === "object" ? hand.winner : {}); return t("desc.tsumo", { winner: `${n(w.seat)} (${val(w)})` }) + riichi; }
+    case "ron": return t("desc.ron", { winners: winners.map((w) => t("desc.winner", { name: n(w.seat), value: val(w) })).join(t("desc.and")), from: n(hand.from_seat) }) + riichi;
+    case "tsumo": { const w = winners[0] || (hand.winner && typeof hand.winner === "object" ? hand.winner : {}); return t("desc.tsumo", { winner: t("desc.winner", { name: n(w.seat), value: val(w) }) }) + riichi; }
     case "draw": return t("desc.draw", { tenpai: seats(hand.tenpai).length ? t("desc.tenpai", { names: names(hand.tenpai) }) : t("desc.all_noten") })
       + (seats(hand.nagashi).length ? t("desc.nagashi", { names: names(hand.nagashi) }) : "") + riichi;
     case "abort": return t("desc.abort", { kind: ABORT_NAMES[hand.kind] || hand.kind }) + riichi;
@@ -48,8 +48,8 @@ export function describeHand(hand, players) {
 /** A hand request (not yet recorded) in words. */
 function describeRequest(body, players) {
   const v = (value) => (value.hand ? t("desc.scored_hand") : value.yakuman ? t("limit.multi", { n: value.yakuman }) : value.han < 5 ? t("card.hanfu", { han: value.han, fu: value.fu }) : t("card.han", { n: value.han }));
-  if (body.result === "ron") return t("desc.ron", { winners: body.winners.map((w) => `${players[w.seat]} (${v(w.value)})`).join(t("desc.and")), from: players[body.from_seat] });
-  if (body.result === "tsumo") return t("desc.tsumo", { winner: `${players[body.winner.seat]} (${v(body.winner.value)})` });
+  if (body.result === "ron") return t("desc.ron", { winners: body.winners.map((w) => t("desc.winner", { name: players[w.seat], value: v(w.value) })).join(t("desc.and")), from: players[body.from_seat] });
+  if (body.result === "tsumo") return t("desc.tsumo", { winner: t("desc.winner", { name: players[body.winner.seat], value: v(body.winner.value) }) });
   return describeHand(body, players);
 }
 
