@@ -122,13 +122,14 @@ def waits(payload: Any) -> dict:
         tile = Tile(index)
         if own[index] >= 4:
             entries.append({"tile": tile.code, "index": index, "ron": None, "tsumo": None,
-                            "reason": "all four copies are already in your hand and melds: this is not a wait"})
+                            "reason": "all four copies are already in your hand and melds: this is not a wait",
+                            "reason_id": "all_held"})
             continue
         real_waits += 1
         if own[index] + shown[index] >= 4:
             entries.append({"tile": tile.code, "index": index, "ron": None, "tsumo": None,
                             "reason": "the copies you do not hold are all in the indicators: the hand is tenpai "
-                                      "on it, but it cannot be won with it"})
+                                      "on it, but it cannot be won with it", "reason_id": "in_indicators"})
             continue
         probe = dict(base, hand=to_notation(hand) + tile.code, win_tile=tile.code)
         tsumo = _try({k: v for k, v in probe.items() if k not in RON_ONLY} | {"win": "tsumo"}, rules)

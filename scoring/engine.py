@@ -25,6 +25,9 @@ WIND_INDEX = {name: EAST + i for i, name in enumerate(WIND_NAMES)}
 
 KAN_TYPES = frozenset(("daiminkan", "kakan", "ankan"))
 MAX_COUNTERS = 999  # honba and riichi sticks a request may name
+#: Dora han a player may count by hand (``dora_count``), added to those from indicators and red fives.
+#: Far above any real hand (a limit hand is counted from 13 han) yet small enough to catch a typo.
+MAX_DORA_COUNT = 40
 
 
 class Meld:
@@ -55,7 +58,7 @@ class Win:
 
     __slots__ = ("rules", "counts", "red_kinds", "melds", "win_tile", "tsumo", "seat_wind", "round_wind", "flags",
                  "dora_indicators", "ura_indicators", "honba", "riichi_sticks", "notes", "all_counts", "red_fives",
-                 "closed")
+                 "closed", "dora_count", "note_ids")
 
     def __init__(self, rules: Ruleset, red_kinds: list, melds: tuple, win_tile: Tile, tsumo: bool,
                  seat_wind: int, round_wind: int, dora_indicators: tuple, ura_indicators: tuple,
@@ -74,9 +77,11 @@ class Win:
         self.closed = closed                  # no called melds (concealed kans allowed)
         self.flags: frozenset = frozenset()   # the situational toggles that hold (set once checked)
         self.notes: list = []
+        self.note_ids: list = []              # the notes' stable ids, in the same order
         self.counts: tuple = ()               # the concealed tiles (with the winning tile) by kind
         self.all_counts: tuple = ()           # concealed and melded tiles by kind
         self.red_fives = 0                    # red fives among them
+        self.dora_count = 0                   # dora han the player counted (beside any indicators)
 
     @property
     def dealer(self) -> bool:
@@ -101,15 +106,15 @@ def _flags(payload: Mapping) -> set:
     return flags
 
 
-def _int(payload: Mapping, name: str, default: int = 0) -> int:
+def _int(payload: Mapping, name: str, default: int = 0, maximum: int = MAX_COUNTERS, type_status: int = 400) -> int:
     value = payload.get(name, default)
     if type(value) is not int and (isinstance(value, bool) or not isinstance(value, int)):
-        raise ScoringError(name, f"must be a whole number, got {value!r}", 400)
+        raise ScoringError(name, f"must be a whole number, got {value!r}", type_status)
     if value < 0:
         raise ScoringError(name, f"must not be negative, got {value}", 422)
-    if value > MAX_COUNTERS:
+    if value > maximum:
         shown = str(value) if value < 10**12 else f"a number of {len(str(value))} digits"
-        raise ScoringError(name, f"must be at most {MAX_COUNTERS}, got {shown}", 422)
+        raise ScoringError(name, f"must be at most {maximum}, got {shown}", 422)
     return value
 
 
@@ -226,6 +231,7 @@ def parse_request(payload: Any, rules: Ruleset | None = None) -> Win:
         honba=_int(payload, "honba"), riichi_sticks=_int(payload, "riichi_sticks"),
         closed=all(m.type == "ankan" for m in melds) if melds else True,
     )
+    win_req.dora_count = _int(payload, "dora_count", 0, MAX_DORA_COUNT, 422)
     _check_tiles(win_req, scan)
     win_req.flags = frozenset(_check_flags(win_req, flags))
     return win_req
@@ -272,6 +278,12 @@ def _check_tiles(w: Win, scan: Scan) -> None:
         raise ScoringError("dora_indicators", f"at most five (the first and one per kan), got {len(w.dora_indicators)}")
     if len(w.ura_indicators) > len(w.dora_indicators):
         raise ScoringError("ura_indicators", "there cannot be more ura indicators than dora indicators")
+
+
+def _note(w: Win, text: str, note_id: str) -> None:
+    """A note for the player: the English text, and a stable id an app can word in its own language."""
+    w.notes.append(text)
+    w.note_ids.append(note_id)
 
 
 def _check_flags(w: Win, flags: set) -> set:
@@ -326,25 +338,25 @@ def _check_flags(w: Win, flags: set) -> set:
         if clash:
             raise ScoringError(special, f"{special} cannot combine with {', '.join(sorted(clash))}")
     if "haitei" in flags and "rinshan" in flags and not rules.haitei_with_rinshan:
-        w.notes.append(f"{name}: a win on a last replacement tile scores rinshan only, not haitei")
+        _note(w, f"{name}: a win on a last replacement tile scores rinshan only, not haitei", "haitei_rinshan")
         flags.discard("haitei")
     if "ippatsu" in flags and not rules.ippatsu:
-        w.notes.append(f"{name} has no ippatsu; it is not counted")
+        _note(w, f"{name} has no ippatsu; it is not counted", "no_ippatsu")
         flags.discard("ippatsu")
     if "renhou" in flags and rules.renhou == "none":
-        w.notes.append(f"renhou is not a yaku under {name}; the hand is scored without it")
+        _note(w, f"renhou is not a yaku under {name}; the hand is scored without it", "no_renhou")
         flags.discard("renhou")
     if w.red_fives and not rules.red_fives:
-        w.notes.append(f"{name} has no red fives: they count as plain fives")
+        _note(w, f"{name} has no red fives: they count as plain fives", "no_red_fives")
     if len(w.dora_indicators) > 1 and not rules.kan_dora:
-        w.notes.append(f"{name} has no kan dora: only the first dora indicator counts")
+        _note(w, f"{name} has no kan dora: only the first dora indicator counts", "no_kan_dora")
     if w.ura_indicators:
         if "riichi" not in flags:
-            w.notes.append("ura dora count only for a riichi hand; the ura indicators are ignored")
+            _note(w, "ura dora count only for a riichi hand; the ura indicators are ignored", "ura_needs_riichi")
         elif not rules.ura_dora:
-            w.notes.append(f"{name} has no ura dora; the ura indicators are ignored")
+            _note(w, f"{name} has no ura dora; the ura indicators are ignored", "no_ura_dora")
         elif len(w.ura_indicators) > 1 and not rules.kan_ura_dora:
-            w.notes.append(f"{name} has no kan ura dora: only the first ura indicator counts")
+            _note(w, f"{name} has no kan ura dora: only the first ura indicator counts", "no_kan_ura_dora")
     return flags
 
 
@@ -402,7 +414,7 @@ def _dora_lines(w: Win, all_counts: tuple) -> list[dict]:
     rules = w.rules
     lines = []
     indicators = w.dora_indicators if rules.kan_dora else w.dora_indicators[:1]
-    dora = sum(all_counts[dora_after(t.index)] for t in indicators)
+    dora = sum(all_counts[dora_after(t.index)] for t in indicators) + w.dora_count
     if dora:
         lines.append({"id": "dora", "name": "Dora", "han": dora})
     if rules.red_fives and w.red_fives:
@@ -486,11 +498,13 @@ def evaluate(w: Win) -> dict:
         "dealer": w.dealer,
         "win": "tsumo" if w.tsumo else "ron",
         "ruleset": rules.id,
+        "ruleset_title": rules.title,
         "hand": counts_notation(concealed, w.red_kinds),
         "melds": [m.to_dict() for m in w.melds],
         "win_tile": w.win_tile.code,
         "groups": _describe_groups(best_ctx.groups, best_ctx.pair, best_ctx.form, best_ctx.win_counts),
         "notes": list(w.notes),
+        "note_ids": list(w.note_ids),
     })
     return result
 

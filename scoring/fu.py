@@ -44,14 +44,17 @@ def count_fu(ctx: Context, pinfu: bool) -> tuple[int, list[tuple]]:
         lines.append(("group", fu, (index, concealed, kan)))
         raw += fu
     pair_fu = 0
+    why = ""
     if ctx.pair in DRAGONS:
-        pair_fu = 2
+        pair_fu, why = 2, "dragon"
     elif ctx.pair == ctx.seat_wind and ctx.pair == ctx.round_wind:
-        pair_fu = rules.double_wind_pair_fu
-    elif ctx.pair in (ctx.seat_wind, ctx.round_wind):
-        pair_fu = 2
+        pair_fu, why = rules.double_wind_pair_fu, "double_wind"
+    elif ctx.pair == ctx.seat_wind:
+        pair_fu, why = 2, "seat_wind"
+    elif ctx.pair == ctx.round_wind:
+        pair_fu, why = 2, "round_wind"
     if pair_fu:
-        lines.append(("pair", pair_fu, ctx.pair))
+        lines.append(("pair", pair_fu, (ctx.pair, why)))
         raw += pair_fu
     if raw == 20 and not ctx.closed:
         lines.append(("open_pinfu", 2, -1))
@@ -60,19 +63,34 @@ def count_fu(ctx: Context, pinfu: bool) -> tuple[int, list[tuple]]:
 
 
 def fu_details(lines: list[tuple]) -> list[dict]:
-    """The lines of :func:`count_fu` as the player reads them: ``{"id", "label", "fu"}``."""
+    """The lines of :func:`count_fu` as the player reads them.
+
+    Each line is ``{"id", "label", "fu"}``: ``label`` is English for API users; the other keys let
+    an app write the line in its own words. A group line (``id`` "group") adds ``tiles`` (mpsz, the
+    whole group), ``concealed``, ``kan`` and ``terminal`` (terminals or honours); a pair line adds
+    ``tiles`` and ``reason`` (dragon, seat_wind, round_wind or double_wind); a wait line (``id``
+    "wait") adds ``wait`` (kanchan, penchan or tanki).
+    """
     out = []
     for line_id, fu, detail in lines:
+        line: dict = {"id": line_id, "label": "", "fu": fu}
         if line_id == "group":
             index, concealed, kan = detail
             what = ("concealed " if concealed else "open ") + ("kan" if kan else "triplet")
-            grade = "terminals/honours" if index in YAOCHUU else "simples"
+            terminal = index in YAOCHUU
+            grade = "terminals/honours" if terminal else "simples"
             code = index_code(index)
-            label = f"{what} of {grade} ({code[0] * (4 if kan else 3)}{code[1]})"
+            tiles = f"{code[0] * (4 if kan else 3)}{code[1]}"
+            line.update(label=f"{what} of {grade} ({tiles})", tiles=tiles, concealed=bool(concealed), kan=bool(kan),
+                        terminal=terminal)
         elif line_id == "pair":
-            code = index_code(detail)
-            label = f"pair of value tiles ({code[0] * 2}{code[1]})"
+            index, why = detail
+            code = index_code(index)
+            tiles = f"{code[0] * 2}{code[1]}"
+            line.update(label=f"pair of value tiles ({tiles})", tiles=tiles, reason=why)
+        elif line_id in WAIT_FU:
+            line.update(id="wait", label=LABELS[line_id], wait=line_id)
         else:
-            label = LABELS[line_id]
-        out.append({"id": "wait" if line_id in WAIT_FU else line_id, "label": label, "fu": fu})
+            line["label"] = LABELS[line_id]
+        out.append(line)
     return out

@@ -119,7 +119,7 @@ VALUE_FORMS = (("han", "fu"), ("yakuman", "pao_yakuman"), ("hand",))
 #: What a winner's ``{"hand": ...}`` may hold: a score request without comparisons; its ``ruleset`` and
 #: ``rules``, when given, must be the table's own.
 HAND_FIELDS = ("hand", "melds", "win", "win_tile", "seat_wind", "round_wind", "dora_indicators", "ura_indicators",
-               "honba", "riichi_sticks", "ruleset", "rules", "riichi", "double_riichi", "ippatsu", "haitei", "houtei", "rinshan",
+               "dora_count", "honba", "riichi_sticks", "ruleset", "rules", "riichi", "double_riichi", "ippatsu", "haitei", "houtei", "rinshan",
                "chankan", "chankan_ankan", "tenhou", "chiihou", "renhou")
 PENALTY_FIELDS = ("seat", "points", "reason")
 MAX_HAN = 100                  # han entered by hand (a hand of 13 or more han is a limit anyway)

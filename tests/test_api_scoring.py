@@ -62,3 +62,15 @@ def test_error_messages_show_no_raw_notation(client):
     message = resp.get_json()["error"]["message"]
     assert resp.status_code == 422 and "not a complete hand" in message
     assert not re.search(r"\d+[mpsz]", message) and "(s)" not in message, message
+
+
+def test_dora_count_through_the_api(client):
+    hand = {"ruleset": "wrr", "hand": "123m456p789s234m55p", "win_tile": "4m", "riichi": True}
+    base = client.post("/api/score", json=hand).get_json()
+    counted = client.post("/api/score", json={**hand, "dora_count": 2}).get_json()
+    assert counted["han"] == base["han"] + 2
+    assert {"id": "dora", "name": "Dora", "han": 2} in counted["yaku"]
+    for bad in (-1, 41, 2.5, "two"):
+        resp = client.post("/api/score", json={**hand, "dora_count": bad})
+        assert resp.status_code == 422, bad
+        assert resp.get_json()["error"]["field"] == "dora_count"

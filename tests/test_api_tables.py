@@ -373,3 +373,21 @@ def test_every_error_carries_a_stable_code(tclient):
     for resp, status, code in cases:
         assert resp.status_code == status, resp.get_json()
         assert resp.get_json()["error"]["code"] == code
+
+
+def test_a_table_hand_and_its_preview_take_the_counted_dora(tclient):
+    t = new_table(tclient)
+    scored = {"hand": "123m456p789s234m55p", "win_tile": "4m", "riichi": True}
+    hand = {"result": "ron", "from_seat": 1, "winners": [{"seat": 2, "value": {"hand": {**scored, "dora_count": 2}}}],
+            "riichi": [2]}
+    resp = tclient.post(f"/api/tables/{t['id']}/preview", json=hand, headers=auth(t))
+    assert resp.status_code == 200, resp.get_json()
+    winner = resp.get_json()["hand"]["winners"][0]
+    assert {"id": "dora", "han": 2} in winner["yaku"]
+    recorded = tclient.post(f"/api/tables/{t['id']}/hands", json=hand, headers=auth(t, 1)).get_json()
+    assert recorded["hands"][-1]["winners"][0]["han"] == winner["han"]
+    bad = {**hand, "winners": [{"seat": 2, "value": {"hand": {**scored, "dora_count": 99}}}]}
+    resp = tclient.post(f"/api/tables/{t['id']}/hands", json=bad, headers=auth(t, 2))
+    assert resp.status_code == 422
+    assert "dora_count" in resp.get_json()["error"]["field"]
+    assert tclient.get(f"/api/tables/{t['id']}").get_json()["version"] == 2

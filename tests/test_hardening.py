@@ -356,6 +356,7 @@ def test_a_wait_whose_copies_are_all_in_the_indicators_is_still_tenpai(client):
     body = resp.get_json()
     assert body["tenpai"] is True
     assert [w["tile"] for w in body["waits"]] == ["1z"] and "indicators" in body["waits"][0]["reason"]
+    assert body["waits"][0]["reason_id"] == "in_indicators"  # for an app to word it in its language
     # a hand waiting only on a fifth copy of what it holds is not tenpai
     assert client.post("/api/waits", json={"hand": "2222m345p678p789s"}).get_json()["tenpai"] is False
 

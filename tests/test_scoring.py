@@ -159,11 +159,75 @@ def test_red_fives_count_where_the_rules_have_them():
     wrr = score("123m406p789s234m55s", "4m", riichi=True)
     assert "aka_dora" not in yaku_of(wrr)
     assert any("red fives" in n for n in wrr["notes"])
+    assert wrr["note_ids"] == ["no_red_fives"] and len(wrr["notes"]) == 1   # an id per note, for a translated note
+    assert wrr["ruleset_title"] == scoring.get_ruleset("wrr").title
 
 
 def test_dora_in_melds_count():
     r = score("234m55p", "4m", m="pon:666s chi:678p chi:234p", dora_indicators="5s")
     assert yaku_of(r)["dora"] == 3
+
+
+def test_dora_counted_by_the_player_add_to_indicators_and_red_fives():
+    hand = ("123m406p789s234m55s", "4m")
+    plain = score(*hand, riichi=True, ruleset="ema")
+    counted = score(*hand, riichi=True, ruleset="ema", dora_count=2, dora_indicators="4p")  # 4p -> 5p: one more
+    assert yaku_of(plain) == {"riichi": 1, "pinfu": 1, "aka_dora": 1}
+    assert yaku_of(counted)["dora"] == 3 and yaku_of(counted)["aka_dora"] == 1
+    assert counted["han"] == plain["han"] + 3
+    assert score(*hand, riichi=True, ruleset="ema", dora_count=0) == plain
+
+
+def test_counted_dora_never_make_a_hand_without_yaku_score():
+    with pytest.raises(ScoringError) as err:
+        score("123m456p789s234m11z", "4m", dora_count=5)
+    assert err.value.field == "hand" and "dora" in err.value.message
+
+
+@pytest.mark.parametrize("value", [-1, scoring.engine.MAX_DORA_COUNT + 1, 1.5, "2", True, None, [1]])
+def test_dora_count_out_of_range_or_not_a_whole_number_is_refused_naming_it(value):
+    with pytest.raises(ScoringError) as err:
+        score("123m456p789s234m55p", "4m", riichi=True, dora_count=value)
+    assert (err.value.field, err.value.status) == ("dora_count", 422)
+
+
+def test_dora_count_up_to_the_bound_is_accepted():
+    r = score("123m456p789s234m55p", "4m", riichi=True, dora_count=scoring.engine.MAX_DORA_COUNT)
+    assert yaku_of(r)["dora"] == scoring.engine.MAX_DORA_COUNT
+
+
+# --- fu lines as data --------------------------------------------------------------------
+
+def test_fu_lines_carry_their_tiles_and_kind():
+    # east round, east seat: 111z is a double-wind pair; 555z a concealed triplet; 999p an open one; kanchan 2m
+    r = score("13m111s11z555z2m", "2m", seat="east", m="pon:999p")
+    by_id = {}
+    for line in r["fu_details"]:
+        by_id.setdefault(line["id"], []).append(line)
+    groups = {g["tiles"]: g for g in by_id["group"]}
+    assert groups["555z"] | {} == {"id": "group", "fu": 8, "tiles": "555z", "concealed": True, "kan": False,
+                                   "terminal": True, "label": "concealed triplet of terminals/honours (555z)"}
+    assert (groups["999p"]["concealed"], groups["999p"]["fu"]) == (False, 4)
+    assert (groups["111s"]["concealed"], groups["111s"]["terminal"]) == (True, True)
+    (pair,) = by_id["pair"]
+    assert (pair["tiles"], pair["reason"], pair["fu"]) == ("11z", "double_wind", 4)
+    (wait,) = by_id["wait"]
+    assert (wait["wait"], wait["fu"]) == ("kanchan", 2)
+    assert sum(line["fu"] for line in r["fu_details"]) == 20 + 8 + 8 + 4 + 4 + 2
+
+
+@pytest.mark.parametrize("pair,seat,reason", [("66z", "south", "dragon"), ("22z", "south", "seat_wind"),
+                                              ("11z", "south", "round_wind")])
+def test_pair_lines_say_why_the_pair_is_worth_fu(pair, seat, reason):
+    r = score(f"123m456p789s234m{pair}", "4m", seat=seat, riichi=True)
+    (line,) = [d for d in r["fu_details"] if d["id"] == "pair"]
+    assert (line["tiles"], line["reason"]) == (pair, reason)
+
+
+def test_kan_lines_show_four_tiles():
+    r = score("123m456p789s55p", "5p", m="ankan:1111z", riichi=True)
+    (line,) = [d for d in r["fu_details"] if d["id"] == "group"]
+    assert (line["tiles"], line["kan"], line["concealed"], line["fu"]) == ("1111z", True, True, 32)
 
 
 # --- rule-set differences (RULESETS.md) ---------------------------------------------------

@@ -12,6 +12,8 @@ from pathlib import Path
 
 from flask import Blueprint, current_app, jsonify
 
+from scoring.engine import MAX_DORA_COUNT
+
 bp = Blueprint("openapi", __name__)
 
 EXAMPLES_FILE = Path(__file__).with_name("openapi_examples.json")
@@ -69,6 +71,9 @@ SCHEMAS = {
                 "riichi", "double_riichi", "ippatsu", "haitei", "houtei", "rinshan", "chankan", "chankan_ankan",
                 "tenhou", "chiihou", "renhou")},
             "dora_indicators": TILES, "ura_indicators": TILES,
+            "dora_count": {"type": "integer", "minimum": 0, "maximum": MAX_DORA_COUNT, "default": 0,
+                           "description": "dora han the player counted, added to any from indicators and red fives "
+                                          "(dora never make a hand without yaku score)"},
             "honba": {"type": "integer", "minimum": 0}, "riichi_sticks": {"type": "integer", "minimum": 0},
             "compare": {"type": "array", "items": RULESET},
         },
@@ -76,6 +81,21 @@ SCHEMAS = {
     "Yaku": {"type": "object", "required": ["id", "name", "han"],
              "properties": {"id": {"type": "string"}, "name": {"type": "string"}, "han": {"type": "integer"},
                             "yakuman": {"type": "integer"}}},
+    "FuLine": {
+        "type": "object", "required": ["id", "label", "fu"],
+        "description": "one line of the fu count; label is English, the other keys let an app word it itself",
+        "properties": {
+            "id": {"type": "string", "enum": ["base", "chiitoitsu", "pinfu_tsumo", "menzen_ron", "tsumo", "wait", "group",
+                                              "pair", "open_pinfu"]},
+            "label": {"type": "string"}, "fu": {"type": "integer"},
+            "tiles": {"type": "string", "description": "group and pair lines: the tiles in mpsz, like 555z"},
+            "concealed": {"type": "boolean"}, "kan": {"type": "boolean"},
+            "terminal": {"type": "boolean", "description": "group lines: terminals or honours"},
+            "reason": {"type": "string", "enum": ["dragon", "seat_wind", "round_wind", "double_wind"],
+                       "description": "pair lines: why the pair is worth fu"},
+            "wait": {"type": "string", "enum": ["kanchan", "penchan", "tanki"], "description": "wait lines: which wait"},
+        },
+    },
     "Payments": {"type": "object", "properties": {"ron": {"type": "integer"}, "dealer": {"type": "integer"},
                                                    "non_dealer": {"type": "integer"}}},
     "ScoreResult": {
@@ -85,11 +105,15 @@ SCHEMAS = {
             "han": {"type": "integer"}, "fu": {"type": "integer"}, "yakuman": {"type": "integer"},
             "limit": {"type": ["string", "null"], "enum": [None, "mangan", "haneman", "baiman", "sanbaiman", "yakuman"]},
             "kazoe": {"type": "boolean"}, "yaku": {"type": "array", "items": _ref("Yaku")},
-            "fu_details": {"type": "array", "items": {"type": "object", "required": ["id", "label", "fu"],
-                                                       "properties": {"id": {"type": "string"}, "label": {"type": "string"}, "fu": {"type": "integer"}}}},
+            "fu_details": {"type": "array", "items": _ref("FuLine")},
             "points": {"type": "integer"}, "payments": _ref("Payments"), "total": {"type": "integer"},
             "wait": {"type": "string"}, "groups": {"type": "array", "items": {"type": "string"}},
-            "notes": {"type": "array", "items": {"type": "string"}}, "compare": {"type": "array", "items": {"type": "object"}},
+            "notes": {"type": "array", "items": {"type": "string"}},
+            "ruleset_title": {"type": "string", "description": "the rule set's name, for notes worded by an app"},
+            "note_ids": {"type": "array", "description": "a stable id for each of notes, in the same order, for a translated note",
+                         "items": {"type": "string", "enum": ["haitei_rinshan", "no_ippatsu", "no_renhou", "no_red_fives", "no_kan_dora",
+                                                              "ura_needs_riichi", "no_ura_dora", "no_kan_ura_dora"]}},
+            "compare": {"type": "array", "items": {"type": "object"}},
         },
     },
     "WaitsResult": {
@@ -100,7 +124,9 @@ SCHEMAS = {
                                                              "properties": {"tile": {"type": "string"},
                                                                             "ron": {"type": ["object", "null"]},
                                                                             "tsumo": {"type": ["object", "null"]},
-                                                                            "reason": {"type": "string"}}}}},
+                                                                            "reason": {"type": "string"},
+                                                                            "reason_id": {"type": "string", "enum": ["all_held", "in_indicators"],
+                                                                                          "description": "why the tile cannot win, as a stable id"}}}}},
     },
     "Rulesets": {"type": "object", "required": ["rulesets", "yaku"],
                  "properties": {"rulesets": {"type": "array", "items": {"type": "object", "required": ["id", "title", "parameters"]}},

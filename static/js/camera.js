@@ -16,19 +16,19 @@ import * as store from "./store.js";
 export const STABLE_FRAMES = 3;
 export const FRAME_LONG_SIDE = 640;  // frames are downscaled on the phone to this before reading
 const UNCERTAIN = 0.75;
-const MODES = [["auto", "Automatic"], ["phone", "On this phone"], ["server", "On the server"]];
+const MODES = () => [["auto", t("camera.mode_auto")], ["phone", t("camera.mode_phone")], ["server", t("camera.mode_server")]];
 
 /** Why the camera cannot open, in words for the player. */
 export function cameraProblem(err) {
   if (!window.isSecureContext) {
-    return "The live camera needs a secure connection: open Tenbou through its https:// address (or on this device as http://127.0.0.1). You can still take or choose a photo.";
+    return t("camera.insecure");
   }
-  if (!navigator.mediaDevices || !navigator.mediaDevices.getUserMedia) return "This browser cannot show a live camera. Take or choose a photo instead.";
+  if (!navigator.mediaDevices || !navigator.mediaDevices.getUserMedia) return t("camera.no_api");
   const name = err && err.name;
-  if (name === "NotAllowedError" || name === "SecurityError") return "Tenbou may not use the camera. Allow the camera for this site in the browser's settings, then try again — or take or choose a photo.";
-  if (name === "NotFoundError" || name === "OverconstrainedError") return "No camera was found on this device. Choose a photo instead.";
-  if (name === "NotReadableError") return "The camera is busy in another app. Close it and try again.";
-  return "The camera could not be opened. Take or choose a photo instead.";
+  if (name === "NotAllowedError" || name === "SecurityError") return t("camera.denied");
+  if (name === "NotFoundError" || name === "OverconstrainedError") return t("camera.none");
+  if (name === "NotReadableError") return t("camera.busy");
+  return t("camera.failed");
 }
 
 /** The key of a hand, to tell "the same hand" across frames. */
@@ -92,19 +92,19 @@ export async function cameraScreen(view) {
   const mode = store.get("camera-mode", "auto");
   const reader = new LiveRecognizer(mode);
   const screen = h("section", { class: "camera-screen", "data-testid": "camera", "data-state": "starting" });
-  const video = h("video", { playsinline: "", muted: "", autoplay: "", "aria-label": "Live camera view" });
+  const video = h("video", { playsinline: "", muted: "", autoplay: "", "aria-label": t("camera.view") });
   video.muted = true;
   const overlay = h("canvas", { class: "camera-overlay", "aria-hidden": "true" });
   const stage = h("div", { class: "camera-stage" }, video, overlay);
-  const status = h("p", { class: "hint", "aria-live": "polite", "data-testid": "camera-status" }, "Opening the camera…");
-  const row = h("div", { class: "det-list camera-hand", "aria-label": "The hand read so far", "data-testid": "camera-hand" });
+  const status = h("p", { class: "hint", "aria-live": "polite", "data-testid": "camera-status" }, t("camera.opening"));
+  const row = h("div", { class: "det-list camera-hand", "aria-label": t("camera.read_so_far"), "data-testid": "camera-hand" });
   const after = h("div", { "aria-live": "polite" });
   const frame = document.createElement("canvas");
   let stream = null, running = true, stable = 0, lastKey = null, frames = 0;
   const opened = performance.now();
 
-  const modeControl = segmented("camera-mode", MODES, mode, (value) => { store.set("camera-mode", value); reader.mode = value; },
-    { legend: "Read the frames" });
+  const modeControl = segmented("camera-mode", MODES(), mode, (value) => { store.set("camera-mode", value); reader.mode = value; },
+    { legend: t("camera.mode_legend") });
 
   // offline, the capture is scored on this phone: start loading the engine (Pyodide) now, while the
   // camera looks, so the score is ready soon after the capture (only if the player prepared it)
@@ -115,13 +115,13 @@ export async function cameraScreen(view) {
   function stop() {
     window.removeEventListener("offline", warm);
     running = false;
-    if (stream) for (const t of stream.getTracks()) t.stop();
+    if (stream) for (const track of stream.getTracks()) track.stop();
     stream = null;
   }
 
   function pathLabel(path) {
-    if (path === "phone") return `Reading on this phone${reader.phone.threads > 1 ? ` (${reader.phone.threads} threads)` : ""}`;
-    if (path === "server") return "Reading on the server";
+    if (path === "phone") return reader.phone.threads > 1 ? t("camera.on_phone_threads", { n: reader.phone.threads }) : t("camera.on_phone");
+    if (path === "server") return t("camera.on_server");
     return "";
   }
 
@@ -142,17 +142,17 @@ export async function cameraScreen(view) {
     const flagged = new Set((res.proposal && res.proposal.uncertain) || []);
     ctx.font = `700 ${Math.round(13 * dpr)}px system-ui, sans-serif`;
     ctx.lineWidth = 2 * dpr;
-    res.tiles.forEach((t, i) => {
-      const [x1, y1, x2, y2] = t.box.map((v) => v * k);
-      const unsure = t.confidence < UNCERTAIN || flagged.has(i);
+    res.tiles.forEach((det, i) => {
+      const [x1, y1, x2, y2] = det.box.map((v) => v * k);
+      const unsure = det.confidence < UNCERTAIN || flagged.has(i);
       ctx.strokeStyle = unsure ? "#ffb400" : "#3ee08f";
       ctx.setLineDash(unsure ? [6 * dpr, 4 * dpr] : []);
       ctx.strokeRect(ox + x1, oy + y1, x2 - x1, y2 - y1);
-      const label = t.tile === "back" ? "back" : t.tile[0] === "0" ? `5${t.tile[1]}` : t.tile;
+      const label = det.tile === "back" ? t("photo.back") : det.tile[0] === "0" ? `5${det.tile[1]}` : det.tile;
       ctx.setLineDash([]);
       ctx.fillStyle = "rgba(0,0,0,.65)";
       ctx.fillRect(ox + x1, oy + y1 - 16 * dpr, ctx.measureText(label).width + 6 * dpr, 16 * dpr);
-      ctx.fillStyle = t.tile[0] === "0" ? "#ff7b7b" : unsure ? "#ffd27a" : "#fff";
+      ctx.fillStyle = det.tile[0] === "0" ? "#ff7b7b" : unsure ? "#ffd27a" : "#fff";
       ctx.fillText(label, ox + x1 + 3 * dpr, oy + y1 - 4 * dpr);
     });
   }
@@ -162,16 +162,16 @@ export async function cameraScreen(view) {
     const order = (res && res.rows ? res.rows.flat() : []).filter((i) => res.tiles[i] && res.tiles[i].tile !== "back");
     const flagged = new Set((p && p.uncertain) || []);
     clear(row, order.map((i) => {
-      const t = res.tiles[i];
-      const unsure = t.confidence < UNCERTAIN || flagged.has(i);
-      return h("span", { class: unsure ? "uncertain" : "", "data-tile": t.tile, title: tileName(t.tile) }, tileImg(t.tile, { alt: tileName(t.tile) + (unsure ? " (uncertain)" : "") }));
+      const det = res.tiles[i];
+      const unsure = det.confidence < UNCERTAIN || flagged.has(i);
+      return h("span", { class: unsure ? "uncertain" : "", "data-tile": det.tile, title: tileName(det.tile) }, tileImg(det.tile, { alt: tileName(det.tile) + (unsure ? t("camera.uncertain") : "") }));
     }));
   }
 
   async function loop() {
     while (running) {
       if (!video.videoWidth || video.readyState < 2) {
-        if (performance.now() - opened > 10_000) clear(status, "The camera shows no picture yet. If it stays dark, close other apps using the camera, or take a photo instead.");
+        if (performance.now() - opened > 10_000) clear(status, t("camera.dark"));
         await new Promise((r) => setTimeout(r, 100));
         continue;
       }
@@ -184,7 +184,7 @@ export async function cameraScreen(view) {
         out = await reader.read(frame);
       } catch (err) {
         if (!running) return;
-        clear(status, err instanceof OfflineError ? "You are offline and this phone cannot read frames itself." : `Cannot read the frames: ${err.message}`);
+        clear(status, err instanceof OfflineError ? t("camera.offline") : t("camera.read_failed", { message: err.message }));
         await new Promise((r) => setTimeout(r, 1500));
         continue;
       }
@@ -198,9 +198,9 @@ export async function cameraScreen(view) {
       const key = handKey(res.proposal);
       stable = key && key === lastKey ? stable + 1 : key ? 1 : 0;
       lastKey = key;
-      const n = res.tiles.filter((t) => t.tile !== "back").length;
-      const note = res.proposal && res.proposal.complete ? `Complete hand — hold still (${stable}/${STABLE_FRAMES})` :
-        n ? ((res.proposal && res.proposal.message) || `${n} tiles`) : "Point the camera at the hand: all tiles face up, in one row.";
+      const n = res.tiles.filter((d) => d.tile !== "back").length;
+      const note = res.proposal && res.proposal.complete ? t("camera.hold", { n: stable, of: STABLE_FRAMES }) :
+        n ? ((res.proposal && res.proposal.message) || t("share.tiles", { n })) : t("camera.point");
       clear(status, `${pathLabel(out.path)} · ${note}`);
       if (stable >= STABLE_FRAMES) { await capture(res); return; }
     }
@@ -213,13 +213,13 @@ export async function cameraScreen(view) {
     screen.dataset.state = "captured";
     screen.dataset.captureMs = String(ms);
     const blob = await new Promise((resolve) => frame.toBlob(resolve, "image/jpeg", 0.92));
-    const still = h("img", { src: URL.createObjectURL(blob), alt: "The captured frame" });
+    const still = h("img", { src: URL.createObjectURL(blob), alt: t("camera.captured_frame") });
     video.replaceWith(still);
     const size = [frame.width, frame.height];
     usePhoto(blob, res, size);  // the photo screen keeps it: every tile correctable by tap
-    clear(status, "Hand captured.");
-    const correct = h("a", { href: "#/photo", class: "btn btn-block", "data-testid": "camera-correct" }, "Check or correct the tiles");
-    const again = h("button", { type: "button", class: "btn-block", onclick: () => window.dispatchEvent(new HashChangeEvent("hashchange")) }, "Scan again");
+    clear(status, t("camera.captured"));
+    const correct = h("a", { href: "#/photo", class: "btn btn-block", "data-testid": "camera-correct" }, t("camera.correct"));
+    const again = h("button", { type: "button", class: "btn-block", onclick: () => window.dispatchEvent(new HashChangeEvent("hashchange")) }, t("camera.again"));
     clear(after, h("div", { class: "row" }, correct, again));
     // score it straight away, both ways (ron or tsumo is not in the picture), as a fresh hand: only
     // the session's settings (rule set, seat, round) are kept, never an earlier hand's riichi or dora
@@ -233,13 +233,13 @@ export async function cameraScreen(view) {
     if (box.isConnected) box.scrollIntoView({ block: "start" });  // the scores, not the frozen frame, are what comes next
   }
 
-  clear(view, h("h1", { class: "visually-hidden" }, "Live camera"),
+  clear(view, h("h1", { class: "visually-hidden" }, t("camera.title")),
     h("section", { class: "card" },
-      h("h2", {}, "Live camera"),
-      h("p", { class: "hint" }, "Hold the phone over the hand, tiles face up in one row. The hand is captured by itself when it has been read the same way a few times."),
+      h("h2", {}, t("camera.title")),
+      h("p", { class: "hint" }, t("camera.hint")),
       screen),
     h("section", { class: "card" }, modeControl, h("p", { class: "hint" },
-      h("a", { href: "#/photo" }, "Take or choose a photo instead")))
+      h("a", { href: "#/photo" }, t("camera.photo_instead"))))
   );
   screen.append(stage, status, row, after);
 

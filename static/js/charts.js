@@ -1,5 +1,6 @@
 // Charts drawn as SVG on the phone (no network, no library): lines over time and placement bars.
 // Each drawn series carries its numbers in data-values, so what is drawn can be read back.
+import { t } from "./i18n.js";
 import { h } from "./util.js";
 
 // eight colours told apart in light and dark themes (and by most colour-blind eyes), then dashes
@@ -79,7 +80,7 @@ export function placeBars({ title, rows, testid }) {
       const w = (c * (W - L - R)) / most;
       if (c) {
         const rect = h("svg:rect", { x: x0, y: yTop + 3, width: w, height: rowH - 6, fill: PLACE_COLOURS[p] });
-        rect.append(h("svg:title", {}, `${r.name}: ${c} × ${["1st", "2nd", "3rd", "4th"][p]}`));
+        rect.append(h("svg:title", {}, `${r.name}: ${c} × ${t(`place.${p + 1}`)}`));
         g.append(rect);
         if (w > 12) g.append(h("svg:text", { x: x0 + w / 2, y: yTop + 15, "text-anchor": "middle", class: "bar-label" }, String(c)));
       }
@@ -87,7 +88,7 @@ export function placeBars({ title, rows, testid }) {
     });
     svg.append(g);
   });
-  const key = h("figcaption", { class: "legend" }, ["1st", "2nd", "3rd", "4th"].map((label, p) =>
+  const key = h("figcaption", { class: "legend" }, [1, 2, 3, 4].map((n) => t(`place.${n}`)).map((label, p) =>
     h("span", {}, h("svg:svg", { viewBox: "0 0 12 12", width: 12, height: 12, "aria-hidden": "true" }, h("svg:rect", { width: 12, height: 12, fill: PLACE_COLOURS[p] })), label)));
   return h("figure", { class: "chart-box" }, svg, key);
 }

@@ -4,6 +4,7 @@
 import { h, clear } from "./util.js";
 import { api, ApiError, OfflineError } from "./api.js";
 import * as store from "./store.js";
+import { t, lang } from "./i18n.js";
 
 export const isOn = () => store.get("contribute", false) === true;
 export const setOn = (on) => store.set("contribute", Boolean(on));
@@ -12,7 +13,7 @@ export const mine = () => store.get("contributions", []);
 
 /** The labels of a photo: every tile the player kept, with the box it was found in (the photo's pixels). */
 export function labelsFrom(res, dets) {
-  const boxes = res.tiles.map((t, i) => ({ tile: dets[i].tile, box: t.box })).filter((_, i) => !dets[i].ignored);
+  const boxes = res.tiles.map((d, i) => ({ tile: dets[i].tile, box: d.box })).filter((_, i) => !dets[i].ignored);
   return { boxes, image_size: res.image_size };
 }
 
@@ -39,13 +40,13 @@ export async function remove(entry) {
 }
 
 function message(err) {
-  if (err instanceof OfflineError) return "You are offline: the photo could not be shared. Try again when you are back online.";
-  return `The photo could not be shared: ${err.message}`;
+  if (err instanceof OfflineError) return t("share.offline");
+  return t("share.failed", { message: err.message });
 }
 
 const when = (iso) => {
   const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? "" : d.toLocaleString([], { dateStyle: "medium", timeStyle: "short" });
+  return Number.isNaN(d.getTime()) ? "" : d.toLocaleString(lang, { dateStyle: "medium", timeStyle: "short" });
 };
 
 /** The card on the photo screen. `current()` gives the photo on screen ({blob, res, dets, shared}) or null.
@@ -58,7 +59,7 @@ export function contributeCard(current) {
   async function send(photo) {
     if (photo.sharing || photo.shared) return;
     photo.sharing = true;
-    note = { kind: "info", text: "Sharing the photo…" };
+    note = { kind: "info", text: t("share.sharing") };
     refresh();
     try {
       await share(photo);
@@ -75,9 +76,9 @@ export function contributeCard(current) {
     button.disabled = true;
     try {
       await remove(entry);
-      note = { kind: "info", text: "The shared photo was deleted from the server." };
+      note = { kind: "info", text: t("share.deleted") };
     } catch (err) {
-      note = { kind: "error", text: err instanceof OfflineError ? "You are offline: it can be deleted once you are back online." : `It could not be deleted: ${err.message}` };
+      note = { kind: "error", text: err instanceof OfflineError ? t("share.delete_offline") : t("share.delete_failed", { message: err.message }) };
     }
     refresh();
   }
@@ -90,18 +91,18 @@ export function contributeCard(current) {
     input.addEventListener("change", () => { setOn(input.checked); note = null; refresh(); });
     const list = mine();
     clear(el,
-      h("label", { class: "opt-in" }, input, "Help improve recognition: share this corrected photo"),
-      on ? h("p", { class: "hint" }, "When you score the hand (or tap the button below), the photo, without its location or camera details, and the tiles as you confirmed them are sent to this server to train the tile reader. You can delete them here at any time.") : null,
+      h("label", { class: "opt-in" }, input, t("share.opt_in")),
+      on ? h("p", { class: "hint" }, t("share.explain")) : null,
       on && photo ? h("button", {
         type: "button", class: "btn-block", "data-testid": "contribute-send", disabled: Boolean(photo.shared || photo.sharing),
         onclick: () => send(photo),
-      }, photo.shared ? "Shared: thank you" : "Share this corrected photo") : null,
+      }, photo.shared ? t("share.thanks") : t("share.button")) : null,
       note ? h("p", { class: `banner ${note.kind}`, role: note.kind === "error" ? "alert" : "status" }, note.text) : null,
       list.length ? h("div", {},
-        h("h3", {}, "Photos you shared"),
+        h("h3", {}, t("share.yours")),
         h("ul", { class: "shared-list", "data-testid": "contributions" }, list.map((entry) => {
-          const label = `${when(entry.created_at)} · ${entry.tiles} tile${entry.tiles === 1 ? "" : "s"}`;
-          const button = h("button", { type: "button", class: "btn-danger", "aria-label": `Delete the photo shared ${label}` }, "Delete");
+          const label = `${when(entry.created_at)} · ${t(entry.tiles === 1 ? "share.tiles_one" : "share.tiles", { n: entry.tiles })}`;
+          const button = h("button", { type: "button", class: "btn-danger", "aria-label": t("share.delete_label", { label }) }, t("share.delete"));
           button.addEventListener("click", () => drop(entry, button));
           return h("li", { "data-id": entry.id }, h("span", {}, label), button);
         }))) : null);

@@ -5,12 +5,14 @@ import { api, ApiError, OfflineError, rulesets, yakuNames } from "./api.js";
 import { lineChart, placeBars } from "./charts.js";
 import { qrSvg } from "./qr.js";
 import { ruleEditor } from "./tables.js";
+import { yakuName } from "./results.js";
 import * as store from "./store.js";
+import { t } from "./i18n.js";
 
 const POLL_MS = 5000;
 const pct = (r) => (r === null || r === undefined ? "–" : `${Math.round(r * 100)}%`);
 const signed = (n) => (n > 0 ? `+${n}` : n < 0 ? `−${Math.abs(n)}` : "0");
-const ord = ["1st", "2nd", "3rd", "4th"];
+const ord = () => [1, 2, 3, 4].map((n) => t(`place.${n}`));
 
 function playersFrom(text) {
   return text.split(/\n|,/).map((s) => s.trim()).filter(Boolean);
@@ -23,7 +25,7 @@ export async function eventsScreen(view) {
   let list = [];
   try { list = (await rulesets()).rulesets; } catch { list = [{ id: "wrr", title: "World Riichi Rules" }]; }
   const err = h("div", { "aria-live": "polite" });
-  const name = h("input", { type: "text", name: "event-name", maxlength: 80, required: true, "data-testid": "event-name", placeholder: "Thursday club night" });
+  const name = h("input", { type: "text", name: "event-name", maxlength: 80, required: true, "data-testid": "event-name", placeholder: t("event.name_example") });
   const rulesetSelect = h("select", { name: "event-ruleset", "data-testid": "event-ruleset" }, list.map((r) => h("option", { value: r.id }, r.title)));
   const overrides = {};
   const rulesBox = h("div");
@@ -41,22 +43,22 @@ export async function eventsScreen(view) {
     setLength(gameLength);
   };
   rulesetSelect.addEventListener("change", drawRules);
-  const lengthPick = segmented("event-length", [["east_south", "East and South"], ["east", "East only"]], "east_south", setLength, { legend: "Game length" });
-  const players = h("textarea", { name: "event-players", rows: 8, "data-testid": "event-players", placeholder: "One name a line" });
+  const lengthPick = segmented("event-length", [["east_south", t("length.east_south")], ["east", t("length.east")]], "east_south", setLength, { legend: t("length.legend") });
+  const players = h("textarea", { name: "event-players", rows: 8, "data-testid": "event-players", placeholder: t("event.one_a_line") });
   let seating = "balanced";
-  const seatingPick = segmented("event-seating", [["balanced", "Fewest repeat opponents"], ["random", "Random"]], seating, (v) => { seating = v; }, { legend: "Seating" });
+  const seatingPick = segmented("event-seating", [["balanced", t("event.balanced")], ["random", t("event.random")]], seating, (v) => { seating = v; }, { legend: t("event.seating") });
   const rounds = h("input", { type: "number", name: "event-rounds", min: 0, max: 100, value: "0", inputmode: "numeric", "data-testid": "event-rounds" });
-  const form = h("form", { class: "card", "aria-label": "New event" },
-    h("h2", {}, "New club night or league"),
-    h("label", { class: "field" }, h("span", {}, "Name"), name),
-    h("label", { class: "field" }, h("span", {}, "Rule set"), rulesetSelect),
-    h("fieldset", {}, h("legend", {}, "Game length"), lengthPick),
-    h("details", {}, h("summary", {}, "Adjust the rules (house rules)"), rulesBox),
-    h("label", { class: "field" }, h("span", {}, "Players (one a line)"), players),
-    h("fieldset", {}, h("legend", {}, "Seating of each round"), seatingPick),
-    h("label", { class: "field" }, h("span", {}, "Rounds planned (0 if open-ended)"), rounds),
+  const form = h("form", { class: "card", "aria-label": t("event.new") },
+    h("h2", {}, t("event.new_title")),
+    h("label", { class: "field" }, h("span", {}, t("event.name")), name),
+    h("label", { class: "field" }, h("span", {}, t("score.ruleset")), rulesetSelect),
+    h("fieldset", {}, h("legend", {}, t("length.legend")), lengthPick),
+    h("details", {}, h("summary", {}, t("rules.adjust")), rulesBox),
+    h("label", { class: "field" }, h("span", {}, t("event.players")), players),
+    h("fieldset", {}, h("legend", {}, t("event.seating_each")), seatingPick),
+    h("label", { class: "field" }, h("span", {}, t("event.rounds")), rounds),
     err,
-    h("button", { type: "submit", class: "btn-primary btn-block", "data-testid": "create-event" }, "Create event"));
+    h("button", { type: "submit", class: "btn-primary btn-block", "data-testid": "create-event" }, t("event.create")));
   drawRules();
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
@@ -69,15 +71,15 @@ export async function eventsScreen(view) {
       store.saveEvent({ id: ev.id, share_code: ev.share_code, organiser_token: ev.organiser_token, name: ev.name, seen_at: Date.now() });
       location.hash = `#/event/${ev.id}`;
     } catch (ex) {
-      clear(err, h("div", { class: "banner error", role: "alert" }, ex instanceof OfflineError ? "You are offline: creating an event needs the server." : ex.message));
+      clear(err, h("div", { class: "banner error", role: "alert" }, ex instanceof OfflineError ? t("event.create_offline") : ex.message));
     }
   });
-  clear(view, h("h1", { class: "visually-hidden" }, "Events"),
-    h("section", { class: "card", "aria-label": "Your events" }, h("h2", {}, "Club nights and leagues"),
+  clear(view, h("h1", { class: "visually-hidden" }, t("event.events")),
+    h("section", { class: "card", "aria-label": t("event.yours") }, h("h2", {}, t("event.clubs")),
       known.length ? h("ul", { class: "table-list" }, known.map((ev) => h("li", {},
         h("a", { href: `#/event/${ev.id}` }, h("b", {}, ev.name || ev.id), h("br"),
-          h("span", { class: "small muted" }, ev.organiser_token ? "you organise it" : "following")))))
-        : h("p", { class: "muted" }, "Events you create or open appear here.")),
+          h("span", { class: "small muted" }, ev.organiser_token ? t("event.organise") : t("event.following"))))))
+        : h("p", { class: "muted" }, t("event.none_yet"))),
     form);
 }
 
@@ -128,7 +130,7 @@ export async function eventScreen(view, key, params) {
       render();
       if (done) toast(done);
     } catch (err) {
-      toast(err instanceof OfflineError ? "You are offline: this needs the server." : err.message);
+      toast(err instanceof OfflineError ? t("event.offline") : err.message);
     }
   }
 
@@ -140,12 +142,12 @@ export async function eventScreen(view, key, params) {
 
   function render() {
     if (stopped) return;
-    if (!ev) { clear(body, h("div", { class: "banner error", role: "alert" }, "Event not found.")); return; }
-    const tabs = segmented("event-tab", [["standings", "Standings"], ["games", "Games"], ["stats", "Statistics"]], tab, (v) => { tab = v; render(); }, { legend: "Show" });
+    if (!ev) { clear(body, h("div", { class: "banner error", role: "alert" }, t("event.not_found"))); return; }
+    const tabs = segmented("event-tab", [["standings", t("event.standings")], ["games", t("event.games")], ["stats", t("event.stats")]], tab, (v) => { tab = v; render(); }, { legend: t("event.show") });
     clear(body,
-      h("h1", { class: "visually-hidden" }, "Event"),
+      h("h1", { class: "visually-hidden" }, t("event.event")),
       h("div", { class: "row" }, h("h2", { class: "grow", "data-testid": "event-title" }, ev.name),
-        h("span", { class: "small muted" }, `${ev.ruleset_title}${ev.rules && ev.rules.game_length === "east" ? " · East only" : ""}${organiser() ? "" : " · following"}`)),
+        h("span", { class: "small muted" }, `${ev.ruleset_title}${ev.rules && ev.rules.game_length === "east" ? ` · ${t("length.east")}` : ""}${organiser() ? "" : ` · ${t("event.following")}`}`)),
       tabs,
       tab === "standings" ? standingsCard() : null,
       tab === "standings" ? chartsCard() : null,
@@ -156,28 +158,28 @@ export async function eventScreen(view, key, params) {
 
   function standingsCard() {
     const counted = ev.games.filter((g) => g.finished && !g.excluded).length;
-    return h("section", { class: "card", "aria-label": "Standings", "data-testid": "event-standings" },
-      h("h2", {}, `Standings · ${counted} game${counted === 1 ? "" : "s"}`),
+    return h("section", { class: "card", "aria-label": t("event.standings"), "data-testid": "event-standings" },
+      h("h2", {}, t(counted === 1 ? "event.standings_one" : "event.standings_n", { n: counted })),
       h("div", { class: "scroll-x" }, h("table", { class: "standings" },
-        h("thead", {}, h("tr", {}, ["#", "Player", "Total", "Games", "Avg.", ...ord].map((c) => h("th", { scope: "col" }, c)))),
+        h("thead", {}, h("tr", {}, ["#", t("col.player"), t("col.total"), t("col.games"), t("col.avg"), ...ord()].map((c) => h("th", { scope: "col" }, c)))),
         h("tbody", {}, ev.standings.map((r) => h("tr", { "data-player": r.name },
           h("td", {}, r.rank === null ? "–" : String(r.rank)), h("td", {}, r.name),
           h("td", { "data-col": "total" }, h("b", {}, signed(r.total))), h("td", { "data-col": "games" }, String(r.games)),
           h("td", { "data-col": "average" }, r.average_place === null ? "–" : r.average_place.toFixed(2)),
           r.places.map((c, i) => h("td", { "data-col": `place-${i + 1}` }, String(c)))))))),
-      h("p", { class: "small muted" }, "Total: the sum of each game's final score (points − return points + uma + oka − penalties, in thousands). ",
-        ev.tie_break === "placements" ? "Equal totals: more first places ranks higher, then seconds, then thirds." : "Equal totals share a rank."));
+      h("p", { class: "small muted" }, t("event.total_note"), " ",
+        ev.tie_break === "placements" ? t("event.tie_placements") : t("event.tie_shared")));
   }
 
   function chartsCard() {
     const played = ev.standings.filter((r) => r.games > 0);
-    if (!ev.progress.length) return h("section", { class: "card" }, h("h2", {}, "Charts"), h("p", { class: "muted" }, "Charts appear when a game is over."));
+    if (!ev.progress.length) return h("section", { class: "card" }, h("h2", {}, t("event.charts")), h("p", { class: "muted" }, t("event.charts_later")));
     const series = played.map((r) => ({ name: r.name, values: [0, ...ev.progress.map((p) => p.totals[r.player])] }));
-    return h("section", { class: "card", "aria-label": "Charts" },
-      h("h2", {}, "Standings over the games"),
-      lineChart({ title: "Each player's total after each game", series, xLabels: ["", ...ev.progress.map((_, i) => String(i + 1))], format: signed, testid: "chart-progress", zero: 0 }),
-      h("h2", {}, "Placements"),
-      placeBars({ title: "How often each player finished 1st, 2nd, 3rd and 4th", rows: played, testid: "chart-places" }));
+    return h("section", { class: "card", "aria-label": t("event.charts") },
+      h("h2", {}, t("event.over_games")),
+      lineChart({ title: t("event.chart_totals"), series, xLabels: ["", ...ev.progress.map((_, i) => String(i + 1))], format: signed, testid: "chart-progress", zero: 0 }),
+      h("h2", {}, t("event.placements")),
+      placeBars({ title: t("event.chart_places"), rows: played, testid: "chart-places" }));
   }
 
   function gamesCard() {
@@ -188,45 +190,45 @@ export async function eventScreen(view, key, params) {
       byRound.get(k).push(g);
     }
     const gameItem = (g) => {
-      const res = g.finished ? g.standings.map((r) => `${g.players[r.seat]} ${signed(r.final)}`).join(", ") : `${g.players.join(" · ")} · ${g.hands_played} hand${g.hands_played === 1 ? "" : "s"} so far`;
+      const res = g.finished ? g.standings.map((r) => `${g.players[r.seat]} ${signed(r.final)}`).join(", ") : `${g.players.join(" · ")} · ${t(g.hands_played === 1 ? "event.hands_one" : "event.hands", { n: g.hands_played })}`;
       return h("li", { class: g.excluded ? "excluded" : "", "data-game": g.id },
-        h("div", { class: "row" }, h("a", { class: "grow", href: tableLink(g) }, h("b", {}, `Game ${g.number}`), g.finished ? "" : " (playing)", g.excluded ? " · not counted" : ""),
+        h("div", { class: "row" }, h("a", { class: "grow", href: tableLink(g) }, h("b", {}, t("event.game", { n: g.number })), g.finished ? "" : t("event.playing"), g.excluded ? t("event.not_counted") : ""),
           organiser() && g.finished ? h("label", { class: "chip" }, h("input", { type: "checkbox", checked: !g.excluded, "data-testid": `count-${g.number}`,
-            onchange: (e) => write("PUT", `/api/events/${ev.id}/games/${g.id}`, { excluded: !e.target.checked }, e.target.checked ? "The game counts again." : "The game no longer counts.") }), "counts") : null),
+            onchange: (e) => write("PUT", `/api/events/${ev.id}/games/${g.id}`, { excluded: !e.target.checked }, e.target.checked ? t("event.counts_again") : t("event.no_longer_counts")) }), t("event.counts")) : null),
         h("p", { class: "small" }, res),
-        g.hands_played ? h("details", { class: "small" }, h("summary", {}, "Statistics of this game"), h("div", { class: "scroll-x" }, h("table", { class: "standings" },
-          h("thead", {}, h("tr", {}, ["Player", "Wins", "Deal-ins", "Riichi", "Tenpai at draws"].map((c) => h("th", { scope: "col" }, c)))),
+        g.hands_played ? h("details", { class: "small" }, h("summary", {}, t("event.game_stats")), h("div", { class: "scroll-x" }, h("table", { class: "standings" },
+          h("thead", {}, h("tr", {}, [t("col.player"), t("col.wins"), t("col.deal_ins"), t("score.riichi"), t("col.tenpai_draws")].map((c) => h("th", { scope: "col" }, c)))),
           h("tbody", {}, g.players.map((p, seat) => { const s = g.stats[seat]; return h("tr", {}, h("td", {}, p), h("td", {}, String(s.wins)),
             h("td", {}, String(s.deal_ins)), h("td", {}, String(s.riichi)), h("td", {}, `${s.tenpai_at_draw}/${s.draws}`)); }))))) : null);
     };
     const nextRound = ev.rounds.length + 1;
     const absent = new Set();
     const roundForm = organiser() ? h("div", {},
-      h("details", {}, h("summary", {}, "Who is here?"),
+      h("details", {}, h("summary", {}, t("event.who_here")),
         h("div", { class: "toggles" }, ev.players.map((p, i) => h("label", { class: "chip" }, h("input", { type: "checkbox", checked: true, onchange: (e) => { if (e.target.checked) absent.delete(i); else absent.add(i); } }), p)))),
       h("button", { type: "button", class: "btn-primary btn-block", "data-testid": "draw-round", onclick: () => {
         const present = ev.players.map((_, i) => i).filter((i) => !absent.has(i));
-        write("POST", `/api/events/${ev.id}/rounds`, { present }, `Round ${nextRound} seated.`);
-      } }, `Seat round ${nextRound}`)) : null;
-    return h("section", { class: "card", "aria-label": "Games", "data-testid": "event-games" },
-      h("h2", {}, "Rounds and games"),
+        write("POST", `/api/events/${ev.id}/rounds`, { present }, t("event.round_seated", { n: nextRound }));
+      } }, t("event.seat_round", { n: nextRound }))) : null;
+    return h("section", { class: "card", "aria-label": t("event.games"), "data-testid": "event-games" },
+      h("h2", {}, t("event.rounds_games")),
       roundForm,
-      ev.rounds.length ? h("p", { class: "small muted", "data-testid": "repeat-meetings" }, `Repeat meetings so far: ${ev.repeat_meetings}`) : null,
+      ev.rounds.length ? h("p", { class: "small muted", "data-testid": "repeat-meetings" }, t("event.repeats", { n: ev.repeat_meetings })) : null,
       [...byRound.entries()].sort((a, b) => a[0] - b[0]).map(([r, games]) => {
         const rnd = ev.rounds.find((x) => x.number === r);
-        return h("div", { "data-round": String(r) }, h("h3", {}, r ? `Round ${r}` : "Other games"),
-          rnd && rnd.byes.length ? h("p", { class: "small muted" }, `Sitting out: ${rnd.byes.map((p) => ev.players[p]).join(", ")}`) : null,
+        return h("div", { "data-round": String(r) }, h("h3", {}, r ? t("event.round", { n: r }) : t("event.other_games")),
+          rnd && rnd.byes.length ? h("p", { class: "small muted" }, t("event.sitting_out", { names: rnd.byes.map((p) => ev.players[p]).join(t("list.sep")) })) : null,
           h("ul", { class: "game-list" }, games.map(gameItem)));
       }),
-      ev.games.length ? null : h("p", { class: "muted" }, organiser() ? "Seat the first round to open its tables." : "No games yet."));
+      ev.games.length ? null : h("p", { class: "muted" }, organiser() ? t("event.seat_first") : t("event.no_games")));
   }
 
   function statsCard() {
-    const cols = ["Player", "Hands", "Win", "Deal-in", "Riichi", "Tsumo", "Avg. win", "Avg. deal-in", "Tenpai at draws"];
+    const cols = [t("col.player"), t("col.hands"), t("col.win"), t("col.deal_in"), t("score.riichi"), t("result.tsumo"), t("col.avg_win"), t("col.avg_deal_in"), t("col.tenpai_draws")];
     const rows = ev.players.map((name, i) => ({ name, s: ev.stats[i] })).filter((r) => r.s.hands > 0);
     const yakuRows = rows.filter((r) => r.s.scored_wins > 0);
-    return h("section", { class: "card", "aria-label": "Statistics", "data-testid": "event-stats" },
-      h("h2", {}, "Statistics"),
+    return h("section", { class: "card", "aria-label": t("event.stats"), "data-testid": "event-stats" },
+      h("h2", {}, t("event.stats")),
       h("div", { class: "scroll-x" }, h("table", { class: "standings" },
         h("thead", {}, h("tr", {}, cols.map((c) => h("th", { scope: "col" }, c)))),
         h("tbody", {}, rows.map(({ name, s }) => h("tr", { "data-player": name },
@@ -235,37 +237,37 @@ export async function eventScreen(view, key, params) {
           h("td", { "data-col": "tsumo" }, pct(s.tsumo_share)), h("td", { "data-col": "avg-win" }, s.average_win === null ? "–" : String(s.average_win)),
           h("td", { "data-col": "avg-deal-in" }, s.average_deal_in === null ? "–" : String(s.average_deal_in)),
           h("td", { "data-col": "tenpai" }, `${s.tenpai_at_draw}/${s.draws}`)))))),
-      h("p", { class: "small muted" }, "Rates are per hand played; tsumo is the share of wins by self-draw; values are the hand's worth without honba or riichi sticks."),
-      yakuRows.length ? [h("h3", {}, "Yaku (hands scored from tiles)"),
-        yakuRows.map(({ name, s }) => h("p", { class: "small", "data-yaku-for": name }, h("b", {}, `${name} (${s.scored_wins} win${s.scored_wins === 1 ? "" : "s"}): `),
-          Object.entries(s.yaku).map(([id, n]) => `${names[id] || id.replace(/_/g, " ")} ${n}`).join(", ")))] : null);
+      h("p", { class: "small muted" }, t("event.rates_note")),
+      yakuRows.length ? [h("h3", {}, t("event.yaku")),
+        yakuRows.map(({ name, s }) => h("p", { class: "small", "data-yaku-for": name }, h("b", {}, t(s.scored_wins === 1 ? "event.wins_one" : "event.wins", { name, n: s.scored_wins })),
+          Object.entries(s.yaku).map(([id, n]) => `${yakuName({ id, name: names[id] })} ${n}`).join(t("list.sep"))))] : null);
   }
 
   function toolsCard() {
-    return h("section", { class: "card", "aria-label": "Event tools" }, h("h2", {}, "Share and export"),
+    return h("section", { class: "card", "aria-label": t("event.tools") }, h("h2", {}, t("event.share_export")),
       h("div", { class: "actions-grid" },
-        h("button", { type: "button", "data-testid": "event-share", onclick: shareSheet }, "Share"),
-        h("a", { class: "btn", href: `/events/${ev.id}/print`, target: "_blank", "data-testid": "event-print" }, "Results page (print)"),
-        h("a", { class: "btn", href: `/api/events/${ev.id}/export?format=csv`, download: `tenbou-event-${ev.id}.csv` }, "Export CSV"),
-        h("a", { class: "btn", href: `/api/events/${ev.id}/export?format=json`, download: `tenbou-event-${ev.id}.json` }, "Export JSON")),
+        h("button", { type: "button", "data-testid": "event-share", onclick: shareSheet }, t("table.share")),
+        h("a", { class: "btn", href: `/events/${ev.id}/print`, target: "_blank", "data-testid": "event-print" }, t("event.print")),
+        h("a", { class: "btn", href: `/api/events/${ev.id}/export?format=csv`, download: `tenbou-event-${ev.id}.csv` }, t("table.export_csv")),
+        h("a", { class: "btn", href: `/api/events/${ev.id}/export?format=json`, download: `tenbou-event-${ev.id}.json` }, t("table.export_json"))),
       organiser() ? addPlayers() : null);
   }
 
   function addPlayers() {
-    const input = h("input", { type: "text", name: "add-player", maxlength: 40, placeholder: "Name", "aria-label": "New player's name" });
+    const input = h("input", { type: "text", name: "add-player", maxlength: 40, placeholder: t("event.name"), "aria-label": t("event.new_player") });
     return h("form", { class: "row", onsubmit: (e) => {
       e.preventDefault();
       if (!input.value.trim()) return;
-      write("PATCH", `/api/events/${ev.id}`, { players: [...ev.players, input.value.trim()] }, "Player added.");
-    } }, h("div", { class: "grow" }, input), h("button", { type: "submit" }, "Add player"));
+      write("PATCH", `/api/events/${ev.id}`, { players: [...ev.players, input.value.trim()] }, t("event.player_added"));
+    } }, h("div", { class: "grow" }, input), h("button", { type: "submit" }, t("event.add_player")));
   }
 
   function shareSheet() {
-    const s = sheet("Share this event");
+    const s = sheet(t("event.share_title"));
     const link = `${location.origin}/e/${ev.share_code}`;
     s.body.append(h("div", { class: "qr", "data-link": link }, qrSvg(link)),
       h("p", { class: "share-link", "data-testid": "event-share-link" }, link),
-      h("p", { class: "hint" }, "This link shows the standings and games; it cannot change anything."));
+      h("p", { class: "hint" }, t("event.share_hint")));
   }
 
   async function tick() {
@@ -276,8 +278,8 @@ export async function eventScreen(view, key, params) {
   }
 
   clear(view, body);
-  if (ev) render(); else clear(body, h("p", { class: "card" }, "Loading the event…"));
-  try { await load(); } catch (err) { if (!ev) { clear(body, h("div", { class: "banner error", role: "alert" }, err instanceof ApiError && err.status === 404 ? "There is no such event." : err.message)); return null; } }
+  if (ev) render(); else clear(body, h("p", { class: "card" }, t("event.loading")));
+  try { await load(); } catch (err) { if (!ev) { clear(body, h("div", { class: "banner error", role: "alert" }, err instanceof ApiError && err.status === 404 ? t("event.no_such") : err.message)); return null; } }
   if (token) history.replaceState(null, "", `#/event/${ev.id}`);
   render();
   timer = setTimeout(tick, POLL_MS);

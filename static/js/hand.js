@@ -1,15 +1,16 @@
 // The hand editor: tile picker, concealed tiles, melds, dora and ura indicators.
 // Used by the quick-score and wait screens; it owns no API calls.
-import { h, clear, segmented } from "./util.js";
+import { h, clear, segmented, stepper } from "./util.js";
 import { t } from "./i18n.js";
 import { PICKER, plain, isRed, sortKey, sortTiles, toMpsz, parseMpsz, tileImg, tileName } from "./tiles.js";
 
 const MELD_SIZE = { chi: 3, pon: 3, daiminkan: 4, kakan: 4, ankan: 4 };
-const MELD_LABEL = { chi: "chi", pon: "pon", daiminkan: "kan", kakan: "kan", ankan: "closed kan" };
+/** A meld's kind in words ("pon" / "ポン"). */
+const MELD_LABEL = new Proxy({}, { get: (_, k) => (typeof k === "string" ? t(`meld.${k}`, {}, k) : undefined) });
 const TARGET_IDS = ["hand", "chi", "pon", "daiminkan", "ankan", "dora", "ura", "win"];
 
 export function emptyHand() {
-  return { concealed: [], winIndex: null, melds: [], dora: [], ura: [] };
+  return { concealed: [], winIndex: null, melds: [], dora: [], ura: [], doraCount: 0 };
 }
 
 /** Where an API error's field is shown: "melds[0].tiles" -> "melds". */
@@ -32,36 +33,42 @@ export function createHandEditor({ state, withWin = true, withDiscards = false, 
   const slots = {};
   const slot = (key) => (slots[key] = h("p", { class: "field-error", id: `err-${key}-${Math.random().toString(36).slice(2, 7)}`, role: "alert" }));
 
-  const handRow = h("div", { class: "hand-row", role: "group", "aria-label": "Your hand" });
+  const handRow = h("div", { class: "hand-row", role: "group", "aria-label": t("hand.aria_hand") });
   const counter = h("span", { class: "counter", "aria-live": "polite" });
-  const doraRow = h("div", { class: "indicator-row", role: "group", "aria-label": "Dora indicators" });
-  const uraRow = h("div", { class: "indicator-row", role: "group", "aria-label": "Ura dora indicators" });
-  const discardRow = h("div", { class: "indicator-row", role: "group", "aria-label": "Your discards" });
-  const picker = h("div", { class: "picker", role: "group", "aria-label": "Tile picker" });
+  const doraRow = h("div", { class: "indicator-row", role: "group", "aria-label": t("hand.dora") });
+  const uraRow = h("div", { class: "indicator-row", role: "group", "aria-label": t("hand.ura") });
+  const discardRow = h("div", { class: "indicator-row", role: "group", "aria-label": t("hand.aria_discards") });
+  const picker = h("div", { class: "picker", role: "group", "aria-label": t("hand.aria_picker") });
   const targetHint = h("p", { class: "hint", "aria-live": "polite" });
   const handSlot = slot("hand"), meldSlot = slot("melds"), doraSlot = slot("dora_indicators"), uraSlot = slot("ura_indicators"), pickSlot = slot("picker");
 
+  // the dora count stepper: per hand (reset with the hand), shown beside the indicators
+  if (typeof state.doraCount !== "number") state.doraCount = 0;
+  const doraCountBox = withWin ? stepper(t("hand.dora_count"), state.doraCount, (v) => { state.doraCount = v; clearErrors(); onchange(state); }, { min: 0, max: 40 }) : null;
+  if (doraCountBox) { doraCountBox.classList.add("dora-count"); doraCountBox.dataset.testid = "dora-count"; }
   const TARGETS = TARGET_IDS.map((id) => [id, t(`mode.${id}`)]);
   const targets = withWin ? TARGETS : [...TARGETS.filter(([id]) => id !== "win"), ...(withDiscards ? [["discards", t("mode.discards")]] : [])];
-  const modes = segmented("target-" + Math.random().toString(36).slice(2, 7), targets, target, (t) => { target = t; render(); }, { legend: "Tap a tile to add it to" });
+  const modes = segmented("target-" + Math.random().toString(36).slice(2, 7), targets, target, (t) => { target = t; render(); }, { legend: t("hand.modes_legend") });
   modes.classList.add("modes");
 
   for (const suit of ["m", "p", "s", "z"]) {
     const row = h("div", { class: "suit" });
     for (const code of PICKER[suit]) {
-      row.append(h("button", { type: "button", dataset: { tile: code }, "aria-label": `Add ${tileName(code)}`, onclick: () => pick(code) }, tileImg(code, { alt: "" })));
+      row.append(h("button", { type: "button", dataset: { tile: code }, "aria-label": t("hand.add_tile", { tile: tileName(code) }), onclick: () => pick(code) }, tileImg(code, { alt: "" })));
     }
     picker.append(row);
   }
 
   // the hand, the mode buttons and the picker's message stay in view (sticky) while the picker scrolls
-  const el = h("section", { class: "card hand-editor", "aria-label": "Hand" },
+  const el = h("section", { class: "card hand-editor", "aria-label": t("mode.hand") },
     h("div", { class: "row" }, h("h2", { class: "grow" }, withWin ? t("hand.winning") : t("hand.thirteen")), counter,
-      h("button", { type: "button", "data-testid": "undo-tile", onclick: undo, "aria-label": "Undo the last tile" }, t("hand.undo")),
-      h("button", { type: "button", onclick: clearAll, "aria-label": withWin ? "Clear: start this hand again" : "Clear the hand" }, t("hand.clear"))),
+      h("button", { type: "button", "data-testid": "undo-tile", onclick: undo, "aria-label": t("hand.undo_label") }, t("hand.undo")),
+      h("button", { type: "button", onclick: clearAll, "aria-label": withWin ? t("hand.clear_label_win") : t("hand.clear_label") }, t("hand.clear"))),
     h("div", { class: "row ind" }, h("span", { class: "small grow" }, t("hand.dora")), doraRow), doraSlot,
+    // players who count their dora rather than enter the indicators: added to any from indicators and red fives
+    withWin ? [doraCountBox, slot("dora_count")] : null,
     h("div", { class: "row ind" }, h("span", { class: "small grow" }, t("hand.ura")), uraRow), uraSlot,
-    withDiscards ? [h("div", { class: "row ind" }, h("span", { class: "small grow" }, "Discards (for furiten)"), discardRow), slot("discards")] : null,
+    withDiscards ? [h("div", { class: "row ind" }, h("span", { class: "small grow" }, t("hand.discards")), discardRow), slot("discards")] : null,
     typedEntry(),
     h("div", { class: "entry-bar" }, handRow, handSlot, meldSlot, modes, h("div", { class: "entry-msg" }, pickSlot, targetHint)),
     picker);
@@ -81,19 +88,19 @@ export function createHandEditor({ state, withWin = true, withDiscards = false, 
 
   function pick(code) {
     say("");
-    if (target === "win") { say("Tap a tile in your hand to make it the winning tile."); return; }
+    if (target === "win") { say(t("hand.say_win")); return; }
     const c = counts();
     const need = target === "chi" ? [code, next(code, 1), next(code, 2)] : target in MELD_SIZE ? Array(MELD_SIZE[target]).fill(code) : [code];
     if (target === "chi" && (code[1] === "z" || Number(plain(code)[0]) > 7)) {
-      say("For chi, tap the lowest tile of the run (1 to 7 of a suit)."); return;
+      say(t("hand.say_chi")); return;
     }
     const want = {};
     for (const t of need) want[plain(t)] = (want[plain(t)] || 0) + 1;
-    for (const [t, n] of Object.entries(want)) {
-      if ((c[t] || 0) + n > 4) { say(`There are only four ${tileName(t)} tiles.`); return; }
+    for (const [code2, n] of Object.entries(want)) {
+      if ((c[code2] || 0) + n > 4) { say(t("hand.say_four", { tile: tileName(code2) })); return; }
     }
     if (target === "hand") {
-      if (state.concealed.length >= limit()) { say(`The hand is full: ${limit()} concealed tiles${state.melds.length ? " with these melds" : ""}. Tap a tile in the hand to remove it.`); return; }
+      if (state.concealed.length >= limit()) { say(t(state.melds.length ? "hand.say_full_melds" : "hand.say_full", { n: limit() })); return; }
       state.concealed.push(code);
       // the hand is complete: the tile just added is the winning tile, and stays so when another
       // tile is removed and added back (only removing the winning tile itself frees the mark)
@@ -102,15 +109,15 @@ export function createHandEditor({ state, withWin = true, withDiscards = false, 
       added.push({ kind: "hand", index: state.concealed.length - 1, pin });
     } else if (target === "dora" || target === "ura") {
       const list = target === "dora" ? state.dora : state.ura;
-      if (list.length >= 5) { say("At most five indicators (one plus one per kan)."); return; }
+      if (list.length >= 5) { say(t("hand.say_five")); return; }
       list.push(code);
       added.push({ kind: target });
     } else if (target === "discards") {
-      if (state.discards.length >= 30) { say("At most 30 discards."); return; }
+      if (state.discards.length >= 30) { say(t("hand.say_discards")); return; }
       state.discards.push(code);
       added.push({ kind: "discards" });
     } else {
-      if (state.concealed.length > limit() - 3) { say("Remove concealed tiles first: each meld takes the place of three of them."); return; }
+      if (state.concealed.length > limit() - 3) { say(t("hand.say_meld_room")); return; }
       // a pon or kan of a red five: one red tile and plain ones
       const tiles = target === "chi" ? need : need.map((t, i) => (i === 0 ? t : plain(t)));
       state.melds.push({ type: target, tiles });
@@ -123,7 +130,7 @@ export function createHandEditor({ state, withWin = true, withDiscards = false, 
   function undo() {
     say("");
     const last = added.pop();
-    if (!last) { say("Nothing to undo: tap a tile in the hand to remove it."); render(); return; }
+    if (!last) { say(t("hand.say_nothing")); render(); return; }
     if (last.kind === "hand") {
       const i = last.index;
       if (state.winIndex === i && last.pin) state.winIndex = null;
@@ -140,15 +147,15 @@ export function createHandEditor({ state, withWin = true, withDiscards = false, 
   /** Typing the tiles in mpsz notation instead of tapping them. */
   function typedEntry() {
     const input = h("input", { type: "text", name: "typed-tiles", "data-testid": "typed-tiles", autocomplete: "off", autocapitalize: "off", spellcheck: "false",
-      inputmode: "text", placeholder: withWin ? "e.g. 234m067p345s11z555z" : "e.g. 123m456p789s1122z", "aria-label": "Tiles in mpsz notation" });
+      inputmode: "text", placeholder: t("hand.typed_example", { tiles: withWin ? "234m067p345s11z555z" : "123m456p789s1122z" }), "aria-label": t("hand.typed_label") });
     const use = () => {
       let tiles;
-      try { tiles = parseMpsz(input.value); } catch { say("Type digits followed by their suit: m, p, s or z (0 is a red five), like 123m55z."); render(); return; }
+      try { tiles = parseMpsz(input.value); } catch { say(t("hand.say_typed")); render(); return; }
       const c = {};
       for (const t of [...tiles, ...state.melds.flatMap((m) => m.tiles)]) c[plain(t)] = (c[plain(t)] || 0) + 1;
       const over = Object.entries(c).find(([t, n]) => n > 4 || /^[089]z$/.test(t));
-      if (over) { say(/z$/.test(over[0]) && !/^[1-7]z$/.test(over[0]) ? `There is no tile ${over[0]}: honours are 1z to 7z.` : `There are only four ${tileName(over[0])} tiles.`); render(); return; }
-      if (tiles.length > limit()) { say(`That is ${tiles.length} tiles; the hand takes ${limit()}${state.melds.length ? " with these melds" : ""}.`); render(); return; }
+      if (over) { say(/z$/.test(over[0]) && !/^[1-7]z$/.test(over[0]) ? t("hand.say_no_tile", { tile: over[0] }) : t("hand.say_four", { tile: tileName(over[0]) })); render(); return; }
+      if (tiles.length > limit()) { say(t(state.melds.length ? "hand.say_count_melds" : "hand.say_count", { n: tiles.length, limit: limit() })); render(); return; }
       state.concealed = tiles;
       state.winIndex = withWin && tiles.length === limit() ? tiles.length - 1 : null;
       added = [];
@@ -159,7 +166,7 @@ export function createHandEditor({ state, withWin = true, withDiscards = false, 
     input.addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); use(); } });
     return h("details", { class: "typed" }, h("summary", { class: "small" }, t("hand.typed")),
       h("div", { class: "row" }, h("div", { class: "grow" }, input), h("button", { type: "button", "data-testid": "use-typed", onclick: use }, t("hand.use"))),
-      h("p", { class: "hint" }, withWin ? "The last tile is the winning tile. Melds and indicators: use the buttons." : "13 tiles; melds and indicators: use the buttons."));
+      h("p", { class: "hint" }, withWin ? t("hand.typed_hint_win") : t("hand.typed_hint")));
   }
 
   function next(code, k) {
@@ -219,28 +226,22 @@ export function createHandEditor({ state, withWin = true, withDiscards = false, 
     order.sort((a, b) => sortKey(a[0]) - sortKey(b[0]) || a[1] - b[1]);
     const buttons = order.map(([t, i]) => handTileButton(t, i, false));
     if (win !== null) buttons.push(handTileButton(state.concealed[win], win, true));
-    const melds = state.melds.map((m, k) => h("span", { class: "meld", role: "group", "aria-label": `${MELD_LABEL[m.type]} ${m.tiles.map(tileName).join(", ")}` },
+    const melds = state.melds.map((m, k) => h("span", { class: "meld", role: "group", "aria-label": `${MELD_LABEL[m.type]} ${m.tiles.map(tileName).join(t("list.sep"))}` },
       h("span", { class: "kind", "aria-hidden": "true" }, MELD_LABEL[m.type]),
-      m.tiles.map((t, j) => h("button", {
-        type: "button", class: "hand-tile", "aria-label": plain(t) === "5" + t[1] && t[1] !== "z" ? `${tileName(t)}: tap to switch red five` : tileName(t),
-        onclick: () => toggleRed(k, j) }, tileImg(t, { alt: "" }))),
-      h("button", { type: "button", class: "remove", "aria-label": `Remove the ${MELD_LABEL[m.type]}`, onclick: () => { state.melds.splice(k, 1); changed(); } }, "✕")));
+      m.tiles.map((tile, j) => h("button", {
+        type: "button", class: "hand-tile", "aria-label": plain(tile) === "5" + tile[1] && tile[1] !== "z" ? t("hand.switch_red", { tile: tileName(tile) }) : tileName(tile),
+        onclick: () => toggleRed(k, j) }, tileImg(tile, { alt: "" }))),
+      h("button", { type: "button", class: "remove", "aria-label": t("hand.remove_meld", { meld: MELD_LABEL[m.type] }), onclick: () => { state.melds.splice(k, 1); changed(); } }, "✕")));
     clear(handRow, buttons.length || melds.length ? [h("span", { class: "concealed" }, buttons), melds.length ? h("span", { class: "melds" }, melds) : null] : h("span", { class: "empty" }, withWin ? t("hand.empty_win") : t("hand.empty")));
     const total = state.concealed.length + state.melds.length * 3;
     counter.textContent = `${total}/${withWin ? 14 : 13}`;
-    clear(doraRow, state.dora.length ? state.dora.map((t, i) => indicatorButton(state.dora, t, i, "dora")) : h("span", { class: "muted small" }, t("hand.none")));
-    clear(uraRow, state.ura.length ? state.ura.map((t, i) => indicatorButton(state.ura, t, i, "ura")) : h("span", { class: "muted small" }, t("hand.none")));
-    if (withDiscards) clear(discardRow, state.discards.length ? state.discards.map((t, i) => indicatorButton(state.discards, t, i, "discard")) : h("span", { class: "muted small" }, t("hand.none")));
+    clear(doraRow, state.dora.length ? state.dora.map((tile, i) => indicatorButton(state.dora, tile, i, "dora")) : h("span", { class: "muted small" }, t("hand.none")));
+    clear(uraRow, state.ura.length ? state.ura.map((tile, i) => indicatorButton(state.ura, tile, i, "ura")) : h("span", { class: "muted small" }, t("hand.none")));
+    if (withDiscards) clear(discardRow, state.discards.length ? state.discards.map((tile, i) => indicatorButton(state.discards, tile, i, "discard")) : h("span", { class: "muted small" }, t("hand.none")));
     const c = counts();
     for (const btn of picker.querySelectorAll("button[data-tile]")) btn.dataset.used = String(c[plain(btn.dataset.tile)] || 0);
-    targetHint.textContent = {
-      hand: withWin ? "Tap a tile in your hand to remove it." : "Tap a tile in your hand to remove it.",
-      chi: "Chi: tap the lowest tile of the run (a red five: tap a 5 in the meld to switch).",
-      pon: "Pon: tap the tile (three are added).", daiminkan: "Open kan: tap the tile (four are added).",
-      ankan: "Closed kan: tap the tile (four are added).", dora: "Tap the dora indicator tiles (not the dora themselves).",
-      ura: "Tap the ura dora indicator tiles (riichi only).", win: "Now tap the winning tile in your hand above.",
-      discards: "Tap the tiles you have discarded (a wait among them is furiten).",
-    }[target];
+    targetHint.textContent = t(`hand.hint_${target}`);
+    if (doraCountBox) doraCountBox.setValue(state.doraCount || 0);
     for (const [key, el2] of Object.entries(slots)) {
       el2.textContent = errors[key] || (key === "picker" ? el2.textContent : "");
     }
@@ -248,13 +249,13 @@ export function createHandEditor({ state, withWin = true, withDiscards = false, 
     handRow.setAttribute("aria-invalid", errors.hand || errors.melds ? "true" : "false");
   }
 
-  function handTileButton(t, i, isWin) {
-    const label = target === "win" ? `Make ${tileName(t)} the winning tile` : `Remove ${tileName(t)}${isWin ? " (winning tile)" : ""}`;
-    return h("button", { type: "button", class: "hand-tile" + (isWin ? " win" : ""), "aria-label": label, dataset: { handTile: t }, onclick: () => tapHandTile(i) }, tileImg(t, { alt: "" }));
+  function handTileButton(tile, i, isWin) {
+    const label = target === "win" ? t("hand.make_win", { tile: tileName(tile) }) : t(isWin ? "hand.remove_win" : "hand.remove", { tile: tileName(tile) });
+    return h("button", { type: "button", class: "hand-tile" + (isWin ? " win" : ""), "aria-label": label, dataset: { handTile: tile }, onclick: () => tapHandTile(i) }, tileImg(tile, { alt: "" }));
   }
 
-  function indicatorButton(list, t, i, kind) {
-    return h("button", { type: "button", class: "hand-tile", "aria-label": `Remove ${kind} indicator ${tileName(t)}`, dataset: { indicator: t }, onclick: () => { list.splice(i, 1); changed(); } }, tileImg(t, { alt: "" }));
+  function indicatorButton(list, tile, i, kind) {
+    return h("button", { type: "button", class: "hand-tile", "aria-label": t(`hand.remove_${kind}`, { tile: tileName(tile) }), dataset: { indicator: tile }, onclick: () => { list.splice(i, 1); changed(); } }, tileImg(tile, { alt: "" }));
   }
 
   function toggleRed(k, j) {
@@ -287,6 +288,7 @@ export function createHandEditor({ state, withWin = true, withDiscards = false, 
     };
     if (withDiscards && state.discards.length) req.discards = toMpsz(state.discards);
     if (withWin && win !== null) req.win_tile = state.concealed[win];
+    if (withWin && state.doraCount) req.dora_count = state.doraCount;
     return req;
   }
 

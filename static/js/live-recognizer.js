@@ -1,6 +1,7 @@
 // Where a camera frame is read: on the phone (recognize-worker.js, ONNX Runtime Web) or on the
 // server (POST /api/recognize). "auto" uses the phone once its models are loaded and a frame takes
 // at most FAST_ENOUGH_MS there, the server otherwise; offline it is always the phone.
+import { t } from "./i18n.js";
 import { api } from "./api.js";
 
 export const FAST_ENOUGH_MS = 900;
@@ -106,7 +107,7 @@ export class LiveRecognizer {
     if (path === "phone") return { path, res: await this.phone.read(await createImageBitmap(canvas)) };
     if (path === null) {
       if (this.phone.state === "loading") { await this.phone.ready; return this.read(canvas); }
-      throw new Error(!navigator.onLine ? "You are offline and this phone cannot read frames itself." : this.phone.message);
+      throw new Error(!navigator.onLine ? t("camera.offline") : this.phone.message);
     }
     const wait = this.lastServer + SERVER_GAP_MS - performance.now();
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));

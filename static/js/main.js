@@ -83,6 +83,7 @@ function showNetwork() {
 /** The words of the page around the screens: tab bar, skip link, language switch. */
 function applyLanguage() {
   for (const el of document.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
+  for (const el of document.querySelectorAll("[data-i18n-label]")) el.setAttribute("aria-label", t(el.dataset.i18nLabel));
   const btn = document.getElementById("lang-toggle");
   btn.textContent = t("lang.switch");
   btn.setAttribute("lang", lang === "ja" ? "en" : "ja");

@@ -22,7 +22,7 @@ export async function downscale(file, maxSide = MAX_SIDE) {
   canvas.height = height;
   canvas.getContext("2d").drawImage(bitmap, 0, 0, width, height);
   bitmap.close && bitmap.close();
-  const blob = await new Promise((resolve, reject) => canvas.toBlob((b) => (b ? resolve(b) : reject(new Error("could not encode the photo"))), "image/jpeg", 0.9));
+  const blob = await new Promise((resolve, reject) => canvas.toBlob((b) => (b ? resolve(b) : reject(new Error(t("photo.encode_failed")))), "image/jpeg", 0.9));
   return { blob, width, height };
 }
 
@@ -60,9 +60,9 @@ export function handFromDetections(res, dets, winDet) {
     }
     if (!taken) {
       taken = [];
-      for (const t of tiles) {
+      for (const code of tiles) {
         let k = -1;
-        for (let j = pool.length - 1; j >= 0; j -= 1) if (pool[j].tile === t && !taken.includes(j)) { k = j; break; }
+        for (let j = pool.length - 1; j >= 0; j -= 1) if (pool[j].tile === code && !taken.includes(j)) { k = j; break; }
         if (k < 0) break;
         taken.push(k);
       }
@@ -82,12 +82,12 @@ export function handFromDetections(res, dets, winDet) {
 /** What is wrong with the hand the (corrected) photo makes, before the engine sees it: null when
  * its shape is right. */
 export function shapeProblem(state) {
-  if (state.winInMeld) return "The tile marked as winning is part of a called meld. A winning tile is never in a called meld: mark a tile of the concealed hand.";
+  if (state.winInMeld) return t("photo.win_in_meld");
   const need = 14 - 3 * state.melds.length;
   const kans = state.melds.filter((m) => m.tiles.length === 4).length;
   if (state.concealed.length !== need) {
     const found = state.concealed.length + 3 * state.melds.length;
-    return `${found + kans} tiles in the hand; a winning hand has ${14 + kans}${kans ? "" : " (and one more for each kan)"}. Correct or leave out tiles.`;
+    return t(kans ? "photo.count_kans" : "photo.count", { n: found + kans, need: 14 + kans });
   }
   return null;
 }
@@ -97,7 +97,7 @@ let last = null;  // {url, blob, res, dets, win}: the last photo, kept while the
 /** Keep a recognised frame (the live camera's capture) as the photo to check and correct. */
 export function usePhoto(blob, res, size) {
   if (last && last.url) URL.revokeObjectURL(last.url);
-  last = { url: URL.createObjectURL(blob), blob, res, dets: res.tiles.map((t) => ({ tile: t.tile, ignored: t.face_down || t.tile === "back" })), win: null, size };
+  last = { url: URL.createObjectURL(blob), blob, res, dets: res.tiles.map((d) => ({ tile: d.tile, ignored: d.face_down || d.tile === "back" })), win: null, size };
 }
 
 export async function photoScreen(view) {
@@ -111,7 +111,7 @@ export async function photoScreen(view) {
 
   async function recognise(file) {
     clear(stageBox);
-    clear(status, h("p", { class: "banner info" }, "Reading the photo…"));
+    clear(status, h("p", { class: "banner info" }, t("photo.reading")));
     try {
       const { blob, width, height } = await downscale(file);
       const form = new FormData();
@@ -126,14 +126,14 @@ export async function photoScreen(view) {
       }
       if (last && last.url) URL.revokeObjectURL(last.url);
       // a new photo is a new hand: ron or tsumo and the seat are asked again, never carried over
-      last = { url: URL.createObjectURL(blob), blob, res, dets: res.tiles.map((t) => ({ tile: t.tile, ignored: t.face_down || t.tile === "back", checked: false })),
+      last = { url: URL.createObjectURL(blob), blob, res, dets: res.tiles.map((d) => ({ tile: d.tile, ignored: d.face_down || d.tile === "back", checked: false })),
         win: null, size: [width, height], winBy: null, seat: null, check: null };
       clear(status, onPhone ? h("p", { class: "banner info", "data-testid": "read-on-phone" }, t("photo.read_on_phone")) : null);
       show();
     } catch (err) {
       let message = err.message;
-      if (err instanceof ApiError && [404, 501, 503].includes(err.status)) message = "Photo recognition is not available on this server yet. Enter the hand with the tile picker instead.";
-      if (err instanceof OfflineError) message = "You are offline: reading a photo needs the server.";
+      if (err instanceof ApiError && [404, 501, 503].includes(err.status)) message = t("photo.unavailable");
+      if (err instanceof OfflineError) message = t("photo.offline");
       clear(status, h("div", { class: "banner error", role: "alert", "data-testid": "photo-error" }, message));
     }
   }
@@ -162,7 +162,7 @@ export async function photoScreen(view) {
     // show the part of the photo with the tiles (plus a margin), unless the player asks for all of it
     let view = [0, 0, w, hgt];
     if (res.tiles.length && !last.whole) {
-      const xs = res.tiles.flatMap((t) => [t.box[0], t.box[2]]), ys = res.tiles.flatMap((t) => [t.box[1], t.box[3]]);
+      const xs = res.tiles.flatMap((d) => [d.box[0], d.box[2]]), ys = res.tiles.flatMap((d) => [d.box[1], d.box[3]]);
       let [x0, y0, x1, y1] = [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)];
       const m = 0.12 * Math.max(x1 - x0, y1 - y0);
       [x0, y0, x1, y1] = [x0 - m, y0 - m, x1 + m, y1 + m];
@@ -170,16 +170,16 @@ export async function photoScreen(view) {
       x0 = Math.max(0, x0); y0 = Math.max(0, y0); x1 = Math.min(w, x1); y1 = Math.min(hgt, y1);
       view = [x0, y0, x1 - x0, y1 - y0];
     }
-    const svg = h("svg:svg", { viewBox: view.map(Math.round).join(" "), role: "group", "aria-label": "Your photo with the recognised tiles" },
+    const svg = h("svg:svg", { viewBox: view.map(Math.round).join(" "), role: "group", "aria-label": t("photo.svg_label") },
       h("svg:image", { href: last.url, x: 0, y: 0, width: w, height: hgt }));
     const font = Math.max(12, Math.round(view[2] / 28));
-    res.tiles.forEach((t, i) => {
-      const [x1, y1, x2, y2] = t.box;
+    res.tiles.forEach((det, i) => {
+      const [x1, y1, x2, y2] = det.box;
       const d = dets[i];
       const cls = ["box", isUncertain(i) ? "uncertain" : "", last.win === i ? "win" : "", d.ignored ? "ignored" : ""].join(" ");
-      const g = h("svg:g", { role: "button", tabindex: "0", "aria-label": `Tile ${i + 1}: ${tileName(d.tile)}. Tap to correct.`, "data-det": String(i) },
+      const g = h("svg:g", { role: "button", tabindex: "0", "aria-label": t("photo.tile_label", { n: i + 1, tile: tileName(d.tile) }), "data-det": String(i) },
         h("svg:rect", { x: x1, y: y1, width: x2 - x1, height: y2 - y1, rx: 4, class: cls }),
-        h("svg:text", { x: x1 + 2, y: Math.max(view[1] + font, y1 - 4), class: d.tile[0] === "0" ? "label red" : "label", "font-size": font, "stroke-width": Math.max(2, font / 7) }, d.tile === "back" ? "back" : d.tile[0] === "0" ? `5${d.tile[1]}` : d.tile));
+        h("svg:text", { x: x1 + 2, y: Math.max(view[1] + font, y1 - 4), class: d.tile[0] === "0" ? "label red" : "label", "font-size": font, "stroke-width": Math.max(2, font / 7) }, d.tile === "back" ? t("photo.back") : d.tile[0] === "0" ? `5${d.tile[1]}` : d.tile));
       g.addEventListener("click", () => correct(i));
       g.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); correct(i); } });
       svg.append(g);
@@ -187,28 +187,28 @@ export async function photoScreen(view) {
     const uncertain = res.tiles.filter((_, i) => isUncertain(i)).length;
     const list = readingOrder(res).map((i) => h("button", {
       type: "button", class: [isUncertain(i) ? "uncertain" : "", last.win === i ? "win" : "", dets[i].ignored ? "ignored" : ""].join(" "),
-      "aria-label": `Tile ${i + 1}: ${tileName(dets[i].tile)}${dets[i].ignored ? " (left out)" : ""}${last.win === i ? " (winning tile)" : ""}. Tap to correct.`,
+      "aria-label": t("photo.tile_label", { n: i + 1, tile: tileName(dets[i].tile) + (dets[i].ignored ? t("photo.left_out") : "") + (last.win === i ? t("photo.winning") : "") }),
       "data-det": String(i), "data-tile-now": dets[i].tile, onclick: () => correct(i),
     }, tileImg(dets[i].tile, { alt: "" }), `${Math.round(res.tiles[i].confidence * 100)}%`));
     clear(stageBox,
       h("div", { class: "photo-stage" }, svg),
-      h("button", { type: "button", class: "btn-block", onclick: () => { last.whole = !last.whole; show(); } }, last.whole ? "Zoom to the tiles" : "Show the whole photo"),
+      h("button", { type: "button", class: "btn-block", onclick: () => { last.whole = !last.whole; show(); } }, last.whole ? t("photo.zoom") : t("photo.whole")),
       h("section", { class: "card" },
-        h("h2", {}, `${res.tiles.length} tile${res.tiles.length === 1 ? "" : "s"} found`),
+        h("h2", {}, t(res.tiles.length === 1 ? "photo.found_one" : "photo.found", { n: res.tiles.length })),
         notes.map((n) => h("p", { class: "banner info" }, n)),
         checkBox,
-        uncertain ? h("p", { class: "banner warn", "data-testid": "uncertain" }, `${uncertain} uncertain tile${uncertain === 1 ? "" : "s"} (dashed, amber): check ${uncertain === 1 ? "it" : "them"}.`) : null,
-        h("p", { class: "hint" }, "Tap a tile to correct it, leave it out, or mark it as the winning tile."),
+        uncertain ? h("p", { class: "banner warn", "data-testid": "uncertain" }, t(uncertain === 1 ? "photo.uncertain_one" : "photo.uncertain", { n: uncertain })) : null,
+        h("p", { class: "hint" }, t("photo.tap_hint")),
         h("div", { class: "det-list", "data-testid": "detections" }, list)),
-      h("section", { class: "card", "aria-label": "This hand" },
-        h("h2", {}, "This hand"),
-        h("p", { class: "small muted" }, "Asked for every photo: nothing is kept from an earlier hand."),
-        segmented("photo-win", [["ron", "Ron"], ["tsumo", "Tsumo"]], last.winBy, (v) => { last.winBy = v; choiceErr.textContent = ""; }, { legend: "Won by" }),
-        h("div", { class: "wind-row" }, h("span", { class: "small" }, "Seat wind"),
-          segmented("photo-seat", WIND_OF.map((w) => [w, WIND_NAME[w]]), last.seat, (v) => { last.seat = v; choiceErr.textContent = ""; }, { legend: "Seat wind" })),
+      h("section", { class: "card", "aria-label": t("photo.this_hand") },
+        h("h2", {}, t("photo.this_hand")),
+        h("p", { class: "small muted" }, t("photo.asked")),
+        segmented("photo-win", [["ron", t("result.ron")], ["tsumo", t("result.tsumo")]], last.winBy, (v) => { last.winBy = v; choiceErr.textContent = ""; }, { legend: t("score.won_by") }),
+        h("div", { class: "wind-row" }, h("span", { class: "small" }, t("score.seat_wind")),
+          segmented("photo-seat", WIND_OF.map((w) => [w, WIND_NAME[w]]), last.seat, (v) => { last.seat = v; choiceErr.textContent = ""; }, { legend: t("score.seat_wind") })),
         choiceErr),
       h("div", { class: "sticky-actions" },
-        h("button", { type: "button", class: "btn-primary", "data-testid": "photo-score", onclick: toScore }, "Score this hand")));
+        h("button", { type: "button", class: "btn-primary", "data-testid": "photo-score", onclick: toScore }, t("photo.score"))));
     recheck();
   }
 
@@ -227,56 +227,56 @@ export async function photoScreen(view) {
     const win = hand.winIndex !== null ? hand.winIndex : hand.concealed.length - 1;
     const winTile = hand.concealed[win];
     const rest = sortTiles(hand.concealed.filter((_, i) => i !== win));
-    say("info", "checking", "Checking the hand…");
+    say("info", "checking", t("photo.checking"));
     try {
       const res = await api("POST", "/api/waits", { ruleset: newHandConditions().ruleset, hand: toMpsz(rest), melds: hand.melds.map((m) => ({ type: m.type, tiles: toMpsz(m.tiles) })) });
-      if (res.waits.some((w) => plain(w.tile) === plain(winTile))) say("info", "complete", `A complete hand, won on ${tileName(winTile)}.`);
-      else say("warn", "incomplete", `These tiles do not form a complete hand with ${tileName(winTile)} as the winning tile: check the highlighted ones.`);
+      if (res.waits.some((w) => plain(w.tile) === plain(winTile))) say("info", "complete", t("photo.complete", { tile: tileName(winTile) }));
+      else say("warn", "incomplete", t("photo.incomplete", { tile: tileName(winTile) }));
     } catch (err) {
-      if (err instanceof OfflineError) say("warn", "offline", "Offline: the hand cannot be checked until you are back online.");
+      if (err instanceof OfflineError) say("warn", "offline", t("photo.check_offline"));
       else say("warn", "invalid", err.message);
     }
   }
 
   function correct(i) {
-    const t = last.res.tiles[i];
+    const det = last.res.tiles[i];
     const d = last.dets[i];
-    const s = sheet(`Tile ${i + 1}: ${tileName(d.tile)}`);
+    const s = sheet(t("photo.tile_title", { n: i + 1, tile: tileName(d.tile) }));
     const choose = (code) => { d.tile = code; d.ignored = false; d.checked = true; s.close(); show(); };
-    const alts = [{ tile: t.tile, confidence: t.confidence }, ...(t.alternatives || [])].filter((a) => a.tile !== "back");
+    const alts = [{ tile: det.tile, confidence: det.confidence }, ...(det.alternatives || [])].filter((a) => a.tile !== "back");
     s.body.append(
-      h("p", { class: "small muted" }, `Recognised as ${tileName(t.tile)} (${Math.round(t.confidence * 100)}% sure).`),
-      alts.length ? h("div", { class: "row", role: "group", "aria-label": "Likely tiles" }, alts.map((a) => h("button", {
+      h("p", { class: "small muted" }, t("photo.recognised_as", { tile: tileName(det.tile), p: Math.round(det.confidence * 100) })),
+      alts.length ? h("div", { class: "row", role: "group", "aria-label": t("photo.likely") }, alts.map((a) => h("button", {
         type: "button", "aria-label": `${tileName(a.tile)} (${Math.round(a.confidence * 100)}%)`, onclick: () => choose(a.tile) },
       tileImg(a.tile, { alt: "" }), `${Math.round(a.confidence * 100)}%`))) : null,
-      h("h3", {}, "Or pick the tile"),
+      h("h3", {}, t("photo.or_pick")),
       h("div", { class: "picker" }, Object.values(PICKER).map((codes) => h("div", { class: "suit" }, codes.map((code) =>
         h("button", { type: "button", "data-fix": code, "aria-label": tileName(code), onclick: () => choose(code) }, tileImg(code, { alt: "" })))))));
     s.foot.append(
-      h("button", { type: "button", onclick: () => { d.ignored = !d.ignored; d.checked = true; s.close(); show(); } }, d.ignored ? "Include it" : "Leave it out"),
-      h("button", { type: "button", class: "btn-primary", "data-testid": "mark-win", onclick: () => { last.win = i; d.ignored = false; d.checked = true; s.close(); show(); } }, "Winning tile"));
+      h("button", { type: "button", onclick: () => { d.ignored = !d.ignored; d.checked = true; s.close(); show(); } }, d.ignored ? t("photo.include") : t("photo.leave_out")),
+      h("button", { type: "button", class: "btn-primary", "data-testid": "mark-win", onclick: () => { last.win = i; d.ignored = false; d.checked = true; s.close(); show(); } }, t("photo.mark_win")));
   }
 
   function toScore() {
     const hand = handFromDetections(last.res, last.dets, last.win);
     if (hand.winInMeld) { clear(choiceErr, shapeProblem(hand)); choiceErr.scrollIntoView({ block: "center" }); return; }
-    const missing = [last.winBy ? null : "ron or tsumo", last.seat ? null : "the seat wind"].filter(Boolean);
-    if (missing.length) { clear(choiceErr, `Choose ${missing.join(" and ")} before scoring.`); choiceErr.scrollIntoView({ block: "center" }); return; }
+    const missing = !last.winBy && !last.seat ? "both" : !last.winBy ? "win" : !last.seat ? "seat" : null;
+    if (missing) { clear(choiceErr, t(`photo.choose_${missing}`)); choiceErr.scrollIntoView({ block: "center" }); return; }
     contribute.shareIfOn();  // the player has checked the tiles: share them if they chose to
     handOver(hand, { win: last.winBy, seat_wind: last.seat });
     location.hash = "#/score";
   }
 
   const contribute = contributeCard(() => last);
-  clear(view, h("h1", { class: "visually-hidden" }, "Photo"),
+  clear(view, h("h1", { class: "visually-hidden" }, t("nav.photo")),
     h("section", { class: "card" },
-      h("h2", {}, "Photograph a hand"),
-      h("p", { class: "hint" }, "Lay the tiles in a row, face up, in good light. Called melds to one side."),
-      h("a", { href: "#/camera", class: "btn btn-primary btn-block", "data-testid": "open-camera" }, "Live camera"),
+      h("h2", {}, t("photo.title")),
+      h("p", { class: "hint" }, t("photo.lay_hint")),
+      h("a", { href: "#/camera", class: "btn btn-primary btn-block", "data-testid": "open-camera" }, t("camera.title")),
       input, choose,
       h("div", { class: "row" },
-        h("label", { for: "photo-input", class: "btn", role: "button", tabindex: "0" }, "Take photo"),
-        h("label", { for: "photo-choose", class: "btn", role: "button", tabindex: "0" }, "Choose photo"))),
+        h("label", { for: "photo-input", class: "btn", role: "button", tabindex: "0" }, t("photo.take")),
+        h("label", { for: "photo-choose", class: "btn", role: "button", tabindex: "0" }, t("photo.choose")))),
     status, stageBox, contribute.el);
   if (last) show();
 }

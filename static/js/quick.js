@@ -25,7 +25,7 @@ const winds = () => WIND_OF.map((w) => [w, WIND_NAME[w]]);
 export function createConditions(cond, { fixed = {}, onchange = () => {}, rulesetList = [], waits = false } = {}) {
   const slots = {};
   const slot = (key) => (slots[key] = h("p", { class: "field-error", role: "alert" }));
-  const el = h("section", { class: "card conditions", "aria-label": "Situation" });
+  const el = h("section", { class: "card conditions", "aria-label": t("score.situation") });
   const set = (key, value) => { cond[key] = value; fix(); render(); onchange(cond); };
 
   function fix() {
@@ -45,7 +45,7 @@ export function createConditions(cond, { fixed = {}, onchange = () => {}, rulese
       slot("ruleset"),
       waits ? null : segmented("win", [["ron", t("result.ron")], ["tsumo", t("result.tsumo")]], cond.win, (v) => set("win", v), { legend: t("score.won_by"), disabled: f("win") }),
       slot("win"),
-      h("div", { class: "toggles", role: "group", "aria-label": "Riichi" },
+      h("div", { class: "toggles", role: "group", "aria-label": t("score.riichi") },
         chip(t("score.riichi"), cond.riichi, (v) => { cond.double_riichi = v ? false : cond.double_riichi; set("riichi", v); }, { name: "riichi" }),
         chip(t("score.double_riichi"), cond.double_riichi, (v) => { cond.riichi = v ? false : cond.riichi; set("double_riichi", v); }, { name: "double_riichi" }),
         waits ? null : chip(t("score.ippatsu"), cond.ippatsu, (v) => set("ippatsu", v), { name: "ippatsu", disabled: !cond.riichi && !cond.double_riichi })),
@@ -55,7 +55,7 @@ export function createConditions(cond, { fixed = {}, onchange = () => {}, rulese
       h("div", { class: "wind-row" }, h("span", { class: "small" }, t("score.round_wind")),
         segmented("round_wind", winds(), cond.round_wind, (v) => set("round_wind", v), { legend: t("score.round_wind"), disabled: f("round_wind") })),
       slot("seat_wind"), slot("round_wind"),
-      waits ? null : h("div", { class: "toggles", role: "group", "aria-label": "Special wins" },
+      waits ? null : h("div", { class: "toggles", role: "group", "aria-label": t("score.special") },
         chip(ron ? t("score.houtei") : t("score.haitei"), cond.last_tile, (v) => set("last_tile", v), { name: "last_tile" }),
         chip(t("score.rinshan"), cond.rinshan, (v) => set("rinshan", v), { name: "rinshan", disabled: ron }),
         chip(t("score.chankan"), cond.chankan, (v) => set("chankan", v), { name: "chankan", disabled: !ron })),
@@ -160,7 +160,7 @@ export async function scoreScreen(view) {
     clear(conditionsBox, conditions.el);
   };
   // asked once, on first launch: the table's rules decide, among other things, whether red fives count
-  const firstLaunch = store.get("session") && store.get("session").ruleset ? h("span") : h("section", { class: "card", "aria-label": "Your table's rules", "data-testid": "first-ruleset" },
+  const firstLaunch = store.get("session") && store.get("session").ruleset ? h("span") : h("section", { class: "card", "aria-label": t("first.title"), "data-testid": "first-ruleset" },
     h("h2", {}, t("first.title")),
     h("p", { class: "hint" }, t("first.hint")),
     h("div", { class: "rules-choice" }, list.map((r) => {

@@ -2,6 +2,7 @@
 // Its words come from the message catalogue (English or Japanese, with the kanji names of yaku).
 import { h } from "./util.js";
 import { t, has, lang } from "./i18n.js";
+import { parseMpsz, tileImg, tileName } from "./tiles.js";
 
 /** Waits in plain words (the API's ids are never shown). */
 export const WAIT_NAMES = new Proxy({}, { get: (_, id) => (typeof id === "string" && has(`wait.${id}`) ? t(`wait.${id}`) : undefined) });
@@ -48,7 +49,7 @@ export function resultCard(r, { title = t("card.result"), yakuNames = {}, extra 
   const yakuRows = (r.yaku || []).map((y) => h("tr", { "data-yaku": y.id },
     h("td", {}, yakuName(y, yakuNames)),
     h("td", { class: "num" }, y.yakuman ? (y.yakuman > 1 ? t("limit.multi", { n: y.yakuman }) : t("card.yakuman")) : t("card.han", { n: y.han }))));
-  const fuRows = (r.fu_details || []).map((f) => h("tr", {}, h("td", {}, f.label), h("td", { class: "num" }, t("card.fu", { n: f.fu }))));
+  const fuRows = (r.fu_details || []).map((f) => h("tr", { "data-fu": f.id }, h("td", {}, fuLine(f)), h("td", { class: "num" }, t("card.fu", { n: f.fu }))));
   const pay = paymentLines(r).map(([label, n]) => h("tr", {}, h("td", {}, label), h("td", { class: "num" }, String(n))));
   if (r.riichi_sticks) pay.push(h("tr", {}, h("td", {}, t("card.sticks", { n: r.riichi_sticks })), h("td", { class: "num" }, `+${r.riichi_sticks * 1000}`)));
   const split = tsumoSplit(r);
@@ -62,9 +63,42 @@ export function resultCard(r, { title = t("card.result"), yakuNames = {}, extra 
     h("h3", {}, t("card.yaku")), h("table", {}, h("tbody", {}, yakuRows)),
     fuRows.length && !r.yakuman ? [h("h3", {}, t("card.fu_title")), h("table", {}, h("tbody", {}, fuRows, h("tr", {}, h("td", {}, h("b", {}, t("card.fu_total"))), h("td", { class: "num" }, t("card.fu", { n: r.fu })))))] : null,
     h("h3", {}, t("card.payments")), h("table", {}, h("tbody", {}, pay, h("tr", {}, h("td", {}, h("b", {}, t("card.receives"))), h("td", { class: "num" }, String(r.total))))),
-    r.notes && r.notes.length ? h("ul", { class: "notes" }, r.notes.map((n) => h("li", {}, n))) : null,
+    r.notes && r.notes.length ? h("ul", { class: "notes" }, r.notes.map((n, i) => h("li", {}, noteText(r, n, i)))) : null,
     r.compare && r.compare.length ? compareTable(r.compare) : null,
     extra);
+}
+
+/** A note of the engine in the interface's language, by its stable id (the English text otherwise). */
+function noteText(r, text, i) {
+  const id = (r.note_ids || [])[i];
+  return id && has(`note.${id}`) ? t(`note.${id}`, { rules: r.ruleset_title || "" }) : text;
+}
+
+/** The tiles of a fu line's group or pair as a plural-ish name: "red dragons", "2-pin" / "中", "2筒". */
+function groupTileName(code) {
+  return code[1] === "z" ? t(`fu.tiles.${code}`) : tileName(code);
+}
+
+/** One fu line in plain words, with its tiles drawn: "Concealed triplet of red dragons [tiles]" / "中の暗刻". */
+export function fuLine(f) {
+  let words;
+  if (f.id === "group" && f.tiles) {
+    const kind = `${f.concealed ? "concealed" : "open"}_${f.kan ? "kan" : "triplet"}`;
+    words = t(`fu.group.${kind}`, { tiles: groupTileName(f.tiles.slice(-2)) });
+  } else if (f.id === "pair" && f.tiles) {
+    words = t(`fu.pair.${f.reason || "value"}`, { tiles: groupTileName(f.tiles.slice(-2)) });
+  } else if (f.id === "wait" && f.wait) {
+    words = t(`fu.wait.${f.wait}`);
+  } else {
+    words = has(`fu.${f.id}`) || lang === "en" ? t(`fu.${f.id}`, {}, f.label) : f.label;
+  }
+  let tiles = null;
+  if (f.tiles) {
+    try {
+      tiles = h("span", { class: "fu-tiles", "aria-hidden": "true" }, parseMpsz(f.tiles).map((c) => tileImg(c, { alt: "" })));
+    } catch { tiles = null; }
+  }
+  return h("span", { class: "fu-line" }, h("span", { class: "fu-words" }, words), tiles);
 }
 
 function compareTable(rows) {

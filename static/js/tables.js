@@ -5,67 +5,71 @@ import { api, ApiError, OfflineError, rulesets, ruleValues, yakuNames } from "./
 import { createHandEditor, emptyHand } from "./hand.js";
 import { createConditions, defaultConditions, placeError } from "./quick.js";
 import { downscale, handFromDetections } from "./photo.js";
-import { summary } from "./results.js";
+import { summary, yakuName } from "./results.js";
 import { qrSvg } from "./qr.js";
 import { lineChart } from "./charts.js";
 import { WIND_LETTER, WIND_NAME } from "./tiles.js";
 import * as store from "./store.js";
+import { t, has, lang } from "./i18n.js";
 
 const POLL_MS = 3000;
-const ABORT_NAMES = { nine_terminals: "Nine terminals (kyuushu kyuuhai)", four_winds: "Four winds (suufon renda)", four_kans: "Four kans (suukaikan)", four_riichi: "Four riichi (suucha riichi)", triple_ron: "Triple ron (sanchahou)" };
-const LIMITS = [["5", "Mangan", { han: 5, fu: 30 }], ["6", "Haneman", { han: 6, fu: 30 }], ["8", "Baiman", { han: 8, fu: 30 }],
-  ["11", "Sanbaiman", { han: 11, fu: 30 }], ["y1", "Yakuman", { yakuman: 1 }], ["y2", "Double yakuman", { yakuman: 2 }]];
+/** An abortive draw's name ("Four winds (suufon renda)" / "四風連打"). */
+const ABORT_NAMES = new Proxy({}, { get: (_, k) => (typeof k === "string" && has(`abort.${k}`) ? t(`abort.${k}`) : undefined) });
+const LIMITS = [["5", "limit.mangan", { han: 5, fu: 30 }], ["6", "limit.haneman", { han: 6, fu: 30 }], ["8", "limit.baiman", { han: 8, fu: 30 }],
+  ["11", "limit.sanbaiman", { han: 11, fu: 30 }], ["y1", "limit.yakuman", { yakuman: 1 }], ["y2", "limit.2", { yakuman: 2 }]];
 const FU = [20, 25, 30, 40, 50, 60, 70, 80, 90, 100, 110];
-const CHOICE_LABELS = { east_south: "East and South rounds", east: "East round only (tonpuusen)", shared: "share the rank",
-  placements: "more first places ranks higher", split: "split", seat_order: "by seat order" };
 
-const roundName = (s) => `${WIND_NAME[s.round_wind] || s.round_wind} ${s.hand_number}`;
+
+const roundName = (s) => t("table.round", { wind: WIND_NAME[s.round_wind] || s.round_wind, n: s.hand_number });
 const authHeaders = (entry, version) => ({ Authorization: `Bearer ${entry.edit_token}`, "If-Match": `"${version}"` });
 
 /** A recorded hand in words. */
 export function describeHand(hand, players) {
-  const n = (s) => players[s] || `seat ${s}`;
+  const n = (s) => players[s] || t("table.seat_n", { n: s });
   // a record stored before the server checked every field may hold anything: read it defensively
   const seats = (v) => (Array.isArray(v) ? v : []);
-  const val = (w) => (w.yakuman ? `${w.yakuman > 1 ? w.yakuman + "× " : ""}yakuman` : w.limit ? `${w.limit} (${w.han} han)` : `${w.han} han ${w.fu} fu`) + (w.points ? `, ${w.points}` : "");
-  const riichi = seats(hand.riichi).length ? ` · riichi: ${seats(hand.riichi).map(n).join(", ")}` : "";
+  const val = (w) => (w.yakuman ? (w.yakuman > 1 ? t("limit.multi", { n: w.yakuman }) : t("limit.yakuman"))
+    : w.limit ? `${t(`limit.${w.limit}`, {}, w.limit)} (${t("card.han", { n: w.han })})` : t("card.hanfu", { han: w.han, fu: w.fu })) + (w.points ? `${t("list.sep")}${w.points}` : "");
+  const names = (list) => seats(list).map(n).join(t("list.sep"));
+  const riichi = seats(hand.riichi).length ? t("desc.riichi", { names: names(hand.riichi) }) : "";
   const winners = seats(hand.winners).filter((w) => w && typeof w === "object");
   switch (hand.result) {
-    case "ron": return `Ron: ${winners.map((w) => `${n(w.seat)} (${val(w)})`).join(" and ")} from ${n(hand.from_seat)}${riichi}`;
-    case "tsumo": { const w = winners[0] || (hand.winner && typeof hand.winner === "object" ? hand.winner : {}); return `Tsumo: ${n(w.seat)} (${val(w)})${riichi}`; }
-    case "draw": return `Draw: ${seats(hand.tenpai).length ? "tenpai " + seats(hand.tenpai).map(n).join(", ") : "all noten"}${seats(hand.nagashi).length ? " · nagashi " + seats(hand.nagashi).map(n).join(", ") : ""}${riichi}`;
-    case "abort": return `Abortive draw: ${ABORT_NAMES[hand.kind] || hand.kind}${riichi}`;
-    case "chombo": return `Chombo: ${n(hand.seat)}`;
-    case "end": return "End of the session";
+    case "ron": return t("desc.ron", { winners: winners.map((w) => t("desc.winner", { name: n(w.seat), value: val(w) })).join(t("desc.and")), from: n(hand.from_seat) }) + riichi;
+    case "tsumo": { const w = winners[0] || (hand.winner && typeof hand.winner === "object" ? hand.winner : {}); return t("desc.tsumo", { winner: t("desc.winner", { name: n(w.seat), value: val(w) }) }) + riichi; }
+    case "draw": return t("desc.draw", { tenpai: seats(hand.tenpai).length ? t("desc.tenpai", { names: names(hand.tenpai) }) : t("desc.all_noten") })
+      + (seats(hand.nagashi).length ? t("desc.nagashi", { names: names(hand.nagashi) }) : "") + riichi;
+    case "abort": return t("desc.abort", { kind: ABORT_NAMES[hand.kind] || hand.kind }) + riichi;
+    case "chombo": return t("desc.chombo", { name: n(hand.seat) });
+    case "end": return t("desc.end");
     default: return String(hand.result);
   }
 }
 
 /** A hand request (not yet recorded) in words. */
 function describeRequest(body, players) {
-  const v = (value) => (value.hand ? "scored hand" : value.yakuman ? `${value.yakuman}× yakuman` : `${value.han} han${value.han < 5 ? " " + value.fu + " fu" : ""}`);
-  if (body.result === "ron") return `Ron: ${body.winners.map((w) => `${players[w.seat]} (${v(w.value)})`).join(" and ")} from ${players[body.from_seat]}`;
-  if (body.result === "tsumo") return `Tsumo: ${players[body.winner.seat]} (${v(body.winner.value)})`;
+  const v = (value) => (value.hand ? t("desc.scored_hand") : value.yakuman ? t("limit.multi", { n: value.yakuman }) : value.han < 5 ? t("card.hanfu", { han: value.han, fu: value.fu }) : t("card.han", { n: value.han }));
+  if (body.result === "ron") return t("desc.ron", { winners: body.winners.map((w) => t("desc.winner", { name: players[w.seat], value: v(w.value) })).join(t("desc.and")), from: players[body.from_seat] });
+  if (body.result === "tsumo") return t("desc.tsumo", { winner: t("desc.winner", { name: players[body.winner.seat], value: v(body.winner.value) }) });
   return describeHand(body, players);
 }
 
-const PAY_FOR = { hand: "for the hand", honba: "honba", riichi: "riichi stick", "riichi sticks": "riichi sticks on the table",
-  "own riichi stick back": "own riichi stick back", "hand (liability)": "for the hand (liability)", "honba (liability)": "honba (liability)",
-  "nagashi mangan": "nagashi mangan", "noten payment": "noten payment", chombo: "chombo" };
+/** What a payment is for, in words: the ledger's reasons are stable strings. */
+const PAY_KEYS = { hand: "hand", honba: "honba", riichi: "riichi", "riichi sticks": "sticks", "own riichi stick back": "own_stick",
+  "hand (liability)": "hand_pao", "honba (liability)": "honba_pao", "nagashi mangan": "nagashi", "noten payment": "noten", chombo: "chombo" };
+const payFor = (reason) => (PAY_KEYS[reason] ? t(`pay.${PAY_KEYS[reason]}`) : reason);
 
 /** A preview (POST .../preview) in words: each payment, each player's change, and what comes next. */
 export function previewLines(res, players) {
-  const who = (x) => (x === "table" ? "the table" : players[x]);
   const items = (res.hand.payments || []).map((p) => h("li", {},
-    p.from === "table" ? `${who(p.to)} takes ${p.amount} from the table (${PAY_FOR[p.for] || p.for})`
-      : p.to === "table" ? `${who(p.from)} puts ${p.amount} on the table (${PAY_FOR[p.for] || p.for})`
-        : `${who(p.from)} pays ${who(p.to)} ${p.amount} (${PAY_FOR[p.for] || p.for})`));
+    p.from === "table" ? t("pay.takes", { who: players[p.to], n: p.amount, why: payFor(p.for) })
+      : p.to === "table" ? t("pay.puts", { who: players[p.from], n: p.amount, why: payFor(p.for) })
+        : t("pay.pays", { who: players[p.from], to: players[p.to], n: p.amount, why: payFor(p.for) })));
   const st = res.state;
-  const next = st.finished ? "Then the game is over." : `Then: ${roundName(st)}, ${st.honba} honba, ${st.riichi_sticks} riichi stick${st.riichi_sticks === 1 ? "" : "s"} on the table.`;
-  return [h("h3", {}, "Who pays what"),
-    items.length ? h("ul", { class: "pay-list" }, items) : h("p", {}, "Nobody pays."),
-    h("div", { class: "deltas", "aria-label": "Points won and lost" }, res.hand.deltas.map((d, i) => h("span", { class: d > 0 ? "pos" : d < 0 ? "neg" : "", "data-delta": String(i) }, `${players[i]} ${points(d, true)}`))),
-    res.hand.penalty ? h("p", { class: "small" }, `${players[res.hand.penalty.seat]}: a ${res.hand.penalty.points} point penalty, settled at the end.`) : null,
+  const next = st.finished ? t("pay.then_over") : t("pay.then", { round: roundName(st), honba: st.honba, sticks: st.riichi_sticks });
+  return [h("h3", {}, t("pay.title")),
+    items.length ? h("ul", { class: "pay-list" }, items) : h("p", {}, t("pay.nobody")),
+    h("div", { class: "deltas", "aria-label": t("pay.deltas") }, res.hand.deltas.map((d, i) => h("span", { class: d > 0 ? "pos" : d < 0 ? "neg" : "", "data-delta": String(i) }, `${players[i]} ${points(d, true)}`))),
+    res.hand.penalty ? h("p", { class: "small" }, t("pay.penalty", { name: players[res.hand.penalty.seat], n: res.hand.penalty.points })) : null,
     h("p", { class: "small muted" }, next)];
 }
 
@@ -93,14 +97,14 @@ export async function flushQueue() {
         store.saveTable({ id: table.id, table, seen_at: Date.now() });
         store.setQueue(store.queue().filter((q) => q.key !== item.key)
           .map((q) => (q.after === item.key ? { ...q, after: null, version: table.version } : q)));
-        toast("A hand recorded offline was sent.");
+        toast(t("queue.sent"));
       } catch (err) {
         if (err instanceof OfflineError) break;
         const items = store.queue();
         const mine = items.find((q) => q.key === item.key);
         if (!mine) continue;
         // the hands queued on top of this one were based on it: they wait for the player too
-        for (const q of items) if (q.after === item.key) { q.after = null; q.conflict = { message: "recorded after a hand that was not sent" }; }
+        for (const q of items) if (q.after === item.key) { q.after = null; q.conflict = { message: t("queue.after_unsent") }; }
         if (err instanceof ApiError && err.status === 409) {
           mine.conflict = { message: err.message, version: err.body && err.body.table ? err.body.table.version : null };
           if (err.body && err.body.table) store.saveTable({ id: err.body.table.id, table: err.body.table, seen_at: Date.now() });
@@ -124,9 +128,9 @@ export async function tablesScreen(view) {
   try { list = (await rulesets()).rulesets; } catch { list = [{ id: "wrr", title: "World Riichi Rules" }]; }
   const err = h("div", { "aria-live": "polite" });
   // names this phone has seen at its tables, offered as the player types
-  const seenNames = [...new Set(Object.values(store.tables()).flatMap((t) => (t.table ? t.table.players : [])))].sort();
+  const seenNames = [...new Set(Object.values(store.tables()).flatMap((k) => (k.table ? k.table.players : [])))].sort();
   const datalist = h("datalist", { id: "seen-names" }, seenNames.map((n) => h("option", { value: n })));
-  const names = ["East (first dealer)", "South", "West", "North"].map((label, i) => h("label", { class: "field" }, h("span", {}, label),
+  const names = [t("new.east"), WIND_NAME.south, WIND_NAME.west, WIND_NAME.north].map((label, i) => h("label", { class: "field" }, h("span", {}, label),
     h("input", { type: "text", name: `player-${i}`, required: true, maxlength: 40, autocomplete: "off", list: "seen-names", "data-testid": `player-${i}`, "aria-describedby": `player-${i}-error` }),
     h("p", { class: "field-error", id: `player-${i}-error`, role: "alert" })));
   const rulesetSelect = h("select", { name: "ruleset", "data-testid": "table-ruleset" }, list.map((r) => h("option", { value: r.id }, r.title)));
@@ -147,14 +151,14 @@ export async function tablesScreen(view) {
   };
   rulesetSelect.addEventListener("change", drawRules);
   drawRules();
-  const lengthPick = segmented("table-length", [["east_south", "East and South"], ["east", "East only"]], "east_south", setLength, { legend: "Game length" });
-  const form = h("form", { class: "card", "aria-label": "New table" },
-    h("h2", {}, "New table"), h("label", { class: "field" }, h("span", {}, "Rule set"), rulesetSelect),
-    h("fieldset", {}, h("legend", {}, "Game length"), lengthPick),
-    h("details", {}, h("summary", {}, "Adjust the rules (house rules)"), rulesBox),
-    h("p", { class: "hint" }, "Names in seating order, counter-clockwise: South sits to East's right."), names, datalist,
-    h("button", { type: "button", class: "btn-block", "data-testid": "draw-seats", onclick: drawSeats }, "Draw seats and winds at random"), err,
-    h("button", { type: "submit", class: "btn-primary btn-block", "data-testid": "create-table" }, "Create table"));
+  const lengthPick = segmented("table-length", [["east_south", t("length.east_south")], ["east", t("length.east")]], "east_south", setLength, { legend: t("length.legend") });
+  const form = h("form", { class: "card", "aria-label": t("new.title") },
+    h("h2", {}, t("new.title")), h("label", { class: "field" }, h("span", {}, t("score.ruleset")), rulesetSelect),
+    h("fieldset", {}, h("legend", {}, t("length.legend")), lengthPick),
+    h("details", {}, h("summary", {}, t("rules.adjust")), rulesBox),
+    h("p", { class: "hint" }, t("new.order_hint")), names, datalist,
+    h("button", { type: "button", class: "btn-block", "data-testid": "draw-seats", onclick: drawSeats }, t("new.draw")), err,
+    h("button", { type: "submit", class: "btn-primary btn-block", "data-testid": "create-table" }, t("new.create")));
   /** Shuffle the four names over the seats (the wind draw), fairly: Fisher-Yates with crypto randomness. */
   function drawSeats() {
     const inputs = names.map((l) => l.querySelector("input"));
@@ -164,7 +168,7 @@ export async function tablesScreen(view) {
       [values[i], values[j]] = [values[j], values[i]];
     }
     inputs.forEach((input, i) => { input.value = values[i]; });
-    toast(`Seats drawn: ${values.map((v, i) => `${["East", "South", "West", "North"][i]} ${v || "?"}`).join(", ")}.`);
+    toast(t("new.drawn", { seats: values.map((v, i) => `${WIND_NAME[["east", "south", "west", "north"][i]]} ${v || "?"}`).join(t("list.sep")) }));
   }
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
@@ -172,7 +176,7 @@ export async function tablesScreen(view) {
     for (const p of form.querySelectorAll(".field-error")) p.textContent = "";
     const players = names.map((l) => l.querySelector("input").value.trim());
     const dup = players.findIndex((p, i) => p && players.findIndex((q) => q.toLowerCase() === p.toLowerCase()) < i);
-    if (dup >= 0) { form.querySelector(`#player-${dup}-error`).textContent = "Another player already has this name: give each player a different name."; return; }
+    if (dup >= 0) { form.querySelector(`#player-${dup}-error`).textContent = t("new.duplicate"); return; }
     try {
       const table = await api("POST", "/api/tables", { ruleset: rulesetSelect.value, players, rules: { ...overrides } });
       store.saveTable({ id: table.id, share_code: table.share_code, edit_token: table.edit_token, table, seen_at: Date.now(), view_seat: 0 });
@@ -185,12 +189,12 @@ export async function tablesScreen(view) {
         form.querySelector("details").open = true;
         form.querySelector(`[data-rule-error="${rule[1]}"]`).textContent = ex.message;
       }
-      else clear(err, h("div", { class: "banner error", role: "alert" }, ex instanceof OfflineError ? "You are offline: creating a table needs the server." : ex.message));
+      else clear(err, h("div", { class: "banner error", role: "alert" }, ex instanceof OfflineError ? t("new.offline") : ex.message));
     }
   });
-  const joinInput = h("input", { type: "text", name: "join", placeholder: "Share code or link", autocomplete: "off", "aria-label": "Share code or link" });
-  const join = h("form", { class: "card", "aria-label": "Join a table" }, h("h2", {}, "Join a table"),
-    h("div", { class: "row" }, h("div", { class: "grow" }, joinInput), h("button", { type: "submit" }, "Open")));
+  const joinInput = h("input", { type: "text", name: "join", placeholder: t("join.placeholder"), autocomplete: "off", "aria-label": t("join.placeholder") });
+  const join = h("form", { class: "card", "aria-label": t("join.title") }, h("h2", {}, t("join.title")),
+    h("div", { class: "row" }, h("div", { class: "grow" }, joinInput), h("button", { type: "submit" }, t("join.open"))));
   join.addEventListener("submit", (e) => {
     e.preventDefault();
     const text = joinInput.value.trim();
@@ -198,53 +202,46 @@ export async function tablesScreen(view) {
     if (m) location.hash = `#/table/${m[1]}${m[2] ? "?token=" + m[2] : ""}`;
     else if (text) location.hash = `#/table/${encodeURIComponent(text)}`;
   });
-  clear(view, h("h1", { class: "visually-hidden" }, "Tables"),
-    h("section", { class: "card", "aria-label": "Your tables" }, h("h2", {}, "Your tables"),
-      known.length ? h("ul", { class: "table-list" }, known.map((t) => h("li", {},
-        h("a", { href: `#/table/${t.id}` }, h("b", {}, t.table ? t.table.players.join(" · ") : t.id), h("br"),
-          h("span", { class: "small muted" }, t.table ? `${t.table.ruleset_title || t.table.ruleset} · ${t.table.state.finished ? "finished" : roundName(t.table.state)} · ${t.edit_token ? "you can record" : "watching"}` : "")),
-        h("button", { type: "button", class: "btn-danger", "aria-label": `Forget the table of ${t.table ? t.table.players.join(", ") : t.id}`, onclick: () => { if (confirm("Forget this table on this phone? It stays on the server.")) { store.forgetTable(t.id); tablesScreen(view); } } }, "Forget"))))
-        : h("p", { class: "muted" }, "Tables you create or open appear here, and stay available offline.")),
+  clear(view, h("h1", { class: "visually-hidden" }, t("nav.tables")),
+    h("section", { class: "card", "aria-label": t("tables.title") }, h("h2", {}, t("tables.title")),
+      known.length ? h("ul", { class: "table-list" }, known.map((k) => h("li", {},
+        h("a", { href: `#/table/${k.id}` }, h("b", {}, k.table ? k.table.players.join(" · ") : k.id), h("br"),
+          h("span", { class: "small muted" }, k.table ? `${k.table.ruleset_title || k.table.ruleset} · ${k.table.state.finished ? t("tables.finished") : roundName(k.table.state)} · ${k.edit_token ? t("tables.can_record") : t("tables.watching")}` : "")),
+        h("button", { type: "button", class: "btn-danger", "aria-label": t("tables.forget_label", { names: k.table ? k.table.players.join(t("list.sep")) : k.id }), onclick: () => { if (confirm(t("tables.forget_confirm"))) { store.forgetTable(k.id); tablesScreen(view); } } }, t("tables.forget")))))
+        : h("p", { class: "muted" }, t("tables.none"))),
     form, join,
-    h("section", { class: "card", "aria-label": "Club nights and leagues" }, h("h2", {}, "Club nights and leagues"),
-      h("p", { class: "hint" }, "Many games on many tables: seating, standings, statistics and charts for the whole night or season."),
-      h("a", { class: "btn btn-block", href: "#/events", "data-testid": "open-events" }, "Events")));
+    h("section", { class: "card", "aria-label": t("event.clubs") }, h("h2", {}, t("event.clubs")),
+      h("p", { class: "hint" }, t("tables.events_hint")),
+      h("a", { class: "btn btn-block", href: "#/events", "data-testid": "open-events" }, t("event.events"))));
 }
 
 /** House rules, grouped, in plain words: the common ones first, the rest behind "More rules".
  * The rule texts' clause notes stay out of it (they are in GET /api/rulesets for who wants them). */
 const RULE_GROUPS = [
-  ["Points and the end of the game", ["game_length", "start_points", "return_points", "uma", "bust_ends_game", "agari_yame", "tenpai_yame", "leftover_sticks", "extension_target"]],
-  ["Dora", ["red_fives", "ura_dora", "kan_dora", "kan_ura_dora"]],
-  ["Yaku and limits", ["open_tanyao", "kiriage", "kazoe_yakuman", "yakuman_stacking", "double_yakuman", "renhou"]],
-  ["Wins, draws and penalties", ["max_ron_winners", "abortive_draws", "nagashi_mangan", "pao_yaku", "chombo", "chombo_penalty", "riichi_needs_points"]],
+  ["rules.group.points", ["game_length", "start_points", "return_points", "uma", "bust_ends_game", "agari_yame", "tenpai_yame", "leftover_sticks", "extension_target"]],
+  ["rules.group.dora", ["red_fives", "ura_dora", "kan_dora", "kan_ura_dora"]],
+  ["rules.group.yaku", ["open_tanyao", "kiriage", "kazoe_yakuman", "yakuman_stacking", "double_yakuman", "renhou"]],
+  ["rules.group.wins", ["max_ron_winners", "abortive_draws", "nagashi_mangan", "pao_yaku", "chombo", "chombo_penalty", "riichi_needs_points"]],
 ];
-const ITEM_NAMES = {
-  ...ABORT_NAMES, kokushi_13: "thirteen orphans on a 13-sided wait", chuuren_9: "nine gates on a 9-sided wait",
-  suuankou_tanki: "four concealed triplets on a pair wait", daisuushii: "big four winds", daisangen: "big three dragons", suukantsu: "four kans",
-};
-const CHOICE_NAMES = {
-  chombo: { penalty: "a point penalty at the end", mangan: "pays a mangan to the others" },
-  final_rounding: { none: "not rounded", nearest_1000: "to the nearest 1000" },
-  leftover_sticks: { table: "stay on the table", first: "go to first place", lost: "are lost" },
-  multi_ron_honba: { each: "each winner gets them", closest: "the winner closest to the discarder" },
-  multi_ron_sticks: { closest: "the winner closest to the discarder", closest_own_back: "closest winner; each winner's own stick back" },
-  pao_ron_honba: { discarder: "the discarder pays", liable: "the liable player pays", split: "split between them" },
-  renhou: { none: "not a yaku", han: "a yaku worth some han", mangan: "a mangan", yakuman: "a yakuman" },
-  tie_break: { split: "split the places", seat_order: "by seat order" },
-};
+/** A list item of a rule (an abortive draw, a yakuman pattern) in words. */
+const ITEM_NAMES = new Proxy({}, { get: (_, k) => (typeof k !== "string" ? undefined : has(`item.${k}`) ? t(`item.${k}`) : ABORT_NAMES[k]) });
+/** A choice of a rule in words: choice.<rule>.<value> in the catalogue, else choice.<value>. */
+function choiceName(rule, value) {
+  for (const key of [`choice.${rule}.${value}`, `choice.${value}`]) if (has(key)) return t(key);
+  return String(value).replace(/_/g, " ");
+}
 
 export function ruleEditor(parameters, overrides) {
   const row = (name, p) => {
     const id = `rule-${name}`;
     const err = h("p", { class: "field-error", role: "alert", "data-rule-error": name });
     const setValue = (v) => { if (JSON.stringify(v) === JSON.stringify(p.value)) delete overrides[name]; else overrides[name] = v; };
-    const label = (p.label || name.replace(/_/g, " ")).replace(/^./, (c) => c.toUpperCase());
+    const label = (has(`rule.${name}`) ? t(`rule.${name}`) : p.label || name.replace(/_/g, " ")).replace(/^./, (c) => c.toUpperCase());
     if (typeof p.value === "boolean") return h("div", {}, chip(label, p.value, setValue, { name: id }), err);
     if (Array.isArray(p.choices)) {
       return h("label", { class: "field" }, h("span", {}, label),
         h("select", { name: id, onchange: (e) => setValue(p.choices.find((c) => String(c) === e.target.value)) },
-          p.choices.map((c) => h("option", { value: String(c), selected: c === p.value }, (CHOICE_NAMES[name] || {})[c] || CHOICE_LABELS[c] || String(c).replace(/_/g, " ")))), err);
+          p.choices.map((c) => h("option", { value: String(c), selected: c === p.value }, choiceName(name, c)))), err);
     }
     if (Number.isInteger(p.value)) {
       return h("label", { class: "field" }, h("span", {}, label),
@@ -265,11 +262,11 @@ export function ruleEditor(parameters, overrides) {
   const placed = new Set(RULE_GROUPS.flatMap(([, names]) => names));
   const groups = RULE_GROUPS.map(([title, names]) => {
     const rows = names.filter((n) => n in parameters).map((n) => row(n, parameters[n])).filter(Boolean);
-    return rows.length ? [h("h3", {}, title), rows] : null;
+    return rows.length ? [h("h3", {}, t(title)), rows] : null;
   });
   const rest = Object.entries(parameters).filter(([n]) => !placed.has(n)).map(([n, p]) => row(n, p)).filter(Boolean);
-  return h("div", { class: "rules" }, h("p", { class: "hint" }, "Leave these as they are to play the rule set as written."),
-    groups, rest.length ? h("details", {}, h("summary", {}, "More rules"), rest) : null);
+  return h("div", { class: "rules" }, h("p", { class: "hint" }, t("rules.hint")),
+    groups, rest.length ? h("details", {}, h("summary", {}, t("rules.more")), rest) : null);
 }
 
 // --- one table -----------------------------------------------------------------------------------
@@ -329,7 +326,7 @@ export async function tableScreen(view, key, params) {
   function render() {
     if (stopped) return;
     if (!table) {
-      clear(body, h("div", { class: "banner error", role: "alert" }, offline ? "You are offline and this phone has never seen this table." : "Table not found."));
+      clear(body, h("div", { class: "banner error", role: "alert" }, offline ? t("table.offline_unknown") : t("table.not_found")));
       return;
     }
     const s = table.state;
@@ -344,73 +341,73 @@ export async function tableScreen(view, key, params) {
       return h("button", {
         type: "button", class: `seat pos-${posName[pos]}${s.dealer === seat ? " dealer" : ""}${selected === seat ? " selected" : ""}`,
         "aria-pressed": selected === seat ? "true" : "false", "data-seat": String(seat),
-        "aria-label": `${table.players[seat]}, ${WIND_NAME[s.seat_winds[seat]]}${s.dealer === seat ? ", dealer" : ""}, ${s.scores[seat]} points${diff !== null ? `, ${points(diff, true)} against ${table.players[selected]}` : ""}. Tap to compare.`,
+        "aria-label": t("board.seat_label", { name: table.players[seat], wind: WIND_NAME[s.seat_winds[seat]] + (s.dealer === seat ? t("board.dealer_suffix") : ""), n: s.scores[seat],
+          diff: diff !== null ? t("board.against", { diff: points(diff, true), name: table.players[selected] }) : "" }),
         onclick: () => { selected = selected === seat ? null : seat; render(); },
       },
-      h("span", { class: "wind" }, `${WIND_LETTER[s.seat_winds[seat]]} · ${WIND_NAME[s.seat_winds[seat]]}`, s.dealer === seat ? [" ", h("span", { class: "badge" }, "dealer")] : null),
+      h("span", { class: "wind" }, lang === "en" ? `${WIND_LETTER[s.seat_winds[seat]]} · ${WIND_NAME[s.seat_winds[seat]]}` : WIND_NAME[s.seat_winds[seat]], s.dealer === seat ? [" ", h("span", { class: "badge" }, t("board.dealer"))] : null),
       h("span", { class: "name" }, table.players[seat]),
       h("span", { class: "score", "data-testid": `seat-score-${seat}` }, String(s.scores[seat])),
-      diff !== null ? h("span", { class: "diff" }, points(diff, true)) : selected === seat ? h("span", { class: "diff" }, "compared with this seat") : null);
+      diff !== null ? h("span", { class: "diff" }, points(diff, true)) : selected === seat ? h("span", { class: "diff" }, t("board.compared")) : null);
     });
-    const board = h("div", { class: `board${entry.facing ? " facing" : ""}`, role: "group", "aria-label": "Scoreboard" },
+    const board = h("div", { class: `board${entry.facing ? " facing" : ""}`, role: "group", "aria-label": t("board.label") },
       seats,
       h("div", { class: "centre" },
-        h("span", { class: "round", "data-testid": "round" }, s.finished ? "Game over" : roundName(s)),
-        h("span", { class: "sticks", "data-testid": "honba" }, `${s.honba} honba`),
-        h("span", { class: "sticks", "data-testid": "riichi-sticks" }, `${s.riichi_sticks} riichi stick${s.riichi_sticks === 1 ? "" : "s"}`)));
+        h("span", { class: "round", "data-testid": "round" }, s.finished ? t("board.over") : roundName(s)),
+        h("span", { class: "sticks", "data-testid": "honba" }, t("card.honba", { n: s.honba })),
+        h("span", { class: "sticks", "data-testid": "riichi-sticks" }, t(s.riichi_sticks === 1 ? "board.stick" : "board.sticks", { n: s.riichi_sticks }))));
 
     const edit = canEdit();
     clear(body,
-      h("h1", { class: "visually-hidden" }, "Table"),
+      h("h1", { class: "visually-hidden" }, t("table.title")),
       h("div", { class: "row" }, h("h2", { class: "grow" }, table.players.join(" · ")),
-        h("span", { class: "small muted" }, `${table.ruleset_title || table.ruleset}${edit ? "" : " · watching"}`)),
-      offline ? h("div", { class: "banner warn", role: "status", "data-testid": "offline-banner" }, `Offline: the last known state${entry.seen_at ? ` (as of ${fmtTime(entry.seen_at)})` : ""}.${edit ? " Hands you record are kept on this phone and sent when you are back online." : ""}`) : null,
-      pending.length ? h("div", { class: "banner info", role: "status", "data-testid": "pending" }, `${pending.length} hand${pending.length === 1 ? "" : "s"} waiting to be sent: `, pending.map((q) => describeRequest(q.body, table.players)).join("; ")) : null,
+        h("span", { class: "small muted" }, `${table.ruleset_title || table.ruleset}${edit ? "" : ` · ${t("tables.watching")}`}`)),
+      offline ? h("div", { class: "banner warn", role: "status", "data-testid": "offline-banner" }, (entry.seen_at ? t("table.offline_as_of", { time: fmtTime(entry.seen_at) }) : t("table.offline_state")) + (edit ? t("table.offline_kept") : "")) : null,
+      pending.length ? h("div", { class: "banner info", role: "status", "data-testid": "pending" }, t(pending.length === 1 ? "table.pending_one" : "table.pending", { n: pending.length }), pending.map((q) => describeRequest(q.body, table.players)).join(t("table.pending_sep"))) : null,
       conflicts.map((q) => conflictBanner(q)),
       entry.view_seat === undefined || entry.view_seat === null ? seatQuestion() : null,
       tokenChoice ? tokenBanner() : null,
       board,
       penaltiesLine(s),
-      selected !== null ? h("p", { class: "hint" }, `Differences against ${table.players[selected]}. Tap again to hide.`) : h("p", { class: "hint" }, "Tap a player to see the point differences."),
-      table.event ? h("p", { class: "small" }, "A game of ", h("a", { href: `#/event/${table.event.id}`, "data-testid": "event-link" }, table.event.name || "the event"),
-        table.previous_table ? [" · ", h("a", { href: `#/table/${table.previous_table}` }, "previous game")] : null) :
-        table.previous_table ? h("p", { class: "small" }, h("a", { href: `#/table/${table.previous_table}` }, "Previous game")) : null,
+      selected !== null ? h("p", { class: "hint" }, t("board.diff_hint", { name: table.players[selected] })) : h("p", { class: "hint" }, t("board.tap_hint")),
+      table.event ? h("p", { class: "small" }, t("table.game_of"), h("a", { href: `#/event/${table.event.id}`, "data-testid": "event-link" }, table.event.name || t("event.event")),
+        table.previous_table ? [" · ", h("a", { href: `#/table/${table.previous_table}` }, t("table.previous"))] : null) :
+        table.previous_table ? h("p", { class: "small" }, h("a", { href: `#/table/${table.previous_table}` }, t("table.previous"))) : null,
       edit && !s.finished ? h("div", { class: "actions-grid" },
-        h("button", { type: "button", class: "btn-primary", "data-testid": "record-hand", onclick: () => recordSheet() }, "Record hand"),
-        h("button", { type: "button", "data-testid": "end-now", onclick: endNow }, "End the game now")) : null,
+        h("button", { type: "button", class: "btn-primary", "data-testid": "record-hand", onclick: () => recordSheet() }, t("table.record")),
+        h("button", { type: "button", "data-testid": "end-now", onclick: endNow }, t("table.end_now"))) : null,
       s.finished && table.next_table ? h("a", { class: "btn btn-primary btn-block", href: `#/table/${table.next_table}`, "data-testid": "open-next",
-        onclick: () => carryToken(table.next_table) }, "Go to the next game") : null,
-      s.finished && !table.next_table && edit ? h("button", { type: "button", class: "btn-primary btn-block", "data-testid": "next-game", onclick: nextGame }, "Next game, same players") : null,
+        onclick: () => carryToken(table.next_table) }, t("table.go_next")) : null,
+      s.finished && !table.next_table && edit ? h("button", { type: "button", class: "btn-primary btn-block", "data-testid": "next-game", onclick: nextGame }, t("table.next_game")) : null,
       s.finished ? standingsCard() : null,
       (table.hands || []).length ? scoreChart() : null,
       historyCard(edit),
-      h("section", { class: "card", "aria-label": "Table tools" }, h("h2", {}, "Table"),
+      h("section", { class: "card", "aria-label": t("table.tools") }, h("h2", {}, t("table.title")),
         h("div", { class: "actions-grid" },
-          h("button", { type: "button", "data-testid": "share", onclick: shareSheet }, "Share"),
-          h("a", { class: "btn", href: `/api/tables/${table.id}/export?format=csv`, download: `tenbou-${table.id}.csv` }, "Export CSV"),
-          h("a", { class: "btn", href: `/api/tables/${table.id}/export?format=json`, download: `tenbou-${table.id}.json` }, "Export JSON")),
-        h("div", { class: "row" }, h("span", { class: "small grow" }, "You sit at"),
-          segmented("view-seat", table.players.map((p, i) => [String(i), p]), String(viewSeat), (v) => { entry = store.saveTable({ id: table.id, view_seat: Number(v) }); render(); }, { legend: "Your seat (it is drawn at the bottom)" })),
-        chip("Turn names to face each player", Boolean(entry.facing), (v) => { entry = store.saveTable({ id: table.id, facing: v }); render(); })));
+          h("button", { type: "button", "data-testid": "share", onclick: shareSheet }, t("table.share")),
+          h("a", { class: "btn", href: `/api/tables/${table.id}/export?format=csv`, download: `tenbou-${table.id}.csv` }, t("table.export_csv")),
+          h("a", { class: "btn", href: `/api/tables/${table.id}/export?format=json`, download: `tenbou-${table.id}.json` }, t("table.export_json"))),
+        h("div", { class: "row" }, h("span", { class: "small grow" }, t("table.you_sit")),
+          segmented("view-seat", table.players.map((p, i) => [String(i), p]), String(viewSeat), (v) => { entry = store.saveTable({ id: table.id, view_seat: Number(v) }); render(); }, { legend: t("table.your_seat_legend") })),
+        chip(t("table.facing"), Boolean(entry.facing), (v) => { entry = store.saveTable({ id: table.id, facing: v }); render(); })));
   }
 
   /** A table opened from a link for the first time: which seat is this phone's player? */
   function seatQuestion() {
     const pickSeat = (seat) => { entry = store.saveTable({ id: table.id, view_seat: seat }); render(); };
-    return h("section", { class: "card", "aria-label": "Your seat", "data-testid": "seat-question" },
-      h("h2", {}, "Which seat are you?"),
-      h("p", { class: "hint" }, "Your seat is drawn at the bottom of the board."),
+    return h("section", { class: "card", "aria-label": t("seatq.label"), "data-testid": "seat-question" },
+      h("h2", {}, t("seatq.title")),
+      h("p", { class: "hint" }, t("seatq.hint")),
       h("div", { class: "toggles" }, table.players.map((p, i) => h("button", { type: "button", "data-pick-seat": String(i), onclick: () => pickSeat(i) },
         `${p} (${WIND_NAME[table.state.seat_winds[i]]})`)),
-        h("button", { type: "button", "data-pick-seat": "watch", onclick: () => pickSeat(0) }, "I am not playing")));
+        h("button", { type: "button", "data-pick-seat": "watch", onclick: () => pickSeat(0) }, t("seatq.watch"))));
   }
 
   /** Point penalties kept off the table until the end (a WRR chombo, a referee's penalty). */
   function penaltiesLine(s) {
     const due = (s.penalties || []).map((p, seat) => [seat, p]).filter(([, p]) => p > 0);
     if (!due.length || s.finished) return null;
-    return h("p", { class: "banner warn", "data-testid": "penalties" }, "Penalties settled at the end: ",
-      due.map(([seat, p]) => `${table.players[seat]} −${p}`).join(", "), ".");
+    return h("p", { class: "banner warn", "data-testid": "penalties" }, t("table.penalties", { list: due.map(([seat, p]) => `${table.players[seat]} −${p}`).join(t("list.sep")) }));
   }
 
   function tokenBanner() {
@@ -420,23 +417,22 @@ export async function tableScreen(view, key, params) {
       render();
     };
     return h("div", { class: "banner warn", role: "alert", "data-testid": "token-choice" },
-      h("p", {}, "This link carries a different recording key from the one this phone already uses for this table. ",
-        "Keep yours unless you know it no longer works."),
+      h("p", {}, t("token.text")),
       h("div", { class: "row" },
-        h("button", { type: "button", class: "btn-primary", "data-testid": "keep-token", onclick: () => choose(false) }, "Keep mine"),
-        h("button", { type: "button", "data-testid": "use-link-token", onclick: () => choose(true) }, "Use the link's key")));
+        h("button", { type: "button", class: "btn-primary", "data-testid": "keep-token", onclick: () => choose(false) }, t("token.keep")),
+        h("button", { type: "button", "data-testid": "use-link-token", onclick: () => choose(true) }, t("token.use"))));
   }
 
   function conflictBanner(q) {
     return h("div", { class: "banner error", role: "alert", "data-testid": "conflict" },
-      h("p", {}, h("b", {}, "Not recorded: "), describeRequest(q.body, table.players), ". ",
-        q.conflict ? "The table changed before this was recorded. Check the scoreboard: if the hand is still missing, record it now." : q.error),
+      h("p", {}, h("b", {}, t("conflict.not_recorded")), describeRequest(q.body, table.players), t("conflict.stop"),
+        q.conflict ? t("conflict.changed") : q.error),
       h("div", { class: "row" },
         h("button", { type: "button", class: "btn-primary", onclick: async () => {
           store.setQueue(store.queue().filter((x) => x.key !== q.key));
           await send(q.method, q.path, q.body, table.version, null);
-        } }, "Record it now"),
-        h("button", { type: "button", class: "btn-danger", onclick: () => { store.setQueue(store.queue().filter((x) => x.key !== q.key)); render(); } }, "Discard it")));
+        } }, t("conflict.record_now")),
+        h("button", { type: "button", class: "btn-danger", onclick: () => { store.setQueue(store.queue().filter((x) => x.key !== q.key)); render(); } }, t("conflict.discard"))));
   }
 
   function carryToken(id) {
@@ -444,7 +440,7 @@ export async function tableScreen(view, key, params) {
   }
 
   async function endNow() {
-    if (!confirm("End the game now (time is up)? The standings are taken from the scores as they are.")) return;
+    if (!confirm(t("table.end_confirm"))) return;
     try { await send("POST", `/api/tables/${table.id}/hands`, { result: "end" }, table.version, null); } catch (err) { toast(err.message); }
   }
 
@@ -452,10 +448,10 @@ export async function tableScreen(view, key, params) {
     try {
       const next = await api("POST", `/api/tables/${table.id}/next`, undefined, { headers: { Authorization: `Bearer ${entry.edit_token}` } });
       store.saveTable({ id: next.id, share_code: next.share_code, edit_token: entry.edit_token, table: next, seen_at: Date.now(), view_seat: 0 });
-      toast("Seats and winds drawn afresh for the next game.");
+      toast(t("table.next_drawn"));
       location.hash = `#/table/${next.id}`;
     } catch (err) {
-      toast(err instanceof OfflineError ? "You are offline: the next game needs the server." : err.message);
+      toast(err instanceof OfflineError ? t("table.next_offline") : err.message);
     }
   }
 
@@ -465,17 +461,17 @@ export async function tableScreen(view, key, params) {
     const start = hands[0].scores_after.map((v, i) => v - hands[0].deltas[i]);
     const series = table.players.map((name, seat) => ({ name, values: [start[seat], ...hands.map((hd) => hd.scores_after[seat])] }));
     const labels = ["", ...hands.map((hd) => `${WIND_LETTER[hd.round_wind] || ""}${hd.hand_number}`)];
-    return h("section", { class: "card", "aria-label": "Scores over the game" }, h("h2", {}, "Scores over the game"),
-      lineChart({ title: "Each player's score after each hand", series, xLabels: labels, testid: "chart-game" }));
+    return h("section", { class: "card", "aria-label": t("chart.title") }, h("h2", {}, t("chart.title")),
+      lineChart({ title: t("chart.label"), series, xLabels: labels, testid: "chart-game" }));
   }
 
   function historyCard(edit) {
     const hands = table.hands || [];
-    return h("section", { class: "card", "aria-label": "History" },
-      h("div", { class: "row" }, h("h2", { class: "grow" }, `History (${hands.length})`),
-        edit && hands.length ? h("button", { type: "button", class: "btn-danger", "data-testid": "undo", onclick: undo }, "Undo last hand") : null),
+    return h("section", { class: "card", "aria-label": t("history.label") },
+      h("div", { class: "row" }, h("h2", { class: "grow" }, t("history.title", { n: hands.length })),
+        edit && hands.length ? h("button", { type: "button", class: "btn-danger", "data-testid": "undo", onclick: undo }, t("history.undo")) : null),
       hands.length ? h("ol", { class: "history", reversed: true }, hands.map((hand, index) => historyItem(hand, index, edit)).reverse())
-        : h("p", { class: "muted" }, "No hands yet."));
+        : h("p", { class: "muted" }, t("history.none")));
   }
 
   /** One line of the history. The hand's place in the list is its number: a record's own fields are
@@ -486,13 +482,13 @@ export async function tableScreen(view, key, params) {
     try {
       what = [h("b", {}, `${WIND_LETTER[hand.round_wind] || ""}${hand.hand_number ?? ""}${hand.honba ? "-" + hand.honba : ""} `), describeHand(hand, table.players)];
     } catch {
-      what = `Hand ${index + 1} (this record cannot be read; correct or undo it)`;
+      what = t("history.unreadable", { n: index + 1 });
     }
     const deltas = Array.isArray(hand.deltas) ? hand.deltas : [];
     return h("li", { "data-hand": String(index) },
       h("span", { class: "what" }, what),
-      edit ? h("button", { type: "button", "aria-label": `Correct hand ${index + 1}`, onclick: () => recordSheet(hand) }, "Correct") : null,
-      h("div", { class: "deltas", "aria-label": "Points won and lost, and the running totals" }, deltas.map((d, i) => {
+      edit ? h("button", { type: "button", "aria-label": t("history.correct_label", { n: index + 1 }), onclick: () => recordSheet(hand) }, t("history.correct")) : null,
+      h("div", { class: "deltas", "aria-label": t("history.deltas") }, deltas.map((d, i) => {
         const after = Array.isArray(hand.scores_after) ? hand.scores_after[i] : undefined;
         return h("span", { class: d > 0 ? "pos" : d < 0 ? "neg" : "", "data-total": String(after ?? "") },
           `${table.players[i]} ${points(d, true)}`, h("br"), h("span", { class: "running" }, after === undefined ? "" : `= ${after}`));
@@ -505,15 +501,15 @@ export async function tableScreen(view, key, params) {
     const oka = st.some((r) => r.oka);
     // one unit throughout: thousands of points, one decimal (35.2, +15.0, +19.3)
     const k = (n, signed = true) => { const v = Math.abs(n / 1000).toFixed(1); return n > 0 ? (signed ? "+" : "") + v : n < 0 ? "−" + v : signed ? "±0.0" : v; };
-    const cols = ["#", "Player", "Score", "Uma", ...(oka ? ["Oka"] : []), ...(penalties ? ["Pen."] : []), "Final"];
-    return h("section", { class: "card", "aria-label": "Final standings", "data-testid": "standings" },
-      h("h2", {}, "Final standings"),
+    const cols = ["#", t("col.player"), t("col.score"), t("col.uma"), ...(oka ? [t("col.oka")] : []), ...(penalties ? [t("col.penalty")] : []), t("col.final")];
+    return h("section", { class: "card", "aria-label": t("standings.title"), "data-testid": "standings" },
+      h("h2", {}, t("standings.title")),
       h("table", { class: "standings" },
         h("thead", {}, h("tr", {}, cols.map((c) => h("th", { scope: "col" }, c)))),
-        h("tbody", {}, st.map((r) => h("tr", {}, h("td", { "data-label": "#" }, String(r.place)), h("td", { class: "who" }, table.players[r.seat]), h("td", { "data-label": "Score" }, k(r.points, false)),
-          h("td", { "data-label": "Uma" }, k(r.uma)), oka ? h("td", { "data-label": "Oka" }, k(r.oka)) : null, penalties ? h("td", { "data-label": "Pen." }, r.penalty ? k(-r.penalty) : "±0.0") : null,
-          h("td", { "data-label": "Final" }, h("b", {}, k(r.final * 1000))))))),
-      h("p", { class: "small muted" }, `In thousands of points. Final = score − return points + uma${oka ? " + oka" : ""}${penalties ? " − penalty" : ""}.`));
+        h("tbody", {}, st.map((r) => h("tr", {}, h("td", { "data-label": "#" }, String(r.place)), h("td", { class: "who" }, table.players[r.seat]), h("td", { "data-label": t("col.score") }, k(r.points, false)),
+          h("td", { "data-label": t("col.uma") }, k(r.uma)), oka ? h("td", { "data-label": t("col.oka") }, k(r.oka)) : null, penalties ? h("td", { "data-label": t("col.penalty") }, r.penalty ? k(-r.penalty) : "±0.0") : null,
+          h("td", { "data-label": t("col.final") }, h("b", {}, k(r.final * 1000))))))),
+      h("p", { class: "small muted" }, t("standings.note"), t(oka ? (penalties ? "standings.formula_oka_pen" : "standings.formula_oka") : penalties ? "standings.formula_pen" : "standings.formula")));
   }
 
   /** Send a change; a stale version becomes a conflict the player decides on, offline it is queued. */
@@ -525,15 +521,15 @@ export async function tableScreen(view, key, params) {
       entry = store.saveTable({ id: fresh.id, table: fresh, seen_at: Date.now() });
       if (dialog) dialog.close();
       render();
-      toast(method === "DELETE" ? "Last hand undone." : method === "PUT" ? "Correction saved." : "Hand recorded.");
+      toast(method === "DELETE" ? t("toast.undone") : method === "PUT" ? t("toast.corrected") : t("toast.recorded"));
       return true;
     } catch (err) {
       if (err instanceof OfflineError) {
-        if (method === "DELETE") { toast("You are offline: undo needs the server."); return false; }
+        if (method === "DELETE") { toast(t("toast.undo_offline")); return false; }
         const before = store.queue().filter((q) => q.table === table.id && !q.conflict && !q.error);
         store.enqueue({ table: table.id, method, path, body: payload, version, after: before.length ? before[before.length - 1].key : null });
         if (dialog) dialog.close();
-        toast("Saved on this phone: it will be sent when you are back online.");
+        toast(t("toast.queued"));
         render();
         return true;
       }
@@ -551,28 +547,28 @@ export async function tableScreen(view, key, params) {
   function conflictSheet(method, path, payload) {
     // closed without a choice, the entry is kept on this phone as a conflict (never silently lost)
     let decided = false;
-    const s = sheet("Someone else changed this table", { onclose: () => {
+    const s = sheet(t("conflict.title"), { onclose: () => {
       if (decided || !payload) return;
-      store.enqueue({ table: table.id, method, path, body: payload, version: table.version, conflict: { message: "closed without a choice" } });
+      store.enqueue({ table: table.id, method, path, body: payload, version: table.version, conflict: { message: t("conflict.closed") } });
       render();
     } });
     const latest = table.hands && table.hands.length ? table.hands[table.hands.length - 1] : null;
     s.body.append(h("div", { class: "banner error", role: "alert", "data-testid": "conflict" },
-      h("p", {}, "Another phone changed the table while you were entering this. ", h("b", {}, "Your change was not saved yet.")),
-      latest ? h("p", {}, "Now the last hand is: ", describeHand(latest, table.players), ".") : null,
-      payload ? h("p", {}, "Yours: ", describeRequest(payload, table.players), ".") : h("p", {}, "Yours: undo the last hand.")),
-      h("p", { class: "hint" }, "If both phones recorded the same hand, discard yours. If yours is a different hand, record it on top."));
+      h("p", {}, t("conflict.another"), h("b", {}, t("conflict.not_saved"))),
+      latest ? h("p", {}, t("conflict.latest"), describeHand(latest, table.players), t("conflict.stop")) : null,
+      payload ? h("p", {}, t("conflict.yours"), describeRequest(payload, table.players), t("conflict.stop")) : h("p", {}, t("conflict.yours_undo"))),
+      h("p", { class: "hint" }, t("conflict.hint")));
     s.foot.append(
-      h("button", { type: "button", class: "btn-danger", "data-testid": "conflict-discard", onclick: () => { decided = true; s.close(); } }, "Discard mine"),
+      h("button", { type: "button", class: "btn-danger", "data-testid": "conflict-discard", onclick: () => { decided = true; s.close(); } }, t("conflict.discard_mine")),
       h("button", { type: "button", class: "btn-primary", "data-testid": "conflict-apply", onclick: async () => {
         decided = true;
         try { await send(method, path, payload, table.version, s); } catch (err) { decided = false; s.body.append(h("p", { class: "field-error", role: "alert" }, err.message)); }
-      } }, method === "DELETE" ? "Undo anyway" : "Record mine too"));
+      } }, method === "DELETE" ? t("conflict.undo_anyway") : t("conflict.record_too")));
   }
 
   async function undo() {
     const last = table.hands[table.hands.length - 1];
-    if (!confirm(`Undo the last hand?\n${describeHand(last, table.players)}`)) return;
+    if (!confirm(`${t("history.undo_confirm")}\n${describeHand(last, table.players)}`)) return;
     try { await send("DELETE", `/api/tables/${table.id}/hands/last`, undefined, table.version, null); } catch (err) { toast(err.message); }
   }
 
@@ -582,12 +578,12 @@ export async function tableScreen(view, key, params) {
     const base = correcting || null;
     if (!rules) rules = await ruleValues(table.ruleset, table.rules).catch(() => ({}));
     const names = await yakuNames().catch(() => ({}));
-    const title = correcting ? `Correct hand ${correcting.index + 1}` : `Record hand · ${roundName(table.state)}`;
+    const title = correcting ? t("history.correct_label", { n: correcting.index + 1 }) : t("rec.title", { round: roundName(table.state) });
     const s = sheet(title);
     const players = table.players;
-    const kinds = [["ron", "Ron"], ["tsumo", "Tsumo"], ["draw", "Draw"]];
-    if ((rules.abortive_draws || []).length) kinds.push(["abort", "Abortive draw"]);
-    kinds.push(["chombo", "Chombo"]);
+    const kinds = [["ron", t("result.ron")], ["tsumo", t("result.tsumo")], ["draw", t("result.draw")]];
+    if ((rules.abortive_draws || []).length) kinds.push(["abort", t("result.abort")]);
+    kinds.push(["chombo", t("result.chombo")]);
     const f = {
       result: base ? base.result : "ron",
       from: base && base.from_seat !== undefined ? base.from_seat : null,
@@ -608,9 +604,9 @@ export async function tableScreen(view, key, params) {
     const content = h("div");
     const editors = {};
 
-    const seatPicker = (name, value, onchange, exclude = null) => segmented(name, players.map((p, i) => [String(i), p, { disabled: i === exclude }]), value === null ? null : String(value), (v) => onchange(Number(v)), { legend: name });
+    const seatPicker = (name, value, onchange, exclude = null) => segmented(name, players.map((p, i) => [String(i), p, { disabled: i === exclude }]), value === null ? null : String(value), (v) => onchange(Number(v)), { legend: t(`rec.pick.${name}`) });
     // under rule sets where riichi needs points, a player without a stick's worth cannot declare
-    const seatChips = (list, label) => h("div", { class: "toggles", role: "group", "aria-label": label }, players.map((p, i) => chip(p, list.includes(i), (v) => {
+    const seatChips = (list, label) => h("div", { class: "toggles", role: "group", "aria-label": t(`rec.chips.${label}`) }, players.map((p, i) => chip(p, list.includes(i), (v) => {
       const k = list.indexOf(i);
       if (v && k < 0) list.push(i); else if (!v && k >= 0) list.splice(k, 1);
       list.sort();
@@ -619,49 +615,49 @@ export async function tableScreen(view, key, params) {
     function draw() {
       s.body.dispatchEvent(new Event("preview"));
       clear(content,
-        segmented("result", kinds, f.result, (v) => { f.result = v; f.winners = f.result === "tsumo" ? f.winners.slice(0, 1) : f.winners; draw(); }, { legend: "What happened" }),
-        ["ron", "tsumo", "draw", "abort"].includes(f.result) ? h("fieldset", {}, h("legend", {}, "Riichi declared this hand"), seatChips(f.riichi, "riichi")) : null,
+        segmented("result", kinds, f.result, (v) => { f.result = v; f.winners = f.result === "tsumo" ? f.winners.slice(0, 1) : f.winners; draw(); }, { legend: t("rec.what") }),
+        ["ron", "tsumo", "draw", "abort"].includes(f.result) ? h("fieldset", {}, h("legend", {}, t("rec.riichi")), seatChips(f.riichi, "riichi")) : null,
         f.result === "ron" ? [
-          h("fieldset", {}, h("legend", {}, "Discarder (deal-in)"), seatPicker("from", f.from, (v) => { f.from = v; f.winners = f.winners.filter((w) => w !== v); draw(); })),
-          h("fieldset", {}, h("legend", {}, multi ? `Winner${rules.max_ron_winners > 1 ? "s (up to " + rules.max_ron_winners + ")" : ""}` : "Winner (head bump: one winner only)"),
+          h("fieldset", {}, h("legend", {}, t("rec.discarder")), seatPicker("from", f.from, (v) => { f.from = v; f.winners = f.winners.filter((w) => w !== v); draw(); })),
+          h("fieldset", {}, h("legend", {}, multi ? t("rec.winners_up_to", { n: rules.max_ron_winners }) : t("rec.head_bump")),
             multi ? h("div", { class: "toggles" }, players.map((p, i) => chip(p, f.winners.includes(i), (v) => { f.winners = v ? [...f.winners, i].sort() : f.winners.filter((w) => w !== i); draw(); }, { disabled: i === f.from, name: "winner", "data-seat": String(i) })))
               : seatPicker("winner", f.winners[0] ?? null, (v) => { f.winners = [v]; draw(); }, f.from)),
           f.winners.map((seat) => valueBlock(seat, "ron"))] : null,
         f.result === "tsumo" ? [
-          h("fieldset", {}, h("legend", {}, "Winner"), seatPicker("winner", f.winners[0] ?? null, (v) => { f.winners = [v]; draw(); })),
+          h("fieldset", {}, h("legend", {}, t("rec.winner")), seatPicker("winner", f.winners[0] ?? null, (v) => { f.winners = [v]; draw(); })),
           f.winners.slice(0, 1).map((seat) => valueBlock(seat, "tsumo"))] : null,
         f.result === "draw" ? [
-          h("fieldset", {}, h("legend", {}, "Tenpai players"), seatChips(f.tenpai, "tenpai")),
-          rules.nagashi_mangan ? h("fieldset", {}, h("legend", {}, "Nagashi mangan"), seatChips(f.nagashi, "nagashi")) : null] : null,
-        f.result === "abort" ? h("fieldset", {}, h("legend", {}, "Kind"), segmented("abort-kind", (rules.abortive_draws || []).map((k) => [k, ABORT_NAMES[k] || k]), f.kind, (v) => { f.kind = v; })) : null,
-        f.result === "chombo" ? [h("fieldset", {}, h("legend", {}, "Who made the chombo"), seatPicker("chombo", f.chombo, (v) => { f.chombo = v; })),
-          h("p", { class: "hint" }, rules.chombo === "mangan" ? "They pay a mangan to the others; the hand is replayed." : `They get a ${rules.chombo_penalty || ""} point penalty at the end; the hand is replayed.`)] : null,
+          h("fieldset", {}, h("legend", {}, t("rec.tenpai")), seatChips(f.tenpai, "tenpai")),
+          rules.nagashi_mangan ? h("fieldset", {}, h("legend", {}, t("rule.nagashi_mangan")), seatChips(f.nagashi, "nagashi")) : null] : null,
+        f.result === "abort" ? h("fieldset", {}, h("legend", {}, t("rec.kind")), segmented("abort-kind", (rules.abortive_draws || []).map((k) => [k, ABORT_NAMES[k] || k]), f.kind, (v) => { f.kind = v; })) : null,
+        f.result === "chombo" ? [h("fieldset", {}, h("legend", {}, t("rec.chombo_who")), seatPicker("chombo", f.chombo, (v) => { f.chombo = v; })),
+          h("p", { class: "hint" }, rules.chombo === "mangan" ? t("rec.chombo_mangan") : t("rec.chombo_penalty", { n: rules.chombo_penalty || "" }))] : null,
         errBox);
     }
 
     function valueBlock(seat, win) {
       const v = f.values[seat] || (f.values[seat] = { han: 1, fu: 30 });
       const mode = v.hand ? "hand" : v.yakuman || v.han >= 5 ? "limit" : "hanfu";
-      const box = h("fieldset", { "data-value-for": String(seat) }, h("legend", {}, `Value of ${players[seat]}'s hand`));
+      const box = h("fieldset", { "data-value-for": String(seat) }, h("legend", {}, t("rec.value_of", { name: players[seat] })));
       const inner = h("div");
-      const modes = segmented(`value-mode-${seat}`, [["hanfu", "Han / fu"], ["limit", "Limit"], ["hand", "Enter hand"]], mode, (m) => {
+      const modes = segmented(`value-mode-${seat}`, [["hanfu", t("rec.hanfu")], ["limit", t("rec.limit")], ["hand", t("rec.enter_hand")]], mode, (m) => {
         if (m === "hanfu") f.values[seat] = { han: 1, fu: 30 };
         if (m === "limit") f.values[seat] = { han: 5, fu: 30 };
         if (m === "hand") f.values[seat] = { hand: null };
         fill(m);
-      }, { legend: "How to give the value" });
+      }, { legend: t("rec.how_value") });
       function fill(m) {
         const val = f.values[seat];
         if (m === "hanfu") {
           clear(inner, h("div", { class: "grid2" },
-            h("label", { class: "field" }, h("span", {}, "Han"), h("select", { name: `han-${seat}`, "data-testid": `han-${seat}`, onchange: (e) => { val.han = Number(e.target.value); } },
+            h("label", { class: "field" }, h("span", {}, t("rec.han")), h("select", { name: `han-${seat}`, "data-testid": `han-${seat}`, onchange: (e) => { val.han = Number(e.target.value); } },
               [1, 2, 3, 4].map((n) => h("option", { value: n, selected: n === val.han }, String(n))))),
-            h("label", { class: "field" }, h("span", {}, "Fu"), h("select", { name: `fu-${seat}`, "data-testid": `fu-${seat}`, onchange: (e) => { val.fu = Number(e.target.value); } },
+            h("label", { class: "field" }, h("span", {}, t("card.fu_title")), h("select", { name: `fu-${seat}`, "data-testid": `fu-${seat}`, onchange: (e) => { val.fu = Number(e.target.value); } },
               FU.map((n) => h("option", { value: n, selected: n === val.fu }, String(n)))))),
-          h("p", { class: "hint" }, "5 han or more: choose Limit."));
+          h("p", { class: "hint" }, t("rec.five_han")));
         } else if (m === "limit") {
           const cur = val.yakuman ? `y${val.yakuman}` : String(val.han >= 11 ? 11 : val.han >= 8 ? 8 : val.han >= 6 ? 6 : 5);
-          clear(inner, segmented(`limit-${seat}`, LIMITS.map(([k, label]) => [k, label]), cur, (k) => { f.values[seat] = { ...LIMITS.find((l) => l[0] === k)[2] }; }, { legend: "Limit" }));
+          clear(inner, segmented(`limit-${seat}`, LIMITS.map(([k, key]) => [k, t(key)]), cur, (k) => { f.values[seat] = { ...LIMITS.find((l) => l[0] === k)[2] }; }, { legend: t("rec.limit") }));
         } else {
           clear(inner, handBlock(seat, win));
         }
@@ -669,9 +665,9 @@ export async function tableScreen(view, key, params) {
       fill(mode);
       box.append(modes, inner);
       if ((rules.pao_yaku || []).length) {
-        box.append(h("label", { class: "field" }, h("span", { class: "small" }, `Pao (liability for ${rules.pao_yaku.map((y) => ITEM_NAMES[y] || y.replace(/_/g, " ")).join(", ")})`),
+        box.append(h("label", { class: "field" }, h("span", { class: "small" }, t("rec.pao", { yaku: rules.pao_yaku.map((y) => ITEM_NAMES[y] || y.replace(/_/g, " ")).join(t("list.sep")) })),
           h("select", { name: `pao-${seat}`, onchange: (e) => { f.pao[seat] = e.target.value === "" ? null : Number(e.target.value); } },
-            h("option", { value: "" }, "nobody"), players.map((p, i) => i === seat ? null : h("option", { value: i, selected: f.pao[seat] === i }, p)))));
+            h("option", { value: "" }, t("rec.nobody")), players.map((p, i) => i === seat ? null : h("option", { value: i, selected: f.pao[seat] === i }, p)))));
       }
       return box;
     }
@@ -687,17 +683,17 @@ export async function tableScreen(view, key, params) {
       photoInput.addEventListener("change", async () => {
         const file = photoInput.files[0];
         if (!file) return;
-        clear(out, h("p", { class: "banner info" }, "Reading the photo…"));
+        clear(out, h("p", { class: "banner info" }, t("photo.reading")));
         try {
           const { blob } = await downscale(file);
           const form = new FormData();
           form.append("image", blob, "photo.jpg");
           const res = await api("POST", "/api/recognize", form);
-          Object.assign(hs.state, handFromDetections(res, res.tiles.map((t) => ({ tile: t.tile, ignored: t.face_down || t.tile === "back" })), null));
+          Object.assign(hs.state, handFromDetections(res, res.tiles.map((d) => ({ tile: d.tile, ignored: d.face_down || d.tile === "back" })), null));
           editor.render();
-          clear(out, h("p", { class: "banner info" }, "Tiles read from the photo: check them, then check the score."));
+          clear(out, h("p", { class: "banner info" }, t("rec.photo_read")));
         } catch (err) {
-          clear(out, h("p", { class: "banner error", role: "alert" }, err instanceof ApiError && [404, 501, 503].includes(err.status) ? "Photo recognition is not available on this server yet." : err.message));
+          clear(out, h("p", { class: "banner error", role: "alert" }, err instanceof ApiError && [404, 501, 503].includes(err.status) ? t("photo.unavailable") : err.message));
         }
       });
       const check = async () => {
@@ -707,7 +703,7 @@ export async function tableScreen(view, key, params) {
           const { seat_wind, round_wind, honba, riichi_sticks, compare, ...handReq } = req;  // the table fills these in
           f.values[seat] = { hand: handReq };
           out.dispatchEvent(new Event("preview", { bubbles: true }));
-          clear(out, h("p", { class: "banner info", "data-testid": `hand-value-${seat}` }, `${summary(r)} — `, (r.yaku || []).map((y) => y.name || names[y.id] || y.id).join(", ")));
+          clear(out, h("p", { class: "banner info", "data-testid": `hand-value-${seat}` }, `${summary(r)} — `, (r.yaku || []).map((y) => yakuName(y, names)).join(t("list.sep"))));
         } catch (err) {
           f.values[seat] = { hand: null };
           placeError(err, [editor, cond], out);
@@ -715,39 +711,39 @@ export async function tableScreen(view, key, params) {
       };
       return h("div", {}, editor.el, cond.el,
         h("div", { class: "row" },
-          h("label", { for: `photo-${seat}`, class: "btn", role: "button", tabindex: "0" }, "From a photo"), photoInput,
-          h("button", { type: "button", class: "btn-primary", "data-testid": `check-hand-${seat}`, onclick: check }, "Check score")),
+          h("label", { for: `photo-${seat}`, class: "btn", role: "button", tabindex: "0" }, t("rec.from_photo")), photoInput,
+          h("button", { type: "button", class: "btn-primary", "data-testid": `check-hand-${seat}`, onclick: check }, t("rec.check"))),
         out);
     }
 
     function payload() {
       const val = (seat) => {
         const v = f.values[seat] || {};
-        if ("hand" in v) { if (!v.hand) throw new Error(`Check the score of ${players[seat]}'s hand first.`); return { hand: v.hand }; }
+        if ("hand" in v) { if (!v.hand) throw new Error(t("rec.check_first", { name: players[seat] })); return { hand: v.hand }; }
         return v.yakuman ? { yakuman: v.yakuman } : { han: v.han, fu: v.fu };
       };
       switch (f.result) {
         case "ron":
-          if (f.from === null) throw new Error("Choose who discarded the winning tile.");
-          if (!f.winners.length) throw new Error("Choose the winner.");
+          if (f.from === null) throw new Error(t("rec.choose_from"));
+          if (!f.winners.length) throw new Error(t("rec.choose_winner"));
           return { result: "ron", from_seat: f.from, winners: f.winners.map((seat) => ({ seat, value: val(seat), pao_seat: f.pao[seat] ?? null })), riichi: f.riichi };
         case "tsumo":
-          if (!f.winners.length) throw new Error("Choose the winner.");
+          if (!f.winners.length) throw new Error(t("rec.choose_winner"));
           return { result: "tsumo", winner: { seat: f.winners[0], value: val(f.winners[0]), pao_seat: f.pao[f.winners[0]] ?? null }, riichi: f.riichi };
         case "draw": return { result: "draw", tenpai: f.tenpai, riichi: f.riichi, nagashi: f.nagashi };
         case "abort": return { result: "abort", kind: f.kind, riichi: f.riichi };
         case "chombo":
-          if (f.chombo === null) throw new Error("Choose who made the chombo.");
+          if (f.chombo === null) throw new Error(t("rec.choose_chombo"));
           return { result: "chombo", seat: f.chombo };
-        default: throw new Error("Choose what happened.");
+        default: throw new Error(t("rec.choose_what"));
       }
     }
 
     /** "winners[1].value.hand" -> "Bob's hand". */
     function fieldLabel(field) {
       const m = field.match(/^winners\[(\d+)\]/);
-      if (m && f.winners[Number(m[1])] !== undefined) return `${players[f.winners[Number(m[1])]]}'s hand`;
-      if (field.startsWith("winner")) return f.winners.length ? `${players[f.winners[0]]}'s hand` : "winner";
+      if (m && f.winners[Number(m[1])] !== undefined) return t("rec.hand_of", { name: players[f.winners[Number(m[1])]] });
+      if (field.startsWith("winner")) return f.winners.length ? t("rec.hand_of", { name: players[f.winners[0]] }) : t("rec.winner");
       return field.replace(/_/g, " ");
     }
 
@@ -765,11 +761,11 @@ export async function tableScreen(view, key, params) {
       } finally {
         save.disabled = false;
       }
-    } }, correcting ? "Save correction" : "Record");
-    s.foot.append(h("button", { type: "button", onclick: () => s.close() }, "Cancel"), save);
+    } }, correcting ? t("rec.save_correction") : t("rec.record"));
+    s.foot.append(h("button", { type: "button", onclick: () => s.close() }, t("rec.cancel")), save);
     // who pays what, worked out by the server's ledger from the sheet as it is now (nothing stored)
-    const previewBox = h("section", { class: "preview", "aria-label": "Who pays what", "aria-live": "polite", "data-testid": "preview" });
-    const footSummary = h("div", { class: "deltas foot-summary", "aria-label": "Points won and lost", "data-testid": "preview-summary" });
+    const previewBox = h("section", { class: "preview", "aria-label": t("pay.title"), "aria-live": "polite", "data-testid": "preview" });
+    const footSummary = h("div", { class: "deltas foot-summary", "aria-label": t("pay.deltas"), "data-testid": "preview-summary" });
     s.foot.prepend(footSummary);
     let previewSeq = 0, previewTimer = null;
     let sheetOpen = true;
@@ -780,7 +776,7 @@ export async function tableScreen(view, key, params) {
       if (!sheetOpen) return;
       const seq = ++previewSeq;
       let body;
-      try { body = payload(); } catch (err) { clear(footSummary); clear(previewBox, h("p", { class: "hint" }, `Who pays what appears here. ${err.message}`)); return; }
+      try { body = payload(); } catch (err) { clear(footSummary); clear(previewBox, h("p", { class: "hint" }, `${t("rec.preview_here")} ${err.message}`)); return; }
       const path = `/api/tables/${table.id}/preview${correcting ? `?index=${correcting.index}` : ""}`;
       try {
         const res = await api("POST", path, body, { headers: { Authorization: `Bearer ${entry.edit_token}` } });
@@ -791,7 +787,7 @@ export async function tableScreen(view, key, params) {
       } catch (err) {
         if (seq !== previewSeq) return;
         clear(footSummary);
-        clear(previewBox, err instanceof OfflineError ? h("p", { class: "hint" }, "Offline: the payments are worked out when the hand is sent.")
+        clear(previewBox, err instanceof OfflineError ? h("p", { class: "hint" }, t("rec.preview_offline"))
           : h("p", { class: "field-error", role: "alert", "data-state": "refused" }, err.field ? `${fieldLabel(err.field)}: ${err.message}` : err.message));
       }
     }
@@ -804,7 +800,7 @@ export async function tableScreen(view, key, params) {
 
 
   function shareSheet() {
-    const s = sheet("Share this table");
+    const s = sheet(t("share_table.title"));
     const origin = location.origin;
     const watch = `${origin}/t/${table.share_code}`;
     const editLink = entry.edit_token ? `${origin}/t/${table.id}#token=${entry.edit_token}` : null;
@@ -815,18 +811,18 @@ export async function tableScreen(view, key, params) {
         h("div", { class: "qr", "data-testid": "qr", "data-link": link }, qrSvg(link)),
         h("p", { class: "share-link", "data-testid": "share-link" }, link),
         h("div", { class: "row" },
-          h("button", { type: "button", onclick: async () => { try { await navigator.clipboard.writeText(link); toast("Link copied."); } catch { toast("Copy the link by hand."); } } }, "Copy link"),
-          navigator.share ? h("button", { type: "button", onclick: () => navigator.share({ title: "Tenbou table", url: link }).catch(() => {}) }, "Share…") : null),
-        h("p", { class: "hint" }, which === "edit" ? "Anyone with this link can record hands. Give it to the players." : "This link only shows the scores (for spectators)."));
+          h("button", { type: "button", onclick: async () => { try { await navigator.clipboard.writeText(link); toast(t("share_table.copied")); } catch { toast(t("share_table.copy_by_hand")); } } }, t("share_table.copy")),
+          navigator.share ? h("button", { type: "button", onclick: () => navigator.share({ title: t("share_table.share_title"), url: link }).catch(() => {}) }, t("share_table.share")) : null),
+        h("p", { class: "hint" }, which === "edit" ? t("share_table.edit_hint") : t("share_table.watch_hint")));
     };
-    s.body.append(h("p", {}, "Share code: ", h("b", { "data-testid": "share-code" }, table.share_code)),
-      editLink ? segmented("share-kind", [["edit", "Players (can record)"], ["watch", "Spectators (read-only)"]], "edit", pick, { legend: "Link for" }) : null,
+    s.body.append(h("p", {}, t("share_table.code"), h("b", { "data-testid": "share-code" }, table.share_code)),
+      editLink ? segmented("share-kind", [["edit", t("share_table.players")], ["watch", t("share_table.spectators")]], "edit", pick, { legend: t("share_table.link_for") }) : null,
       show);
     pick(editLink ? "edit" : "watch");
   }
 
   clear(view, body);
-  if (table) render(); else clear(body, h("p", { class: "card" }, "Loading the table…"));
+  if (table) render(); else clear(body, h("p", { class: "card" }, t("table.loading")));
   try {
     await load();
   } catch (err) {

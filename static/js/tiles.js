@@ -1,8 +1,8 @@
 // Tile codes in mpsz notation (0 = red five) and their images.
 import { t } from "./i18n.js";
 export const SUITS = ["m", "p", "s", "z"];
-export const SUIT_NAMES = { m: "man", p: "pin", s: "sou", z: "honours" };
-export const HONOURS = { "1z": "East", "2z": "South", "3z": "West", "4z": "North", "5z": "Haku (white)", "6z": "Hatsu (green)", "7z": "Chun (red)" };
+/** A honour tile's name in the interface's language ("Chun (red)" / "中"). */
+export const HONOURS = new Proxy({}, { get: (_, c) => (typeof c === "string" && /^[1-7]z$/.test(c) ? t(`tile.${c}`) : undefined) });
 export const WIND_OF = ["east", "south", "west", "north"];
 export const WIND_LETTER = { east: "E", south: "S", west: "W", north: "N" };
 /** A wind's name in the interface's language ("East" / "東"). */
@@ -19,11 +19,11 @@ export const PICKER = {
 const STATIC = new URL("../", import.meta.url).pathname;  // /static/
 export const tileSrc = (code) => `${STATIC}tiles/${code === "back" ? "back" : code}.svg`;
 
+/** A tile in words: "3-man", "red 5-pin", "Chun (red)" / "3萬", "赤5筒", "中". */
 export function tileName(code) {
-  if (code === "back") return "face-down tile";
+  if (code === "back") return t("tile.back");
   if (code[1] === "z") return HONOURS[code] || code;
-  const n = code[0] === "0" ? "red 5" : code[0];
-  return `${n}-${SUIT_NAMES[code[1]]}`;
+  return t(`tile.${code[1]}`, { n: code[0] === "0" ? t("tile.red") : code[0] });
 }
 
 /** Same tile ignoring redness: "0m" -> "5m". */

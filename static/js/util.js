@@ -1,4 +1,5 @@
 // Small DOM helpers shared by every screen.
+import { t } from "./i18n.js";
 
 /** h("button", {class: "x", onclick: fn, "aria-label": "..."}, child, ...) -> Element */
 export function h(tag, attrs = {}, ...children) {
@@ -54,11 +55,14 @@ export function chip(label, checked, onchange, attrs = {}) {
 export function stepper(label, value, onchange, { min = 0, max = 99 } = {}) {
   const out = h("output", { "aria-live": "polite" }, String(value));
   const set = (v) => { v = Math.max(min, Math.min(max, v)); out.textContent = String(v); value = v; onchange(v); };
-  return h("div", { class: "stepper", role: "group", "aria-label": label },
+  const el = h("div", { class: "stepper", role: "group", "aria-label": label },
     h("span", { class: "small" }, label),
-    h("button", { type: "button", "aria-label": `${label}: one less`, onclick: () => set(value - 1) }, "−"),
+    h("button", { type: "button", "aria-label": t("stepper.less", { label }), onclick: () => set(value - 1) }, "−"),
     out,
-    h("button", { type: "button", "aria-label": `${label}: one more`, onclick: () => set(value + 1) }, "+"));
+    h("button", { type: "button", "aria-label": t("stepper.more", { label }), onclick: () => set(value + 1) }, "+"));
+  /** Show a value set from outside (a new hand) without calling onchange. */
+  el.setValue = (v) => { value = v; out.textContent = String(v); };
+  return el;
 }
 
 export function toast(message, ms = 3500) {
@@ -85,7 +89,7 @@ export function sheet(title, { onclose } = {}) {
   const close = () => { dialog.close(); };
   dialog.append(
     h("div", { class: "sheet-head" }, h("h2", { id: titleId }, title),
-      h("button", { type: "button", class: "icon-btn", "aria-label": "Close", onclick: close }, "✕")),
+      h("button", { type: "button", class: "icon-btn", "aria-label": t("sheet.close"), onclick: close }, "✕")),
     body, foot);
   dialog.addEventListener("close", () => { dialog.remove(); onclose && onclose(); });
   document.body.append(dialog);

@@ -3,23 +3,24 @@ import { h, clear } from "./util.js";
 import { api, rulesets, yakuNames } from "./api.js";
 import { createHandEditor, emptyHand } from "./hand.js";
 import { createConditions, defaultConditions, placeError } from "./quick.js";
-import { summary } from "./results.js";
+import { summary, yakuName } from "./results.js";
+import { t } from "./i18n.js";
 import { tileSpan, tileName, toMpsz, parseMpsz } from "./tiles.js";
 import * as store from "./store.js";
 
 function describe(value, names) {
   if (value === null || value === undefined) return h("span", { class: "muted" }, "—");
   if (value.error) return h("span", { class: "muted" }, value.error.message);
-  const yaku = (value.yaku || []).map((y) => names[y.id] || y.name || y.id).join(", ");
+  const yaku = (value.yaku || []).map((y) => yakuName(y, names)).join(t("list.sep"));
   return h("span", {}, h("b", {}, summary(value)), yaku ? h("span", { class: "small muted" }, " — ", yaku) : null);
 }
 
 /** Copies of a tile the player can still draw: four, less those in sight (the hand, the melds, the
  * dora and ura indicators, the discards). */
 export function tilesLeft(state, tile) {
-  const base = (t) => (t[0] === "0" ? "5" + t[1] : t);
+  const base = (c) => (c[0] === "0" ? "5" + c[1] : c);
   const seen = [...state.concealed, ...state.melds.flatMap((m) => m.tiles), ...state.dora, ...state.ura, ...(state.discards || [])];
-  return Math.max(0, 4 - seen.filter((t) => base(t) === base(tile)).length);
+  return Math.max(0, 4 - seen.filter((c) => base(c) === base(tile)).length);
 }
 
 export async function waitsScreen(view) {
@@ -37,7 +38,7 @@ export async function waitsScreen(view) {
   const out = h("div", { "aria-live": "polite" });
   const editor = createHandEditor({ state, withWin: false, withDiscards: true, onchange: () => { save(); clear(out); } });
   const conditions = createConditions(cond, { rulesetList: list, waits: true, onchange: () => { save(); clear(out); } });
-  const button = h("button", { type: "button", class: "btn-primary", "data-testid": "analyse", onclick: analyse }, "Find waits");
+  const button = h("button", { type: "button", class: "btn-primary", "data-testid": "analyse", onclick: analyse }, t("waits.find"));
 
   async function analyse() {
     clear(out);
@@ -49,16 +50,16 @@ export async function waitsScreen(view) {
       const items = res.waits.map((w) => h("li", { "data-wait": w.tile },
         tileSpan(w.tile),
         h("div", { class: "value" },
-          h("div", { class: "small", "data-testid": `left-${w.tile}` }, h("b", {}, String(tilesLeft(state, w.tile))), ` of 4 left`),
-          h("div", {}, h("span", { class: "small" }, "Ron: "), describe(w.ron, names)),
-          h("div", {}, h("span", { class: "small" }, "Tsumo: "), describe(w.tsumo, names)),
-          w.reason ? h("div", { class: "small muted" }, w.reason) : null)));
+          h("div", { class: "small", "data-testid": `left-${w.tile}` }, h("b", {}, String(tilesLeft(state, w.tile))), t("waits.of_four_left")),
+          h("div", {}, h("span", { class: "small" }, t("waits.ron")), describe(w.ron, names)),
+          h("div", {}, h("span", { class: "small" }, t("waits.tsumo")), describe(w.tsumo, names)),
+          w.reason ? h("div", { class: "small muted" }, w.reason_id ? t(`waits.reason.${w.reason_id}`, {}, w.reason) : w.reason) : null)));
       const left = res.waits.reduce((n, w) => n + tilesLeft(state, w.tile), 0);
-      clear(out, h("section", { class: "card", "aria-label": "Waits" },
-        h("h2", {}, res.tenpai ? `Tenpai: ${res.waits.length} winning tile${res.waits.length === 1 ? "" : "s"}, ${left} left` : "Not tenpai"),
-        res.furiten ? h("div", { class: "banner warn" }, "Furiten: one of your waits is among your discards, so you cannot win by ron.") : null,
-        res.tenpai ? h("ul", { class: "waits-list" }, items) : h("p", {}, "No single tile completes this hand."),
-        res.waits.length ? h("p", { class: "small muted" }, "Waits: ", res.waits.map((w) => tileName(w.tile)).join(", ")) : null));
+      clear(out, h("section", { class: "card", "aria-label": t("nav.waits") },
+        h("h2", {}, res.tenpai ? t(res.waits.length === 1 ? "waits.tenpai_one" : "waits.tenpai", { n: res.waits.length, left }) : t("waits.noten")),
+        res.furiten ? h("div", { class: "banner warn" }, t("waits.furiten")) : null,
+        res.tenpai ? h("ul", { class: "waits-list" }, items) : h("p", {}, t("waits.none")),
+        res.waits.length ? h("p", { class: "small muted" }, t("waits.list"), res.waits.map((w) => tileName(w.tile)).join(t("list.sep"))) : null));
       out.scrollIntoView({ behavior: "smooth", block: "start" });
     } catch (err) {
       placeError(err, [editor, conditions], out);
@@ -67,6 +68,6 @@ export async function waitsScreen(view) {
     }
   }
 
-  clear(view, h("h1", { class: "visually-hidden" }, "Wait analysis"), editor.el, conditions.el,
+  clear(view, h("h1", { class: "visually-hidden" }, t("waits.title")), editor.el, conditions.el,
     out, h("div", { class: "sticky-actions" }, button));
 }

@@ -30,6 +30,7 @@ def assert_fresh_hand(page, *, ruleset: str, seat: str):
         assert not page.locator(f'input[name="{name}"]').is_checked(), name
     assert page.locator('.stepper[aria-label="Honba"] output').inner_text() == "0"
     assert page.locator('.stepper[aria-label="Riichi sticks"] output').inner_text() == "0"
+    assert page.locator('[data-testid="dora-count"] output').inner_text() == "0", "the dora count is per hand"
     assert page.locator("[data-indicator]").count() == 0
     assert page.locator(mode(page, "hand")).is_checked(), "the picker is back on the hand"
     assert page.locator('[data-testid="result"]').count() == 0
@@ -46,6 +47,8 @@ def enter_busy_hand(page):
     page.click('[aria-label="Honba: one more"]')
     page.click('[aria-label="Honba: one more"]')
     page.click('[aria-label="Riichi sticks: one more"]')
+    page.click('[aria-label="Dora in hand: one more"]')
+    page.click('[aria-label="Dora in hand: one more"]')
     page.locator(".picker").scroll_into_view_if_needed()
     for code in [c + s for s, digits in (("m", "234"), ("p", "067"), ("s", "345"), ("z", "11555")) for c in digits]:
         page.click(f'.picker [data-tile="{code}"]')
@@ -64,7 +67,7 @@ def test_next_hand_clear_and_reload_keep_only_the_session(phone, live_server):
     page.click('[data-testid="score"]')
     expected = score_api(page, live_server, ruleset="ema", hand=HAND, win_tile="5z", seat_wind="south", win="tsumo",
                          riichi=True, ippatsu=True, haitei=True, honba=2, riichi_sticks=1,
-                         dora_indicators="4z", ura_indicators="9m")
+                         dora_indicators="4z", ura_indicators="9m", dora_count=2)
     expect(page.locator('[data-testid="result-total"]')).to_have_text(str(expected["total"]))
 
     # after scoring: "Next hand" starts afresh, keeping the rule set and the seat
@@ -117,6 +120,42 @@ def test_riichi_tsumo_journey_taps(phone, live_server):
     expected = score_api(page, live_server, ruleset="wrr", hand=HAND, win_tile="5z", win="tsumo", riichi=True)
     expect(page.locator('[data-testid="result-total"]')).to_have_text(str(expected["total"]))
     assert taps.record() == 17
+
+
+def test_dora_counted_with_the_stepper_change_the_score(phone, live_server):
+    page, console = phone
+    page.goto("/#/score")
+    taps = Taps(page, "score a riichi tsumo hand with dora counted by the stepper")
+    taps.tiles(HAND)
+    taps.check('input[name="win"][value="tsumo"]')
+    taps.check('input[name="riichi"]')
+    taps.tap('[aria-label="Dora in hand: one more"]')
+    taps.tap('[aria-label="Dora in hand: one more"]')
+    taps.tap('[data-testid="score"]')
+    plain = score_api(page, live_server, ruleset="wrr", hand=HAND, win_tile="5z", win="tsumo", riichi=True)
+    counted = score_api(page, live_server, ruleset="wrr", hand=HAND, win_tile="5z", win="tsumo", riichi=True, dora_count=2)
+    assert counted["total"] != plain["total"]
+    expect(page.locator('[data-testid="result-total"]')).to_have_text(str(counted["total"]))
+    expect(page.locator('[data-testid="result"] [data-yaku="dora"]')).to_contain_text("2")
+    assert taps.record() == 19
+    # a step down re-scores with one dora; Clear puts the count back to 0
+    page.click('[aria-label="Dora in hand: one less"]')
+    page.click('[data-testid="score"]')
+    one = score_api(page, live_server, ruleset="wrr", hand=HAND, win_tile="5z", win="tsumo", riichi=True, dora_count=1)
+    expect(page.locator('[data-testid="result-total"]')).to_have_text(str(one["total"]))
+    page.evaluate("window.scrollTo(0, 0)")
+    page.click('.hand-editor button:has-text("Clear")')
+    assert page.locator('[data-testid="dora-count"] output').inner_text() == "0"
+    # dora never make a hand without yaku score: a ron with no yaku and three counted dora is refused
+    console.allow(422)
+    page.click("summary:has-text('Type the tiles instead')")
+    page.fill('[data-testid="typed-tiles"]', "123m456p789s234m11z")
+    page.press('[data-testid="typed-tiles"]', "Enter")
+    for _ in range(3):
+        page.click('[aria-label="Dora in hand: one more"]')
+    page.click('[data-testid="score"]')
+    expect(page.locator(".hand-editor .entry-bar .field-error").first).to_contain_text("no yaku")
+    assert page.locator('[data-testid="result"]').count() == 0
 
 
 # --- a photo, with the recognition answer fixed so the journey is the same on every run -----------

@@ -21,7 +21,7 @@ def test_catalogues_have_every_key_the_app_uses():
     used = set()
     for js in (STATIC / "js").glob("*.js"):
         used |= set(re.findall(r'\bt\("([\w.]+)"', js.read_text(encoding="utf-8")))
-    used |= set(re.findall(r'data-i18n="([\w.]+)"', (STATIC.parent / "templates" / "index.html").read_text(encoding="utf-8")))
+    used |= set(re.findall(r'data-i18n(?:-label)?="([\w.]+)"', (STATIC.parent / "templates" / "index.html").read_text(encoding="utf-8")))
     assert used and used <= set(en), sorted(used - set(en))
 
 
