@@ -231,7 +231,7 @@ def parse_request(payload: Any, rules: Ruleset | None = None) -> Win:
         honba=_int(payload, "honba"), riichi_sticks=_int(payload, "riichi_sticks"),
         closed=all(m.type == "ankan" for m in melds) if melds else True,
     )
-    win_req.dora_count = _int(payload, "dora_count", 0, MAX_DORA_COUNT, 422)
+    win_req.dora_count = _int(payload, "dora_count", 0, MAX_DORA_COUNT)
     _check_tiles(win_req, scan)
     win_req.flags = frozenset(_check_flags(win_req, flags))
     return win_req

@@ -184,11 +184,13 @@ def test_counted_dora_never_make_a_hand_without_yaku_score():
     assert err.value.field == "hand" and "dora" in err.value.message
 
 
-@pytest.mark.parametrize("value", [-1, scoring.engine.MAX_DORA_COUNT + 1, 1.5, "2", True, None, [1]])
-def test_dora_count_out_of_range_or_not_a_whole_number_is_refused_naming_it(value):
+@pytest.mark.parametrize("value, status", [(-1, 422), (scoring.engine.MAX_DORA_COUNT + 1, 422),
+                                           (1.5, 400), ("2", 400), (True, 400), (None, 400), ([1], 400)])
+def test_dora_count_out_of_range_or_not_a_whole_number_is_refused_naming_it(value, status):
+    """Like honba: a value of the wrong type is malformed (400), a number out of range is 422."""
     with pytest.raises(ScoringError) as err:
         score("123m456p789s234m55p", "4m", riichi=True, dora_count=value)
-    assert (err.value.field, err.value.status) == ("dora_count", 422)
+    assert (err.value.field, err.value.status) == ("dora_count", status)
 
 
 def test_dora_count_up_to_the_bound_is_accepted():
