@@ -133,3 +133,13 @@ def test_changes_are_checked():
     with pytest.raises(LedgerError) as err:
         project({"ruleset": "nope", "hands": []}, [])
     assert err.value.field.startswith("table")
+
+
+def test_the_offline_scoring_source_holds_the_board(tclient):
+    """The phone imports scoring.board from /offline/scoring.zip, next to the ledger it calls."""
+    import io
+    import zipfile
+
+    resp = tclient.get("/offline/scoring.zip")
+    names = zipfile.ZipFile(io.BytesIO(resp.data)).namelist()
+    assert {"scoring/board.py", "scoring/ledger.py", "scoring/rules.py"} <= set(names)

@@ -43,14 +43,14 @@ function forget(id) {
   if (id in all) { delete all[id]; store.set("projections", all); }
 }
 
-/** What the board shows for `table`: {table, info}. With no hand queued, the table as it is and no info.
+/** What the board shows for `table`: {table, info}. With no hand queued, the newest table and no info.
  * Otherwise the projection when the ledger has answered (from memory, or from this phone's storage after
  * a reload); until then, or when the ledger cannot run, the last known table and why. `onready` is called
  * when an answer arrives. */
 export function boardOf(table, onready = () => {}) {
   const items = pendingOf(table.id);
-  if (!items.length) { forget(table.id); return { table, info: null }; }
-  const base = newest(table);
+  const base = newest(table);   // the server's answer to the last hand sent shows at once, not at the next poll
+  if (!items.length) { forget(table.id); return { table: base, info: null }; }
   const key = keyOf(base, items);
   const saved = store.get("projections", {})[table.id];
   const known = results.get(key) || (saved && saved.key === key ? saved : null);
@@ -100,11 +100,12 @@ export function decorate(root, info) {
   } else {
     text = t(n === 1 ? "projection.unavailable_one" : "projection.unavailable", { n });
   }
-  const banner = h("div", { class: `banner ${info.state === "ready" && !info.error ? "info" : "warn"} projection`, role: "status",
-    "data-testid": "projection", "data-state": info.state, ...(info.ms !== undefined ? { "data-ms": String(info.ms) } : {}) }, text);
+  const attrs = { role: "status", "data-testid": "projection", "data-state": info.state, ...(info.ms !== undefined ? { "data-ms": String(info.ms) } : {}) };
   const board = root.querySelector(".board");
-  const anchor = root.querySelector('[data-testid="pending"]') || board;
-  if (anchor) anchor.before(banner);
+  const pending = root.querySelector('[data-testid="pending"]');
+  // one box with the list of hands waiting: whether the board includes them, then which they are
+  if (pending && info.state === "ready" && !info.error) pending.prepend(h("strong", { class: "projection", ...attrs }, text), h("br"));
+  else if (pending || board) (pending || board).before(h("div", { class: `banner ${info.state === "ready" && !info.error ? "info" : "warn"} projection`, ...attrs }, text));
   if (info.state !== "ready") return;
   if (board) {
     board.classList.add("projected");
