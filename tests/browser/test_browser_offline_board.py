@@ -142,6 +142,15 @@ def test_the_board_moves_forward_offline_and_equals_the_server_after(browser, li
     assert board_numbers(page) == ended
     ms = int(page.locator('[data-testid="projection"]').get_attribute("data-ms"))
 
+    # in Japanese the marks come from the catalogue too
+    page.click("#lang-toggle")
+    expect(page.locator('[data-testid="unsent"]').first).to_have_text("未送信")
+    expect(page.locator('[data-testid="projection"]')).to_contain_text("未送信の局が4件")
+    still(page, top=True)
+    screenshot(page, "offline-board-projected-ja")
+    page.click("#lang-toggle")
+    projected(page, 4)
+
     # back online: the hands are sent, the marks go, and the server's board is the projection
     go_online(context, page)
     expect(page.locator('[data-testid="pending"]')).to_have_count(0, timeout=20_000)
