@@ -69,7 +69,8 @@ def project(table: Mapping, changes: list) -> dict:
     Returns ``{"table": <table JSON with the projected state and hands>, "applied": n, "unsent": [...],
     "error": null}``: ``unsent`` lists the indices of the history rows the changes added or replaced.
     A change the ledger refuses stops the projection there: ``applied`` counts the changes in it and
-    ``error`` says what is wrong (``{"change": k, "field", "message", "status"}``).
+    ``error`` says what is wrong (``{"change": k, "field", "message", "status"}``). A table whose own
+    records cannot be replayed is given back as it is, with ``"change": null`` in the error.
     """
     if not isinstance(table, Mapping):
         raise LedgerError("table", "must be the table JSON", 400)
@@ -80,7 +81,11 @@ def project(table: Mapping, changes: list) -> dict:
     hands = hands_of(table.get("hands") or [])
     base = len(hands)
     unsent: set[int] = set()
-    shown = board(rules, hands)
+    try:
+        shown = board(rules, hands)
+    except LedgerError as err:  # a record the ledger cannot replay: the phone keeps the table as it is
+        return {"table": dict(table), "applied": 0, "unsent": [], "sent_hands": base,
+                "error": {"change": None, "field": err.field, "message": err.message, "status": err.status}}
     applied, error = 0, None
     for k, change in enumerate(changes or []):
         try:

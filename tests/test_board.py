@@ -119,6 +119,15 @@ def test_random_games_project_to_the_replayed_board(ruleset, candidates, cut):
     assert same_board(out["table"], full)
 
 
+def test_a_table_whose_records_cannot_be_replayed_is_kept_as_it_is():
+    rules = get_ruleset("wrr")
+    copy = {"id": "x", "ruleset": "wrr", "rules": {}, "players": list("abcd"), "version": 2, **board(rules, [draw()])}
+    copy["hands"] = [{**copy["hands"][0], "result": "bogus"}]
+    out = project(copy, [{"op": "add", "body": draw()}])
+    assert out["table"] == copy and out["applied"] == 0 and out["unsent"] == []
+    assert out["error"]["change"] is None and out["error"]["field"] == "result"
+
+
 def test_changes_are_checked():
     with pytest.raises(LedgerError) as err:
         change_hands([], {"op": "undo"})

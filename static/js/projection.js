@@ -91,7 +91,9 @@ export function decorate(root, info) {
   if (!info) return;
   const n = info.count;
   let text;
-  if (info.state === "ready" && info.error) {
+  if (info.state === "ready" && info.error && !info.applied) {
+    text = t("projection.failed", { n, message: info.error.message });
+  } else if (info.state === "ready" && info.error) {
     text = t("projection.partial", { n, applied: info.applied, message: info.error.message });
   } else if (info.state === "ready") {
     text = t(n === 1 ? "projection.included_one" : "projection.included", { n });
@@ -106,7 +108,7 @@ export function decorate(root, info) {
   // one box with the list of hands waiting: whether the board includes them, then which they are
   if (pending && info.state === "ready" && !info.error) pending.prepend(h("strong", { class: "projection", ...attrs }, text), h("br"));
   else if (pending || board) (pending || board).before(h("div", { class: `banner ${info.state === "ready" && !info.error ? "info" : "warn"} projection`, ...attrs }, text));
-  if (info.state !== "ready") return;
+  if (info.state !== "ready" || !info.applied) return;
   if (board) {
     board.classList.add("projected");
     const centre = board.querySelector(".centre");

@@ -200,3 +200,45 @@ def test_without_offline_scoring_the_board_says_it_is_the_last_known_state(brows
     expect_board(page, api_table(page, live_server, table_id), timeout=10_000)
     context.close()
     assert console.unexpected() == []
+
+
+def test_a_hand_the_ledger_refuses_offline_is_said_before_and_after_recording(browser, live_server):
+    """Offline, the sheet's preview refuses an impossible hand as the server would, and if it is
+    recorded anyway the board includes the hands before it and says why it stops there."""
+    if not (VENDOR / "pyodide.asm.wasm").exists():
+        pytest.skip("Pyodide is not installed in static/vendor (scripts/test installs it with npm)")
+    context, console = new_phone(browser, live_server)
+    console.allow_offline()
+    console.allow(422)
+    page = context.new_page()
+    table_id = create_table(page)
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    page.goto("/#/score")
+    page.click('[data-first-ruleset="wrr"]')
+    page.click('[data-testid="prepare-offline"]')
+    expect(page.locator('[data-testid="offline-ready"]')).to_be_visible(timeout=120_000)
+    page.goto(f"/#/table/{table_id}")
+    go_offline(context, page)
+    record_timed(page, record_ron(page, 1, 3, 1, 30), 1)
+    # Aiko declared riichi but is not tenpai at the draw: a noten riichi, which WRR makes a chombo
+    sheet = open_sheet(page, "draw")
+    sheet.locator('input[name="riichi"][data-seat="0"]').check()
+    sheet.locator('input[name="tenpai"][data-seat="1"]').check()
+    refused = sheet.locator('[data-testid="preview"] [data-state="refused"]')
+    expect(refused).to_contain_text("chombo", timeout=30_000)
+    save(sheet)
+    banner = page.locator('[data-testid="projection"][data-state="ready"]')
+    expect(banner).to_contain_text("2 hands not yet sent: the board includes 1 of them. The next would be refused", timeout=30_000)
+    expect(page.locator('[data-testid="unsent"]')).to_have_count(1)
+    still(page, top=True)
+    screenshot(page, "offline-board-refused")
+    # back online the first hand goes in; the refused one waits for the player, as before
+    go_online(context, page)
+    expect(page.locator('[data-testid="conflict"]')).to_contain_text("Not recorded", timeout=20_000)
+    server = api_table(page, live_server, table_id)
+    assert [h["result"] for h in server["hands"]] == ["ron"]
+    expect_board(page, server, timeout=10_000)
+    expect(page.locator('[data-testid="unsent"]')).to_have_count(0)
+    context.close()
+    assert console.unexpected() == []
