@@ -12,6 +12,7 @@ import { WIND_LETTER, WIND_NAME } from "./tiles.js";
 import * as store from "./store.js";
 import { t, has, lang } from "./i18n.js";
 import { boardOf, decorate, previewNote, previewOf } from "./projection.js";
+import { scoreOffline } from "./offline.js";
 
 const POLL_MS = 3000;
 /** An abortive draw's name ("Four winds (suufon renda)" / "四風連打"). */
@@ -710,7 +711,8 @@ export async function tableScreen(view, key, params) {
       const check = async () => {
         const req = { ...cond.request(), ...editor.request(), rules: table.rules || {} };
         try {
-          const r = await api("POST", "/api/score", req);
+          // offline, the same engine on the phone (Pyodide), when the player made scoring work offline
+          const r = await api("POST", "/api/score", req).catch((err) => (err instanceof OfflineError ? scoreOffline(req) : Promise.reject(err)));
           const { seat_wind, round_wind, honba, riichi_sticks, compare, ...handReq } = req;  // the table fills these in
           f.values[seat] = { hand: handReq };
           out.dispatchEvent(new Event("preview", { bubbles: true }));

@@ -12,6 +12,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import ARTIFACTS, new_phone, screenshot
+from .test_browser_hand_state import HAND
 from .test_browser_tables import api_table, create_table, expect_board, open_sheet, record_ron, save
 
 VENDOR = Path(__file__).resolve().parents[2] / "static" / "vendor" / "pyodide"
@@ -203,8 +204,9 @@ def test_without_offline_scoring_the_board_says_it_is_the_last_known_state(brows
 
 
 def test_a_hand_the_ledger_refuses_offline_is_said_before_and_after_recording(browser, live_server):
-    """Offline, the sheet's preview refuses an impossible hand as the server would, and if it is
-    recorded anyway the board includes the hands before it and says why it stops there."""
+    """Offline, a hand entered tile by tile is scored on the phone and projected; the sheet's preview
+    refuses an impossible hand as the server would, and if it is recorded anyway the board includes
+    the hands before it and says why it stops there."""
     if not (VENDOR / "pyodide.asm.wasm").exists():
         pytest.skip("Pyodide is not installed in static/vendor (scripts/test installs it with npm)")
     context, console = new_phone(browser, live_server)
@@ -221,6 +223,17 @@ def test_a_hand_the_ledger_refuses_offline_is_said_before_and_after_recording(br
     page.goto(f"/#/table/{table_id}")
     go_offline(context, page)
     record_timed(page, record_ron(page, 1, 3, 1, 30), 1)
+    # Ben, now the dealer, wins by tsumo with a hand entered tile by tile: scored on the phone
+    sheet = open_sheet(page, "tsumo")
+    sheet.locator('input[name="winner"][value="1"]').check()
+    sheet.locator('input[name="value-mode-1"][value="hand"]').check()
+    sheet.locator("summary:has-text('Type the tiles instead')").click()
+    sheet.locator('[data-testid="typed-tiles"]').fill(HAND)
+    sheet.locator('[data-testid="typed-tiles"]').press("Enter")
+    sheet.locator('[data-testid="check-hand-1"]').click()
+    expect(sheet.locator('[data-testid="hand-value-1"]')).to_be_visible(timeout=30_000)
+    record_timed(page, sheet, 2)
+    scored = board_numbers(page)
     # Aiko declared riichi but is not tenpai at the draw: a noten riichi, which WRR makes a chombo
     sheet = open_sheet(page, "draw")
     sheet.locator('input[name="riichi"][data-seat="0"]').check()
@@ -229,16 +242,19 @@ def test_a_hand_the_ledger_refuses_offline_is_said_before_and_after_recording(br
     expect(refused).to_contain_text("chombo", timeout=30_000)
     save(sheet)
     banner = page.locator('[data-testid="projection"][data-state="ready"]')
-    expect(banner).to_contain_text("2 hands not yet sent: the board includes 1 of them. The next would be refused", timeout=30_000)
-    expect(page.locator('[data-testid="unsent"]')).to_have_count(1)
+    expect(banner).to_contain_text("3 hands not yet sent: the board includes 2 of them. The next would be refused", timeout=30_000)
+    expect(page.locator('[data-testid="unsent"]')).to_have_count(2)
+    assert board_numbers(page) == scored
     still(page, top=True)
     screenshot(page, "offline-board-refused")
     # back online the first hand goes in; the refused one waits for the player, as before
     go_online(context, page)
     expect(page.locator('[data-testid="conflict"]')).to_contain_text("Not recorded", timeout=20_000)
     server = api_table(page, live_server, table_id)
-    assert [h["result"] for h in server["hands"]] == ["ron"]
+    assert [h["result"] for h in server["hands"]] == ["ron", "tsumo"]
+    assert "hand" in server["hands"][1]["winner"]["value"]
     expect_board(page, server, timeout=10_000)
+    assert {k: v for k, v in board_numbers(page).items()} == scored
     expect(page.locator('[data-testid="unsent"]')).to_have_count(0)
     context.close()
     assert console.unexpected() == []
