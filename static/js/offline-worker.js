@@ -43,6 +43,8 @@ def tenbou_project(text):
         return json.dumps({"ok": True, "result": project(msg["table"], msg["changes"])})
     except scoring.ScoringError as err:
         return json.dumps({"ok": False, "status": err.status, "error": {"field": err.field, "message": err.message, "code": "impossible"}})
+    except (KeyError, TypeError, ValueError, AttributeError) as err:  # a table JSON this phone cannot read
+        return json.dumps({"ok": False, "status": 400, "error": {"field": "table", "message": str(err), "code": "malformed"}})
 `);
     projectFn = pyodideNow.globals.get("tenbou_project");
   }
