@@ -80,28 +80,46 @@ def project(table: Mapping, changes: list) -> dict:
         raise LedgerError(f"table.{err.field}" if err.field else "table", err.message, err.status) from None
     hands = hands_of(table.get("hands") or [])
     base = len(hands)
-    unsent: set[int] = set()
+    changes = list(changes or [])
+    # the usual case, every change accepted: one replay of the whole list
+    try:
+        final = hands
+        for change in changes:
+            final = change_hands(final, change)
+        doc: dict[str, Any] = {**table, **board(rules, final)}
+        return {"table": doc, "applied": len(changes), "unsent": _unsent(base, changes), "sent_hands": base, "error": None}
+    except LedgerError:
+        pass
+    # one of them is refused (or the table's own records are): find which, one change at a time
     try:
         shown = board(rules, hands)
     except LedgerError as err:  # a record the ledger cannot replay: the phone keeps the table as it is
         return {"table": dict(table), "applied": 0, "unsent": [], "sent_hands": base,
                 "error": {"change": None, "field": err.field, "message": err.message, "status": err.status}}
     applied, error = 0, None
-    for k, change in enumerate(changes or []):
+    for k, change in enumerate(changes):
         try:
             new_hands = change_hands(hands, change)
             new_board = board(rules, new_hands)
         except LedgerError as err:
             error = {"change": k, "field": err.field, "message": err.message, "status": err.status}
             break
+        hands, shown, applied = new_hands, new_board, k + 1
+    doc = {**table, **shown}
+    return {"table": doc, "applied": applied, "unsent": _unsent(base, changes[:applied]), "sent_hands": base, "error": error}
+
+
+def _unsent(count: int, changes: list) -> list[int]:
+    """The history rows that ``changes`` (all accepted) add or replace, of a table of ``count`` hands."""
+    rows: set[int] = set()
+    for change in changes:
         op = change.get("op")
         if op == "add":
-            unsent.add(len(new_hands) - 1)
+            rows.add(count)
+            count += 1
         elif op == "replace":
-            unsent.add(change.get("index", change.get("hand_index")))
+            rows.add(change.get("index", change.get("hand_index")))
         else:
-            unsent.discard(len(hands) - 1)
-        hands, shown, applied = new_hands, new_board, k + 1
-    doc: dict[str, Any] = {**table, **shown}
-    return {"table": doc, "applied": applied, "unsent": sorted(i for i in unsent if i < len(hands)),
-            "sent_hands": base, "error": error}
+            count -= 1
+            rows.discard(count)
+    return sorted(i for i in rows if i < count)
