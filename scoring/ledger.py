@@ -367,7 +367,8 @@ def _ron(rules: Ruleset, state: TableState, body: Mapping, book: _Book) -> dict:
         _pay_ron(rules, book, frm, seat, value, pao, honba)
         shown.append(_winner_record(seat, value, pao, w.get("value"), False))
     if len(winners) > 1 and rules.multi_ron_sticks == "closest_own_back":
-        for seat in seats:
+        # in turn order from the discarder, like the winners: the record does not depend on the order they were listed in
+        for seat in sorted(seats, key=lambda s: (s - frm) % 4):
             if seat in riichi and seat != closest:
                 book.pay(TABLE, seat, rules.riichi_stick, "own riichi stick back")
     book.pay(TABLE, closest, book.sticks * rules.riichi_stick, "riichi sticks")

@@ -27,6 +27,8 @@ from sqlalchemy import (Boolean, Column, ForeignKey, Integer, MetaData, String, 
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
+from scoring.board import fold
+
 metadata = MetaData()
 
 tables = Table(
@@ -376,13 +378,5 @@ class Database:
 
 
 def hands_from_events(evs: list[dict]) -> list[dict]:
-    """Fold the event log into the current list of hands."""
-    hands: list[dict] = []
-    for ev in evs:
-        if ev["op"] == "add":
-            hands.append(ev["body"])
-        elif ev["op"] == "undo":
-            hands.pop()
-        elif ev["op"] == "replace":
-            hands[ev["hand_index"]] = ev["body"]
-    return hands
+    """Fold the event log into the current list of hands (the same fold a phone runs offline)."""
+    return fold(evs)

@@ -14,8 +14,9 @@ import json
 import secrets
 from typing import Any, Mapping
 
+from scoring.board import board, change_hands
 from scoring.errors import ScoringError
-from scoring.ledger import clean_hand, printable, replay, state_dict
+from scoring.ledger import LedgerError, clean_hand, printable, replay, state_dict
 from scoring.rules import get_ruleset
 
 from .db import Database, TableRow, VersionConflict, hands_from_events, now
@@ -165,23 +166,14 @@ class TableService:
         if not isinstance(body, Mapping):
             raise TableError(400, "a hand must be a JSON object", "body")
         body = self._checked(body)
-        return self._write(key, token, if_match, "add", None, body, lambda hands: hands + [body])
+        return self._write(key, token, if_match, "add", None, body, {"op": "add", "body": body})
 
     def undo(self, key: str, token: str | None, if_match: int | None) -> str:
-        def change(hands):
-            if not hands:
-                raise TableError(422, "there is no hand to undo", "hands")
-            return hands[:-1]
-        return self._write(key, token, if_match, "undo", None, None, change)
+        return self._write(key, token, if_match, "undo", None, None, {"op": "undo"})
 
     def correct(self, key: str, token: str | None, if_match: int | None, index: int, body: Any) -> str:
         body = self._checked(body)
-
-        def change(hands):
-            if not 0 <= index < len(hands):
-                raise TableError(404, f"no hand {index}: the table has {len(hands)} hand(s), numbered from 0", "index")
-            return hands[:index] + [body] + hands[index + 1:]
-        return self._write(key, token, if_match, "replace", index, body, change)
+        return self._write(key, token, if_match, "replace", index, body, {"op": "replace", "index": index, "body": body})
 
     @staticmethod
     def _checked(body: Any) -> dict:
@@ -208,12 +200,9 @@ class TableService:
                 raise TableError(404, f"no table {key!r}", "id")
             self._authorise(conn, row, token)
             hands = hands_from_events(self.db.events_of(conn, row.id))
-        if index is None:
-            at, new_hands = len(hands), hands + [dict(body)]
-        elif 0 <= index < len(hands):
-            at, new_hands = index, hands[:index] + [dict(body)] + hands[index + 1:]
-        else:
-            raise TableError(404, f"no hand {index}: the table has {len(hands)} hand(s), numbered from 0", "index")
+        change = {"op": "add", "body": dict(body)} if index is None else {"op": "replace", "index": index, "body": dict(body)}
+        at = len(hands) if index is None else index
+        new_hands = _changed(hands, change)
         rules = get_ruleset(row.ruleset, row.rules)
         try:
             state, records = replay(rules, new_hands)
@@ -237,7 +226,7 @@ class TableService:
             # hands stored before today's checks are read back with their unknown fields dropped, so an
             # old record can never block the table; the new hand was checked strictly above
             hands = [clean_hand(h, strict=False) for h in hands_from_events(self.db.events_of(conn, row.id))]
-            new_hands = change(hands)
+            new_hands = _changed(hands, change)
             if len(new_hands) > MAX_HANDS:
                 raise TableError(422, f"a table holds at most {MAX_HANDS} hands", "hands")
             rules = get_ruleset(row.ruleset, row.rules)
@@ -271,12 +260,11 @@ class TableService:
     # --- the table JSON --------------------------------------------------------------------
     @staticmethod
     def _snapshot(row: Mapping, hands: list, version: int, stamp: str | None, links: Mapping | None = None) -> str:
-        rules = get_ruleset(row["ruleset"], row["rules"])
-        state, records = replay(rules, hands)
+        shown = board(get_ruleset(row["ruleset"], row["rules"]), hands)  # the same board a phone projects offline
         doc = {
-            "id": row["id"], "share_code": row["share_code"], "ruleset": rules.id, "ruleset_title": rules.title,
+            "id": row["id"], "share_code": row["share_code"], "ruleset": shown["ruleset"], "ruleset_title": shown["ruleset_title"],
             "rules": row["rules"], "players": row["players"], "version": version,
-            "state": state_dict(rules, state), "hands": records,
+            "state": shown["state"], "hands": shown["hands"],
             "created_at": row["created_at"], "updated_at": stamp, **(links or {}),
         }
         return json.dumps(doc, separators=(",", ":"))
@@ -297,6 +285,13 @@ class TableService:
             return json.dumps(doc, indent=1), "application/json"
         doc = json.loads(self.get(key).snapshot)
         return export_csv(doc), "text/csv"
+
+
+def _changed(hands: list, change: dict) -> list:
+    try:
+        return change_hands(hands, change)
+    except LedgerError as err:
+        raise TableError(err.status, err.message, err.field) from None
 
 
 def _key(key: str) -> str:

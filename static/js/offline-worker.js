@@ -3,10 +3,13 @@
 // {id, request}; out: {id, ok: true, result} or {id, ok: false, status, error: {field, message, code}}.
 // Served from /offline-worker.js with a policy that lets Pyodide compile WebAssembly.
 let ready = null;
+let pyodideNow = null;   // the loaded Pyodide, for the ledger's messages below
+let projectFn = null;
 
 async function start() {
   const { loadPyodide } = await import("/static/vendor/pyodide/pyodide.mjs");
   const pyodide = await loadPyodide({ indexURL: "/static/vendor/pyodide/" });
+  pyodideNow = pyodide;
   const resp = await fetch("/offline/scoring.zip");
   if (!resp.ok) throw new Error(`the scoring source is not available (${resp.status})`);
   pyodide.unpackArchive(await resp.arrayBuffer(), "zip", { extractDir: "/tenbou" });
@@ -25,12 +28,36 @@ def tenbou_score(text):
   return pyodide.globals.get("tenbou_score");
 }
 
+// The table's ledger offline: {id, ledger: {table, changes}} -> {id, ok: true, result} with result as
+// scoring.board.project gives it (the last table JSON the phone saw plus the hands not yet sent).
+function projector() {
+  if (!projectFn) {
+    pyodideNow.runPython(`
+import json
+import scoring
+from scoring.board import project
+
+def tenbou_project(text):
+    try:
+        msg = json.loads(text)
+        return json.dumps({"ok": True, "result": project(msg["table"], msg["changes"])})
+    except scoring.ScoringError as err:
+        return json.dumps({"ok": False, "status": err.status, "error": {"field": err.field, "message": err.message, "code": "impossible"}})
+    except (KeyError, TypeError, ValueError, AttributeError) as err:  # a table JSON this phone cannot read
+        return json.dumps({"ok": False, "status": 400, "error": {"field": "table", "message": str(err), "code": "malformed"}})
+`);
+    projectFn = pyodideNow.globals.get("tenbou_project");
+  }
+  return projectFn;
+}
+
 self.addEventListener("message", async (event) => {
-  const { id, request, warm } = event.data || {};
+  const { id, request, warm, ledger } = event.data || {};
   try {
     if (!ready) ready = start();
     const score = await ready;
     if (warm) { self.postMessage({ id, ok: true, warm: true }); return; }
+    if (ledger) { self.postMessage({ id, ...JSON.parse(projector()(JSON.stringify(ledger))) }); return; }
     self.postMessage({ id, ...JSON.parse(score(JSON.stringify(request))) });
   } catch (err) {
     ready = null;

@@ -14,6 +14,13 @@ function getWorker() {
       const done = waiting.get(id);
       if (done) { waiting.delete(id); done(answer); }
     });
+    // a worker whose script cannot load (offline, never cached) answers nothing: say so to whoever waits
+    worker.addEventListener("error", (event) => {
+      event.preventDefault();
+      worker = null;
+      const error = { field: null, message: "offline scoring is not available on this phone", code: "unavailable" };
+      for (const [id, done] of waiting) { waiting.delete(id); done({ ok: false, status: 503, error }); }
+    });
   }
   return worker;
 }
@@ -33,6 +40,14 @@ export async function prepareOffline() {
 /** Score a hand on the phone: resolves like api("POST", "/api/score", request), or throws ApiError. */
 export async function scoreOffline(request) {
   const answer = await ask({ request });
+  if (answer.ok) return answer.result;
+  throw new ApiError(answer.status || 503, answer.error, answer);
+}
+
+/** The table board offline: scoring.board.project(table, changes) run by Pyodide (see offline-worker.js).
+ * Resolves {table, applied, unsent, sent_hands, error}, or throws ApiError (503 when Pyodide cannot start). */
+export async function projectOffline(table, changes) {
+  const answer = await ask({ ledger: { table, changes } });
   if (answer.ok) return answer.result;
   throw new ApiError(answer.status || 503, answer.error, answer);
 }

@@ -11,6 +11,8 @@ import { lineChart } from "./charts.js";
 import { WIND_LETTER, WIND_NAME } from "./tiles.js";
 import * as store from "./store.js";
 import { t, has, lang } from "./i18n.js";
+import { boardOf, decorate, previewNote, previewOf } from "./projection.js";
+import { scoreOffline } from "./offline.js";
 
 const POLL_MS = 3000;
 /** An abortive draw's name ("Four winds (suufon renda)" / "四風連打"). */
@@ -323,7 +325,17 @@ export async function tableScreen(view, key, params) {
 
   function canEdit() { return Boolean(entry && entry.edit_token); }
 
+  // the board moves forward offline: the hands not yet sent, replayed by the server's own ledger (projection.js)
+  function shownTable() { return table ? boardOf(table, rerender).table : table; }
   function render() {
+    const real = table;
+    const shown = table && !stopped ? boardOf(table, rerender) : null;
+    if (shown) table = shown.table;
+    try { renderBoard(); } finally { table = real; }
+    if (shown && !stopped) decorate(body, shown.info);
+  }
+
+  function renderBoard() {
     if (stopped) return;
     if (!table) {
       clear(body, h("div", { class: "banner error", role: "alert" }, offline ? t("table.offline_unknown") : t("table.not_found")));
@@ -573,7 +585,7 @@ export async function tableScreen(view, key, params) {
   }
 
   // --- the record sheet ---
-  async function recordSheet(correcting = null) {
+  async function recordSheet(correcting = null, table = shownTable()) {
     const version = table.version;   // the state the player is looking at; a later change is a conflict
     const base = correcting || null;
     if (!rules) rules = await ruleValues(table.ruleset, table.rules).catch(() => ({}));
@@ -699,7 +711,8 @@ export async function tableScreen(view, key, params) {
       const check = async () => {
         const req = { ...cond.request(), ...editor.request(), rules: table.rules || {} };
         try {
-          const r = await api("POST", "/api/score", req);
+          // offline, the same engine on the phone (Pyodide), when the player made scoring work offline
+          const r = await api("POST", "/api/score", req).catch((err) => (err instanceof OfflineError ? scoreOffline(req) : Promise.reject(err)));
           const { seat_wind, round_wind, honba, riichi_sticks, compare, ...handReq } = req;  // the table fills these in
           f.values[seat] = { hand: handReq };
           out.dispatchEvent(new Event("preview", { bubbles: true }));
@@ -789,7 +802,16 @@ export async function tableScreen(view, key, params) {
         clear(footSummary);
         clear(previewBox, err instanceof OfflineError ? h("p", { class: "hint" }, t("rec.preview_offline"))
           : h("p", { class: "field-error", role: "alert", "data-state": "refused" }, err.field ? `${fieldLabel(err.field)}: ${err.message}` : err.message));
+        if (err instanceof OfflineError) offlinePreview(seq, body);
       }
+    }
+    // offline, who pays what comes from the same ledger run on the phone, after the hands not yet sent
+    async function offlinePreview(seq, body) {
+      const res = await previewOf(table.id, correcting ? { op: "replace", index: correcting.index, body } : { op: "add", body });
+      if (!res || seq !== previewSeq || !sheetOpen) return;
+      if (res.error) { clear(previewBox, h("p", { class: "field-error", role: "alert", "data-state": "refused" }, res.error.field ? `${fieldLabel(res.error.field)}: ${res.error.message}` : res.error.message)); return; }
+      clear(previewBox, previewLines(res, players), previewNote());
+      clear(footSummary, res.hand.deltas.map((d, i) => h("span", { class: d > 0 ? "pos" : d < 0 ? "neg" : "" }, `${players[i]} ${points(d, true)}`)));
     }
     s.body.addEventListener("change", schedulePreview);
     s.body.addEventListener("preview", schedulePreview);
