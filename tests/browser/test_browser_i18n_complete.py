@@ -392,3 +392,42 @@ def test_every_yaku_and_limit_has_its_name_in_both_languages():
         assert [i for i in ids if f"yaku.{i}" not in catalogue] == []
         assert [i for i in limits if f"limit.{i}" not in catalogue] == []
     assert JA["yaku.riichi"] == "立直" and JA["limit.haneman"] == "跳満"
+
+
+# --- the server's reasons in Japanese: worded from their detail ids, no English inside -------------------
+
+def test_score_errors_in_japanese_have_no_english_inside(browser, live_server):
+    context, console = new_phone(browser, live_server, locale="ja-JP")
+    console.allow(422)
+    page = context.new_page()
+    rulesets = page.request.get(f"{live_server}/api/rulesets").json()["rulesets"]
+    walk = Walk(page, allowed=[r["title"] for r in rulesets])
+    page.goto("/#/score")
+    page.click('[data-first-ruleset="wrr"]')
+    page.click("summary:has-text('文字で入力する')")
+
+    def score(tiles: str):
+        page.fill('[data-testid="typed-tiles"]', tiles)
+        page.press('[data-testid="typed-tiles"]', "Enter")
+        page.click('[data-testid="score"]')
+
+    # a closed ron with no yaku: a triplet of 1m, a closed wait on 4m, terminals
+    score("111m456p789s99p35m4m")
+    error = page.locator(".field-error:not(:empty), .banner.error").first
+    expect(error).to_have_text(JA["detail.no_yaku"])
+    walk.check("score: no yaku")
+    screenshot(page, "ja-error-no-yaku")
+    # not a complete hand
+    score("111m456p789s99p36m4m")
+    expect(page.locator(".field-error:not(:empty), .banner.error").first).to_have_text(JA["detail.not_complete"])
+    walk.check("score: not a complete hand")
+    screenshot(page, "ja-error-not-complete")
+    # too few tiles
+    score("111m456p789s99p4m")
+    expect(page.locator(".field-error:not(:empty), .banner.error").first).to_contain_text("手牌が12枚です")
+    walk.check("score: tile count")
+    screenshot(page, "ja-error-tile-count")
+
+    context.close()
+    assert walk.leaks == {}, json.dumps(walk.leaks, ensure_ascii=False, indent=1)
+    assert console.unexpected() == []
