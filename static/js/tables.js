@@ -111,7 +111,7 @@ export async function flushQueue() {
           mine.conflict = { message: err.message, version: err.body && err.body.table ? err.body.table.version : null };
           if (err.body && err.body.table) store.saveTable({ id: err.body.table.id, table: err.body.table, seen_at: Date.now() });
         } else {
-          mine.error = err.message;
+          mine.error = errorText(err);   // worded in the language shown when it was refused
         }
         store.setQueue(items);
       }
