@@ -428,6 +428,22 @@ def test_score_errors_in_japanese_have_no_english_inside(browser, live_server):
     walk.check("score: tile count")
     screenshot(page, "ja-error-tile-count")
 
+    # the record sheet of a table: a hand from tiles with no yaku
+    from .test_browser_tables import create_table, open_sheet
+
+    create_table(page, names=PLAYERS)
+    sheet = open_sheet(page, "ron")
+    sheet.locator('input[name="from"][value="0"]').check()
+    sheet.locator('input[name="winner"][value="2"]').check()
+    sheet.locator('input[name="value-mode-2"][value="hand"]').check()
+    sheet.locator("details").evaluate_all("(els) => els.forEach((d) => { d.open = true; })")
+    sheet.locator('[data-testid="typed-tiles"]').fill("111m456p789s99p35m4m")
+    sheet.locator('[data-testid="typed-tiles"]').press("Enter")
+    sheet.locator('[data-testid="check-hand-2"]').click()
+    expect(sheet.locator('.field-error:not(:empty), [role="alert"]:not(:empty)').first).to_contain_text(JA["detail.no_yaku"])
+    walk.check("record sheet: no yaku")
+    screenshot(page, "ja-error-record-sheet")
+
     context.close()
     assert walk.leaks == {}, json.dumps(walk.leaks, ensure_ascii=False, indent=1)
     assert console.unexpected() == []
