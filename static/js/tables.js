@@ -10,7 +10,7 @@ import { qrSvg } from "./qr.js";
 import { lineChart } from "./charts.js";
 import { WIND_LETTER, WIND_NAME } from "./tiles.js";
 import * as store from "./store.js";
-import { t, has, lang } from "./i18n.js";
+import { t, has, lang, reasonText } from "./i18n.js";
 import { boardOf, decorate, previewNote, previewOf } from "./projection.js";
 import { scoreOffline } from "./offline.js";
 
@@ -809,7 +809,7 @@ export async function tableScreen(view, key, params) {
     async function offlinePreview(seq, body) {
       const res = await previewOf(table.id, correcting ? { op: "replace", index: correcting.index, body } : { op: "add", body });
       if (!res || seq !== previewSeq || !sheetOpen) return;
-      if (res.error) { clear(previewBox, h("p", { class: "field-error", role: "alert", "data-state": "refused" }, res.error.field ? `${fieldLabel(res.error.field)}: ${res.error.message}` : res.error.message)); return; }
+      if (res.error) { clear(previewBox, h("p", { class: "field-error", role: "alert", "data-state": "refused" }, res.error.field ? `${fieldLabel(res.error.field)}: ${reasonText(res.error)}` : reasonText(res.error))); return; }
       clear(previewBox, previewLines(res, players), previewNote());
       clear(footSummary, res.hand.deltas.map((d, i) => h("span", { class: d > 0 ? "pos" : d < 0 ? "neg" : "" }, `${players[i]} ${points(d, true)}`)));
     }
