@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from scoring.errors import detail
 from scoring.hand import is_complete, meld_shape
 from scoring.tiles import TILE_CODES, Tile, parse_tiles, to_notation
 
@@ -61,12 +62,14 @@ class Proposal:
     uncertain: tuple[int, ...]
     message: str = ""
     concealed: tuple[int, ...] = field(default=())
+    detail: dict | None = None  # the message's stable id and parameters (scoring.errors.DETAILS)
 
     def to_json(self) -> dict:
         return {
             "hand": self.hand, "melds": list(self.melds), "win_tile": self.win_tile,
             "complete": self.complete, "changed": list(self.changed), "uncertain": list(self.uncertain),
             "message": self.message,
+            **({"detail": self.detail} if self.detail else {}),
         }
 
 
@@ -244,6 +247,7 @@ def propose(readings: list[TileReading], rows: list[list[int]]) -> Proposal:
         return None
 
     message = ""
+    note = None
     complete = False
     codes = search(True) if need_complete and pos else None
     if codes is not None:
@@ -253,11 +257,16 @@ def propose(readings: list[TileReading], rows: list[list[int]]) -> Proposal:
         if codes is None:
             codes = list(codes0)
             message = "the tiles break the rules of the game (more than four of a kind?): please check them"
+            note = detail("photo_breaks_rules")
         if not need_complete:
             n_found = len(concealed) + 3 * len(slots)
-            message = message or (f"{n_found} tiles found in the hand; a winning hand has 14 (and one more for each kan)")
+            if not message:
+                message = f"{n_found} tiles found in the hand; a winning hand has 14 (and one more for each kan)"
+                note = detail("photo_tile_count", count=n_found)
         else:
-            message = message or "the tiles do not form a complete hand: please check the highlighted ones"
+            if not message:
+                message = "the tiles do not form a complete hand: please check the highlighted ones"
+                note = detail("photo_not_complete")
     changed = tuple(i for i in pos if codes[i] != codes0[i])
     uncertain = tuple(sorted(set(changed) | {i for i in pos if readings[i].candidates[0][1] < UNSURE}))
 
@@ -273,7 +282,7 @@ def propose(readings: list[TileReading], rows: list[list[int]]) -> Proposal:
     hand_codes = [codes[i] for i in concealed]
     win_tile = codes[win] if win is not None else (codes[concealed[-1]] if concealed else None)
     hand = to_notation(parse_tiles("".join(_compact(hand_codes)))) if hand_codes else ""
-    return Proposal(hand, tuple(melds), win_tile, complete, tuple(codes), changed, uncertain, message, tuple(concealed))
+    return Proposal(hand, tuple(melds), win_tile, complete, tuple(codes), changed, uncertain, message, tuple(concealed), note)
 
 
 def _compact(codes: list[str]) -> list[str]:

@@ -19,6 +19,9 @@ from recognition.image_io import LoadedImage, load_image
 from recognition.postprocess import Detection, Layout, drop_duplicates, layout
 from recognition.preprocess import CROP_CONTEXT, CROP_SIZE, fit_resize, square_crops, to_nchw
 from recognition.session import OnnxModel
+from scoring.errors import detail
+
+NO_TILES = "no tiles found in the photo"
 
 MODELS_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "models")
 
@@ -53,6 +56,8 @@ class Recognition:
         }
         if self.message:
             out["message"] = self.message
+            if self.message == NO_TILES:
+                out["detail"] = detail("photo_no_tiles")
         return out
 
 
@@ -163,7 +168,7 @@ class Recognizer:
                                   int(np.argmax(orient[i])), float(orient[i].max()), False, float(boxes[i, 4])))
             orients.append(orient[i])
         if not dets:
-            return Layout((), (), 0, ()), None, "no tiles found in the photo"
+            return Layout((), (), 0, ()), None, NO_TILES
         lay = layout(dets, np.array(orients))
         proposal = self._propose(lay)
         if proposal is not None and proposal.changed:

@@ -38,9 +38,10 @@ def _outcome(result: dict) -> tuple:
 def compare(payload: Mapping, ids: Any) -> list[dict]:
     """The hand's value under each named rule set, and the rules that make each differ from the first."""
     if not isinstance(ids, list) or not ids or not all(isinstance(i, str) for i in ids):
-        raise ScoringError("compare", f"must be a list of rule set ids from {', '.join(PRESETS)}", 400)
+        raise ScoringError("compare", f"must be a list of rule set ids from {', '.join(PRESETS)}", 400, "compare_list")
     if len(ids) > MAX_COMPARE:
-        raise ScoringError("compare", f"at most {MAX_COMPARE} rule sets at once, got {len(ids)}", 422)
+        raise ScoringError("compare", f"at most {MAX_COMPARE} rule sets at once, got {len(ids)}", 422,
+                           "compare_too_many", max=MAX_COMPARE)
     ids = list(dict.fromkeys(ids))  # each rule set once, in the order first asked
     overrides = payload.get("rules")
     base_rules = get_ruleset(payload.get("ruleset", "wrr"), overrides)
@@ -50,7 +51,8 @@ def compare(payload: Mapping, ids: Any) -> list[dict]:
     for rid in ids:
         rules = get_ruleset(rid, overrides) if rid in PRESETS else None
         if rules is None:
-            raise ScoringError("compare", f"unknown rule set {rid!r}; choose from {', '.join(PRESETS)}", 422)
+            raise ScoringError("compare", f"unknown rule set {rid!r}; choose from {', '.join(PRESETS)}", 422,
+                               "compare_unknown", name=rid)
         result = _try(payload, rules)
         row = {"ruleset": rid, "title": rules.title}
         row.update(result if "error" in result else _summary(result))
@@ -82,7 +84,8 @@ def waits(payload: Any) -> dict:
     if not isinstance(payload, Mapping):
         raise ScoringError(None, "the request must be a JSON object", 400)
     if "hand" not in payload:
-        raise ScoringError("hand", "missing: the 13 concealed tiles (fewer with melds), like '234m067p345s11z5z'", 400)
+        raise ScoringError("hand", "missing: the 13 concealed tiles (fewer with melds), like '234m067p345s11z5z'", 400,
+                           "hand_missing")
     rules = get_ruleset(payload.get("ruleset", "wrr"), payload.get("rules"))
     hand = parse_tiles(payload["hand"], "hand")
     melds = payload.get("melds") or []
@@ -90,7 +93,8 @@ def waits(payload: Any) -> dict:
         raise ScoringError("melds", "must be a list of melds", 400)
     expected = 13 - 3 * len(melds)
     if len(hand) != expected:
-        raise ScoringError("hand", f"has {len(hand)} tiles; a waiting hand " + ({0: "", 1: "with one meld "}.get(len(melds), f"with {len(melds)} melds ")) + f"has {expected}")
+        raise ScoringError("hand", f"has {len(hand)} tiles; a waiting hand " + ({0: "", 1: "with one meld "}.get(len(melds), f"with {len(melds)} melds ")) + f"has {expected}", 422,
+                           "wait_tile_count", count=len(hand), expected=expected, melds=len(melds))
     discards = parse_tiles(payload.get("discards") or "", "discards")
     base = {k: v for k, v in payload.items() if k not in ("win_tile", "win", "discards", "compare")}
 

@@ -77,7 +77,7 @@ def project(table: Mapping, changes: list) -> dict:
     try:
         rules = get_ruleset(table.get("ruleset", "wrr"), table.get("rules") or {})
     except ScoringError as err:
-        raise LedgerError(f"table.{err.field}" if err.field else "table", err.message, err.status) from None
+        raise err.moved(LedgerError, f"table.{err.field}" if err.field else "table") from None
     hands = hands_of(table.get("hands") or [])
     base = len(hands)
     changes = list(changes or [])
@@ -95,14 +95,14 @@ def project(table: Mapping, changes: list) -> dict:
         shown = board(rules, hands)
     except LedgerError as err:  # a record the ledger cannot replay: the phone keeps the table as it is
         return {"table": dict(table), "applied": 0, "unsent": [], "sent_hands": base,
-                "error": {"change": None, "field": err.field, "message": err.message, "status": err.status}}
+                "error": {"change": None, "field": err.field, "message": err.message, "status": err.status, "detail": err.detail}}
     applied, error = 0, None
     for k, change in enumerate(changes):
         try:
             new_hands = change_hands(hands, change)
             new_board = board(rules, new_hands)
         except LedgerError as err:
-            error = {"change": k, "field": err.field, "message": err.message, "status": err.status}
+            error = {"change": k, "field": err.field, "message": err.message, "status": err.status, "detail": err.detail}
             break
         hands, shown, applied = new_hands, new_board, k + 1
     doc = {**table, **shown}

@@ -283,7 +283,7 @@ def _value_of_hand(rules, state, seat, hand, tsumo, riichi, field, sticks) -> di
         try:
             same = get_ruleset(rules.id, hand["rules"]) == rules
         except ScoringError as err:
-            raise LedgerError(f"{field}.hand.{err.field}", err.message, err.status) from None
+            raise err.moved(LedgerError, f"{field}.hand.{err.field}") from None
         if not same:
             raise LedgerError(f"{field}.hand.rules", "the table's own rules apply: leave rules out or send the table's")
     in_riichi = bool(hand.get("riichi") or hand.get("double_riichi"))
@@ -293,7 +293,7 @@ def _value_of_hand(rules, state, seat, hand, tsumo, riichi, field, sticks) -> di
     try:
         result = evaluate(parse_request({**hand, **filled}, rules))
     except ScoringError as err:
-        raise LedgerError(f"{field}.hand.{err.field}" if err.field else f"{field}.hand", err.message, err.status) from None
+        raise err.moved(LedgerError, f"{field}.hand.{err.field}" if err.field else f"{field}.hand") from None
     if result["yakuman"]:
         base = 8000 * result["yakuman"]
     elif result["limit"] == "yakuman":
@@ -636,7 +636,7 @@ def replay(rules: Ruleset, hands: list) -> tuple[TableState, list[dict]]:
         try:
             state, record = apply_hand(rules, state, body)
         except LedgerError as err:
-            raise LedgerError(err.field, f"hand {n}: {err.message}", err.status) from None
+            raise err.moved(LedgerError, err.field, f"hand {n}: {err.message}") from None
         records.append(record)
     return state, records
 

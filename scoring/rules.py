@@ -119,7 +119,7 @@ class Ruleset:
         for name, value in overrides.items():
             f = known.get(name)
             if f is None:
-                raise ScoringError(f"rules.{name}", f"unknown rule parameter {name!r}", 400)
+                raise ScoringError(f"rules.{name}", f"unknown rule parameter {name!r}", 400, "unknown_rule", name=name)
             changes[name] = _coerce(f, value, getattr(self, name))
         notes = {**self.notes, **{k: "overridden by the request" for k in changes}}
         return dataclasses.replace(self, **changes, id=self.id, notes=MappingProxyType(notes))
@@ -168,23 +168,25 @@ def _coerce(f: dataclasses.Field, value: Any, current: Any) -> Any:
     name = f.name
     if isinstance(current, bool):
         if not isinstance(value, bool):
-            raise ScoringError(f"rules.{name}", f"must be true or false, got {value!r}", 400)
+            raise ScoringError(f"rules.{name}", f"must be true or false, got {value!r}", 400, "not_true_false")
         return value
     if isinstance(current, int):
         if isinstance(value, bool) or not isinstance(value, int):
-            raise ScoringError(f"rules.{name}", f"must be an integer, got {value!r}", 400)
+            raise ScoringError(f"rules.{name}", f"must be an integer, got {value!r}", 400, "not_whole_number")
         if "choices" in f.metadata and value not in f.metadata["choices"]:
-            raise ScoringError(f"rules.{name}", f"must be one of {list(f.metadata['choices'])}, got {value!r}", 422)
+            raise ScoringError(f"rules.{name}", f"must be one of {list(f.metadata['choices'])}, got {value!r}", 422,
+                               "choice", choices=", ".join(map(str, f.metadata["choices"])))
         lo, hi, step = f.metadata.get("bounds", (0, 1_000_000, 1))
         if not lo <= value <= hi:
             shown = value if -10**12 < value < 10**12 else f"a number of {len(str(abs(value)))} digits"
-            raise ScoringError(f"rules.{name}", f"must be from {lo} to {hi}, got {shown}", 422)
+            raise ScoringError(f"rules.{name}", f"must be from {lo} to {hi}, got {shown}", 422, "range", min=lo, max=hi)
         if value % step:
-            raise ScoringError(f"rules.{name}", f"must be a multiple of {step}, got {value}", 422)
+            raise ScoringError(f"rules.{name}", f"must be a multiple of {step}, got {value}", 422, "multiple_of", step=step)
         return value
     if isinstance(current, str):
         if not isinstance(value, str) or ("choices" in f.metadata and value not in f.metadata["choices"]):
-            raise ScoringError(f"rules.{name}", f"must be one of {list(f.metadata['choices'])}, got {value!r}", 422)
+            raise ScoringError(f"rules.{name}", f"must be one of {list(f.metadata['choices'])}, got {value!r}", 422,
+                               "choice", choices=", ".join(map(str, f.metadata["choices"])))
         return value
     if isinstance(current, tuple):
         if not isinstance(value, (list, tuple)):
@@ -548,5 +550,6 @@ PRESETS: Mapping[str, Ruleset] = MappingProxyType({r.id: r for r in (WRR, EMA, J
 def get_ruleset(name: Any, overrides: Mapping[str, Any] | None = None) -> Ruleset:
     """The preset called ``name`` with ``overrides`` applied."""
     if not isinstance(name, str) or name not in PRESETS:
-        raise ScoringError("ruleset", f"unknown rule set {name!r}; choose one of {', '.join(PRESETS)}", 422)
+        raise ScoringError("ruleset", f"unknown rule set {name!r}; choose one of {', '.join(PRESETS)}", 422,
+                      "unknown_ruleset", name=str(name))
     return PRESETS[name].with_overrides(overrides)

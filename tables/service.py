@@ -37,9 +37,11 @@ MAX_KEY = 32
 class TableError(Exception):
     """A request the tables layer refuses: status, the field at fault, and a message."""
 
-    def __init__(self, status: int, message: str, field: str | None = None, table: str | None = None):
+    def __init__(self, status: int, message: str, field: str | None = None, table: str | None = None,
+                 detail: dict | None = None):
         super().__init__(message)
         self.status, self.message, self.field, self.table = status, message, field, table
+        self.detail = detail  # the stable id and parameters of a scoring error (scoring.errors.DETAILS)
 
 
 def hash_token(token: str) -> str:
@@ -69,7 +71,7 @@ def rules_of(ruleset_id: Any, overrides: Any):
     try:
         return get_ruleset(ruleset_id, overrides)
     except ScoringError as err:
-        raise TableError(err.status, err.message, err.field) from None
+        raise TableError(err.status, err.message, err.field, detail=err.detail) from None
 
 
 def parse_if_match(value: str | None) -> int | None:
@@ -183,7 +185,7 @@ class TableService:
         try:
             body = clean_hand(body)
         except ScoringError as err:
-            raise TableError(err.status, err.message, err.field) from None
+            raise TableError(err.status, err.message, err.field, detail=err.detail) from None
         size = len(json.dumps(body))
         if size > MAX_HAND_BYTES:
             raise TableError(413, f"a hand may be at most {MAX_HAND_BYTES // 1024} KB of JSON; this one is {size // 1024} KB", "body")
@@ -207,7 +209,7 @@ class TableService:
         try:
             state, records = replay(rules, new_hands)
         except ScoringError as err:
-            raise TableError(err.status, err.message, err.field) from None
+            raise TableError(err.status, err.message, err.field, detail=err.detail) from None
         return {"version": row.version, "hand": records[at], "state": state_dict(rules, state)}
 
     def _write(self, key, token, if_match, op, index, body, change) -> str:
@@ -233,7 +235,7 @@ class TableService:
             try:
                 replay(rules, new_hands)  # refuse an impossible hand before storing anything
             except ScoringError as err:
-                raise TableError(err.status, err.message, err.field) from None
+                raise TableError(err.status, err.message, err.field, detail=err.detail) from None
             fields = {"id": row.id, "share_code": row.share_code, "ruleset": row.ruleset, "rules": row.rules,
                       "players": row.players, "created_at": row.created_at}
             links = self.db.links_of(conn, row.id)

@@ -163,3 +163,12 @@ def test_the_offline_scoring_source_holds_the_board(tclient):
     resp = tclient.get("/offline/scoring.zip")
     names = zipfile.ZipFile(io.BytesIO(resp.data)).namelist()
     assert {"scoring/board.py", "scoring/ledger.py", "scoring/rules.py"} <= set(names)
+
+
+def test_a_refused_change_carries_the_reason_id_for_the_phone(tclient):
+    t = new_table(tclient, "wrr")
+    before = served(tclient, t)
+    no_yaku = {"hand": {"hand": "111m456p789s99p35m4m", "win_tile": "4m"}}
+    out = project(before, [{"op": "add", "body": ron(1, W(2, no_yaku))}])
+    assert out["applied"] == 0
+    assert out["error"]["detail"] == {"id": "no_yaku", "params": {}}

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import io
+from markupsafe import escape
 import json
 import re
 import subprocess
@@ -23,6 +24,25 @@ def test_shell_is_served_at_the_root_and_for_share_links(client):
         assert '<link rel="manifest" href="/manifest.webmanifest">' in html
         assert 'src="/static/js/main.js"' in html
         assert "no-cache" in resp.headers["Cache-Control"]
+
+
+def test_the_shell_speaks_the_phones_language_before_the_script_runs(client):
+    """What a phone shows before (or without) JavaScript: the loading line, the no-script message,
+    the description and the tab bar, in the language the phone asks for (English otherwise)."""
+    catalogues = {lang: json.loads((ROOT / "static" / "i18n" / f"{lang}.json").read_text(encoding="utf-8")) for lang in ("en", "ja")}
+    cases = [("ja-JP,ja;q=0.9,en-US;q=0.8", "ja"), ("ja", "ja"), ("en-GB,en;q=0.9", "en"), ("fr-FR", "en"), (None, "en"),
+             ("en-US,en;q=0.9,ja;q=0.8", "en")]
+    for header, lang in cases:
+        resp = client.get("/t/ABC123", headers={"Accept-Language": header} if header else {})
+        html = resp.get_data(as_text=True)
+        words = catalogues[lang]
+        assert f'<html lang="{lang}">' in html, header
+        for key in ("app.loading", "app.needs_script", "nav.score", "nav.tables", "skip"):
+            assert f">{escape(words[key])}<" in html, (header, key)
+        assert f'<meta name="description" content="{escape(words["app.description"])}">' in html
+        other = catalogues["en" if lang == "ja" else "ja"]
+        assert other["app.loading"] not in html and other["nav.score"] not in html
+        assert "Accept-Language" in resp.headers["Vary"]
 
 
 def test_no_inline_scripts_or_event_handlers(client):

@@ -56,7 +56,7 @@ def scoring_call(fn, payload):
     try:
         return fn(payload)
     except scoring.ScoringError as err:
-        raise ApiError(err.status, err.message, err.field) from None
+        raise ApiError.from_scoring(err) from None
 
 
 @bp.post("/score")

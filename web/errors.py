@@ -1,7 +1,11 @@
 """JSON errors for API clients: every failure is {"error": {"field", "message", "code"}}, never a 500 page.
 
 `code` is stable (it never changes with the wording of the message), so an app can show the error
-in the player's language: the kind of failure, with `field` saying where."""
+in the player's language: the kind of failure, with `field` saying where. An error a player can
+meet at the table (a hand with no yaku, a tile count, a value out of range...) also carries
+`detail`: {"id", "params"}, the reason as a stable id from scoring.errors.DETAILS with its
+parameters, so the app can word the whole reason itself; `message` stays the English text for API
+users. An error without `detail` is shown by its `code` and `message` as before."""
 from __future__ import annotations
 
 import logging
@@ -21,6 +25,11 @@ class ApiError(Exception):
         self.message = message
         self.field = field
         self.extra = extra
+
+    @classmethod
+    def from_scoring(cls, err) -> "ApiError":
+        """A scoring.ScoringError as an API error, keeping its detail id and parameters."""
+        return cls(err.status, err.message, err.field, **({"detail": err.detail} if err.detail else {}))
 
 
 CODES = {

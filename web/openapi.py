@@ -13,6 +13,7 @@ from pathlib import Path
 from flask import Blueprint, current_app, jsonify
 
 from scoring.engine import MAX_DORA_COUNT
+from scoring.errors import DETAILS
 
 bp = Blueprint("openapi", __name__)
 
@@ -55,7 +56,14 @@ SCHEMAS = {
                                                 "code": {"type": "string", "description": "stable kind of failure, for a translated message",
                                                          "enum": ["malformed", "token_missing", "token_wrong", "not_found", "method_not_allowed",
                                                                   "conflict", "too_large", "unsupported_media_type", "impossible",
-                                                                  "rate_limited", "internal", "unavailable", "error"]}}}},
+                                                                  "rate_limited", "internal", "unavailable", "error"]},
+                                                "detail": _ref("ErrorDetail")}}},
+    },
+    "ErrorDetail": {
+        "type": "object", "required": ["id", "params"],
+        "description": "the reason as a stable id with its parameters, so an app can word it in the player's language "
+                       "(present on the errors a player can meet; message stays the English text)",
+        "properties": {"id": {"type": "string", "enum": list(DETAILS)}, "params": {"type": "object"}},
     },
     "Meld": {"type": "object", "required": ["type", "tiles"],
              "properties": {"type": {"type": "string", "enum": ["chi", "pon", "daiminkan", "kakan", "ankan"]}, "tiles": TILES}},
@@ -198,7 +206,7 @@ SCHEMAS = {
                                                                   "face_down": {"type": "boolean"}, "alternatives": {"type": "array"}}}},
             "rows": {"type": "array", "items": {"type": "array", "items": {"type": "integer"}}},
             "proposal": {"type": ["object", "null"]}, "image_size": {"type": "array", "items": {"type": "integer"}},
-            "timing_ms": {"type": "object"}, "message": {"type": "string"},
+            "timing_ms": {"type": "object"}, "message": {"type": "string"}, "detail": _ref("ErrorDetail"),
         },
     },
     "ContributionLabels": {

@@ -43,11 +43,29 @@ def no_store(resp):
     return resp
 
 
+LANGS = ("en", "ja")
+
+
+@lru_cache(maxsize=4)
+def catalogue(static_folder: str, lang: str) -> dict:
+    """The app's message catalogue for `lang` (static/i18n/<lang>.json), over the English one."""
+    words = json.loads((Path(static_folder) / "i18n" / "en.json").read_text(encoding="utf-8"))
+    if lang != "en":
+        words.update(json.loads((Path(static_folder) / "i18n" / f"{lang}.json").read_text(encoding="utf-8")))
+    return words
+
+
 @bp.get("/")
 @bp.get("/t/<code>")
 @bp.get("/e/<code>")
 def shell(code: str | None = None):
-    return no_store(current_app.make_response(render_template("index.html", theme_colour=THEME_COLOUR)))
+    """The shell, its words before the script runs (loading, no script, the tab bar) in the phone's
+    language from Accept-Language; once running, the script applies the player's own choice."""
+    lang = request.accept_languages.best_match(LANGS, default="en")
+    words = catalogue(current_app.static_folder, lang)
+    resp = current_app.make_response(render_template("index.html", theme_colour=THEME_COLOUR, lang=lang, w=words.__getitem__))
+    resp.vary.add("Accept-Language")
+    return no_store(resp)
 
 
 @bp.get("/manifest.webmanifest")

@@ -43,7 +43,7 @@ def _table_error(err: TableError):
 
         body = {"error": {"field": err.field, "message": err.message, "code": "conflict"}, "table": json.loads(err.table)}
         return jsonify(body), 409
-    resp, status = error_response(err.status, err.message, err.field)
+    resp, status = error_response(err.status, err.message, err.field, **({"detail": err.detail} if err.detail else {}))
     if status == 401:
         resp.headers["WWW-Authenticate"] = 'Bearer realm="tenbou"'
     return resp, status

@@ -5,6 +5,7 @@ export class ApiError extends Error {
     this.status = status;
     this.field = error ? error.field : null;
     this.code = error ? error.code || null : null;   // stable kind of failure, for a translated message
+    this.detail = error ? error.detail || null : null;   // the reason as {id, params}, for translated words
     this.body = body;
   }
 }

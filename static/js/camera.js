@@ -10,7 +10,7 @@ import { handFromDetections, usePhoto } from "./photo.js";
 import { errorText, handOver, newHandConditions } from "./quick.js";
 import { summary, yakuName } from "./results.js";
 import { prepareOffline, scoreOffline } from "./offline.js";
-import { t } from "./i18n.js";
+import { t, reasonText } from "./i18n.js";
 import * as store from "./store.js";
 
 export const STABLE_FRAMES = 3;
@@ -97,7 +97,9 @@ export async function cameraScreen(view) {
   const overlay = h("canvas", { class: "camera-overlay", "aria-hidden": "true" });
   const stage = h("div", { class: "camera-stage" }, video, overlay);
   const status = h("p", { class: "hint", "aria-live": "polite", "data-testid": "camera-status" }, t("camera.opening"));
-  const row = h("div", { class: "det-list camera-hand", "aria-label": t("camera.read_so_far"), "data-testid": "camera-hand" });
+  // the tiles read so far in one row of small tiles, as the score screen's hand row shows a hand
+  const rowTiles = h("div", { class: "concealed" });
+  const row = h("div", { class: "hand-row camera-hand", "aria-label": t("camera.read_so_far"), "data-testid": "camera-hand" }, rowTiles);
   const after = h("div", { "aria-live": "polite" });
   const frame = document.createElement("canvas");
   let stream = null, running = true, stable = 0, lastKey = null, frames = 0;
@@ -161,10 +163,10 @@ export async function cameraScreen(view) {
     const p = res && res.proposal;
     const order = (res && res.rows ? res.rows.flat() : []).filter((i) => res.tiles[i] && res.tiles[i].tile !== "back");
     const flagged = new Set((p && p.uncertain) || []);
-    clear(row, order.map((i) => {
+    clear(rowTiles, order.map((i) => {
       const det = res.tiles[i];
       const unsure = det.confidence < UNCERTAIN || flagged.has(i);
-      return h("span", { class: unsure ? "uncertain" : "", "data-tile": det.tile, title: tileName(det.tile) }, tileImg(det.tile, { alt: tileName(det.tile) + (unsure ? t("camera.uncertain") : "") }));
+      return h("span", { class: unsure ? "hand-tile uncertain" : "hand-tile", "data-tile": det.tile, title: tileName(det.tile) }, tileImg(det.tile, { alt: tileName(det.tile) + (unsure ? t("camera.uncertain") : "") }));
     }));
   }
 
@@ -200,7 +202,7 @@ export async function cameraScreen(view) {
       lastKey = key;
       const n = res.tiles.filter((d) => d.tile !== "back").length;
       const note = res.proposal && res.proposal.complete ? t("camera.hold", { n: stable, of: STABLE_FRAMES }) :
-        n ? ((res.proposal && res.proposal.message) || t("share.tiles", { n })) : t("camera.point");
+        n ? ((res.proposal && reasonText(res.proposal)) || t("share.tiles", { n })) : t("camera.point");
       clear(status, `${pathLabel(out.path)} · ${note}`);
       if (stable >= STABLE_FRAMES) { await capture(res); return; }
     }

@@ -46,3 +46,21 @@ export function t(key, vars = {}, fallback = undefined) {
 
 /** True when the current language's catalogue itself has the key (not the English fallback). */
 export const has = (key) => Boolean(catalogues[lang] && key in catalogues[lang]);
+
+/** A reason the server gave as {id, params} (an error's `detail`, a photo proposal's `detail`) in
+ * the interface's language; null when there is none or the catalogue has no words for it. Yaku
+ * named in the parameters are shown by their names. */
+export function detailText(detail) {
+  if (!detail || typeof detail.id !== "string" || !has(`detail.${detail.id}`)) return null;
+  const params = { ...(detail.params || {}) };
+  if (params.yaku) params.yaku = t(`yaku.${params.yaku}`);
+  if (params.others) params.others = String(params.others).split(", ").map((y) => t(`yaku.${y}`)).join(t("list.sep"));
+  return t(`detail.${detail.id}`, params);
+}
+
+/** What the server said, in the interface's language: English keeps the server's own (most precise)
+ * message; another language words the reason from its stable id, else shows `message` as before. */
+export function reasonText(said) {
+  if (!said) return "";
+  return (lang !== "en" && detailText(said.detail)) || said.message || "";
+}

@@ -89,6 +89,7 @@ function applyLanguage() {
   btn.setAttribute("lang", lang === "ja" ? "en" : "ja");
   btn.setAttribute("aria-label", t("lang.switch_label"));
   btn.dataset.lang = lang;
+  document.querySelector('meta[name="description"]').setAttribute("content", t("app.description"));
 }
 
 await loadLanguage();

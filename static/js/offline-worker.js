@@ -23,7 +23,7 @@ def tenbou_score(text):
         return json.dumps({"ok": True, "result": scoring.score(json.loads(text))})
     except scoring.ScoringError as err:
         code = "malformed" if err.status == 400 else "impossible"
-        return json.dumps({"ok": False, "status": err.status, "error": {"field": err.field, "message": err.message, "code": code}})
+        return json.dumps({"ok": False, "status": err.status, "error": {"field": err.field, "message": err.message, "code": code, "detail": err.detail}})
 `);
   return pyodide.globals.get("tenbou_score");
 }
@@ -42,7 +42,7 @@ def tenbou_project(text):
         msg = json.loads(text)
         return json.dumps({"ok": True, "result": project(msg["table"], msg["changes"])})
     except scoring.ScoringError as err:
-        return json.dumps({"ok": False, "status": err.status, "error": {"field": err.field, "message": err.message, "code": "impossible"}})
+        return json.dumps({"ok": False, "status": err.status, "error": {"field": err.field, "message": err.message, "code": "impossible", "detail": err.detail}})
     except (KeyError, TypeError, ValueError, AttributeError) as err:  # a table JSON this phone cannot read
         return json.dumps({"ok": False, "status": 400, "error": {"field": "table", "message": str(err), "code": "malformed"}})
 `);

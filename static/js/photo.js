@@ -7,7 +7,7 @@ import { emptyHand } from "./hand.js";
 import { contributeCard } from "./contribute.js";
 import { handOver, newHandConditions } from "./quick.js";
 import { phoneReader } from "./live-recognizer.js";
-import { t } from "./i18n.js";
+import { t, reasonText } from "./i18n.js";
 
 export const MAX_SIDE = 2048;
 const UNCERTAIN = 0.75;
@@ -157,7 +157,7 @@ export async function photoScreen(view) {
     // uncertain: a low classifier confidence, or a tile the hand proposal itself flags
     const flagged = new Set((res.proposal && res.proposal.uncertain) || []);
     const isUncertain = (i) => !dets[i].checked && (res.tiles[i].confidence < UNCERTAIN || flagged.has(i));
-    const notes = [res.message].filter(Boolean);
+    const notes = [reasonText(res)].filter(Boolean);
     const [w, hgt] = res.image_size || last.size;
     // show the part of the photo with the tiles (plus a margin), unless the player asks for all of it
     let view = [0, 0, w, hgt];

@@ -500,16 +500,22 @@ export function propose(readings, rows) {
     return null;
   }
 
-  let message = "", complete = false;
+  let message = "", detail = null, complete = false;
   let codes = needComplete && pos.length ? search(true) : null;
   if (codes) complete = true;
   else {
     codes = pos.length ? repair() : null;
-    if (!codes) { codes = [...codes0]; message = "the tiles break the rules of the game (more than four of a kind?): please check them"; }
+    if (!codes) { codes = [...codes0]; message = "the tiles break the rules of the game (more than four of a kind?): please check them"; detail = { id: "photo_breaks_rules", params: {} }; }
     if (!needComplete) {
       const nFound = concealed.length + 3 * slots.length;
-      message = message || `${nFound} tiles found in the hand; a winning hand has 14 (and one more for each kan)`;
-    } else message = message || "the tiles do not form a complete hand: please check the highlighted ones";
+      if (!message) {
+        message = `${nFound} tiles found in the hand; a winning hand has 14 (and one more for each kan)`;
+        detail = { id: "photo_tile_count", params: { count: nFound } };
+      }
+    } else if (!message) {
+      message = "the tiles do not form a complete hand: please check the highlighted ones";
+      detail = { id: "photo_not_complete", params: {} };
+    }
   }
   const changed = pos.filter((i) => codes[i] !== codes0[i]);
   const uncertain = [...new Set([...changed, ...pos.filter((i) => readings[i].candidates[0][1] < UNSURE)])].sort((a, b) => a - b);
@@ -525,7 +531,7 @@ export function propose(readings, rows) {
   });
   const handCodes = concealed.map((i) => codes[i]);
   const winTile = win !== null ? codes[win] : (concealed.length ? codes[concealed[concealed.length - 1]] : null);
-  return { hand: handCodes.length ? toNotation(handCodes) : "", melds, win_tile: winTile, complete, changed, uncertain, message, readings: codes };
+  return { hand: handCodes.length ? toNotation(handCodes) : "", melds, win_tile: winTile, complete, changed, uncertain, message, ...(detail ? { detail } : {}), readings: codes };
 }
 
 // -- pipeline.py: assemble ----------------------------------------------------------------------
@@ -565,7 +571,7 @@ export function assemble(info, boxes, probs, orient, w, h, toOriginal = 1) {
       orientation: o.indexOf(Math.max(...o)), score: boxes[i][4] });
     orients.push(o);
   }
-  if (!dets.length) return { tiles: [], rows: [], proposal: null, message: "no tiles found in the photo" };
+  if (!dets.length) return { tiles: [], rows: [], proposal: null, message: "no tiles found in the photo", detail: { id: "photo_no_tiles", params: {} } };
   const lay = layout(dets, orients);
   const proposal = propose(lay.tiles.map((d) => ({ candidates: [[d.tile, d.confidence], ...d.alternatives], sideways: d.sideways })), lay.rows);
   let tiles = lay.tiles;

@@ -1,7 +1,7 @@
 // The result card of a scored hand, shared by the quick-score screen and the table sheets.
 // Its words come from the message catalogue (English or Japanese, with the kanji names of yaku).
 import { h } from "./util.js";
-import { t, has, lang } from "./i18n.js";
+import { t, has, lang, reasonText } from "./i18n.js";
 import { parseMpsz, tileImg, tileName } from "./tiles.js";
 
 /** Waits in plain words (the API's ids are never shown). */
@@ -103,5 +103,5 @@ export function fuLine(f) {
 
 function compareTable(rows) {
   return [h("h3", {}, t("card.compare")), h("table", {}, h("tbody", {}, rows.map((c) => h("tr", {},
-    h("td", {}, c.title || c.ruleset), h("td", { class: "num" }, c.error ? c.error.message : `${limitName(c) || hanFu(c)} · ${c.total}`)))))];
+    h("td", {}, c.title || c.ruleset), h("td", { class: "num" }, c.error ? reasonText(c.error) : `${limitName(c) || hanFu(c)} · ${c.total}`)))))];
 }

@@ -3,14 +3,14 @@
 import { h, clear, segmented, chip, sheet, toast, points, fmtTime } from "./util.js";
 import { api, ApiError, OfflineError, rulesets, ruleValues, yakuNames } from "./api.js";
 import { createHandEditor, emptyHand } from "./hand.js";
-import { createConditions, defaultConditions, placeError } from "./quick.js";
+import { createConditions, defaultConditions, errorText, placeError } from "./quick.js";
 import { downscale, handFromDetections } from "./photo.js";
 import { summary, yakuName } from "./results.js";
 import { qrSvg } from "./qr.js";
 import { lineChart } from "./charts.js";
 import { WIND_LETTER, WIND_NAME } from "./tiles.js";
 import * as store from "./store.js";
-import { t, has, lang } from "./i18n.js";
+import { t, has, lang, reasonText } from "./i18n.js";
 import { boardOf, decorate, previewNote, previewOf } from "./projection.js";
 import { scoreOffline } from "./offline.js";
 
@@ -111,7 +111,7 @@ export async function flushQueue() {
           mine.conflict = { message: err.message, version: err.body && err.body.table ? err.body.table.version : null };
           if (err.body && err.body.table) store.saveTable({ id: err.body.table.id, table: err.body.table, seen_at: Date.now() });
         } else {
-          mine.error = err.message;
+          mine.error = errorText(err);   // worded in the language shown when it was refused
         }
         store.setQueue(items);
       }
@@ -186,12 +186,12 @@ export async function tablesScreen(view) {
     } catch (ex) {
       const m = ex instanceof ApiError && ex.field && ex.field.match(/^players\[(\d)\]$/);
       const rule = ex instanceof ApiError && ex.field && ex.field.match(/^rules\.(\w+)/);
-      if (m) form.querySelector(`#player-${m[1]}-error`).textContent = ex.message;
+      if (m) form.querySelector(`#player-${m[1]}-error`).textContent = errorText(ex);
       else if (rule && form.querySelector(`[data-rule-error="${rule[1]}"]`)) {
         form.querySelector("details").open = true;
-        form.querySelector(`[data-rule-error="${rule[1]}"]`).textContent = ex.message;
+        form.querySelector(`[data-rule-error="${rule[1]}"]`).textContent = errorText(ex);
       }
-      else clear(err, h("div", { class: "banner error", role: "alert" }, ex instanceof OfflineError ? t("new.offline") : ex.message));
+      else clear(err, h("div", { class: "banner error", role: "alert" }, ex instanceof OfflineError ? t("new.offline") : errorText(ex)));
     }
   });
   const joinInput = h("input", { type: "text", name: "join", placeholder: t("join.placeholder"), autocomplete: "off", "aria-label": t("join.placeholder") });
@@ -453,7 +453,7 @@ export async function tableScreen(view, key, params) {
 
   async function endNow() {
     if (!confirm(t("table.end_confirm"))) return;
-    try { await send("POST", `/api/tables/${table.id}/hands`, { result: "end" }, table.version, null); } catch (err) { toast(err.message); }
+    try { await send("POST", `/api/tables/${table.id}/hands`, { result: "end" }, table.version, null); } catch (err) { toast(errorText(err)); }
   }
 
   async function nextGame() {
@@ -463,7 +463,7 @@ export async function tableScreen(view, key, params) {
       toast(t("table.next_drawn"));
       location.hash = `#/table/${next.id}`;
     } catch (err) {
-      toast(err instanceof OfflineError ? t("table.next_offline") : err.message);
+      toast(err instanceof OfflineError ? t("table.next_offline") : errorText(err));
     }
   }
 
@@ -574,14 +574,14 @@ export async function tableScreen(view, key, params) {
       h("button", { type: "button", class: "btn-danger", "data-testid": "conflict-discard", onclick: () => { decided = true; s.close(); } }, t("conflict.discard_mine")),
       h("button", { type: "button", class: "btn-primary", "data-testid": "conflict-apply", onclick: async () => {
         decided = true;
-        try { await send(method, path, payload, table.version, s); } catch (err) { decided = false; s.body.append(h("p", { class: "field-error", role: "alert" }, err.message)); }
+        try { await send(method, path, payload, table.version, s); } catch (err) { decided = false; s.body.append(h("p", { class: "field-error", role: "alert" }, errorText(err))); }
       } }, method === "DELETE" ? t("conflict.undo_anyway") : t("conflict.record_too")));
   }
 
   async function undo() {
     const last = table.hands[table.hands.length - 1];
     if (!confirm(`${t("history.undo_confirm")}\n${describeHand(last, table.players)}`)) return;
-    try { await send("DELETE", `/api/tables/${table.id}/hands/last`, undefined, table.version, null); } catch (err) { toast(err.message); }
+    try { await send("DELETE", `/api/tables/${table.id}/hands/last`, undefined, table.version, null); } catch (err) { toast(errorText(err)); }
   }
 
   // --- the record sheet ---
@@ -770,7 +770,7 @@ export async function tableScreen(view, key, params) {
         const path = correcting ? `/api/tables/${table.id}/hands/${correcting.index}` : `/api/tables/${table.id}/hands`;
         await send(correcting ? "PUT" : "POST", path, body, version, s);
       } catch (err) {
-        clear(errBox, h("p", { class: "field-error", role: "alert", "data-field": err.field || "" }, err.field ? `${fieldLabel(err.field)}: ${err.message}` : err.message));
+        clear(errBox, h("p", { class: "field-error", role: "alert", "data-field": err.field || "" }, err.field ? `${fieldLabel(err.field)}: ${errorText(err)}` : errorText(err)));
       } finally {
         save.disabled = false;
       }
@@ -801,7 +801,7 @@ export async function tableScreen(view, key, params) {
         if (seq !== previewSeq) return;
         clear(footSummary);
         clear(previewBox, err instanceof OfflineError ? h("p", { class: "hint" }, t("rec.preview_offline"))
-          : h("p", { class: "field-error", role: "alert", "data-state": "refused" }, err.field ? `${fieldLabel(err.field)}: ${err.message}` : err.message));
+          : h("p", { class: "field-error", role: "alert", "data-state": "refused" }, err.field ? `${fieldLabel(err.field)}: ${errorText(err)}` : errorText(err)));
         if (err instanceof OfflineError) offlinePreview(seq, body);
       }
     }
@@ -809,7 +809,7 @@ export async function tableScreen(view, key, params) {
     async function offlinePreview(seq, body) {
       const res = await previewOf(table.id, correcting ? { op: "replace", index: correcting.index, body } : { op: "add", body });
       if (!res || seq !== previewSeq || !sheetOpen) return;
-      if (res.error) { clear(previewBox, h("p", { class: "field-error", role: "alert", "data-state": "refused" }, res.error.field ? `${fieldLabel(res.error.field)}: ${res.error.message}` : res.error.message)); return; }
+      if (res.error) { clear(previewBox, h("p", { class: "field-error", role: "alert", "data-state": "refused" }, res.error.field ? `${fieldLabel(res.error.field)}: ${reasonText(res.error)}` : reasonText(res.error))); return; }
       clear(previewBox, previewLines(res, players), previewNote());
       clear(footSummary, res.hand.deltas.map((d, i) => h("span", { class: d > 0 ? "pos" : d < 0 ? "neg" : "" }, `${players[i]} ${points(d, true)}`)));
     }

@@ -4,13 +4,13 @@ import { api, rulesets, yakuNames } from "./api.js";
 import { createHandEditor, emptyHand } from "./hand.js";
 import { createConditions, defaultConditions, placeError } from "./quick.js";
 import { summary, yakuName } from "./results.js";
-import { t } from "./i18n.js";
+import { t, reasonText } from "./i18n.js";
 import { tileSpan, tileName, toMpsz, parseMpsz } from "./tiles.js";
 import * as store from "./store.js";
 
 function describe(value, names) {
   if (value === null || value === undefined) return h("span", { class: "muted" }, "—");
-  if (value.error) return h("span", { class: "muted" }, value.error.message);
+  if (value.error) return h("span", { class: "muted" }, reasonText(value.error));
   const yaku = (value.yaku || []).map((y) => yakuName(y, names)).join(t("list.sep"));
   return h("span", {}, h("b", {}, summary(value)), yaku ? h("span", { class: "small muted" }, " — ", yaku) : null);
 }

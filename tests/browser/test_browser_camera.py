@@ -154,6 +154,13 @@ def test_the_camera_captures_and_scores_a_hand_without_a_tap(camera_phone):
     assert unlabelled_controls(page) == []
     shown = page.eval_on_selector_all('[data-testid="camera-hand"] [data-tile]', "(els) => els.map((e) => e.dataset.tile)")
     assert sorted(shown) == sorted(HAND)
+    # the proposed hand is one row of small tiles at 360 px, inside the screen
+    boxes = page.eval_on_selector_all('[data-testid="camera-hand"] [data-tile] img', """(els) => els.map((e) => {
+      const r = e.getBoundingClientRect(); return [r.top, r.bottom, r.left, r.right]; })""")
+    assert page.viewport_size["width"] == 360 and len(boxes) == len(HAND)
+    tops = [round(b[0]) for b in boxes]
+    assert max(tops) - min(tops) <= 2, f"the hand wraps: tile tops {tops}"
+    assert min(b[2] for b in boxes) >= 0 and max(b[3] for b in boxes) <= 360
     # every tile stays correctable: the photo screen has the frozen frame with its tiles
     page.click('[data-testid="camera-correct"]')
     tiles = page.locator('[data-testid="detections"] button')

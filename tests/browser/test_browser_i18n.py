@@ -37,12 +37,14 @@ def test_japanese_phone_gets_japanese_and_can_switch(browser, live_server):
     expect(page.locator('[data-testid="score"]')).to_have_text("計算")
     assert [page.locator(f'input[name="seat_wind"][value="{w}"]').locator("xpath=..").inner_text() for w in ("east", "south", "west", "north")] == ["東", "南", "西", "北"]
 
-    # an error from the API, translated by its code
+    # an error from the API, worded from its detail id (13 tiles where 14 are needed): no English inside
     page.click("summary:has-text('文字で入力する')")
     page.fill('[data-testid="typed-tiles"]', "123456789m1111z")
     page.press('[data-testid="typed-tiles"]', "Enter")
     page.click('[data-testid="score"]')
-    expect(page.locator(".hand-editor .entry-bar .field-error").first).to_contain_text("成立しません")
+    error = page.locator(".hand-editor .entry-bar .field-error").first
+    expect(error).to_contain_text("手牌が13枚です")
+    assert not re.search(r"[A-Za-z]{3}", error.inner_text())
 
     # riichi, tsumo, haku and two dora: a mangan, in kanji
     page.fill('[data-testid="typed-tiles"]', HAND)

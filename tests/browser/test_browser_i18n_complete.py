@@ -392,3 +392,140 @@ def test_every_yaku_and_limit_has_its_name_in_both_languages():
         assert [i for i in ids if f"yaku.{i}" not in catalogue] == []
         assert [i for i in limits if f"limit.{i}" not in catalogue] == []
     assert JA["yaku.riichi"] == "立直" and JA["limit.haneman"] == "跳満"
+
+
+# --- the server's reasons in Japanese: worded from their detail ids, no English inside -------------------
+
+def test_score_errors_in_japanese_have_no_english_inside(browser, live_server):
+    context, console = new_phone(browser, live_server, locale="ja-JP")
+    console.allow(422)
+    page = context.new_page()
+    rulesets = page.request.get(f"{live_server}/api/rulesets").json()["rulesets"]
+    walk = Walk(page, allowed=[r["title"] for r in rulesets])
+    page.goto("/#/score")
+    page.click('[data-first-ruleset="wrr"]')
+    page.click("summary:has-text('文字で入力する')")
+
+    def score(tiles: str):
+        page.fill('[data-testid="typed-tiles"]', tiles)
+        page.press('[data-testid="typed-tiles"]', "Enter")
+        page.click('[data-testid="score"]')
+
+    # a closed ron with no yaku: a triplet of 1m, a closed wait on 4m, terminals
+    score("111m456p789s99p35m4m")
+    error = page.locator(".field-error:not(:empty), .banner.error").first
+    expect(error).to_have_text(JA["detail.no_yaku"])
+    walk.check("score: no yaku")
+    screenshot(page, "ja-error-no-yaku")
+    # not a complete hand
+    score("111m456p789s99p36m4m")
+    expect(page.locator(".field-error:not(:empty), .banner.error").first).to_have_text(JA["detail.not_complete"])
+    walk.check("score: not a complete hand")
+    screenshot(page, "ja-error-not-complete")
+    # too few tiles
+    score("111m456p789s99p4m")
+    expect(page.locator(".field-error:not(:empty), .banner.error").first).to_contain_text("手牌が12枚です")
+    walk.check("score: tile count")
+    screenshot(page, "ja-error-tile-count")
+
+    # the record sheet of a table: a hand from tiles with no yaku
+    from .test_browser_tables import create_table, open_sheet
+
+    create_table(page, names=PLAYERS)
+    sheet = open_sheet(page, "ron")
+    sheet.locator('input[name="from"][value="0"]').check()
+    sheet.locator('input[name="winner"][value="2"]').check()
+    sheet.locator('input[name="value-mode-2"][value="hand"]').check()
+    sheet.locator("details").evaluate_all("(els) => els.forEach((d) => { d.open = true; })")
+    sheet.locator('[data-testid="typed-tiles"]').fill("111m456p789s99p35m4m")
+    sheet.locator('[data-testid="typed-tiles"]').press("Enter")
+    sheet.locator('[data-testid="check-hand-2"]').click()
+    expect(sheet.locator('.field-error:not(:empty), [role="alert"]:not(:empty)').first).to_contain_text(JA["detail.no_yaku"])
+    walk.check("record sheet: no yaku")
+    screenshot(page, "ja-error-record-sheet")
+
+    context.close()
+    assert walk.leaks == {}, json.dumps(walk.leaks, ensure_ascii=False, indent=1)
+    assert console.unexpected() == []
+
+
+# --- the states the walk above does not reach: a conflict, offline, a queued hand, a link's key ----------
+
+def test_conflict_offline_and_token_choice_in_japanese_have_no_english_left(browser, live_server):
+    from .test_browser_tables import api_table, create_table, open_sheet, record_ron, save
+
+    context, console = new_phone(browser, live_server, locale="ja-JP")
+    console.allow(409)
+    console.allow(422)
+    console.allow_offline()
+    page = context.new_page()
+    rulesets = page.request.get(f"{live_server}/api/rulesets").json()["rulesets"]
+    walk = Walk(page, allowed=[r["title"] for r in rulesets] + PLAYERS)
+    page.goto("/#/score")
+    page.click('[data-first-ruleset="wrr"]')
+    table_id = create_table(page, names=PLAYERS)
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    token = json.loads(page.evaluate('localStorage.getItem("tenbou.tables")'))[table_id]["edit_token"]
+
+    def other_phone_records():
+        version = api_table(page, live_server, table_id)["version"]
+        resp = page.request.post(f"{live_server}/api/tables/{table_id}/hands", headers={
+            "Content-Type": "application/json", "Authorization": f"Bearer {token}", "If-Match": str(version)},
+            data=json.dumps({"result": "draw", "tenpai": [0], "riichi": []}))
+        assert resp.ok, resp.text()
+
+    # the conflict sheet: a hand sent against a stale version
+    sheet = record_ron(page, 0, 2, 2, 30)
+    other_phone_records()
+    sheet.locator('[data-testid="save-hand"]').click()
+    expect(page.locator('dialog[open] [data-testid="conflict"]')).to_be_visible()
+    walk.check("conflict sheet")
+    screenshot(page, "ja-conflict-sheet")
+    page.keyboard.press("Escape")   # kept on the phone as a conflict
+    expect(page.locator('[data-testid="conflict"]')).to_be_visible()
+    walk.check("conflict kept on the phone")
+    page.locator('[data-testid="conflict"] .btn-danger').click()
+    expect(page.locator('[data-testid="conflict"]')).to_have_count(0)
+
+    # offline: the table's banner, a queued hand, then the queued hand meets a change made meanwhile
+    context.set_offline(True)
+    page.evaluate("window.dispatchEvent(new Event('offline'))")
+    page.reload()
+    expect(page.locator('[data-testid="offline-banner"]')).to_be_visible()
+    walk.check("table offline")
+    save(record_ron(page, 1, 3, 1, 30))
+    expect(page.locator('[data-testid="pending"]')).to_be_visible()
+    walk.check("a hand queued offline")
+    screenshot(page, "ja-offline-queued")
+    other_phone_records()
+    context.set_offline(False)
+    expect(page.locator('[data-testid="conflict"]')).to_be_visible(timeout=10_000)
+    walk.check("a queued hand in conflict")
+    screenshot(page, "ja-offline-conflict")
+    page.locator('[data-testid="conflict"] .btn-danger').click()
+    expect(page.locator('[data-testid="conflict"]')).to_have_count(0)
+    # a queued hand the server refuses (its tiles have no yaku): the reason in Japanese
+    version = api_table(page, live_server, table_id)["version"]
+    no_yaku = {"result": "ron", "from_seat": 1, "riichi": [], "winners": [{"seat": 2, "value": {"hand": {
+        "hand": "111m456p789s99p35m4m", "win_tile": "4m"}}}]}
+    page.evaluate("""([id, body, version]) => localStorage.setItem("tenbou.queue", JSON.stringify([{key: "1-refused", created: Date.now(),
+        table: id, method: "POST", path: `/api/tables/${id}/hands`, body, version}]))""", [table_id, no_yaku, version])
+    page.reload()
+    refused = page.locator('[data-testid="conflict"]')
+    expect(refused).to_contain_text(JA["detail.no_yaku"], timeout=10_000)
+    walk.check("a queued hand refused")
+    screenshot(page, "ja-offline-refused")
+    refused.locator(".btn-danger").click()
+
+    # a link with another key for a table this phone already edits
+    page.goto("/#/tables")
+    page.goto(f"/t/{table_id}#token=someone-elses-token")
+    expect(page.locator('[data-testid="token-choice"]')).to_be_visible()
+    walk.check("token choice")
+    screenshot(page, "ja-token-choice")
+    page.click('[data-testid="keep-token"]')
+
+    context.close()
+    assert walk.leaks == {}, json.dumps(walk.leaks, ensure_ascii=False, indent=1)
+    assert console.unexpected() == []
