@@ -1,5 +1,6 @@
-// Offline scoring behind the same request/response shape as POST /api/score: the scoring engine
-// itself, run by Pyodide in a Web Worker (static/js/offline-worker.js), loaded on demand.
+// Offline scoring behind the same request/response shapes as POST /api/score and POST /api/waits:
+// the scoring engine itself, run by Pyodide in a Web Worker (static/js/offline-worker.js), loaded on
+// demand.
 import { ApiError } from "./api.js";
 
 let worker = null;
@@ -48,6 +49,13 @@ export async function scoreOffline(request) {
  * Resolves {table, applied, unsent, sent_hands, error}, or throws ApiError (503 when Pyodide cannot start). */
 export async function projectOffline(table, changes) {
   const answer = await ask({ ledger: { table, changes } });
+  if (answer.ok) return answer.result;
+  throw new ApiError(answer.status || 503, answer.error, answer);
+}
+
+/** Find the waits of a hand on the phone: resolves like api("POST", "/api/waits", request), or throws ApiError. */
+export async function waitsOffline(request) {
+  const answer = await ask({ call: "waits", request });
   if (answer.ok) return answer.result;
   throw new ApiError(answer.status || 503, answer.error, answer);
 }
