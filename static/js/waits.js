@@ -7,7 +7,7 @@ import { summary, yakuName } from "./results.js";
 import { t, reasonText } from "./i18n.js";
 import { tileSpan, tileName, toMpsz, parseMpsz } from "./tiles.js";
 import * as store from "./store.js";
-import { waitsOffline } from "./offline.js";
+import { waitsOffline, warmOffline } from "./offline.js";
 
 /** POST /api/waits; with no connection, the same engine on this phone when offline scoring was prepared. */
 export async function findWaits(req) {
@@ -46,6 +46,7 @@ export async function waitsScreen(view) {
   let list = [];
   try { list = (await rulesets()).rulesets; } catch { list = [{ id: cond.ruleset, title: cond.ruleset }]; }
   const names = await yakuNames().catch(() => ({}));
+  if (!navigator.onLine) warmOffline();  // the engine loads while the player enters the hand
   const out = h("div", { "aria-live": "polite" });
   const editor = createHandEditor({ state, withWin: false, withDiscards: true, onchange: () => { save(); clear(out); } });
   const conditions = createConditions(cond, { rulesetList: list, waits: true, onchange: () => { save(); clear(out); } });

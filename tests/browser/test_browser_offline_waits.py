@@ -1,7 +1,9 @@
 """Waits with the network cut: the waits screen and the photo screen's "is this a complete hand"
 check ask the server's own engine run by Pyodide on the phone (offline-worker.js, message
 {call: "waits"}), once the player made scoring work offline. The answers are compared with what
-the server itself answered online for the same hand, not with values written here."""
+the server itself answered online for the same hand, not with values written here. A request that
+cannot reach the server while the phone still says it is online (bad wifi) starts loading the
+engine too."""
 from __future__ import annotations
 
 import json
@@ -122,3 +124,40 @@ def test_the_photo_check_says_complete_or_not_with_the_network_cut(browser, live
     context.close()
     assert console.unexpected() == []
 
+
+def test_without_offline_scoring_prepared_the_waits_screen_says_it_is_offline(phone):
+    page, console = phone
+    page.goto("/#/waits")
+    page.click("summary:has-text('Type the tiles instead')")
+    page.fill('[data-testid="typed-tiles"]', HAND)
+    page.press('[data-testid="typed-tiles"]', "Enter")
+    page.context.set_offline(True)
+    console.allow_offline()
+    page.click('[data-testid="analyse"]')
+    expect(page.locator(".banner.error")).to_contain_text("offline")
+    assert page.locator('[data-testid="waits-offline"]').count() == 0
+    assert page.evaluate("import('/static/js/offline.js').then((m) => m.engineState())") == "cold"
+
+
+ENGINE = "import('/static/js/offline.js').then((m) => m.engineState())"
+CALL_API = """async () => {
+  const { api, OfflineError } = await import('/static/js/api.js');
+  try { await api('GET', '/healthz'); return 'reached'; } catch (err) { return err instanceof OfflineError ? 'offline' : String(err); }
+}"""
+
+
+def test_a_request_failing_while_the_phone_says_online_starts_warming_the_engine(phone):
+    page, console = phone
+    page.goto("/#/score")
+    page.locator('[data-testid="score"]').wait_for()
+    # bad wifi: the phone says it is online, but the request never reaches the server
+    page.context.route("**/healthz", lambda route: route.abort("connectionfailed"))
+    assert page.evaluate("navigator.onLine") is True
+    # offline scoring not prepared: nothing to warm
+    assert page.evaluate(CALL_API) == "offline"
+    assert page.evaluate(ENGINE) == "cold"
+    # prepared: the first failure starts loading it, with no score asked for yet
+    page.evaluate("localStorage.setItem('tenbou.offline_scoring', 'true')")
+    assert page.evaluate(CALL_API) == "offline"
+    assert page.evaluate(ENGINE) in ("warming", "ready")
+    console.errors[:] = [e for e in console.errors if "net::ERR_CONNECTION_FAILED" not in e]
