@@ -13,6 +13,16 @@ export class ApiError extends Error {
 /** The network could not be reached (offline, server down). */
 export class OfflineError extends Error {}
 
+const unreachableListeners = new Set();
+/** Call `fn` each time a request finds the server unreachable (an OfflineError), which can happen
+ * while the phone still says it is online (bad wifi). */
+export function onUnreachable(fn) { unreachableListeners.add(fn); }
+
+function unreachable(message) {
+  for (const fn of unreachableListeners) { try { fn(); } catch { /* a listener never breaks a request */ } }
+  return new OfflineError(message);
+}
+
 export async function api(method, path, body, { headers = {}, raw = false } = {}) {
   const init = { method, headers: { Accept: "application/json", ...headers } };
   if (body instanceof FormData) init.body = body;
@@ -24,14 +34,14 @@ export async function api(method, path, body, { headers = {}, raw = false } = {}
   try {
     resp = await fetch(path, init);
   } catch (err) {
-    throw new OfflineError("no connection to the server");
+    throw unreachable("no connection to the server");
   }
   if (raw) return resp;
   let data = null;
   const text = await resp.text();
   try { data = text ? JSON.parse(text) : null; } catch { data = null; }
   if (!resp.ok) {
-    if (resp.status === 503 && !data) throw new OfflineError("the server is not reachable");
+    if (resp.status === 503 && !data) throw unreachable("the server is not reachable");
     throw new ApiError(resp.status, data && data.error, data);
   }
   return data;

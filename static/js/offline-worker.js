@@ -1,6 +1,7 @@
 // Offline scoring in a Web Worker: Pyodide runs the server's own `scoring` package (its Python
 // source, /offline/scoring.zip), so a hand scores the same way with no connection. Messages in:
-// {id, request}; out: {id, ok: true, result} or {id, ok: false, status, error: {field, message, code}}.
+// {id, request} (POST /api/score) or {id, call: "waits", request} (POST /api/waits); out:
+// {id, ok: true, result} or {id, ok: false, status, error: {field, message, code}}, as the API answers.
 // Served from /offline-worker.js with a policy that lets Pyodide compile WebAssembly.
 let ready = null;
 let pyodideNow = null;   // the loaded Pyodide, for the ledger's messages below
@@ -18,9 +19,13 @@ import sys, json
 sys.path.insert(0, "/tenbou")
 import scoring
 
-def tenbou_score(text):
+CALLS = {"score": scoring.score, "waits": scoring.waits}
+
+def tenbou_score(text, call="score"):
+    if call not in CALLS:
+        return json.dumps({"ok": False, "status": 400, "error": {"field": "call", "message": f"no such call: {call}", "code": "malformed"}})
     try:
-        return json.dumps({"ok": True, "result": scoring.score(json.loads(text))})
+        return json.dumps({"ok": True, "result": CALLS[call](json.loads(text))})
     except scoring.ScoringError as err:
         code = "malformed" if err.status == 400 else "impossible"
         return json.dumps({"ok": False, "status": err.status, "error": {"field": err.field, "message": err.message, "code": code, "detail": err.detail}})
@@ -53,12 +58,13 @@ def tenbou_project(text):
 
 self.addEventListener("message", async (event) => {
   const { id, request, warm, ledger } = event.data || {};
+  const call = (event.data && event.data.call) || "score";
   try {
     if (!ready) ready = start();
     const score = await ready;
     if (warm) { self.postMessage({ id, ok: true, warm: true }); return; }
     if (ledger) { self.postMessage({ id, ...JSON.parse(projector()(JSON.stringify(ledger))) }); return; }
-    self.postMessage({ id, ...JSON.parse(score(JSON.stringify(request))) });
+    self.postMessage({ id, ...JSON.parse(score(JSON.stringify(request), call)) });
   } catch (err) {
     ready = null;
     self.postMessage({ id, ok: false, status: 0, error: { field: null, message: `offline scoring could not start: ${err.message}`, code: "unavailable" } });

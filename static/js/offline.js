@@ -1,9 +1,12 @@
-// Offline scoring behind the same request/response shape as POST /api/score: the scoring engine
-// itself, run by Pyodide in a Web Worker (static/js/offline-worker.js), loaded on demand.
-import { ApiError } from "./api.js";
+// Offline scoring behind the same request/response shapes as POST /api/score and POST /api/waits:
+// the scoring engine itself, run by Pyodide in a Web Worker (static/js/offline-worker.js), loaded on
+// demand.
+import { ApiError, onUnreachable } from "./api.js";
+import * as store from "./store.js";
 
 let worker = null;
 let seq = 0;
+let engineNow = "cold";
 const waiting = new Map();
 
 function getWorker() {
@@ -27,7 +30,13 @@ function getWorker() {
 
 function ask(message) {
   const id = ++seq;
-  return new Promise((resolve) => { waiting.set(id, resolve); getWorker().postMessage({ id, ...message }); });
+  if (engineNow !== "ready") engineNow = "warming";
+  return new Promise((resolve) => { waiting.set(id, resolve); getWorker().postMessage({ id, ...message }); })
+    .then((answer) => {
+      // any answer of the engine itself (a result or a refused hand) means it is loaded
+      engineNow = answer.ok || (answer.error && answer.error.code !== "unavailable") ? "ready" : "failed";
+      return answer;
+    });
 }
 
 /** Load Pyodide and the scoring package now (while online), so a later offline score is ready. */
@@ -51,3 +60,25 @@ export async function projectOffline(table, changes) {
   if (answer.ok) return answer.result;
   throw new ApiError(answer.status || 503, answer.error, answer);
 }
+
+/** Find the waits of a hand on the phone: resolves like api("POST", "/api/waits", request), or throws ApiError. */
+export async function waitsOffline(request) {
+  const answer = await ask({ call: "waits", request });
+  if (answer.ok) return answer.result;
+  throw new ApiError(answer.status || 503, answer.error, answer);
+}
+
+let warming = null;
+/** Start loading Pyodide and the engine in the background, once per page, when the player made
+ * scoring work offline: the next offline score or waits answer is then quick. */
+export function warmOffline() {
+  if (!warming && store.get("offline_scoring")) warming = prepareOffline().catch(() => false);
+  return warming;
+}
+
+/** How far the engine has got on this page: "cold" (not asked for), "warming", "ready" or "failed". */
+export function engineState() { return engineNow; }
+
+// a request that cannot reach the server while the phone claims to be online (bad wifi) is the
+// sign the next hand may be scored offline: warm the engine then too, not only on "offline"
+onUnreachable(warmOffline);

@@ -8,6 +8,7 @@ import { contributeCard } from "./contribute.js";
 import { handOver, newHandConditions } from "./quick.js";
 import { phoneReader } from "./live-recognizer.js";
 import { t, reasonText } from "./i18n.js";
+import { findWaits } from "./waits.js";
 
 export const MAX_SIDE = 2048;
 const UNCERTAIN = 0.75;
@@ -229,7 +230,7 @@ export async function photoScreen(view) {
     const rest = sortTiles(hand.concealed.filter((_, i) => i !== win));
     say("info", "checking", t("photo.checking"));
     try {
-      const res = await api("POST", "/api/waits", { ruleset: newHandConditions().ruleset, hand: toMpsz(rest), melds: hand.melds.map((m) => ({ type: m.type, tiles: toMpsz(m.tiles) })) });
+      const { res } = await findWaits({ ruleset: newHandConditions().ruleset, hand: toMpsz(rest), melds: hand.melds.map((m) => ({ type: m.type, tiles: toMpsz(m.tiles) })) });
       if (res.waits.some((w) => plain(w.tile) === plain(winTile))) say("info", "complete", t("photo.complete", { tile: tileName(winTile) }));
       else say("warn", "incomplete", t("photo.incomplete", { tile: tileName(winTile) }));
     } catch (err) {

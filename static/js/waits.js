@@ -1,12 +1,23 @@
 // Wait analysis: for a 13-tile hand, each winning tile and what it is worth (POST /api/waits).
 import { h, clear } from "./util.js";
-import { api, rulesets, yakuNames } from "./api.js";
+import { api, OfflineError, rulesets, yakuNames } from "./api.js";
 import { createHandEditor, emptyHand } from "./hand.js";
 import { createConditions, defaultConditions, placeError } from "./quick.js";
 import { summary, yakuName } from "./results.js";
 import { t, reasonText } from "./i18n.js";
 import { tileSpan, tileName, toMpsz, parseMpsz } from "./tiles.js";
 import * as store from "./store.js";
+import { waitsOffline, warmOffline } from "./offline.js";
+
+/** POST /api/waits; with no connection, the same engine on this phone when offline scoring was prepared. */
+export async function findWaits(req) {
+  try {
+    return { res: await api("POST", "/api/waits", req), offline: false };
+  } catch (err) {
+    if (!(err instanceof OfflineError) || !store.get("offline_scoring")) throw err;
+    return { res: await waitsOffline(req), offline: true };
+  }
+}
 
 function describe(value, names) {
   if (value === null || value === undefined) return h("span", { class: "muted" }, "—");
@@ -35,6 +46,7 @@ export async function waitsScreen(view) {
   let list = [];
   try { list = (await rulesets()).rulesets; } catch { list = [{ id: cond.ruleset, title: cond.ruleset }]; }
   const names = await yakuNames().catch(() => ({}));
+  if (!navigator.onLine) warmOffline();  // the engine loads while the player enters the hand
   const out = h("div", { "aria-live": "polite" });
   const editor = createHandEditor({ state, withWin: false, withDiscards: true, onchange: () => { save(); clear(out); } });
   const conditions = createConditions(cond, { rulesetList: list, waits: true, onchange: () => { save(); clear(out); } });
@@ -46,7 +58,7 @@ export async function waitsScreen(view) {
     delete req.win;
     button.disabled = true;
     try {
-      const res = await api("POST", "/api/waits", req);
+      const { res, offline } = await findWaits(req);
       const items = res.waits.map((w) => h("li", { "data-wait": w.tile },
         tileSpan(w.tile),
         h("div", { class: "value" },
@@ -56,6 +68,7 @@ export async function waitsScreen(view) {
           w.reason ? h("div", { class: "small muted" }, w.reason_id ? t(`waits.reason.${w.reason_id}`, {}, w.reason) : w.reason) : null)));
       const left = res.waits.reduce((n, w) => n + tilesLeft(state, w.tile), 0);
       clear(out, h("section", { class: "card", "aria-label": t("nav.waits") },
+        offline ? h("p", { class: "banner info", "data-testid": "waits-offline" }, t("waits.found_offline")) : null,
         h("h2", {}, res.tenpai ? t(res.waits.length === 1 ? "waits.tenpai_one" : "waits.tenpai", { n: res.waits.length, left }) : t("waits.noten")),
         res.furiten ? h("div", { class: "banner warn" }, t("waits.furiten")) : null,
         res.tenpai ? h("ul", { class: "waits-list" }, items) : h("p", {}, t("waits.none")),
