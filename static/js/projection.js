@@ -3,7 +3,7 @@
 // worker). No rule is worked out here: this module only asks the ledger, remembers its answer and
 // marks on the screen what is not sent yet. Without Pyodide the board stays as the server last sent it.
 import { h, clear, fmtTime } from "./util.js";
-import { t } from "./i18n.js";
+import { lang, t } from "./i18n.js";
 import { prepareOffline, projectOffline } from "./offline.js";
 import { WIND_NAME } from "./tiles.js";
 import * as store from "./store.js";
@@ -118,7 +118,9 @@ export function refusal(error, table, changes, { round = true } = {}) {
     const p = params(m);
     text = t(key, { ...p, name: p.seat !== undefined ? name(p.seat) : "" });
   } else {
-    text = t("refusal.other", { message: bare.replace(/\bseats? (\d)\b/g, (_, seat) => name(seat)) });
+    // a refusal the catalogue has no words for: the ledger's own English, seats named, or in another
+    // language a plain sentence rather than English inside it
+    text = lang === "en" ? bare.replace(/\bseats? (\d)\b/g, (_, seat) => name(seat)) : t("refusal.other");
   }
   if (!round || !table || error.change === null || error.change === undefined) return text;
   const change = changes[error.change];
