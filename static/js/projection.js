@@ -2,9 +2,10 @@
 // phone, replayed by the server's own ledger (scoring.board.project, run by Pyodide in the offline
 // worker). No rule is worked out here: this module only asks the ledger, remembers its answer and
 // marks on the screen what is not sent yet. Without Pyodide the board stays as the server last sent it.
-import { h } from "./util.js";
-import { t } from "./i18n.js";
-import { projectOffline } from "./offline.js";
+import { h, clear, fmtTime } from "./util.js";
+import { lang, t } from "./i18n.js";
+import { prepareOffline, projectOffline } from "./offline.js";
+import { WIND_NAME } from "./tiles.js";
 import * as store from "./store.js";
 
 /** The change a queued item makes: POST .../hands adds a hand, PUT .../hands/<n> replaces hand n. */
@@ -54,7 +55,7 @@ export function boardOf(table, onready = () => {}) {
   const key = keyOf(base, items);
   const saved = store.get("projections", {})[table.id];
   const known = results.get(key) || (saved && saved.key === key ? saved : null);
-  if (known) return { table: known.result.table, info: { state: "ready", count: items.length, ...known.result, ms: known.ms } };
+  if (known) return { table: known.result.table, info: { state: "ready", count: items.length, ...known.result, changes: items.map(changeOf), ms: known.ms } };
   if (failed.has(key)) return { table: base, info: { state: "unavailable", count: items.length, message: failed.get(key) } };
   if (!running.has(key)) {
     const started = performance.now();
@@ -77,9 +78,123 @@ export async function previewOf(id, change) {
   const changes = [...pendingOf(id).map(changeOf), change];
   let out;
   try { out = await projectOffline(base, changes); } catch { return null; }
-  if (out.error) return { error: out.error };
+  if (out.error) return { error: { ...out.error, message: refusal(out.error, out.table, changes, { round: false }) } };
   const at = change.op === "replace" ? change.index : out.table.hands.length - 1;
   return { hand: out.table.hands[at], state: out.table.state };
+}
+
+// --- a refused hand, in the player's words --------------------------------------------------------
+
+/** The ledger's refusals a hand recorded with the sheet can meet, as catalogue keys: the ledger words
+ * them for the API ("hand 3: seat 0 ..."); the player reads names, the round, and their own language. */
+const REFUSALS = [
+  [/^seat (\d) declared riichi and must be tenpai at a draw/, "refusal.noten_riichi", (m) => ({ seat: m[1] })],
+  [/^seat (\d) has (-?\d+) points; .* needs (\d+) to declare riichi/, "refusal.riichi_points", (m) => ({ seat: m[1], points: m[2], needed: m[3] })],
+  [/^seat (\d) is (not )?in this hand's riichi list/, "refusal.riichi_mismatch", (m) => ({ seat: m[1] })],
+  [/^the game is over; no more hands can be recorded/, "refusal.game_over", () => ({})],
+  [/^the winner cannot be the discarder/, "refusal.winner_discarder", () => ({})],
+];
+
+/** Which hand, as the table calls it: "East 2, 1 honba". */
+export function handName(s) {
+  const round = t("table.round", { wind: WIND_NAME[s.round_wind] || s.round_wind, n: s.hand_number });
+  return s.honba ? t("refusal.round_honba", { round, honba: s.honba }) : round;
+}
+
+/** A refusal of the ledger run on the phone (`error` of scoring.board.project, with the table it gives
+ * back and the changes it was asked about), with the players' names for seats and the refused hand
+ * named by its round (unless `round` is false: the hand being entered in the sheet). */
+export function refusal(error, table, changes, { round = true } = {}) {
+  const players = (table && table.players) || [];
+  const bare = String(error.message || "").replace(/^hand \d+: /, "");
+  const found = REFUSALS.map(([re, key, params]) => [re.exec(bare), key, params]).find(([m]) => m);
+  const name = (seat) => players[Number(seat)] || t("refusal.a_player");
+  let text;
+  const worded = lang !== "en" && error.detail ? reasonText(error) : "";   // a detail id the catalogue words
+  if (worded && worded !== error.message) {
+    text = worded;
+  } else if (found) {
+    const [m, key, params] = found;
+    const p = params(m);
+    text = t(key, { ...p, name: p.seat !== undefined ? name(p.seat) : "" });
+  } else {
+    // a refusal the catalogue has no words for: the ledger's own English, seats named, or in another
+    // language a plain sentence rather than English inside it
+    text = lang === "en" ? bare.replace(/\bseats? (\d)\b/g, (_, seat) => name(seat)) : t("refusal.other");
+  }
+  if (!round || !table || error.change === null || error.change === undefined) return text;
+  const change = changes[error.change];
+  const at = change && change.op === "replace" ? (table.hands || [])[change.index] : table.state;
+  return at ? t("refusal.at", { hand: handName(at), text }) : text;
+}
+
+// --- making the board work offline, from the table screen ----------------------------------------
+
+// the engine's files: fetched here first (the service worker keeps them) so the player sees the download move
+const ENGINE = ["pyodide.mjs", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"].map((f) => `/static/vendor/pyodide/${f}`);
+const prep = { state: "idle", done: 0, total: 0, message: "" };
+let offerBox = null;
+
+const mb = (bytes) => (bytes / 1e6).toFixed(1);
+
+function drawOffer() {
+  if (!offerBox) return;
+  if (prep.state === "ready") { clear(offerBox, h("p", { class: "small muted", "data-testid": "offline-ready" }, t("offline.ready"))); return; }
+  if (prep.state === "busy") {
+    const downloading = prep.total && prep.done < prep.total;
+    clear(offerBox,
+      h("progress", { "data-testid": "offline-progress", max: String(prep.total || 1), ...(prep.total ? { value: String(prep.done) } : {}) }),
+      h("p", { class: "small", "data-testid": "offline-progress-text" }, downloading ? t("offline.downloading", { done: mb(prep.done), total: mb(prep.total) }) : t("offline.starting")));
+    return;
+  }
+  clear(offerBox,
+    h("p", { class: "hint" }, t("offline.table_hint")),
+    h("button", { type: "button", class: "btn-block", "data-testid": "table-prepare-offline", onclick: prepareHere }, t("offline.prepare")),
+    prep.message ? h("p", { class: "field-error", role: "alert" }, prep.message) : null);
+}
+
+async function download() {
+  // without a service worker to keep them the files would be downloaded twice: the worker fetches them itself
+  if (!("serviceWorker" in navigator) || !navigator.serviceWorker.controller) return;
+  const responses = await Promise.all(ENGINE.map((url) => fetch(url)));
+  prep.total = responses.reduce((sum, r) => sum + Number(r.headers.get("Content-Length") || 0), 0);
+  drawOffer();
+  await Promise.all(responses.map(async (resp) => {
+    if (!resp.ok || !resp.body) return;
+    const reader = resp.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      prep.done = Math.min(prep.total, prep.done + value.length);
+      drawOffer();
+    }
+  }));
+}
+
+async function prepareHere() {
+  Object.assign(prep, { state: "busy", done: 0, total: 0, message: "" });
+  drawOffer();
+  try {
+    await download();
+    prep.done = prep.total;
+    drawOffer();
+    await prepareOffline();
+    store.set("offline_scoring", true);   // the same flag as the score screen's button
+    prep.state = "ready";
+  } catch (err) {
+    Object.assign(prep, { state: "idle", message: t("offline.failed") });
+  }
+  drawOffer();
+}
+
+/** On a table this phone records on, while online: one tap makes scoring (and so the board) work
+ * offline, with the download's size and progress, then "ready". Nothing once it is ready (remembered
+ * on the phone), except "ready" just after it was made so. */
+export function offlineOffer() {
+  if (store.get("offline_scoring") && prep.state !== "ready") return null;
+  if (!offerBox) offerBox = h("div", { class: "offline-prep", "aria-live": "polite", "data-testid": "table-offline" });
+  drawOffer();
+  return offerBox;
 }
 
 /** Under an offline preview: where it comes from. */
@@ -87,20 +202,34 @@ export const previewNote = () => h("p", { class: "small muted", "data-testid": "
 
 /** Marks what is not sent yet on the drawn table screen `root`: a banner saying whether the board
  * includes the queued hands, the board outlined, "not sent" on their history rows and the standings. */
-export function decorate(root, info) {
+export function decorate(root, info, offline = null) {
   if (!info) return;
   const n = info.count;
   let text;
+  const why = info.error ? refusal(info.error, info.table, info.changes || []) : "";
   if (info.state === "ready" && info.error && !info.applied) {
-    text = t("projection.failed", { n, message: info.error.message });
+    text = t("projection.failed", { n, message: why });
   } else if (info.state === "ready" && info.error) {
-    text = t("projection.partial", { n, applied: info.applied, message: info.error.message });
+    text = t("projection.partial", { n, applied: info.applied, message: why });
   } else if (info.state === "ready") {
     text = t(n === 1 ? "projection.included_one" : "projection.included", { n });
   } else if (info.state === "working") {
     text = t(n === 1 ? "projection.working_one" : "projection.working", { n });
   } else {
     text = t(n === 1 ? "projection.unavailable_one" : "projection.unavailable", { n });
+  }
+  // offline, this one box says so too: no second banner above it saying the board is the last known state
+  if (offline) {
+    const banner = root.querySelector('[data-testid="offline-banner"]');
+    if (banner) banner.remove();
+    text = t("projection.with_offline", { offline: offline.since ? t("projection.offline_at", { time: fmtTime(offline.since) }) : t("projection.offline"), text });
+  }
+  // the game's end is only worked out on this phone: the next game waits until the hands are sent
+  const next = root.querySelector('[data-testid="next-game"]');
+  if (next) {
+    next.disabled = true;
+    next.setAttribute("aria-describedby", "next-game-wait");
+    next.after(h("p", { class: "hint", id: "next-game-wait", "data-testid": "next-game-wait" }, t("projection.next_wait")));
   }
   const attrs = { role: "status", "data-testid": "projection", "data-state": info.state, ...(info.ms !== undefined ? { "data-ms": String(info.ms) } : {}) };
   const board = root.querySelector(".board");

@@ -11,7 +11,7 @@ import { lineChart } from "./charts.js";
 import { WIND_LETTER, WIND_NAME } from "./tiles.js";
 import * as store from "./store.js";
 import { t, has, lang, reasonText } from "./i18n.js";
-import { boardOf, decorate, previewNote, previewOf } from "./projection.js";
+import { boardOf, decorate, offlineOffer, previewNote, previewOf } from "./projection.js";
 import { scoreOffline } from "./offline.js";
 
 const POLL_MS = 3000;
@@ -332,7 +332,7 @@ export async function tableScreen(view, key, params) {
     const shown = table && !stopped ? boardOf(table, rerender) : null;
     if (shown) table = shown.table;
     try { renderBoard(); } finally { table = real; }
-    if (shown && !stopped) decorate(body, shown.info);
+    if (shown && !stopped) decorate(body, shown.info, offline ? { since: entry && entry.seen_at } : null);
   }
 
   function renderBoard() {
@@ -388,6 +388,7 @@ export async function tableScreen(view, key, params) {
       edit && !s.finished ? h("div", { class: "actions-grid" },
         h("button", { type: "button", class: "btn-primary", "data-testid": "record-hand", onclick: () => recordSheet() }, t("table.record")),
         h("button", { type: "button", "data-testid": "end-now", onclick: endNow }, t("table.end_now"))) : null,
+      edit && !offline ? offlineOffer() : null,
       s.finished && table.next_table ? h("a", { class: "btn btn-primary btn-block", href: `#/table/${table.next_table}`, "data-testid": "open-next",
         onclick: () => carryToken(table.next_table) }, t("table.go_next")) : null,
       s.finished && !table.next_table && edit ? h("button", { type: "button", class: "btn-primary btn-block", "data-testid": "next-game", onclick: nextGame }, t("table.next_game")) : null,

@@ -240,9 +240,22 @@ def test_a_hand_the_ledger_refuses_offline_is_said_before_and_after_recording(br
     sheet.locator('input[name="tenpai"][data-seat="1"]').check()
     refused = sheet.locator('[data-testid="preview"] [data-state="refused"]')
     expect(refused).to_contain_text("chombo", timeout=30_000)
+    # the player reads names, not the ledger's seat numbers and hand indices
+    expect(refused).to_contain_text("Aiko declared riichi")
+    assert "seat 0" not in refused.inner_text() and "hand 2" not in refused.inner_text()
     save(sheet)
     banner = page.locator('[data-testid="projection"][data-state="ready"]')
     expect(banner).to_contain_text("3 hands not yet sent: the board includes 2 of them. The next would be refused", timeout=30_000)
+    # Ben (the dealer) won by tsumo: the refused hand is East 2 with 1 honba
+    expect(banner).to_contain_text("The next would be refused: East 2, 1 honba: Aiko declared riichi, so must be tenpai at a draw")
+    assert "seat 0" not in banner.inner_text() and "hand 2" not in banner.inner_text()
+    page.click("#lang-toggle")
+    expect(banner).to_contain_text("東2局 1本場：Aikoはリーチしているので、流局時は聴牌でなければなりません")
+    assert "seat" not in banner.inner_text() and "declared" not in banner.inner_text()
+    still(page, top=True)
+    screenshot(page, "offline-board-refused-ja")
+    page.click("#lang-toggle")
+    expect(banner).to_contain_text("East 2, 1 honba: Aiko declared riichi")
     expect(page.locator('[data-testid="unsent"]')).to_have_count(2)
     assert board_numbers(page) == scored
     still(page, top=True)
