@@ -783,14 +783,18 @@ export async function tableScreen(view, key, params) {
     s.foot.prepend(footSummary);
     let previewSeq = 0, previewTimer = null;
     let sheetOpen = true;
-    const schedulePreview = () => { if (sheetOpen) { clearTimeout(previewTimer); previewTimer = setTimeout(refreshPreview, 120); } };
+    // aria-busy says a newer preview is on its way, so nobody (reader or test) takes the last one for it
+    const busy = (on) => previewBox.setAttribute("aria-busy", on ? "true" : "false");
+    const settled = (seq) => { if (seq === previewSeq) busy(false); };
+    const schedulePreview = () => { if (sheetOpen) { busy(true); clearTimeout(previewTimer); previewTimer = setTimeout(refreshPreview, 120); } };
     // once the sheet is closed (recorded, or cancelled), no preview is asked for any more
     s.dialog.addEventListener("close", () => { sheetOpen = false; clearTimeout(previewTimer); previewSeq += 1; });
     async function refreshPreview() {
       if (!sheetOpen) return;
       const seq = ++previewSeq;
+      busy(true);
       let body;
-      try { body = payload(); } catch (err) { clear(footSummary); clear(previewBox, h("p", { class: "hint" }, `${t("rec.preview_here")} ${err.message}`)); return; }
+      try { body = payload(); } catch (err) { clear(footSummary); clear(previewBox, h("p", { class: "hint" }, `${t("rec.preview_here")} ${err.message}`)); settled(seq); return; }
       const path = `/api/tables/${table.id}/preview${correcting ? `?index=${correcting.index}` : ""}`;
       try {
         const res = await api("POST", path, body, { headers: { Authorization: `Bearer ${entry.edit_token}` } });
@@ -798,12 +802,14 @@ export async function tableScreen(view, key, params) {
         clear(previewBox, previewLines(res, players));
         // the points each player gains or loses stay in view beside Record
         clear(footSummary, res.hand.deltas.map((d, i) => h("span", { class: d > 0 ? "pos" : d < 0 ? "neg" : "" }, `${players[i]} ${points(d, true)}`)));
+        settled(seq);
       } catch (err) {
         if (seq !== previewSeq) return;
         clear(footSummary);
         clear(previewBox, err instanceof OfflineError ? h("p", { class: "hint" }, t("rec.preview_offline"))
           : h("p", { class: "field-error", role: "alert", "data-state": "refused" }, err.field ? `${fieldLabel(err.field)}: ${errorText(err)}` : errorText(err)));
-        if (err instanceof OfflineError) offlinePreview(seq, body);
+        if (err instanceof OfflineError) offlinePreview(seq, body).finally(() => settled(seq));
+        else settled(seq);
       }
     }
     // offline, who pays what comes from the same ledger run on the phone, after the hands not yet sent

@@ -113,6 +113,8 @@ def test_the_board_moves_forward_offline_and_equals_the_server_after(browser, li
     for seat in (1, 3):
         sheet.locator(f'input[name="tenpai"][data-seat="{seat}"]').check()
     expect(sheet.locator('[data-testid="preview-offline"]')).to_be_visible(timeout=30_000)
+    # the preview of both tenpai checks, not the one drawn after the first check
+    expect(sheet.locator('[data-testid="preview"]')).to_have_attribute("aria-busy", "false", timeout=30_000)
     preview_deltas = sheet.locator('[data-testid="preview"] [data-delta]').all_inner_texts()
     screenshot(page, "offline-board-preview")
     times["draw_warm"] = record_timed(page, sheet, 3)
