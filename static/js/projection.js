@@ -235,7 +235,12 @@ export function decorate(root, info, offline = null) {
   const board = root.querySelector(".board");
   const pending = root.querySelector('[data-testid="pending"]');
   // one box with the list of hands waiting: whether the board includes them, then which they are
-  if (pending && info.state === "ready" && !info.error) pending.prepend(h("strong", { class: "projection", ...attrs }, text), h("br"));
+  if (pending && info.state === "ready" && !info.error) {
+    // the summary already says how many hands wait: the list below it says only which
+    const count = pending.querySelector(".pending-count");
+    if (count) count.remove();
+    pending.prepend(h("strong", { class: "projection", ...attrs }, text), h("br"));
+  }
   else if (pending || board) (pending || board).before(h("div", { class: `banner ${info.state === "ready" && !info.error ? "info" : "warn"} projection`, ...attrs }, text));
   if (info.state !== "ready" || !info.applied) return;
   if (board) {

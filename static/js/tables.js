@@ -375,7 +375,7 @@ export async function tableScreen(view, key, params) {
       h("div", { class: "row" }, h("h2", { class: "grow" }, table.players.join(" · ")),
         h("span", { class: "small muted" }, `${table.ruleset_title || table.ruleset}${edit ? "" : ` · ${t("tables.watching")}`}`)),
       offline ? h("div", { class: "banner warn", role: "status", "data-testid": "offline-banner" }, (entry.seen_at ? t("table.offline_as_of", { time: fmtTime(entry.seen_at) }) : t("table.offline_state")) + (edit ? t("table.offline_kept") : "")) : null,
-      pending.length ? h("div", { class: "banner info", role: "status", "data-testid": "pending" }, t(pending.length === 1 ? "table.pending_one" : "table.pending", { n: pending.length }), pending.map((q) => describeRequest(q.body, table.players)).join(t("table.pending_sep"))) : null,
+      pending.length ? h("div", { class: "banner info", role: "status", "data-testid": "pending" }, h("span", { class: "pending-count" }, t(pending.length === 1 ? "table.pending_one" : "table.pending", { n: pending.length })), pending.map((q) => describeRequest(q.body, table.players)).join(t("table.pending_sep"))) : null,
       conflicts.map((q) => conflictBanner(q)),
       entry.view_seat === undefined || entry.view_seat === null ? seatQuestion() : null,
       tokenChoice ? tokenBanner() : null,

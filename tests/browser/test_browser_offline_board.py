@@ -44,6 +44,8 @@ def projected(page, n: int, timeout: float = 120_000):
     """Wait until the board includes the n hands not yet sent."""
     banner = page.locator('[data-testid="projection"][data-state="ready"]')
     expect(banner).to_contain_text(f"{n} hand{'' if n == 1 else 's'} not yet sent: the board includes", timeout=timeout)
+    # one count in the box: the list under the summary does not say it again
+    expect(page.locator('[data-testid="pending"]')).not_to_contain_text("waiting to be sent")
     return banner
 
 
