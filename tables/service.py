@@ -16,7 +16,7 @@ from typing import Any, Mapping
 
 from scoring.board import board, change_hands
 from scoring.errors import ScoringError
-from scoring.ledger import LedgerError, clean_hand, printable, replay, state_dict
+from scoring.ledger import LedgerError, clean_hand, printable
 from scoring.rules import get_ruleset
 
 from .db import Database, TableRow, VersionConflict, hands_from_events, now
@@ -142,7 +142,7 @@ class TableService:
             self.db.link_tables(conn, row.id, new["id"])
             if event:
                 self.db.add_event_game(conn, event["id"], new["id"], None, new_links["event"]["entrants"])
-            hands = [clean_hand(h, strict=False) for h in hands_from_events(self.db.events_of(conn, row.id))]
+            hands = self._hands(conn, row)
             fields = {"id": row.id, "share_code": row.share_code, "ruleset": row.ruleset, "rules": row.rules,
                       "players": row.players, "created_at": row.created_at}
             after = {**links, "next_table": new["id"]}
@@ -197,20 +197,20 @@ class TableService:
         state after it. The record sheet shows this before the player taps Record."""
         body = self._checked(body)
         with self.db.engine.connect() as conn:
-            row = self.db.find(key, conn)
+            row = self.db.find(_key(key), conn)
             if row is None:
                 raise TableError(404, f"no table {key!r}", "id")
             self._authorise(conn, row, token)
-            hands = hands_from_events(self.db.events_of(conn, row.id))
-        change = {"op": "add", "body": dict(body)} if index is None else {"op": "replace", "index": index, "body": dict(body)}
+            hands = self._hands(conn, row)
+        change = {"op": "add", "body": body} if index is None else {"op": "replace", "index": index, "body": body}
         at = len(hands) if index is None else index
-        new_hands = _changed(hands, change)
-        rules = get_ruleset(row.ruleset, row.rules)
-        try:
-            state, records = replay(rules, new_hands)
-        except ScoringError as err:
-            raise TableError(err.status, err.message, err.field, detail=err.detail) from None
-        return {"version": row.version, "hand": records[at], "state": state_dict(rules, state)}
+        shown = _board(get_ruleset(row.ruleset, row.rules), _changed(hands, change))
+        return {"version": row.version, "hand": shown["hands"][at], "state": shown["state"]}
+
+    def _hands(self, conn, row: TableRow) -> list:
+        """The table's hands from its log. Hands stored before today's checks are read back with their
+        unknown fields dropped, so an old record can never block the table (new hands are checked strictly)."""
+        return [clean_hand(h, strict=False) for h in hands_from_events(self.db.events_of(conn, row.id))]
 
     def _write(self, key, token, if_match, op, index, body, change) -> str:
         key = _key(key)
@@ -225,23 +225,17 @@ class TableService:
             if row.version > MAX_EVENTS:
                 raise TableError(422, f"this table's log is full: it keeps at most {MAX_EVENTS} changes (hands recorded, "
                                       "undone or corrected). Export it and start a new table to go on.", "hands")
-            # hands stored before today's checks are read back with their unknown fields dropped, so an
-            # old record can never block the table; the new hand was checked strictly above
-            hands = [clean_hand(h, strict=False) for h in hands_from_events(self.db.events_of(conn, row.id))]
-            new_hands = _changed(hands, change)
+            new_hands = _changed(self._hands(conn, row), change)
             if len(new_hands) > MAX_HANDS:
                 raise TableError(422, f"a table holds at most {MAX_HANDS} hands", "hands")
-            rules = get_ruleset(row.ruleset, row.rules)
-            try:
-                replay(rules, new_hands)  # refuse an impossible hand before storing anything
-            except ScoringError as err:
-                raise TableError(err.status, err.message, err.field, detail=err.detail) from None
+            # one replay: it refuses an impossible hand before anything is stored, and is the board stored
+            shown = _board(get_ruleset(row.ruleset, row.rules), new_hands)
             fields = {"id": row.id, "share_code": row.share_code, "ruleset": row.ruleset, "rules": row.rules,
                       "players": row.players, "created_at": row.created_at}
             links = self.db.links_of(conn, row.id)
             try:
                 return self.db.append_event(conn, row.id, row.version, op, index, body,
-                                            lambda version, stamp: self._snapshot(fields, new_hands, version, stamp, links))
+                                            lambda version, stamp: self._snapshot(fields, new_hands, version, stamp, links, shown))
             except VersionConflict:
                 current = self.db.find(row.id)
                 raise TableError(409, "another phone recorded a change at the same moment; reload and try again",
@@ -261,8 +255,11 @@ class TableService:
 
     # --- the table JSON --------------------------------------------------------------------
     @staticmethod
-    def _snapshot(row: Mapping, hands: list, version: int, stamp: str | None, links: Mapping | None = None) -> str:
-        shown = board(get_ruleset(row["ruleset"], row["rules"]), hands)  # the same board a phone projects offline
+    def _snapshot(row: Mapping, hands: list, version: int, stamp: str | None, links: Mapping | None = None,
+                  shown: Mapping | None = None) -> str:
+        """The table JSON; ``shown`` is the board of ``hands`` when the caller has worked it out already."""
+        if shown is None:
+            shown = board(get_ruleset(row["ruleset"], row["rules"]), hands)  # the same board a phone projects offline
         doc = {
             "id": row["id"], "share_code": row["share_code"], "ruleset": shown["ruleset"], "ruleset_title": shown["ruleset_title"],
             "rules": row["rules"], "players": row["players"], "version": version,
@@ -293,7 +290,15 @@ def _changed(hands: list, change: dict) -> list:
     try:
         return change_hands(hands, change)
     except LedgerError as err:
-        raise TableError(err.status, err.message, err.field) from None
+        raise TableError(err.status, err.message, err.field, detail=err.detail) from None
+
+
+def _board(rules, hands: list) -> dict:
+    """The board of these hands; a hand the rules refuse is the request's fault (422 naming it)."""
+    try:
+        return board(rules, hands)
+    except ScoringError as err:
+        raise TableError(err.status, err.message, err.field, detail=err.detail) from None
 
 
 def _key(key: str) -> str:

@@ -108,6 +108,10 @@ def test_hands_stored_before_the_checks_never_block_the_table(tclient, lenient):
     assert resp.status_code == 200, resp.get_json()
     body = resp.get_json()
     assert not body["state"]["finished"] and body["hands"][0]["index"] == 0 and "note" not in body["hands"][0]
+    # the record sheet's preview reads the old records the way a write does
+    resp = tclient.post(f"/api/tables/{t['id']}/preview", json=draw(), headers=auth(t))
+    assert resp.status_code == 200, resp.get_json()
+    assert resp.get_json()["hand"]["index"] == 1 and resp.get_json()["state"]["hands_played"] == 2
     assert record(tclient, t, draw()).status_code == 200
     # a correction of hand 0 lands on hand 0
     resp = tclient.put(f"/api/tables/{t['id']}/hands/0", json=ron(0, W(2, hf(3, 30))), headers=auth(t))
@@ -341,7 +345,7 @@ def test_odd_table_keys_are_a_404_on_every_database(tclient, key):
     t = new_table(tclient)
     for method, path in (("GET", f"/api/tables/{key}"), ("GET", f"/api/tables/{key}/export?format=csv"),
                          ("GET", f"/api/tables/{key}/export?format=json"), ("POST", f"/api/tables/{key}/hands"),
-                         ("DELETE", f"/api/tables/{key}/hands/last")):
+                         ("DELETE", f"/api/tables/{key}/hands/last"), ("POST", f"/api/tables/{key}/preview")):
         resp = tclient.open(path, method=method, json=draw() if method == "POST" else None, headers=auth(t))
         assert resp.status_code == 404, (method, path, resp.get_data(as_text=True)[:200])
         assert error_of(resp)["field"] == "id"
