@@ -106,10 +106,10 @@ def _flags(payload: Mapping) -> set:
     return flags
 
 
-def _int(payload: Mapping, name: str, default: int = 0, maximum: int = MAX_COUNTERS, type_status: int = 400) -> int:
+def _int(payload: Mapping, name: str, default: int = 0, maximum: int = MAX_COUNTERS) -> int:
     value = payload.get(name, default)
     if type(value) is not int and (isinstance(value, bool) or not isinstance(value, int)):
-        raise ScoringError(name, f"must be a whole number, got {value!r}", type_status, "not_whole_number")
+        raise ScoringError(name, f"must be a whole number, got {value!r}", 400, "not_whole_number")
     if value < 0:
         raise ScoringError(name, f"must not be negative, got {value}", 422, "negative")
     if value > maximum:

@@ -2,7 +2,7 @@
 // show the recognised tiles outlined on the photo, let the player correct them, then score.
 import { h, clear, sheet, segmented } from "./util.js";
 import { api, ApiError, OfflineError } from "./api.js";
-import { PICKER, WIND_OF, WIND_NAME, plain, sortTiles, toMpsz, tileImg, tileName } from "./tiles.js";
+import { PICKER, WIND_OF, WIND_NAME, parseMpsz, plain, sortTiles, toMpsz, tileImg, tileName } from "./tiles.js";
 import { emptyHand } from "./hand.js";
 import { contributeCard } from "./contribute.js";
 import { handOver, newHandConditions } from "./quick.js";
@@ -37,7 +37,6 @@ function readingOrder(res) {
   return [...order, ...rest];
 }
 
-const meldCodes = (text) => text.replace(/\d+([mpsz])/g, (m, suit) => [...m.slice(0, -1)].map((d) => d + suit).join(",")).split(",").filter(Boolean);
 
 /**
  * The hand the corrected detections make, with the proposal's melds kept where their tiles still
@@ -53,7 +52,7 @@ export function handFromDetections(res, dets, winDet) {
   let winInMeld = false;
   const sameTiles = (a, b) => a.length === b.length && [...a].sort().join() === [...b].sort().join();
   for (const meld of (res.proposal && res.proposal.melds) || []) {
-    const tiles = meldCodes(meld.tiles);
+    const tiles = parseMpsz(meld.tiles);
     let taken = null;
     for (const row of res.rows || []) {
       const ks = row.map((i) => pool.findIndex((p) => p.det === i)).filter((k) => k >= 0);
