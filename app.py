@@ -57,8 +57,9 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     else:
         app.config.from_mapping(test_config)
 
-    from tables import Database, TableService, migrate
-    from tables.events import EventService
+    from services.events import EventService
+    from services.tables import TableService
+    from storage import Database, migrate
     from web import api, contributions, errors, events, health, limits, openapi, security, pages, recognize, tables
 
     database = Database(app.config["DATABASE_URL"])

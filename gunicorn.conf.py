@@ -32,7 +32,7 @@ limit_request_fields = 100
 def on_starting(server):
     """Prepare the schema once, before the workers start."""
     from app import database_url_from_env
-    from tables import migrate
+    from storage import migrate
 
     before, after = migrate.upgrade(database_url_from_env())
     server.log.info("database schema: %s", f"{before or 'empty'} -> {after}" if before != after else f"{after} (current)")

@@ -1,5 +1,5 @@
-"""Cost of the offline board: ``scoring.board.project`` (the last table JSON plus the hands not yet
-sent) against its baseline, one ``scoring.ledger.replay`` of the same table (what the server does
+"""Cost of the offline board: ``game.board.project`` (the last table JSON plus the hands not yet
+sent) against its baseline, one ``game.ledger.replay`` of the same table (what the server does
 for every write).
 
     .venv/bin/python -m bench.bench_projection [--hands 40] [--queued 4] [--repeat 50]
@@ -21,8 +21,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from scoring.board import board, project  # noqa: E402
-from scoring.ledger import LedgerError, apply_hand, new_state, replay  # noqa: E402
+from game.board import board, project  # noqa: E402
+from game.ledger import LedgerError, apply_hand, new_state, replay  # noqa: E402
 from scoring.rules import PRESETS, get_ruleset  # noqa: E402
 
 

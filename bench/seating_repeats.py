@@ -12,7 +12,7 @@ import argparse
 import random
 import time
 
-from scoring.seating import balanced_round, random_round, repeat_meetings
+from league.seating import balanced_round, random_round, repeat_meetings
 
 
 def night(method: str, seed: int, players: int, rounds_planned: int) -> int:

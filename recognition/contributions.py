@@ -65,7 +65,7 @@ class ContributionError(Exception):
 
 
 def hash_token(token: str) -> str:
-    """As for a table's edit token (tables/service.py): only the SHA-256 is kept."""
+    """As for a table's edit token (services/tables.py): only the SHA-256 is kept."""
     return hashlib.sha256(token.encode()).hexdigest()
 
 

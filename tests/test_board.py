@@ -1,4 +1,4 @@
-"""scoring.board: the table's board from its changes, shared by the server and the phone offline.
+"""game.board: the table's board from its changes, shared by the server and the phone offline.
 
 The phone only holds the table JSON the server last sent and its queued hands: replaying the hands
 read back from that JSON, plus the queued ones, must give exactly the board the server then stores.
@@ -8,8 +8,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from app import create_app
-from scoring.board import board, change_hands, fold, hands_of, project
-from scoring.ledger import LedgerError
+from game.board import board, change_hands, fold, hands_of, project
+from game.ledger import LedgerError
 from scoring.rules import PRESETS, get_ruleset
 from test_ledger import hands as random_hands
 from test_ledger import legal_log
@@ -156,13 +156,13 @@ def test_changes_are_checked():
 
 
 def test_the_offline_scoring_source_holds_the_board(tclient):
-    """The phone imports scoring.board from /offline/scoring.zip, next to the ledger it calls."""
+    """The phone imports game.board from /offline/scoring.zip, next to the ledger it calls."""
     import io
     import zipfile
 
     resp = tclient.get("/offline/scoring.zip")
     names = zipfile.ZipFile(io.BytesIO(resp.data)).namelist()
-    assert {"scoring/board.py", "scoring/ledger.py", "scoring/rules.py"} <= set(names)
+    assert {"game/board.py", "game/ledger.py", "scoring/rules.py"} <= set(names)
 
 
 def test_a_refused_change_carries_the_reason_id_for_the_phone(tclient):

@@ -5,7 +5,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-MODULES = ("scoring", "scoring.tiles", "scoring.hand", "scoring.points", "scoring.events", "scoring.seating")
+MODULES = ("scoring", "scoring.tiles", "scoring.hand", "scoring.points", "league.standings", "league.seating")
 
 CODE = """
 import doctest, importlib, sys

@@ -3,11 +3,11 @@ import random
 
 import pytest
 
-from scoring.events import score_lines, standings
-from scoring.ledger import replay, state_dict
+from league.standings import score_lines, standings
+from game.ledger import replay, state_dict
 from scoring.rules import get_ruleset
-from scoring.seating import SeatingError, balanced_round, meetings, random_round, repeat_meetings, seat_round
-from scoring.stats import event_stats, game_stats
+from league.seating import SeatingError, balanced_round, meetings, random_round, repeat_meetings, seat_round
+from league.stats import event_stats, game_stats
 
 NAMES = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal"]
 

@@ -10,12 +10,12 @@ import threading
 
 import pytest
 
-import scoring.ledger
-import tables.service
+import game.ledger
+import services.tables
 from app import create_app
-from scoring.ledger import LedgerError, apply_hand, new_state
+from game.ledger import LedgerError, apply_hand, new_state
 from scoring.rules import PRESETS, Ruleset, get_ruleset
-from tables.service import SHARE_ALPHABET, hash_token
+from services.tables import SHARE_ALPHABET, hash_token
 from test_api_tables import auth, db_url, new_table, tclient  # noqa: F401  (fixtures)
 from test_ledger_games import W, draw, hf, ron, tsumo
 
@@ -91,8 +91,8 @@ def lenient(monkeypatch):
     """Store hands as the code before issue 13 did: any field passes."""
     def store_anything(body, strict=True):
         return dict(body) if isinstance(body, dict) else body
-    monkeypatch.setattr(scoring.ledger, "clean_hand", store_anything)
-    monkeypatch.setattr(tables.service, "clean_hand", store_anything)
+    monkeypatch.setattr(game.ledger, "clean_hand", store_anything)
+    monkeypatch.setattr(services.tables, "clean_hand", store_anything)
     return monkeypatch
 
 
@@ -144,7 +144,7 @@ def test_csv_export_neutralises_formulas_and_survives_null_seats(tclient):
 
 
 def test_csv_export_of_a_damaged_record_still_comes_out():
-    from tables.service import export_csv
+    from services.tables import export_csv
 
     doc = {"players": ["A\ud800", "B", "C", "D"], "state": {"finished": True, "standings": [{"seat": 9, "place": 1}]},
            "hands": [{"index": 0, "result": "draw", "tenpai": None, "dealer": 7, "deltas": None},
@@ -216,7 +216,7 @@ def test_json_export_reads_snapshot_and_log_in_one_transaction(db_url, monkeypat
     t = new_table(client)
     assert record(client, t, draw()).status_code == 200
     db = app.extensions["database"]
-    real_events_of = db.events_of
+    real_changes_of = db.changes_of
     done = []
 
     def events_with_a_write_in_between(conn, table_id):
@@ -227,9 +227,9 @@ def test_json_export_reads_snapshot_and_log_in_one_transaction(db_url, monkeypat
             th.start()
             th.join(30)
             assert holder["r"].status_code == 200
-        return real_events_of(conn, table_id)
+        return real_changes_of(conn, table_id)
 
-    monkeypatch.setattr(db, "events_of", events_with_a_write_in_between)
+    monkeypatch.setattr(db, "changes_of", events_with_a_write_in_between)
     doc = client.get(f"/api/tables/{t['id']}/export?format=json").get_json()
     assert done
     assert doc["version"] == doc["log"][-1]["version"] + 0 or doc["version"] == len(doc["log"]) + 1
@@ -238,7 +238,7 @@ def test_json_export_reads_snapshot_and_log_in_one_transaction(db_url, monkeypat
 
 
 def test_the_event_log_of_a_table_is_capped(tclient, monkeypatch):
-    monkeypatch.setattr(tables.service, "MAX_EVENTS", 4)
+    monkeypatch.setattr(services.tables, "MAX_CHANGES", 4)
     t = new_table(tclient)
     for _ in range(2):
         assert record(tclient, t, draw()).status_code == 200

@@ -68,13 +68,13 @@ def _health(path):
         app.extensions["database"].dispose()
 
 
-@pytest.mark.parametrize("where", ["events root", "a page in the middle", "the last page"])
+@pytest.mark.parametrize("where", ["changes root", "a page in the middle", "the last page"])
 def test_healthz_is_not_ok_on_a_database_with_corrupted_pages(tmp_path, where):
     path = tmp_path / "tenbou.sqlite3"
     page_size, roots, count = _database_with_hands(path)
     assert count > 20
     pages = _btree_pages(path, page_size)
-    page = {"events root": roots["events"], "a page in the middle": pages[len(pages) // 2],
+    page = {"changes root": roots["changes"], "a page in the middle": pages[len(pages) // 2],
             "the last page": pages[-1]}[where]
     assert page not in (1, roots["alembic_version"])  # the app still starts: the damage is in the data
     _scribble(path, page_size, page)

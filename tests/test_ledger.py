@@ -5,7 +5,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scoring.ledger import LedgerError, apply_hand, new_state, replay, state_dict
+from game.ledger import LedgerError, apply_hand, new_state, replay, state_dict
 from scoring.rules import PRESETS, get_ruleset
 from test_ledger_games import W, draw, hf, ron, tsumo, ym
 

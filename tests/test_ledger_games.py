@@ -5,7 +5,7 @@ where "next" is (round wind, hand number, dealer seat), or "end". Comments show 
 """
 import pytest
 
-from scoring.ledger import apply_hand, new_state, standings
+from game.ledger import apply_hand, new_state, standings
 from scoring.rules import get_ruleset
 
 

@@ -1,4 +1,4 @@
-"""Schema migrations: the revisions build exactly tables/db.py's schema, a database made before
+"""Schema migrations: the revisions build exactly storage/db.py's schema, a database made before
 migrations is adopted with every hand kept, and processes starting together never race."""
 from __future__ import annotations
 
@@ -13,12 +13,13 @@ from pathlib import Path
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
-from sqlalchemy import Column, ForeignKey, Integer, MetaData, String, Table, Text, create_engine, text
+from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
 from app import create_app
-from tables import Database, TableService, migrate
-from tables.db import metadata, normalise_url
+from services.tables import TableService
+from storage import Database, migrate
+from storage.db import metadata, normalise_url
 
 ROOT = Path(__file__).resolve().parents[1]
 PG_URL = os.environ.get("TEST_DATABASE_URL")
@@ -50,31 +51,8 @@ def empty_db(request, tmp_path):
         admin.dispose()
 
 
-# The schema exactly as the code before migrations created it (metadata.create_all at start-up),
-# frozen here: it is what every existing database out there has.
-LEGACY = MetaData()
-Table("tables", LEGACY,
-      Column("id", String(32), primary_key=True),
-      Column("share_code", String(16), nullable=False, unique=True),
-      Column("token_hash", String(64), nullable=False),
-      Column("ruleset", String(32), nullable=False),
-      Column("rules", Text, nullable=False),
-      Column("players", Text, nullable=False),
-      Column("version", Integer, nullable=False),
-      Column("snapshot", Text, nullable=False),
-      Column("created_at", String(40), nullable=False),
-      Column("updated_at", String(40), nullable=False))
-Table("events", LEGACY,
-      Column("table_id", String(32), ForeignKey("tables.id"), primary_key=True),
-      Column("version", Integer, primary_key=True),
-      Column("op", String(16), nullable=False),
-      Column("hand_index", Integer),
-      Column("body", Text),
-      Column("created_at", String(40), nullable=False))
-
-
 def test_the_revisions_build_exactly_the_schema_the_code_uses(empty_db):
-    """Fails when tables/db.py changes without a revision (or a revision without tables/db.py)."""
+    """Fails when storage/db.py changes without a revision (or a revision without storage/db.py)."""
     before, after = migrate.upgrade(empty_db)
     assert (before, after) == (None, migrate.head())
     engine = Database(empty_db).engine
@@ -91,29 +69,37 @@ def test_upgrading_twice_changes_nothing(empty_db):
     assert migrate.upgrade(empty_db) == (migrate.head(), migrate.head())
 
 
-class OldCodeDatabase(Database):
-    """Writes as the code before events did: its tables know no links between games, no events
-    (those tables do not exist in an old database)."""
+def written_then_taken_back(url: str, revision: str, write) -> object:
+    """A database at an old ``revision`` holding what ``write(service)`` recorded: written by this
+    code at head, then taken back by the revisions' own downgrades (the old code wrote the same
+    rows: no revision rewrites a hand). Returns what ``write`` returned."""
+    migrate.upgrade(url)
+    database = Database(url)
+    try:
+        result = write(TableService(database))
+    finally:
+        database.dispose()
+    migrate.downgrade(url, revision)
+    return result
 
-    def links_of(self, conn, table_id):
-        return {}
 
-    def event_token_hash_of_table(self, conn, table_id):
-        return None
-
-
-def test_a_database_made_before_migrations_is_adopted_with_every_hand(empty_db):
-    database = OldCodeDatabase(empty_db)
-    LEGACY.create_all(database.engine)  # what the old start-up did
-    service = TableService(database)
+def record_four(service):
     table = service.create({"ruleset": "ema", "players": ["a", "b", "c", "d"]})
     for n in range(3):
         service.record(table["id"], table["edit_token"], None, {"result": "abort", "kind": "four_winds", "riichi": [n]})
     service.undo(table["id"], table["edit_token"], None)
-    old_snapshot = service.read(table["id"])
-    with database.engine.connect() as conn:
+    return table, service.read(table["id"])
+
+
+def test_a_database_made_before_migrations_is_adopted_with_every_hand(empty_db):
+    table, old_snapshot = written_then_taken_back(empty_db, "0001", record_four)
+    engine = Database(empty_db).engine
+    with engine.begin() as conn:  # what the old start-up left: the tables, no alembic_version
+        conn.execute(text("DROP TABLE alembic_version"))
         assert migrate.current(conn) is None
-    database.dispose()
+        assert inspect_has(conn, "events") and not inspect_has(conn, "changes")
+        assert not inspect_has(conn, "club_events")
+    engine.dispose()
 
     app = create_app({"TESTING": True, "DATABASE_URL": empty_db})
     try:
@@ -128,12 +114,13 @@ def test_a_database_made_before_migrations_is_adopted_with_every_hand(empty_db):
                                       headers={"Authorization": f"Bearer {table['edit_token']}"})
         assert resp.status_code == 200, resp.get_json()
         assert len(resp.get_json()["hands"]) == 3
+        assert [h.get("riichi") for h in resp.get_json()["hands"]] == [[0], [1], None]
     finally:
         app.extensions["database"].dispose()
 
 
 def test_a_worker_that_may_not_migrate_refuses_an_out_of_date_database(empty_db):
-    with pytest.raises(migrate.SchemaOutOfDate, match="tables.migrate upgrade"):
+    with pytest.raises(migrate.SchemaOutOfDate, match="storage.migrate upgrade"):
         create_app({"TESTING": True, "DATABASE_URL": empty_db, "MIGRATE": False})
     migrate.upgrade(empty_db)
     app = create_app({"TESTING": True, "DATABASE_URL": empty_db, "MIGRATE": False})
@@ -145,7 +132,7 @@ STARTER = """
 import sys, time
 sys.path.insert(0, {root!r})
 from app import create_app
-import tables, web.api, web.recognize, web.tables  # everything create_app imports, before the line
+import services.tables, storage, web.api, web.recognize, web.tables  # everything create_app imports, before the line
 start = {start!r}
 time.sleep(max(0.0, start - time.time()))   # every process starts at the same instant
 app = create_app({{"DATABASE_URL": {url!r}}})
@@ -176,7 +163,7 @@ def test_processes_starting_together_on_an_empty_database_all_boot(empty_db):
 
 def test_the_migration_command_line(empty_db):
     env = {**os.environ, "DATABASE_URL": empty_db}
-    run = lambda *args: subprocess.run([sys.executable, "-m", "tables.migrate", *args], cwd=ROOT, env=env,  # noqa: E731
+    run = lambda *args: subprocess.run([sys.executable, "-m", "storage.migrate", *args], cwd=ROOT, env=env,  # noqa: E731
                                        capture_output=True, text=True, check=True).stdout.strip()
     assert run("current") == "none"
     assert run("upgrade") == f"database schema: empty -> {migrate.head()}"
@@ -184,25 +171,28 @@ def test_the_migration_command_line(empty_db):
     assert json.dumps(run("upgrade")) == json.dumps(f"database schema: {migrate.head()} (current)")
 
 
-def test_events_revision_upgrades_a_database_at_0001_with_data_and_keeps_every_hand(empty_db):
-    """From the schema of main before events (revision 0001) with tables and hands in it, upgrading
-    adds the event tables; every hand and snapshot is kept, old tables take hands, and an old
-    table's next game can be played."""
-    migrate.upgrade(empty_db, "0001")
-    database = OldCodeDatabase(empty_db)
-    service = TableService(database)
-    table = service.create({"ruleset": "wrr", "players": ["a", "b", "c", "d"]})
+def test_upgrading_a_database_at_0001_with_data_keeps_every_hand(empty_db):
+    """From the schema before events and before the log was named ``changes`` (revision 0001),
+    with tables and hands in it, upgrading adds the event tables and renames the log; every hand
+    and snapshot is kept, old tables take hands, and an old table's next game can be played."""
     tag = lambda n: [{"seat": 0, "points": 100, "reason": n}]  # noqa: E731  (a referee's note tells hands apart)
     hands = [{"result": "draw", "tenpai": [0], "penalties": tag("h0")},
              {"result": "ron", "from_seat": 2, "winners": [{"seat": 1, "value": {"han": 3, "fu": 30}}], "penalties": tag("h1")},
              {"result": "end", "penalties": tag("h2")}]
-    for hand in hands:
-        service.record(table["id"], table["edit_token"], None, hand)
-    old_snapshot = service.read(table["id"])
-    with database.engine.connect() as conn:
+
+    def write(service):
+        table = service.create({"ruleset": "wrr", "players": ["a", "b", "c", "d"]})
+        for hand in hands:
+            service.record(table["id"], table["edit_token"], None, hand)
+        return table, service.read(table["id"])
+
+    table, old_snapshot = written_then_taken_back(empty_db, "0001", write)
+    engine = Database(empty_db).engine
+    with engine.connect() as conn:
         assert migrate.current(conn) == "0001"
-        assert not inspect_has(conn, "club_events")
-    database.dispose()
+        assert not inspect_has(conn, "club_events") and not inspect_has(conn, "changes")
+        assert conn.execute(text("SELECT count(*) FROM events")).scalar_one() == len(hands)
+    engine.dispose()
 
     assert migrate.upgrade(empty_db) == ("0001", migrate.head())
     app = create_app({"TESTING": True, "DATABASE_URL": empty_db})
@@ -220,6 +210,27 @@ def test_events_revision_upgrades_a_database_at_0001_with_data_and_keeps_every_h
         assert ev.status_code == 201
     finally:
         app.extensions["database"].dispose()
+
+
+def test_the_log_renamed_to_changes_goes_back_and_forth_with_its_rows(empty_db):
+    """Revision 0003 only renames the log: down to 0002 and up again keeps every change."""
+    table, snapshot = written_then_taken_back(empty_db, "0002", record_four)
+    engine = Database(empty_db).engine
+    with engine.connect() as conn:
+        assert inspect_has(conn, "events") and not inspect_has(conn, "changes")
+        assert conn.execute(text("SELECT count(*) FROM events")).scalar_one() == 4  # 3 hands and an undo
+    engine.dispose()
+    assert migrate.upgrade(empty_db) == ("0002", migrate.head())
+    database = Database(empty_db)
+    try:
+        service = TableService(database)
+        assert service.read(table["id"]) == snapshot
+        with database.engine.connect() as conn:
+            assert [c["op"] for c in database.changes_of(conn, table["id"])] == ["add", "add", "add", "undo"]
+            diff = compare_metadata(MigrationContext.configure(conn), metadata)
+        assert diff == []
+    finally:
+        database.dispose()
 
 
 def inspect_has(conn, name: str) -> bool:

@@ -114,7 +114,7 @@ def service_worker():
     return resp
 
 
-# --- offline scoring: the scoring package itself, run in the browser by Pyodide -----------------
+# --- offline scoring: the scoring and game packages themselves, run in the browser by Pyodide ----
 
 # The worker runs Pyodide, which compiles WebAssembly and builds its JS glue at run time: its own
 # response allows that ('wasm-unsafe-eval', 'unsafe-eval'); the pages keep the strict policy.
@@ -122,17 +122,23 @@ WORKER_CSP = ("default-src 'self'; script-src 'self' 'wasm-unsafe-eval' 'unsafe-
               "object-src 'none'; base-uri 'none'")
 
 
+#: What the phone imports offline: one hand's scoring, and the game at a table (the board it
+#: projects from the hands not yet sent).
+OFFLINE_PACKAGES = ("scoring", "game")
+
+
 @lru_cache(maxsize=1)
 def scoring_archive() -> bytes:
-    """The scoring package's Python source as a zip (what Pyodide imports offline)."""
+    """The Python source of the offline packages as a zip (what Pyodide imports offline)."""
     import io
     import zipfile
 
-    root = Path(__file__).resolve().parent.parent / "scoring"
+    root = Path(__file__).resolve().parent.parent
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
-        for path in sorted(root.glob("*.py")):
-            zf.writestr(f"scoring/{path.name}", path.read_bytes())
+        for package in OFFLINE_PACKAGES:
+            for path in sorted((root / package).glob("*.py")):
+                zf.writestr(f"{package}/{path.name}", path.read_bytes())
     return buf.getvalue()
 
 

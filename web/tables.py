@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
-from tables import TableError, TableService
+from services.tables import TableError, TableService
 
 from .api import json_body
 from .errors import error_response
@@ -24,7 +24,7 @@ def _token() -> str | None:
 
 
 def _if_match() -> int | None:
-    from tables.service import parse_if_match
+    from services.tables import parse_if_match
 
     return parse_if_match(request.headers.get("If-Match"))
 

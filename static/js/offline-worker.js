@@ -34,13 +34,13 @@ def tenbou_score(text, call="score"):
 }
 
 // The table's ledger offline: {id, ledger: {table, changes}} -> {id, ok: true, result} with result as
-// scoring.board.project gives it (the last table JSON the phone saw plus the hands not yet sent).
+// game.board.project gives it (the last table JSON the phone saw plus the hands not yet sent).
 function projector() {
   if (!projectFn) {
     pyodideNow.runPython(`
 import json
 import scoring
-from scoring.board import project
+from game.board import project
 
 def tenbou_project(text):
     try:

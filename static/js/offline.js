@@ -53,7 +53,7 @@ export async function scoreOffline(request) {
   throw new ApiError(answer.status || 503, answer.error, answer);
 }
 
-/** The table board offline: scoring.board.project(table, changes) run by Pyodide (see offline-worker.js).
+/** The table board offline: game.board.project(table, changes) run by Pyodide (see offline-worker.js).
  * Resolves {table, applied, unsent, sent_hands, error}, or throws ApiError (503 when Pyodide cannot start). */
 export async function projectOffline(table, changes) {
   const answer = await ask({ ledger: { table, changes } });

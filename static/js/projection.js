@@ -1,5 +1,5 @@
 // The board moves forward offline: the last table the server sent plus the hands queued on this
-// phone, replayed by the server's own ledger (scoring.board.project, run by Pyodide in the offline
+// phone, replayed by the server's own ledger (game.board.project, run by Pyodide in the offline
 // worker). No rule is worked out here: this module only asks the ledger, remembers its answer and
 // marks on the screen what is not sent yet. Without Pyodide the board stays as the server last sent it.
 import { h, clear, fmtTime } from "./util.js";
@@ -101,7 +101,7 @@ export function handName(s) {
   return s.honba ? t("refusal.round_honba", { round, honba: s.honba }) : round;
 }
 
-/** A refusal of the ledger run on the phone (`error` of scoring.board.project, with the table it gives
+/** A refusal of the ledger run on the phone (`error` of game.board.project, with the table it gives
  * back and the changes it was asked about), with the players' names for seats and the refused hand
  * named by its round (unless `round` is false: the hand being entered in the sheet). */
 export function refusal(error, table, changes, { round = true } = {}) {

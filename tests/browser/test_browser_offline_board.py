@@ -1,5 +1,5 @@
 """The board moves forward offline: hands recorded with the network cut are replayed on the phone by
-the server's own ledger (scoring.board in Pyodide), marked as not sent, kept through a reload, and
+the server's own ledger (game.board in Pyodide), marked as not sent, kept through a reload, and
 equal to what the server stores once they are sent. Without Pyodide the board says it is the last
 known state. Logs the time from tapping Record to the board updating in test-artifacts/offline-board.json."""
 from __future__ import annotations

@@ -458,16 +458,16 @@ def test_a_link_with_someone_elses_token_never_overwrites_a_working_one(phone, l
 
 
 def test_a_damaged_record_stored_before_the_checks_does_not_break_the_table_screen(phone, live_server, monkeypatch):
-    import scoring.ledger
-    import tables.service
+    import game.ledger
+    import services.tables
 
     page, console = phone
     created = page.request.post(f"{live_server}/api/tables", data=json.dumps({"ruleset": "wrr", "players": NAMES}),
                                 headers={"Content-Type": "application/json"}).json()
     headers = {"Content-Type": "application/json", "Authorization": f"Bearer {created['edit_token']}"}
     lenient = lambda body, strict=True: dict(body) if isinstance(body, dict) else body  # noqa: E731  (the old code)
-    monkeypatch.setattr(scoring.ledger, "clean_hand", lenient)
-    monkeypatch.setattr(tables.service, "clean_hand", lenient)
+    monkeypatch.setattr(game.ledger, "clean_hand", lenient)
+    monkeypatch.setattr(services.tables, "clean_hand", lenient)
     for hand in ({"result": "ron", "from_seat": 1, "winners": [{"seat": 0, "value": {"han": 2, "fu": 30}}], "riichi": [],
                   "index": 7, "deltas": "x"},
                  {"result": "end", "riichi": "x", "winners": "y"}):

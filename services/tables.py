@@ -14,12 +14,11 @@ import json
 import secrets
 from typing import Any, Mapping
 
-from scoring.board import board, change_hands
+from game.board import board, change_hands
+from game.ledger import LedgerError, clean_hand, printable
 from scoring.errors import ScoringError
-from scoring.ledger import LedgerError, clean_hand, printable
 from scoring.rules import get_ruleset
-
-from .db import Database, TableRow, VersionConflict, hands_from_events, now
+from storage.db import Database, TableRow, VersionConflict, hands_from_changes, now
 
 SHARE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
 #: 16 characters of 32 are 80 bits: at 500 guesses a second against a million tables, one hit takes
@@ -28,7 +27,7 @@ SHARE_CODE_LENGTH = 16
 MAX_PLAYER_NAME = 40
 MAX_HANDS = 200
 #: Changes (hands added, undone or corrected) one table keeps in its log, and the bytes of one hand.
-MAX_EVENTS = 1000
+MAX_CHANGES = 1000
 MAX_HAND_BYTES = 16 * 1024
 KEY_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
 MAX_KEY = 32
@@ -146,7 +145,7 @@ class TableService:
             fields = {"id": row.id, "share_code": row.share_code, "ruleset": row.ruleset, "rules": row.rules,
                       "players": row.players, "created_at": row.created_at}
             after = {**links, "next_table": new["id"]}
-            self.db.append_event(conn, row.id, row.version, "next", None, {"table": new["id"]},
+            self.db.append_change(conn, row.id, row.version, "next", None, {"table": new["id"]},
                                  lambda version, stamp: self._snapshot(fields, hands, version, stamp, after))
         return new
 
@@ -210,7 +209,7 @@ class TableService:
     def _hands(self, conn, row: TableRow) -> list:
         """The table's hands from its log. Hands stored before today's checks are read back with their
         unknown fields dropped, so an old record can never block the table (new hands are checked strictly)."""
-        return [clean_hand(h, strict=False) for h in hands_from_events(self.db.events_of(conn, row.id))]
+        return [clean_hand(h, strict=False) for h in hands_from_changes(self.db.changes_of(conn, row.id))]
 
     def _write(self, key, token, if_match, op, index, body, change) -> str:
         key = _key(key)
@@ -222,8 +221,8 @@ class TableService:
             if if_match is not None and if_match != row.version:
                 raise TableError(409, f"the table changed: you saw version {if_match}, it is now at {row.version}. "
                                       "Reload it and record the hand again if it is still missing.", "If-Match", row.snapshot)
-            if row.version > MAX_EVENTS:
-                raise TableError(422, f"this table's log is full: it keeps at most {MAX_EVENTS} changes (hands recorded, "
+            if row.version > MAX_CHANGES:
+                raise TableError(422, f"this table's log is full: it keeps at most {MAX_CHANGES} changes (hands recorded, "
                                       "undone or corrected). Export it and start a new table to go on.", "hands")
             new_hands = _changed(self._hands(conn, row), change)
             if len(new_hands) > MAX_HANDS:
@@ -234,7 +233,7 @@ class TableService:
                       "players": row.players, "created_at": row.created_at}
             links = self.db.links_of(conn, row.id)
             try:
-                return self.db.append_event(conn, row.id, row.version, op, index, body,
+                return self.db.append_change(conn, row.id, row.version, op, index, body,
                                             lambda version, stamp: self._snapshot(fields, new_hands, version, stamp, links, shown))
             except VersionConflict:
                 current = self.db.find(row.id)
@@ -278,7 +277,7 @@ class TableService:
                 row = self.db.find(_key(key), conn)
                 if row is None:
                     raise TableError(404, f"no table {key!r}", "id")
-                evs = self.db.events_of(conn, row.id)
+                evs = self.db.changes_of(conn, row.id)
             doc = json.loads(row.snapshot)
             doc["log"] = [{k: ev[k] for k in ("version", "op", "hand_index", "body", "created_at")} for ev in evs]
             return json.dumps(doc, indent=1), "application/json"

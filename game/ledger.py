@@ -23,11 +23,11 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from .engine import evaluate, parse_request
-from .errors import ScoringError
-from .points import base_points, hand_payments, payment_total, round_up_100
-from .rules import Ruleset, get_ruleset
-from .tiles import WIND_NAMES
+from scoring.engine import evaluate, parse_request
+from scoring.errors import ScoringError
+from scoring.points import base_points, hand_payments, payment_total, round_up_100
+from scoring.rules import Ruleset, get_ruleset
+from scoring.tiles import WIND_NAMES
 
 
 def printable(text: str) -> bool:

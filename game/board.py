@@ -1,9 +1,9 @@
 """A table's board from its list of changes: what the server stores and serves, and what a phone
 projects offline from the last board it saw plus the hands it has not sent yet.
 
-Pure functions (no Flask, no SQL): the server (tables/service.py) and the phone (Pyodide in
+Pure functions (no Flask, no SQL): the server (services/tables.py) and the phone (Pyodide in
 static/js/offline-worker.js, from /offline/scoring.zip) fold the same changes through the same
-:func:`scoring.ledger.replay`, so the board a phone shows offline is the one the server will store.
+:func:`game.ledger.replay`, so the board a phone shows offline is the one the server will store.
 
 A change is ``{"op": "add", "body": hand}``, ``{"op": "replace", "index": n, "body": hand}`` or
 ``{"op": "undo"}`` (the table log's ``hand_index`` is accepted for ``index``).
@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from .errors import ScoringError
-from .ledger import LedgerError, clean_hand, replay, state_dict
-from .rules import Ruleset, get_ruleset
+from game.ledger import LedgerError, clean_hand, replay, state_dict
+from scoring.errors import ScoringError
+from scoring.rules import Ruleset, get_ruleset
 
 OPS = ("add", "replace", "undo")
 

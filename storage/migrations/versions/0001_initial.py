@@ -1,6 +1,6 @@
 """The schema as it was before migrations: tables and their event logs.
 
-A database created by that code (no alembic_version table) is adopted: tables.migrate stamps it
+A database created by that code (no alembic_version table) is adopted: storage.migrate stamps it
 at this revision instead of running it.
 
 Revision ID: 0001

@@ -3,8 +3,9 @@
 Schema:
 - ``tables``: one row per table, with the hash of its edit token, its current ``version`` and the
   derived table JSON for that version (a cache rebuilt on every write, never the truth).
-- ``events``: the append-only log. Each write adds one event (``add`` a hand, ``undo`` the last,
-  ``replace`` hand n); the hand list is the fold of the events, and the state its replay.
+- ``changes``: a table's append-only log. Each write adds one change (``add`` a hand, ``undo`` the
+  last, ``replace`` hand n, ``next`` game); the hand list is the fold of the changes
+  (:func:`game.board.fold`), and the state its replay. Named ``events`` before revision 0003.
   ``(table_id, version)`` is the primary key, so two writers can never both append version n.
 - ``table_links``: a game that follows another with the same players ("next game").
 - ``club_events``: a club night or a league season: its organiser token's hash, rule set, players,
@@ -27,7 +28,7 @@ from sqlalchemy import (Boolean, Column, ForeignKey, Integer, MetaData, String, 
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
-from scoring.board import fold
+from game.board import fold
 
 metadata = MetaData()
 
@@ -45,8 +46,8 @@ tables = Table(
     Column("updated_at", String(40), nullable=False),
 )
 
-events = Table(
-    "events", metadata,
+changes = Table(
+    "changes", metadata,
     Column("table_id", String(32), ForeignKey("tables.id"), primary_key=True),
     Column("version", Integer, primary_key=True),
     Column("op", String(16), nullable=False),
@@ -153,7 +154,7 @@ def make_engine(url: str) -> Engine:
 
 class Database:
     def __init__(self, url: str):
-        """Connect; the schema is prepared apart, by tables.migrate (see create_app)."""
+        """Connect; the schema is prepared apart, by storage.migrate (see create_app)."""
         self.engine = make_engine(url)
         self._integrity: tuple[float | None, bool] = (None, True)   # (when, verdict) of quick_check
         self._integrity_lock = threading.Lock()
@@ -198,8 +199,8 @@ class Database:
         try:
             with self.engine.connect().execution_options(single_read=True) as conn:
                 conn.execute(select(tables.c.id).order_by(tables.c.id.desc()).limit(1)).all()
-                conn.execute(select(events.c.table_id, events.c.version, events.c.body)
-                             .order_by(events.c.table_id.desc(), events.c.version.desc()).limit(1)).all()
+                conn.execute(select(changes.c.table_id, changes.c.version, changes.c.body)
+                             .order_by(changes.c.table_id.desc(), changes.c.version.desc()).limit(1)).all()
                 if conn.dialect.name == "sqlite" and not self._integrity_ok(conn, integrity_every):
                     return "corrupt"
         except DBAPIError as err:
@@ -241,8 +242,8 @@ class Database:
                                    .where(tables.c.share_code == key.upper())).first()
         return (row[0], row[1]) if row is not None else None
 
-    def events_of(self, conn: Connection, table_id: str) -> list[dict]:
-        rows = conn.execute(select(events).where(events.c.table_id == table_id).order_by(events.c.version)).mappings()
+    def changes_of(self, conn: Connection, table_id: str) -> list[dict]:
+        rows = conn.execute(select(changes).where(changes.c.table_id == table_id).order_by(changes.c.version)).mappings()
         return [{**r, "body": json.loads(r["body"]) if r["body"] is not None else None} for r in rows]
 
     # --- writes --------------------------------------------------------------------------
@@ -258,9 +259,9 @@ class Database:
             return False
         return True
 
-    def append_event(self, conn: Connection, table_id: str, version: int, op: str, hand_index: int | None,
+    def append_change(self, conn: Connection, table_id: str, version: int, op: str, hand_index: int | None,
                      body: dict | None, snapshot_for) -> str:
-        """Append event ``version + 1`` and store the new snapshot; VersionConflict if not current."""
+        """Append change ``version + 1`` and store the new snapshot; VersionConflict if not current."""
         new_version = version + 1
         stamp = now()
         snapshot = snapshot_for(new_version, stamp)
@@ -270,7 +271,7 @@ class Database:
             raise VersionConflict()
         try:
             with conn.begin_nested():
-                conn.execute(insert(events).values(
+                conn.execute(insert(changes).values(
                     table_id=table_id, version=new_version, op=op, hand_index=hand_index,
                     body=json.dumps(body) if body is not None else None, created_at=stamp))
         except IntegrityError:
@@ -377,6 +378,6 @@ class Database:
                  "table": json.loads(r["snapshot"])} for r in rows]
 
 
-def hands_from_events(evs: list[dict]) -> list[dict]:
-    """Fold the event log into the current list of hands (the same fold a phone runs offline)."""
-    return fold(evs)
+def hands_from_changes(log: list[dict]) -> list[dict]:
+    """Fold the log of changes into the current list of hands (the same fold a phone runs offline)."""
+    return fold(log)

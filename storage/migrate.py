@@ -1,12 +1,12 @@
 """Schema migrations (Alembic, configured here in code: there is no alembic.ini).
 
-The revisions are in ``tables/migrations/versions/``; ``tables/db.py`` holds the metadata they
+The revisions are in ``storage/migrations/versions/``; ``storage/db.py`` holds the metadata they
 must add up to (tests/test_migrations.py checks that they agree). To change the schema: edit
-``tables/db.py``, then
+``storage/db.py``, then
 
-    .venv/bin/python -m tables.migrate revision -m "what changes and why" --autogenerate
+    .venv/bin/python -m storage.migrate revision -m "what changes and why" --autogenerate
 
-review the new file it writes in ``tables/migrations/versions/`` (``NNNN_what_changes.py``: revision
+review the new file it writes in ``storage/migrations/versions/`` (``NNNN_what_changes.py``: revision
 ids are numbers in order), and run the tests. ``upgrade`` runs at start-up: once in gunicorn's master before any
 worker forks (gunicorn.conf.py), else by ``create_app`` itself.
 
@@ -94,6 +94,20 @@ def upgrade(target: str | Engine, revision: str = "head") -> tuple[str | None, s
     return before, after
 
 
+def downgrade(target: str | Engine, revision: str) -> tuple[str | None, str | None]:
+    """Take a database back to ``revision`` (for rolling back a release); returns (before, after)."""
+    engine = make_engine(target) if isinstance(target, str) else target
+    try:
+        with _locked(engine) as conn:
+            before = current(conn)
+            command.downgrade(config(conn), revision)
+            after = current(conn)
+    finally:
+        if isinstance(target, str):
+            engine.dispose()
+    return before, after
+
+
 def check(engine: Engine) -> None:
     """Raise SchemaOutOfDate unless the database is at the head revision (a cheap read)."""
     with engine.connect() as conn:
@@ -101,31 +115,36 @@ def check(engine: Engine) -> None:
     if at != head():
         raise SchemaOutOfDate(
             f"the database schema is at revision {at or 'none'} but this code needs {head()}: "
-            "run `.venv/bin/python -m tables.migrate upgrade` (./scripts/serve does it before starting)")
+            "run `.venv/bin/python -m storage.migrate upgrade` (./scripts/serve does it before starting)")
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m tables.migrate", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m storage.migrate", description=__doc__.split("\n")[0])
     parser.add_argument("--url", default=None, help="database URL (default: DATABASE_URL, else the app's SQLite file)")
     sub = parser.add_subparsers(dest="cmd", required=True)
     sub.add_parser("upgrade", help="migrate the database to the newest revision (adopting an old one)")
     sub.add_parser("current", help="print the database's revision")
+    down = sub.add_parser("downgrade", help="take the database back to an older revision (rolling back a release)")
+    down.add_argument("revision")
     rev = sub.add_parser("revision", help="write a new revision file (compared with a scratch database)")
     rev.add_argument("-m", "--message", required=True)
-    rev.add_argument("--autogenerate", action="store_true", help="fill it from the difference with tables/db.py")
+    rev.add_argument("--autogenerate", action="store_true", help="fill it from the difference with storage/db.py")
     args = parser.parse_args(argv)
 
     url = args.url or os.environ.get("DATABASE_URL") or os.environ.get("TENBOU_DATABASE_URL") or _default_url()
     if args.cmd == "upgrade":
         before, after = upgrade(url)
         print(f"database schema: {before or 'empty'} -> {after}" if before != after else f"database schema: {after} (current)")
+    elif args.cmd == "downgrade":
+        before, after = downgrade(url, args.revision)
+        print(f"database schema: {before or 'empty'} -> {after or 'empty'}")
     elif args.cmd == "current":
         engine = make_engine(url)
         with engine.connect() as conn:
             print(current(conn) or "none")
         engine.dispose()
     else:
-        # autogenerate compares tables/db.py with a database at head: a scratch SQLite one unless --url
+        # autogenerate compares storage/db.py with a database at head: a scratch SQLite one unless --url
         with tempfile.TemporaryDirectory() as scratch:
             url = args.url or f"sqlite:///{os.path.join(scratch, 'head.sqlite3')}"
             upgrade(url)

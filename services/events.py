@@ -1,5 +1,5 @@
 """Events (club nights, league seasons): create, read with standings and statistics, seat a
-round, add games, exclude a game, export. No Flask here; the arithmetic is in scoring/.
+round, add games, exclude a game, export. No Flask here; the arithmetic is in league/ and game/.
 
 An event is organised with its own token (like a table's edit token: only its hash is stored) and
 read by anyone with its id or share code. Its games are ordinary tables, created with the event's
@@ -17,16 +17,14 @@ import threading
 from collections import OrderedDict
 from typing import Any, Mapping
 
-from scoring.events import score_lines, standings
+from game.ledger import printable
+from league.seating import MODES, SeatingError, repeat_meetings, seat_round
+from league.standings import score_lines, standings
+from league.stats import event_stats, game_stats
 from scoring.rules import get_ruleset
-from scoring.seating import MODES, SeatingError, repeat_meetings, seat_round
-from scoring.stats import event_stats, game_stats
-
-from .db import VersionConflict, now
-from scoring.ledger import printable
-
-from .service import (KEY_CHARS, MAX_KEY, MAX_PLAYER_NAME, SHARE_ALPHABET, SHARE_CODE_LENGTH, TableError, TableService,
-                      csv_cell, hash_token, rules_of)
+from services.tables import (KEY_CHARS, MAX_KEY, MAX_PLAYER_NAME, SHARE_ALPHABET, SHARE_CODE_LENGTH, TableError,
+                             TableService, csv_cell, hash_token, rules_of)
+from storage.db import VersionConflict, now
 
 MAX_EVENT_PLAYERS = 200
 MAX_NAME = 80

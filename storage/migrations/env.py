@@ -1,11 +1,11 @@
-"""Alembic environment for Tenbou's schema (programmatic: no alembic.ini; see tables/migrate.py).
+"""Alembic environment for Tenbou's schema (programmatic: no alembic.ini; see storage/migrate.py).
 
-tables.migrate.upgrade() opens one connection, takes the migration lock on it and hands it over in
+storage.migrate.upgrade() opens one connection, takes the migration lock on it and hands it over in
 ``config.attributes["connection"]``; everything here runs inside that connection's transaction.
 """
 from alembic import context
 
-from tables.db import metadata
+from storage.db import metadata
 
 connection = context.config.attributes["connection"]
 context.configure(

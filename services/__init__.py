@@ -1,0 +1,2 @@
+"""Use cases over storage and the domain: tables (create, record, correct, export) and events
+(create, seat rounds, add games, standings). No Flask: web/ parses requests and calls these."""
