@@ -27,7 +27,7 @@ import numpy as np
 from PIL import Image
 
 from training.datasets import load_real
-from recognition.evaluate import PhotoResult, counted, ours, prf, red_five_recall, report
+from training.evaluate import PhotoResult, counted, ours, prf, red_five_recall, report
 
 DEFAULT_DIR = os.path.join(os.path.dirname(__file__), "..", "..", "shared", "data", "dev-photos")
 BASELINE_NAMES = {"tou": "1z", "nan": "2z", "sha": "3z", "pe": "4z", "haku": "5z", "hatsu": "6z", "chun": "7z"}

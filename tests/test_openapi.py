@@ -8,7 +8,8 @@ from schemathesis.checks import ignored_auth, positive_data_acceptance
 from hypothesis import HealthCheck, given, settings
 
 from app import create_app
-from web.openapi import EXAMPLE_CALLS, EXAMPLES_FILE, build_spec, record_examples
+from web.openapi import EXAMPLES_FILE, build_spec
+from web.openapi_record import EXAMPLE_CALLS, record_examples
 
 
 @pytest.fixture(scope="module")

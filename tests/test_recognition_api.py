@@ -49,7 +49,7 @@ def test_a_real_hand_photo(client, dev_photo):
     assert (w, h) == Image.open(io.BytesIO(data)).size
     tiles = body["tiles"]
     # most of the 14 tiles are found and read (the dev set is not trained on; 0.95 F1 is the
-    # target measured by recognition.evaluate, here a floor that still catches a broken model)
+    # target measured by training.evaluate, here a floor that still catches a broken model)
     read = [t["tile"] for t in tiles if not t["face_down"]]
     common = sum(min(read.count(c), label["tiles"].count(c)) for c in set(label["tiles"]))
     assert common >= 10

@@ -12,7 +12,7 @@ import pytest
 
 from training import datasets
 from training.datasets import LabelledPhoto, assign_scenes, assign_splits, load_folder, load_real, original_name
-from recognition.evaluate import counted, prf, run
+from training.evaluate import counted, prf, run
 
 SHARED = os.path.join(os.path.dirname(__file__), "..", "..", "shared", "data")
 REAL = [os.path.join(SHARED, "real-photos", d) for d in

@@ -1,7 +1,7 @@
 """Conditions a phone photo is taken in, applied to a labelled photo for evaluation: dim light,
 blur, glare, a tilted camera (perspective), and very small or very large photos.
 
-    python -m recognition.evaluate DIR... --split val --perturb dim,blur,glare,tilt45,1mp,12mp
+    python -m training.evaluate DIR... --split val --perturb dim,blur,glare,tilt45,1mp,12mp
 
 Each condition turns the photo's bytes into new bytes and gives the map that takes a point of the
 new photo back to the labelled one, so predictions are judged against the original labels.

@@ -2,7 +2,7 @@
 
 It cannot drift from the code: tests check that every route of the app is described and every
 description is routed, schemathesis fuzzes every operation and validates each response against
-it, and the examples (recorded from real calls by ``python -m web.openapi --record``) are replayed
+it, and the examples (recorded from real calls by ``python -m web.openapi_record``, web/openapi_record.py) are replayed
 against the app.
 """
 from __future__ import annotations
@@ -459,51 +459,3 @@ def openapi_json():
     if spec is None:
         spec = current_app.extensions["openapi"] = build_spec()
     return jsonify(spec)
-
-
-# --- examples recorded from real calls -------------------------------------------------------
-
-EXAMPLE_CALLS = {
-    "score": ("POST", "/api/score", {"ruleset": "wrr", "hand": "234m067p345s11z555z", "win_tile": "5z", "win": "ron",
-                                     "seat_wind": "south", "round_wind": "east", "riichi": True,
-                                     "dora_indicators": "1z", "ura_indicators": "4m", "honba": 1, "riichi_sticks": 1}),
-    "waits": ("POST", "/api/waits", {"ruleset": "tenhou", "hand": "23456m345p11z567s", "seat_wind": "south", "riichi": True}),
-    "create_table": ("POST", "/api/tables", {"ruleset": "tenhou", "players": ["Aki", "Bun", "Chie", "Dai"]}),
-    "record_hand": ("POST", "/api/tables/{id}/hands", {"result": "ron", "from_seat": 1, "riichi": [2],
-                                                       "winners": [{"seat": 2, "value": {"han": 3, "fu": 40}, "pao_seat": None}]}),
-}
-
-
-def record_examples(app) -> dict:
-    """Make the example calls against ``app`` and return request/response pairs."""
-    client = app.test_client()
-    out, table = {}, None
-    for key, (method, path, body) in EXAMPLE_CALLS.items():
-        headers = {}
-        if "{id}" in path:
-            path = path.replace("{id}", table["id"])
-            headers = {"Authorization": f"Bearer {table['edit_token']}", "If-Match": '"1"'}
-        resp = client.open(path, method=method, json=body, headers=headers)
-        assert resp.status_code in (200, 201), (key, resp.get_json())
-        out[key] = {"request": body, "response": resp.get_json()}
-        if key == "create_table":
-            table = resp.get_json()
-    return out
-
-
-if __name__ == "__main__":  # pragma: no cover - a maintenance command
-    import argparse
-    import sys
-    import tempfile
-
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-    from app import create_app
-
-    parser = argparse.ArgumentParser(description="Record the OpenAPI examples from real calls.")
-    parser.add_argument("--record", action="store_true")
-    args = parser.parse_args()
-    if args.record:
-        with tempfile.TemporaryDirectory() as tmp:
-            app = create_app({"DATABASE_URL": f"sqlite:///{tmp}/examples.sqlite3"})
-            EXAMPLES_FILE.write_text(json.dumps(record_examples(app), indent=1) + "\n")
-        print(f"wrote {EXAMPLES_FILE}")

@@ -1,6 +1,6 @@
 """Score the recogniser on folders of labelled photos.
 
-    python -m recognition.evaluate DIR [DIR ...] [--split val] [--per-class] [--json OUT] [--repeat N]
+    python -m training.evaluate DIR [DIR ...] [--split val] [--per-class] [--json OUT] [--repeat N]
 
 Each DIR holds photos with a labels.json (dev-photos: per photo its "kind", the multiset of face-up
 "tiles", the number of face-down tiles "back") or a labels.jsonl (real-photos: pixel boxes with mpsz
