@@ -6,12 +6,12 @@
   Chromium, 2 threads when the page is cross-origin isolated) and the server's time per frame
   (POST /api/recognize on loopback, the same JPEG frame), for 640 and 960 px frames;
 - time from opening the camera screen to the auto-capture of a still hand (Chromium's fake camera
-  showing bench/camera_frames.py's hand, tiles cut out of the development photos), on each path
+  showing tests/browser/camera_frames.py's hand, tiles cut out of the development photos), on each path
   and with the network cut, and from the capture to both scores (ron and tsumo) shown: on the
   server online, on the phone (Pyodide) offline;
 - what a phone downloads for on-phone recognition (ONNX Runtime Web's files, the worker, models).
 
-The frames are the hand picture of bench/camera_frames.py scaled to each size. Phone and server
+The frames are the hand picture of tests/browser/camera_frames.py scaled to each size. Phone and server
 alternate frame by frame so both see the same machine load: compare the ratio, not the numbers
 between machines. Needs Chromium (scripts/system-packages.txt) and npm's files in static/vendor.
 """
@@ -32,7 +32,7 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
-from bench.camera_frames import ROOT, hand_picture, write_y4m
+from tests.browser.camera_frames import hand_picture, write_y4m
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
@@ -54,7 +54,7 @@ READ = """async ({b64, width, height}) => {
 
 
 def serve():
-    from werkzeug.serving import make_server, WSGIRequestHandler
+    from werkzeug.serving import WSGIRequestHandler, make_server
 
     from app import create_app
 

@@ -1,6 +1,12 @@
+"""Fixtures shared by the test modules: the app on a temporary SQLite database, and a table API
+client on every storage backend the run has (SQLite always, PostgreSQL when TEST_DATABASE_URL
+points at one). Plain helpers live in the *_helpers.py modules next to this file."""
+import os
+
 import pytest
 
 from app import create_app
+from server_helpers import PG_URL
 
 
 @pytest.fixture
@@ -12,3 +18,25 @@ def app(tmp_path):
 @pytest.fixture
 def client(app):
     return app.test_client()
+
+
+def _backends():
+    yield "sqlite"
+    if PG_URL:
+        yield "postgres"
+    elif os.environ.get("REQUIRE_POSTGRES"):
+        raise RuntimeError("REQUIRE_POSTGRES is set but TEST_DATABASE_URL is not")
+
+
+@pytest.fixture(params=list(_backends()))
+def db_url(request, tmp_path):
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'tables.sqlite3'}"
+    return PG_URL
+
+
+@pytest.fixture
+def tclient(db_url):
+    app = create_app({"TESTING": True, "DATABASE_URL": db_url})
+    yield app.test_client()
+    app.extensions["database"].dispose()

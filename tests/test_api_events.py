@@ -4,8 +4,6 @@ import io
 
 import pytest
 
-from test_api_tables import db_url, tclient  # noqa: F401  (fixtures: every backend)
-
 NAMES = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal"]
 
 

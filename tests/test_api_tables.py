@@ -1,59 +1,19 @@
 """The table API over real storage: SQLite always, PostgreSQL when TEST_DATABASE_URL points at one."""
 import http.client
 import json
-import os
 import signal
-import socket
-import subprocess
-import sys
 import threading
 import time
 import urllib.error
 import urllib.request
-from pathlib import Path
 
 import pytest
 
+from api_helpers import auth, new_table
 from app import create_app
-from test_ledger_games import GAMES, W, draw, hf, ron, tsumo
-
-ROOT = Path(__file__).resolve().parent.parent
-PG_URL = os.environ.get("TEST_DATABASE_URL")
-
-
-def _backends():
-    yield "sqlite"
-    if PG_URL:
-        yield "postgres"
-    elif os.environ.get("REQUIRE_POSTGRES"):
-        raise RuntimeError("REQUIRE_POSTGRES is set but TEST_DATABASE_URL is not")
-
-
-@pytest.fixture(params=list(_backends()))
-def db_url(request, tmp_path):
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'tables.sqlite3'}"
-    return PG_URL
-
-
-@pytest.fixture
-def tclient(db_url):
-    app = create_app({"TESTING": True, "DATABASE_URL": db_url})
-    yield app.test_client()
-    app.extensions["database"].dispose()
-
-
-def new_table(client, ruleset="wrr", **extra):
-    resp = client.post("/api/tables", json={"ruleset": ruleset, "players": ["Ann", "Bo", "Cy", "Di"], **extra})
-    assert resp.status_code == 201, resp.get_json()
-    return resp.get_json()
-
-
-def auth(table, version=None):
-    headers = {"Authorization": f"Bearer {table['edit_token']}"}
-    if version is not None:
-        headers["If-Match"] = f'"{version}"'
-    return headers
+from ledger_helpers import W, draw, hf, ron, tsumo
+from server_helpers import call, free_port, start_server
+from worked_games import GAMES
 
 
 def test_create_and_read(tclient):
@@ -178,22 +138,6 @@ def test_if_none_match_and_export(tclient):
 
 # --- a real server: concurrency and durability -------------------------------------------------
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def call(base, method, path, body=None, headers=None, timeout=10):
-    data = json.dumps(body).encode() if body is not None else None
-    req = urllib.request.Request(base + path, data=data, method=method,
-                                 headers={"Content-Type": "application/json", **(headers or {})})
-    try:
-        with urllib.request.urlopen(req, timeout=timeout) as resp:
-            return resp.status, json.loads(resp.read() or b"null")
-    except urllib.error.HTTPError as err:
-        return err.code, json.loads(err.read() or b"null")
-
 
 @pytest.fixture
 def live_server(db_url):
@@ -248,30 +192,6 @@ def test_concurrent_writers_without_if_match_lose_nothing(live_server):
     status, final = call(live_server, "GET", f"/api/tables/{t['id']}")
     assert codes.count(200) == len(final["hands"]) == n - codes.count(409)
     assert final["state"]["honba"] == len(final["hands"])
-
-
-SERVER = """
-import sys
-from werkzeug.serving import make_server
-sys.path.insert(0, {root!r})
-from app import create_app
-app = create_app({{"DATABASE_URL": {url!r}}})
-make_server("127.0.0.1", {port}, app, threaded=True).serve_forever()
-"""
-
-
-def start_server(db_url, port):
-    proc = subprocess.Popen([sys.executable, "-c", SERVER.format(root=str(ROOT), url=db_url, port=port)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    base = f"http://127.0.0.1:{port}"
-    for _ in range(200):
-        try:
-            call(base, "GET", "/api/rulesets", timeout=1)
-            return proc, base
-        except (urllib.error.URLError, ConnectionError, OSError):
-            time.sleep(0.05)
-    proc.kill()
-    raise RuntimeError("server did not start")
 
 
 def test_acknowledged_hands_survive_a_killed_server(db_url):

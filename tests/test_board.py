@@ -10,10 +10,10 @@ from hypothesis import strategies as st
 from app import create_app
 from game.board import board, change_hands, fold, hands_of, project
 from game.ledger import LedgerError
+from ledger_helpers import W, draw, hf, legal_log, ron, tsumo
+from ledger_helpers import hands as random_hands
 from scoring.rules import PRESETS, get_ruleset
-from test_ledger import hands as random_hands
-from test_ledger import legal_log
-from test_ledger_games import GAMES, W, draw, hf, ron, tsumo
+from worked_games import GAMES
 
 SCORED = {"hand": {"hand": "123m456p789s234m55p", "win_tile": "4m"}}
 

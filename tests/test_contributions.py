@@ -11,6 +11,7 @@ import pytest
 from PIL import Image
 
 from app import create_app
+from photo_helpers import gps_exif, make_photo
 from recognition.contributions import ContributionStore, Limits, clean_photo
 
 BOUNDARY = "tenbou-test-boundary"
@@ -39,27 +40,6 @@ def _post(client, image: bytes | None, labels: dict | str | None, **headers):
                        content_type=f"multipart/form-data; boundary={BOUNDARY}", headers=headers)
 
 
-def _photo(w: int = 320, h: int = 200, exif: Image.Exif | None = None, fmt: str = "JPEG", **save) -> bytes:
-    """A photo with a distinct pattern: the left half bright, so orientation can be seen."""
-    arr = np.zeros((h, w, 3), np.uint8)
-    arr[:, : w // 2] = (230, 230, 230)
-    arr[: h // 4, :, 0] = 200  # a red band along the top
-    out = io.BytesIO()
-    kwargs = {"exif": exif} if exif is not None else {}
-    Image.fromarray(arr).save(out, fmt, **kwargs, **save)
-    return out.getvalue()
-
-
-def _gps_exif(orientation: int = 1) -> Image.Exif:
-    exif = Image.Exif()
-    exif[0x0112] = orientation
-    exif[0x010F] = "PhoneMaker"  # Make
-    exif[0x0110] = "Phone 12"  # Model
-    gps = {1: "N", 2: (35.0, 39.0, 29.0), 3: "E", 4: (139.0, 44.0, 28.0)}  # Tokyo
-    exif[0x8825] = gps  # GPSInfo IFD
-    return exif
-
-
 LABELS = {"boxes": [{"tile": "1m", "box": [10, 20, 50, 80]}, {"tile": "0p", "box": [60, 20, 100, 80]},
                     {"tile": "7z", "box": [110, 20, 150, 80]}, {"tile": "back", "box": [160, 20, 200, 80]}],
           "image_size": [320, 200]}
@@ -71,7 +51,7 @@ def folder(app):
 
 
 def test_contribute_get_and_delete(client, folder):
-    resp = _post(client, _photo(), LABELS)
+    resp = _post(client, make_photo(), LABELS)
     assert resp.status_code == 201, resp.get_json()
     body = resp.get_json()
     cid, token = body["id"], body["delete_token"]
@@ -89,7 +69,7 @@ def test_contribute_get_and_delete(client, folder):
     assert "token_hash" not in got.get_json()
 
     # someone else's token, or none, cannot read or delete it
-    other = _post(client, _photo(), LABELS).get_json()
+    other = _post(client, make_photo(), LABELS).get_json()
     for headers, status in (({}, 401), ({"Authorization": f"Bearer {other['delete_token']}"}, 403),
                             ({"Authorization": "Bearer nonsense"}, 403)):
         for method in ("get", "delete"):
@@ -108,7 +88,7 @@ def test_contribute_get_and_delete(client, folder):
 def test_exif_and_gps_are_removed_and_the_photo_turned_upright(client, folder):
     # orientation 6: the camera held sideways; the upright picture is 200 wide, 320 high
     xmp = b'<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF><rdf:Description exif:GPSLatitude="35,39N"/></rdf:RDF></x:xmpmeta>'
-    data = _photo(exif=_gps_exif(orientation=6), comment=b"shot at home", xmp=xmp)
+    data = make_photo(exif=gps_exif(orientation=6), comment=b"shot at home", xmp=xmp)
     raw = Image.open(io.BytesIO(data))
     assert raw.getexif().get_ifd(0x8825), "the test photo carries GPS"
     assert b"PhoneMaker" in data and b"shot at home" in data and b"GPSLatitude" in data
@@ -131,7 +111,7 @@ def test_exif_and_gps_are_removed_and_the_photo_turned_upright(client, folder):
 
 
 def test_a_photo_without_orientation_keeps_its_pixels_as_they_lie(client, folder):
-    data = _photo(comment=b"kept out")
+    data = make_photo(comment=b"kept out")
     resp = _post(client, data, LABELS)
     assert resp.status_code == 201
     with Image.open(Path(folder, f"{resp.get_json()['id']}.jpg")) as im:
@@ -139,7 +119,7 @@ def test_a_photo_without_orientation_keeps_its_pixels_as_they_lie(client, folder
 
 
 def test_boxes_are_checked_against_the_upright_photo(client):
-    data = _photo(exif=_gps_exif(orientation=6))  # 320x200 stored, 200x320 upright
+    data = make_photo(exif=gps_exif(orientation=6))  # 320x200 stored, 200x320 upright
     wide = {"boxes": [{"tile": "5s", "box": [10, 10, 300, 100]}]}
     resp = _post(client, data, wide)
     assert resp.status_code == 422
@@ -169,7 +149,7 @@ def test_boxes_are_checked_against_the_upright_photo(client):
     ({"boxes": [{"tile": "1m", "box": [0, 0, 10, 10]}], "image_size": "big"}, 400, "labels.image_size"),
 ])
 def test_bad_labels_are_refused_and_nothing_stored(client, folder, labels, status, field):
-    resp = _post(client, _photo(), labels)
+    resp = _post(client, make_photo(), labels)
     assert resp.status_code == status, resp.get_json()
     assert resp.get_json()["error"]["field"] == field
     assert not [n for n in os.listdir(folder) if not n.startswith(".")] if os.path.isdir(folder) else True
@@ -178,7 +158,7 @@ def test_bad_labels_are_refused_and_nothing_stored(client, folder, labels, statu
 def test_sixty_boxes_and_every_kind_of_code_are_accepted(client):
     codes = [f"{d}{s}" for s in "mps" for d in "0123456789"] + [f"{d}z" for d in "1234567"] + ["back"]
     boxes = [{"tile": codes[i % len(codes)], "box": [i * 5, 0, i * 5 + 5, 10]} for i in range(60)]
-    resp = _post(client, _photo(), {"boxes": boxes})
+    resp = _post(client, make_photo(), {"boxes": boxes})
     assert resp.status_code == 201, resp.get_json()
     assert len(resp.get_json()["boxes"]) == 60
 
@@ -190,7 +170,7 @@ def test_sixty_boxes_and_every_kind_of_code_are_accepted(client):
     ("photo", None, 400, "labels"),
 ])
 def test_bad_uploads_are_refused(client, image, labels, status, field):
-    resp = _post(client, _photo() if image == "photo" else image, labels)
+    resp = _post(client, make_photo() if image == "photo" else image, labels)
     assert resp.status_code == status
     assert resp.get_json()["error"]["field"] == field
 
@@ -211,7 +191,7 @@ def test_photo_size_and_pixel_caps(tmp_path):
     resp = _post(client, noisy.getvalue(), LABELS)
     assert resp.status_code == 413 and resp.get_json()["error"]["field"] == "image"
     with pytest.raises(Exception) as err:
-        clean_photo(_photo(6000, 5000, fmt="PNG"), Limits(photo_bytes=10 ** 9))
+        clean_photo(make_photo(6000, 5000, fmt="PNG"), Limits(photo_bytes=10 ** 9))
     assert getattr(err.value, "status", None) == 413
 
 
@@ -219,22 +199,22 @@ def test_count_and_total_caps_refuse_with_507_and_keep_what_is_stored(tmp_path):
     app = create_app({"TESTING": True, "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}",
                       "CONTRIBUTIONS_DIR": str(tmp_path / "c"), "CONTRIBUTIONS_MAX_COUNT": 2})
     client = app.test_client()
-    first = _post(client, _photo(), LABELS).get_json()
-    assert _post(client, _photo(), LABELS).status_code == 201
-    full = _post(client, _photo(), LABELS)
+    first = _post(client, make_photo(), LABELS).get_json()
+    assert _post(client, make_photo(), LABELS).status_code == 201
+    full = _post(client, make_photo(), LABELS)
     assert full.status_code == 507
     assert "no room" in full.get_json()["error"]["message"]
     assert len(ContributionStore(tmp_path / "c").records()) == 2
     # deleting one makes room again
     assert client.delete(f"/api/contributions/{first['id']}", headers={"Authorization": f"Bearer {first['delete_token']}"}).status_code == 204
-    assert _post(client, _photo(), LABELS).status_code == 201
+    assert _post(client, make_photo(), LABELS).status_code == 201
 
-    one_photo = len(clean_photo(_photo())[0])
+    one_photo = len(clean_photo(make_photo())[0])
     app = create_app({"TESTING": True, "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}",
                       "CONTRIBUTIONS_DIR": str(tmp_path / "d"), "CONTRIBUTIONS_MAX_BYTES": one_photo + 4096 + 100})
     client = app.test_client()
-    assert _post(client, _photo(), LABELS).status_code == 201
-    assert _post(client, _photo(), LABELS).status_code == 507
+    assert _post(client, make_photo(), LABELS).status_code == 201
+    assert _post(client, make_photo(), LABELS).status_code == 507
 
 
 def test_rate_limited_per_client(tmp_path):
@@ -242,8 +222,8 @@ def test_rate_limited_per_client(tmp_path):
                       "CONTRIBUTIONS_DIR": str(tmp_path / "c"), "RATE_LIMITS": {"contribute": "2 per minute"},
                       "RATE_LIMIT_STRATEGY": "moving-window"})
     client = app.test_client()
-    assert [_post(client, _photo(), LABELS).status_code for _ in range(3)] == [201, 201, 429]
-    resp = _post(client, _photo(), LABELS)
+    assert [_post(client, make_photo(), LABELS).status_code for _ in range(3)] == [201, 201, 429]
+    resp = _post(client, make_photo(), LABELS)
     assert resp.status_code == 429 and int(resp.headers["Retry-After"]) >= 1
 
 
@@ -262,7 +242,7 @@ def test_a_crash_mid_write_leaves_no_half_record(tmp_path, monkeypatch):
 
     monkeypatch.setattr(mod, "_write_atomic", crash_on_sidecar)
     with pytest.raises(OSError):
-        store.add(_photo(), LABELS)
+        store.add(make_photo(), LABELS)
     monkeypatch.setattr(mod, "_write_atomic", real)
     assert store.records() == [], "a photo without its labels is not a contribution"
     assert not list((tmp_path / "c").glob(".tmp-*"))
@@ -271,7 +251,7 @@ def test_a_crash_mid_write_leaves_no_half_record(tmp_path, monkeypatch):
     assert orphan.exists()
     old = orphan.stat().st_mtime - mod.ORPHAN_AGE - 10
     os.utime(orphan, (old, old))
-    store.add(_photo(), LABELS)
+    store.add(make_photo(), LABELS)
     assert not orphan.exists()
     assert len(store.records()) == 1
 

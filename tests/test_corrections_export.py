@@ -11,10 +11,9 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
+from photo_helpers import gps_exif, make_photo
 from recognition.contributions import ContributionStore
 from training import corrections
-
-from test_contributions import _gps_exif, _photo
 
 ROOT = Path(__file__).resolve().parents[1]
 REAL = ROOT.parent / "shared" / "data" / "real-photos"
@@ -25,8 +24,8 @@ HAND = [("1m", [10, 20, 50, 80]), ("0p", [60, 20, 100, 80]), ("7z", [110, 20, 15
 @pytest.fixture
 def store(tmp_path):
     s = ContributionStore(tmp_path / "store")
-    s.add(_photo(), {"boxes": [{"tile": t, "box": b} for t, b in HAND]})
-    s.add(_photo(exif=_gps_exif(orientation=6)), {"boxes": [{"tile": "9s", "box": [5, 5, 195, 315]}]})
+    s.add(make_photo(), {"boxes": [{"tile": t, "box": b} for t, b in HAND]})
+    s.add(make_photo(exif=gps_exif(orientation=6)), {"boxes": [{"tile": "9s", "box": [5, 5, 195, 315]}]})
     return s
 
 
@@ -94,7 +93,7 @@ def test_list_delete_and_export_again_drops_deleted_photos(store, tmp_path, caps
 def test_ids_are_safe_on_a_command_line(tmp_path):
     store = ContributionStore(tmp_path / "store")
     for _ in range(200):  # a random id starting with "-" would be taken for an option
-        cid = store.add(_photo(), {"boxes": [{"tile": "1m", "box": [0, 0, 10, 10]}]})["id"]
+        cid = store.add(make_photo(), {"boxes": [{"tile": "1m", "box": [0, 0, 10, 10]}]})["id"]
         assert cid[0].isalnum() and corrections.main(["--store", str(store.folder), "delete", cid]) == 0
 
 

@@ -1,7 +1,7 @@
 """Peak memory of decoding one photo (recognition/image_io.py), measured in a fresh process.
 
-Issue 13: a 7000 x 7000 PNG with transparency took about 1 GB in a worker. The target is under
-300 MB for one photo whatever the upload; bench/bench_image_memory.py reports the same numbers.
+A 7000 x 7000 PNG with transparency must not take a worker's memory (it once took about 1 GB):
+the target is under 300 MB for one photo whatever the upload; bench/bench_image_memory.py reports the same numbers.
 """
 import pytest
 from PIL import Image

@@ -88,3 +88,44 @@ def test_the_cycle_check_sees_imports_inside_functions():
     graph = _graph()
     assert "app" in graph["web.openapi_record"]
     assert "web.openapi" in graph["app"]
+
+
+def _test_files() -> list[str]:
+    out = []
+    for folder, dirs, files in os.walk(os.path.join(ROOT, "tests")):
+        dirs[:] = [d for d in dirs if d not in ("__pycache__", "data")]
+        out += [os.path.join(folder, f) for f in files if f.endswith(".py")]
+    return out
+
+
+def _imported_names(path: str) -> set[str]:
+    with open(path, encoding="utf-8") as f:
+        tree = ast.parse(f.read(), path)
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            names.add("." * node.level + (node.module or ""))
+    return names
+
+
+# The one test that reads bench/ on purpose: it asserts the memory target with the benchmark's own
+# measurement (a fresh process's peak), so that the test and `python -m bench.bench_image_memory`
+# report the same numbers.
+BENCH_ON_PURPOSE = {("tests/test_image_memory.py", "bench.bench_image_memory")}
+
+
+def test_tests_share_helpers_through_helper_modules_not_through_other_tests_or_bench():
+    """Fixtures live in conftest.py and plain helpers in *_helpers.py modules: a test module that
+    imports another test module runs (or hides) that module's tests twice, and bench/ is not the
+    tests' to lean on."""
+    offenders = {}
+    for path in _test_files():
+        rel = os.path.relpath(path, ROOT)
+        bad = sorted(n for n in _imported_names(path)
+                     if n.lstrip(".").split(".")[-1].startswith("test_")
+                     or (n.split(".")[0] == "bench" and (rel, n) not in BENCH_ON_PURPOSE))
+        if bad:
+            offenders[rel] = bad
+    assert offenders == {}

@@ -6,8 +6,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from game.ledger import LedgerError, apply_hand, new_state, replay, state_dict
+from ledger_helpers import W, draw, hands, hf, legal_log, ron, tsumo, ym
 from scoring.rules import PRESETS, get_ruleset
-from test_ledger_games import W, draw, hf, ron, tsumo, ym
 
 
 def fresh(ruleset="wrr"):
@@ -93,46 +93,6 @@ def test_chombo_returns_nothing_and_keeps_the_deal():
 
 
 # --- properties ------------------------------------------------------------------------------
-
-seats = st.integers(0, 3)
-seat_sets = st.sets(seats).map(sorted)
-values = st.one_of(
-    st.builds(hf, st.integers(1, 13), st.sampled_from([30, 40, 50, 60, 70, 110])),
-    st.builds(hf, st.integers(2, 4), st.just(25)),
-    st.builds(ym, st.integers(1, 2)),
-)
-
-
-@st.composite
-def hands(draw_):
-    kind = draw_(st.sampled_from(["ron", "ron", "tsumo", "tsumo", "draw", "draw", "abort", "chombo"]))
-    riichi = draw_(seat_sets)
-    if kind == "ron":
-        frm = draw_(seats)
-        winners = draw_(st.lists(st.sampled_from([s for s in range(4) if s != frm]), min_size=1, max_size=3, unique=True))
-        pao = draw_(st.one_of(st.none(), seats))
-        return ron(frm, *[W(s, draw_(values), pao if n == 0 else None) for n, s in enumerate(winners)], riichi=riichi)
-    if kind == "tsumo":
-        return tsumo(draw_(seats), draw_(values), riichi=riichi, pao=draw_(st.one_of(st.none(), seats)))
-    if kind == "draw":
-        tenpai = draw_(seat_sets)
-        return draw(tenpai=tenpai, riichi=[s for s in riichi if s in tenpai], nagashi=draw_(st.sets(seats, max_size=1).map(sorted)))
-    if kind == "abort":
-        return {"result": "abort", "kind": draw_(st.sampled_from(["nine_terminals", "four_winds", "four_kans", "four_riichi", "triple_ron"])),
-                "riichi": [0, 1, 2, 3] if draw_(st.booleans()) else riichi}
-    return {"result": "chombo", "seat": draw_(seats)}
-
-
-def legal_log(rules, candidates):
-    """Keep the candidates that the ledger accepts, in order: a random legal game."""
-    state, log = new_state(rules), []
-    for hand in candidates:
-        try:
-            state, _ = apply_hand(rules, state, hand)
-        except LedgerError:
-            continue
-        log.append(hand)
-    return state, log
 
 
 PROPS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -12,7 +12,7 @@ import uuid
 import pytest
 
 from app import create_app
-from test_api_tables import ROOT, call, free_port
+from server_helpers import ROOT, call, free_port
 
 REDIS_URL = os.environ.get("TEST_REDIS_URL")
 PLAYERS = {"ruleset": "wrr", "players": ["a", "b", "c", "d"]}

@@ -241,7 +241,7 @@ def inspect_has(conn, name: str) -> bool:
 
 def test_gunicorn_prepares_an_empty_database_once_before_its_workers(empty_db, tmp_path):
     """The production path: the master migrates in on_starting, both workers boot and only check."""
-    from test_api_tables import free_port
+    from server_helpers import free_port
 
     port = free_port()
     log = tmp_path / "gunicorn.log"

@@ -4,7 +4,7 @@ import threading
 
 import pytest
 
-from test_api_tables import PG_URL, call, free_port, start_server
+from server_helpers import PG_URL, call, free_port, start_server
 
 if not PG_URL:
     if os.environ.get("REQUIRE_POSTGRES"):

@@ -412,7 +412,7 @@ def test_request_is_not_mutated():
 
 
 def test_a_wind_that_is_not_a_string_is_a_clean_error():
-    # an unhashable value used to escape as TypeError (HTTP 500) from the wind lookup
+    # an unhashable value is a clear error, not a TypeError (HTTP 500) from the wind lookup
     with pytest.raises(ScoringError) as err:
         scoring.score({"hand": "123m456p789s234m55p", "seat_wind": ["east"]})
     assert err.value.status == 400 and err.value.field == "seat_wind"

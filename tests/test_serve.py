@@ -2,26 +2,22 @@
 starts the production server, prints an address that works, and Ctrl-C leaves no process behind."""
 from __future__ import annotations
 
-import os
 import re
 import shutil
-import signal
 import subprocess
 import sys
-import threading
-import time
 import urllib.request
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from test_api_tables import ROOT, free_port
+from server_helpers import ROOT, free_port
 
 sys.path.insert(0, str(ROOT / "scripts"))
 import serve  # noqa: E402  (scripts/serve.py)
 
-CLEAN_ENV = ("HOST", "PORT", "HTTPS", "DATABASE_URL", "REDIS_URL", "TRUSTED_PROXIES", "BIND", "WEB_CONCURRENCY")
+from server_helpers import Serve, assert_all_gone, clean_env, descendants
 
 
 def fresh_copy(dest: Path) -> Path:
@@ -35,81 +31,6 @@ def fresh_copy(dest: Path) -> Path:
             shutil.copy2(src, dest / name)
     (dest / ".venv").symlink_to(ROOT / ".venv")  # "the setup already done"
     return dest
-
-
-def descendants(pid: int) -> set[int]:
-    children: dict[int, list[int]] = {}
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        children.setdefault(int(fields[1]), []).append(int(stat.parent.name))
-    found, todo = set(), [pid]
-    while todo:
-        for child in children.get(todo.pop(), []):
-            found.add(child)
-            todo.append(child)
-    return found
-
-
-def alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return False
-    return state != "Z"
-
-
-class Serve:
-    """./scripts/serve running in ``cwd``: its output, the first address it prints, and a clean stop."""
-
-    def __init__(self, cwd: Path, env: dict, pattern: str = r"on this computer: (\S+)", timeout: float = 180):
-        self.proc = subprocess.Popen(["./scripts/serve"], cwd=cwd, env=env, stdout=subprocess.PIPE,
-                                     stderr=subprocess.STDOUT, text=True, start_new_session=True)
-        self.output: list[str] = []
-        self.address: str | None = None
-        up = threading.Event()
-
-        def read():
-            for line in self.proc.stdout:
-                self.output.append(line)
-                found = re.search(pattern, line)
-                if found and self.address is None:
-                    self.address = found.group(1)
-                if "press Ctrl-C to stop" in line:  # the banner's last line
-                    up.set()
-            up.set()
-
-        self.reader = threading.Thread(target=read, daemon=True)
-        self.reader.start()
-        if not up.wait(timeout) or self.address is None:
-            self.stop()
-            raise AssertionError("serve did not print its address:\n" + self.text[-3000:])
-
-    @property
-    def text(self) -> str:
-        return "".join(self.output)
-
-    def stop(self) -> int:
-        """Ctrl-C, then wait for it to exit."""
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGINT)  # what Ctrl-C sends
-        try:
-            code = self.proc.wait(timeout=40)
-        except subprocess.TimeoutExpired:
-            os.killpg(self.proc.pid, signal.SIGKILL)
-            raise
-        finally:
-            self.reader.join(10)
-            self.proc.stdout.close()
-        return code
-
-
-def clean_env(**settings) -> dict:
-    env = {k: v for k, v in os.environ.items() if k not in CLEAN_ENV and not k.startswith("TENBOU_")}
-    env.update({k: str(v) for k, v in settings.items()})
-    return env
 
 
 def test_serve_starts_the_real_server_and_ctrl_c_stops_everything(tmp_path):
@@ -135,13 +56,6 @@ def test_serve_starts_the_real_server_and_ctrl_c_stops_everything(tmp_path):
     assert_all_gone(started, text)
     with pytest.raises(OSError):
         urllib.request.urlopen(base + "/healthz", timeout=2)
-
-
-def assert_all_gone(pids: set[int], text: str = "") -> None:
-    deadline = time.monotonic() + 10
-    while any(alive(pid) for pid in pids) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert not [pid for pid in pids if alive(pid)], text[-2000:]
 
 
 def _decode_terminal_qr(text: str) -> str:

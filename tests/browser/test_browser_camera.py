@@ -1,23 +1,22 @@
 """The live camera: on-phone recognition (ONNX Runtime Web in a worker) gives the server's tiles on
 the same pixels, and a fake camera showing a hand (tiles cut out of the development photos,
-bench/camera_frames.py) gets it captured and scored, as a ron and as a tsumo, without a tap, online
+tests/browser/camera_frames.py) gets it captured and scored, as a ron and as a tsumo, without a tap, online
 and with the network cut. Offline, "Choose photo" reads the photo on the phone."""
 from __future__ import annotations
 
 import base64
 import io
-import json
 from pathlib import Path
 
 import numpy as np
 import pytest
 from PIL import Image
 
-from bench.camera_frames import HAND, hand_picture, write_y4m
 from recognition.image_io import load_image
 
+from .camera_frames import HAND, hand_picture, write_y4m
 from .conftest import screenshot, unlabelled_controls
-from .test_browser_scoring import DEV_PHOTOS
+from .hand_helpers import DEV_PHOTOS
 
 ROOT = Path(__file__).resolve().parents[2]
 VENDOR = ROOT / "static" / "vendor" / "ort" / "ort-wasm-simd-threaded.wasm"
@@ -169,7 +168,7 @@ def test_the_camera_captures_and_scores_a_hand_without_a_tap(camera_phone):
 
 
 def test_the_capture_is_scored_as_a_fresh_hand_with_only_the_session_settings(camera_phone, live_server):
-    from .test_browser_hand_state import enter_busy_hand, score_api
+    from .hand_helpers import enter_busy_hand, score_api
 
     page, _, _ = camera_phone
     page.goto("/#/score")

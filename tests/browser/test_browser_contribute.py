@@ -8,7 +8,7 @@ import pytest
 from PIL import Image
 
 from .conftest import new_phone, screenshot, unlabelled_controls
-from .test_browser_scoring import DEV_PHOTOS, recognize_available
+from .hand_helpers import DEV_PHOTOS, recognize_available
 
 TALL_PHONE = {"width": 360, "height": 740}
 

@@ -2,12 +2,10 @@
 picked with the picker, and the rule set asked once on first launch."""
 from __future__ import annotations
 
-import json
-
 from playwright.sync_api import expect
 
 from .conftest import screenshot
-from .test_browser_hand_state import HAND, score_api
+from .hand_helpers import HAND, score_api
 
 
 def mode(page, target):

@@ -3,22 +3,10 @@ mark stays put, and a hand read from a photo is scored only once the player has 
 Phone-sized Chromium (360x740); the taps of each journey are counted."""
 from __future__ import annotations
 
-import json
-
 from playwright.sync_api import expect
 
 from .conftest import Taps, screenshot
-
-HAND = "234m067p345s11z555z"
-
-
-def mode(page, target: str) -> str:
-    return f'.hand-editor .modes input[value="{target}"]'
-
-
-def score_api(page, live_server, **req) -> dict:
-    return page.request.post(f"{live_server}/api/score", data=json.dumps(req),
-                             headers={"Content-Type": "application/json"}).json()
+from .hand_helpers import HAND, check_state, enter_busy_hand, fake_recognition, mode, score_api, serve_recognition, upload
 
 
 def assert_fresh_hand(page, *, ruleset: str, seat: str):
@@ -36,26 +24,6 @@ def assert_fresh_hand(page, *, ruleset: str, seat: str):
     assert page.locator('[data-testid="result"]').count() == 0
     assert page.locator('select[name="ruleset"]').input_value() == ruleset
     assert page.locator(f'input[name="seat_wind"][value="{seat}"]').is_checked()
-
-
-def enter_busy_hand(page):
-    """A hand with everything per-hand set: tsumo, riichi, ippatsu, haitei, 2 honba, a dora and an ura."""
-    page.locator('input[name="win"][value="tsumo"]').check()
-    page.locator('input[name="riichi"]').check()
-    page.locator('input[name="ippatsu"]').check()
-    page.locator('input[name="last_tile"]').check()
-    page.click('[aria-label="Honba: one more"]')
-    page.click('[aria-label="Honba: one more"]')
-    page.click('[aria-label="Riichi sticks: one more"]')
-    page.click('[aria-label="Dora in hand: one more"]')
-    page.click('[aria-label="Dora in hand: one more"]')
-    page.locator(".picker").scroll_into_view_if_needed()
-    for code in [c + s for s, digits in (("m", "234"), ("p", "067"), ("s", "345"), ("z", "11555")) for c in digits]:
-        page.click(f'.picker [data-tile="{code}"]')
-    page.locator(mode(page, "dora")).check()
-    page.click('.picker [data-tile="4z"]')
-    page.locator(mode(page, "ura")).check()
-    page.click('.picker [data-tile="9m"]')
 
 
 def test_next_hand_clear_and_reload_keep_only_the_session(phone, live_server):
@@ -159,50 +127,6 @@ def test_dora_counted_with_the_stepper_change_the_score(phone, live_server):
 
 
 # --- a photo, with the recognition answer fixed so the journey is the same on every run -----------
-
-def fake_recognition(tiles: list[str], rows: list[list[int]], melds=(), confidence=None, sideways=()) -> dict:
-    confidence = confidence or {}
-    return {
-        "tiles": [{"tile": t, "box": [10 + 40 * i, 20 + 60 * r, 46 + 40 * i, 68 + 60 * r], "confidence": confidence.get(i, 0.97),
-                   "sideways": i in sideways, "face_down": t == "back", "alternatives": []}
-                  for r, row in enumerate(rows) for i, t in ((i, tiles[i]) for i in row)],
-        "rows": rows,
-        "proposal": {"hand": "", "melds": list(melds), "win_tile": None, "complete": False, "changed": [],
-                     "uncertain": [i for i, c in confidence.items() if c < 0.8],
-                     "message": "the tiles do not form a complete hand: please check the highlighted ones"},
-        "image_size": [620, 160], "message": "",
-    }
-
-
-def serve_recognition(page, answer: dict):
-    page.route("**/api/recognize", lambda route: route.fulfill(status=200, content_type="application/json", body=json.dumps(answer)))
-
-
-def upload(page):
-    page.set_input_files('[data-testid="photo-input"]', files=[{"name": "hand.jpg", "mimeType": "image/png", "buffer": TINY_PNG}])
-    page.locator('[data-testid="detections"]').wait_for()
-
-
-def _png(width: int = 8, height: int = 4) -> bytes:
-    """A small grey PNG, built here so the test needs no image file."""
-    import struct
-    import zlib
-
-    def chunk(kind: bytes, data: bytes) -> bytes:
-        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
-
-    raw = b"".join(b"\x00" + b"\x80\x80\x80" * width for _ in range(height))
-    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
-            + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
-
-
-TINY_PNG = _png()
-
-
-def check_state(page) -> str:
-    banner = page.locator('[data-testid="hand-check"] .banner')
-    expect(banner).not_to_have_attribute("data-state", "checking")
-    return banner.get_attribute("data-state")
 
 
 def test_photo_banners_follow_each_correction_and_the_win_is_asked(phone, live_server):

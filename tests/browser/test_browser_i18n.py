@@ -9,7 +9,7 @@ from pathlib import Path
 from playwright.sync_api import expect
 
 from .conftest import new_phone, screenshot
-from .test_browser_hand_state import HAND
+from .hand_helpers import HAND
 
 STATIC = Path(__file__).resolve().parents[2] / "static"
 

@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import new_phone, screenshot
-from .test_browser_hand_state import HAND, fake_recognition, serve_recognition, upload
+from .hand_helpers import HAND, fake_recognition, serve_recognition, upload
 
 STATIC = Path(__file__).resolve().parents[2] / "static"
 EN = json.loads((STATIC / "i18n" / "en.json").read_text(encoding="utf-8"))
@@ -429,7 +429,7 @@ def test_score_errors_in_japanese_have_no_english_inside(browser, live_server):
     screenshot(page, "ja-error-tile-count")
 
     # the record sheet of a table: a hand from tiles with no yaku
-    from .test_browser_tables import create_table, open_sheet
+    from .tables_helpers import create_table, open_sheet
 
     create_table(page, names=PLAYERS)
     sheet = open_sheet(page, "ron")
@@ -452,7 +452,7 @@ def test_score_errors_in_japanese_have_no_english_inside(browser, live_server):
 # --- the states the walk above does not reach: a conflict, offline, a queued hand, a link's key ----------
 
 def test_conflict_offline_and_token_choice_in_japanese_have_no_english_left(browser, live_server):
-    from .test_browser_tables import api_table, create_table, open_sheet, record_ron, save
+    from .tables_helpers import api_table, create_table, record_ron, save
 
     context, console = new_phone(browser, live_server, locale="ja-JP")
     console.allow(409)

@@ -7,8 +7,7 @@ import json
 from playwright.sync_api import expect
 
 from .conftest import new_phone, screenshot
-from .test_browser_scoring import assert_phone_layout
-from .test_browser_tables import NAMES
+from .hand_helpers import assert_phone_layout
 
 HAND = ["2m", "3m", "4m", "0p", "6p", "7p", "3s", "4s", "5s", "1z", "1z", "5z", "5z", "5z"]
 

@@ -6,59 +6,31 @@ from __future__ import annotations
 
 import json
 import time
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
 from .conftest import ARTIFACTS, new_phone, screenshot
-from .test_browser_hand_state import HAND
-from .test_browser_tables import api_table, create_table, expect_board, open_sheet, record_ron, save
-
-VENDOR = Path(__file__).resolve().parents[2] / "static" / "vendor" / "pyodide"
-
-
-def go_offline(context, page):
-    context.set_offline(True)
-    page.evaluate("window.dispatchEvent(new Event('offline'))")
-
-
-def go_online(context, page):
-    context.set_offline(False)
-    page.evaluate("window.dispatchEvent(new Event('online'))")
-
-
-def board_numbers(page) -> dict:
-    """What the board shows: the four scores, round, honba, sticks, and the history's running totals."""
-    return page.evaluate("""() => ({
-      scores: [0, 1, 2, 3].map((s) => document.querySelector(`[data-testid="seat-score-${s}"]`).textContent),
-      round: document.querySelector('[data-testid="round"]').textContent,
-      honba: document.querySelector('[data-testid="honba"]').textContent,
-      sticks: document.querySelector('[data-testid="riichi-sticks"]').textContent,
-      totals: [...document.querySelectorAll('.history li')].map((li) => [...li.querySelectorAll('[data-total]')].map((e) => e.dataset.total)),
-      standings: [...document.querySelectorAll('[data-testid="standings"] tbody tr')].map((tr) => tr.innerText),
-    })""")
-
-
-def projected(page, n: int, timeout: float = 120_000):
-    """Wait until the board includes the n hands not yet sent."""
-    banner = page.locator('[data-testid="projection"][data-state="ready"]')
-    expect(banner).to_contain_text(f"{n} hand{'' if n == 1 else 's'} not yet sent: the board includes", timeout=timeout)
-    # one count in the box: the list under the summary does not say it again
-    expect(page.locator('[data-testid="pending"]')).not_to_contain_text("waiting to be sent")
-    return banner
+from .hand_helpers import HAND
+from .tables_helpers import (
+    VENDOR,
+    api_table,
+    board_numbers,
+    create_table,
+    expect_board,
+    go_offline,
+    go_online,
+    open_sheet,
+    projected,
+    record_ron,
+    save,
+    still,
+)
 
 
 def signed(n: int) -> str:
     """A change of points as the app shows it: +1500, −1500, ±0."""
     return ("+" if n > 0 else "−" if n < 0 else "±") + str(abs(n))
-
-
-def still(page, top: bool = False):
-    """Ready for a screenshot: the toast gone (and the page at its top)."""
-    page.evaluate("document.getElementById('toast').hidden = true")
-    if top:
-        page.evaluate("window.scrollTo(0, 0)")
 
 
 def record_timed(page, sheet, n: int) -> float:

@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import ARTIFACTS, new_phone, screenshot
-from .test_browser_hand_state import HAND, score_api
+from .hand_helpers import HAND, score_api
 
 VENDOR = Path(__file__).resolve().parents[2] / "static" / "vendor" / "pyodide"
 

@@ -8,8 +8,20 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import new_phone, screenshot
-from .test_browser_offline_board import VENDOR, board_numbers, go_offline, go_online, projected, still
-from .test_browser_tables import NAMES, api_table, create_table, expect_board, record_ron, save
+from .tables_helpers import (
+    NAMES,
+    VENDOR,
+    api_table,
+    board_numbers,
+    create_table,
+    expect_board,
+    go_offline,
+    go_online,
+    projected,
+    record_ron,
+    save,
+    still,
+)
 
 needs_pyodide = pytest.mark.skipif(not (VENDOR / "pyodide.asm.wasm").exists(),
                                    reason="Pyodide is not installed in static/vendor (scripts/test installs it with npm)")

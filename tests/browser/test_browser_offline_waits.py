@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import ARTIFACTS, new_phone, screenshot
-from .test_browser_hand_state import check_state, fake_recognition, serve_recognition, upload
+from .hand_helpers import check_state, fake_recognition, serve_recognition, upload
 
 PYODIDE = Path(__file__).resolve().parents[2] / "static" / "vendor" / "pyodide"
 HAND = "2345666m234p567s"   # five waits, worth different amounts (pinfu, tanyao, both) on ron and tsumo

@@ -2,14 +2,12 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import screenshot, unlabelled_controls
-
-DEV_PHOTOS = Path(__file__).resolve().parents[3] / "shared" / "data" / "dev-photos"
+from .conftest import screenshot
+from .hand_helpers import DEV_PHOTOS, assert_phone_layout, recognize_available
 
 
 def pick(page, tiles: str):
@@ -26,24 +24,6 @@ def pick(page, tiles: str):
 
 def choose(page, group: str, value: str):
     page.locator(f'input[name="{group}"][value="{value}"]').check()
-
-
-def assert_phone_layout(page):
-    """No horizontal scrolling, and every visible control is at least 44 px in both directions,
-    except the tiles of the hand being entered: one row of 14 small tiles is as wide as a 360 px
-    phone allows (the row's width over 14), so those are held to 44 px in height only."""
-    assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
-    short = page.evaluate("""() => [...document.querySelectorAll('.hand-row .hand-tile, .meld .remove')]
-        .filter((el) => el.offsetParent !== null && el.getBoundingClientRect().height < 43.5)
-        .map((el) => el.getAttribute('aria-label'))""")
-    assert short == []
-    small = page.evaluate("""() => [...document.querySelectorAll('button, a.btn, select, input[type=text], .seg label, .chip, .tabbar a, summary')]
-        .filter((el) => el.offsetParent !== null && !el.closest('.hand-row'))
-        .map((el) => [el.getAttribute('aria-label') || el.textContent.trim().slice(0, 30), el.getBoundingClientRect()])
-        .filter(([, r]) => r.width > 0 && (r.width < 43.5 || r.height < 43.5))
-        .map(([n, r]) => `${n}: ${Math.round(r.width)}x${Math.round(r.height)}`)""")
-    assert small == []
-    assert unlabelled_controls(page) == []
 
 
 def test_quick_score_by_picker_gives_the_known_total(phone, live_server):
@@ -132,18 +112,6 @@ def test_wait_analysis_lists_each_winning_tile(phone):
     page.locator(".waits-list").scroll_into_view_if_needed()
     page.wait_for_timeout(400)   # the smooth scroll to the results
     screenshot(page, "waits")
-
-
-def recognize_available(page, live_server) -> str | None:
-    """None when POST /api/recognize is served, else the reason to skip."""
-    resp = page.request.post(f"{live_server}/api/recognize", multipart={"image": {"name": "x.jpg", "mimeType": "image/jpeg", "buffer": b"not an image"}})
-    if resp.status in (404, 405, 501, 503):
-        try:
-            said = resp.json()["error"]["message"]
-        except Exception:
-            said = resp.status_text
-        return f"POST /api/recognize answers {resp.status} ({said}): recognition has not landed on this server yet"
-    return None
 
 
 def test_photo_upload_shows_tiles_and_scores(phone, live_server):

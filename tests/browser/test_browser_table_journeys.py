@@ -7,7 +7,7 @@ import re
 from playwright.sync_api import expect
 
 from .conftest import Taps, new_phone, screenshot
-from .test_browser_tables import NAMES, api_table, create_table, expect_board
+from .tables_helpers import NAMES, api_table, create_table, expect_board
 
 
 def recorded(page, live_server, table_id, n):

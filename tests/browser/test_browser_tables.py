@@ -9,56 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import new_phone, screenshot, unlabelled_controls
-
-NAMES = ["Aiko", "Ben", "Chie", "Dan"]
-
-
-def create_table(page, names=NAMES, ruleset="wrr") -> str:
-    page.goto("/#/tables")
-    for i, name in enumerate(names):
-        page.fill(f'[data-testid="player-{i}"]', name)
-    page.select_option('[data-testid="table-ruleset"]', ruleset)
-    page.click('[data-testid="create-table"]')
-    page.wait_for_url(re.compile(r"#/table/[\w-]+$"))
-    return page.url.rsplit("/", 1)[1]
-
-
-def api_table(page, live_server, table_id) -> dict:
-    resp = page.request.get(f"{live_server}/api/tables/{table_id}")
-    assert resp.ok
-    return resp.json()
-
-
-def expect_board(page, table: dict, timeout: float = 5_000):
-    """The scoreboard shows the API's scores, round, honba and sticks."""
-    for seat, score in enumerate(table["state"]["scores"]):
-        expect(page.locator(f'[data-testid="seat-score-{seat}"]')).to_have_text(str(score), timeout=timeout)
-    expect(page.locator('[data-testid="honba"]')).to_have_text(f'{table["state"]["honba"]} honba', timeout=timeout)
-    sticks = table["state"]["riichi_sticks"]
-    expect(page.locator('[data-testid="riichi-sticks"]')).to_have_text(f"{sticks} riichi stick{'' if sticks == 1 else 's'}", timeout=timeout)
-
-
-def open_sheet(page, result: str):
-    page.click('[data-testid="record-hand"]')
-    sheet = page.locator("dialog[open]")
-    sheet.locator(f'input[name="result"][value="{result}"]').check()
-    return sheet
-
-
-def save(sheet):
-    sheet.locator('[data-testid="save-hand"]').click()
-    expect(sheet).to_have_count(0)
-
-
-def record_ron(page, frm, winner, han, fu, riichi=()):
-    sheet = open_sheet(page, "ron")
-    for seat in riichi:
-        sheet.locator(f'input[name="riichi"][data-seat="{seat}"]').check()
-    sheet.locator(f'input[name="from"][value="{frm}"]').check()
-    sheet.locator(f'input[name="winner"][value="{winner}"]').check()
-    sheet.locator(f'[data-testid="han-{winner}"]').select_option(str(han))
-    sheet.locator(f'[data-testid="fu-{winner}"]').select_option(str(fu))
-    return sheet
+from .tables_helpers import NAMES, api_table, create_table, expect_board, open_sheet, record_ron, save
 
 
 def test_table_records_every_kind_of_hand_and_matches_the_api(phone, live_server):

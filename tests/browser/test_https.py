@@ -12,8 +12,7 @@ import ssl
 
 import pytest
 
-from test_api_tables import ROOT, free_port
-from test_serve import Serve, assert_all_gone, clean_env, descendants
+from server_helpers import ROOT, Serve, assert_all_gone, clean_env, descendants, free_port
 
 from .conftest import CHROMIUM_ARGS
 

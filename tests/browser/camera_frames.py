@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 from PIL import Image, ImageOps
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 CROPS = ROOT.parent / "shared" / "data" / "tile-crops"
 DEV_PHOTOS = ROOT.parent / "shared" / "data" / "dev-photos"
 CROP_HAND = ["2m", "3m", "4m", "4p", "5p", "6p", "6s", "7s", "8s", "1z", "1z", "1z", "5z", "5z"]

@@ -1,0 +1,100 @@
+"""Helpers for the browser tests of the table screens: create a table through the phone app, read
+it back from the API, record a ron through the record sheet, go offline and back, and read what
+the board shows."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from playwright.sync_api import expect
+
+NAMES = ["Aiko", "Ben", "Chie", "Dan"]
+
+
+def create_table(page, names=NAMES, ruleset="wrr") -> str:
+    page.goto("/#/tables")
+    for i, name in enumerate(names):
+        page.fill(f'[data-testid="player-{i}"]', name)
+    page.select_option('[data-testid="table-ruleset"]', ruleset)
+    page.click('[data-testid="create-table"]')
+    page.wait_for_url(re.compile(r"#/table/[\w-]+$"))
+    return page.url.rsplit("/", 1)[1]
+
+
+def api_table(page, live_server, table_id) -> dict:
+    resp = page.request.get(f"{live_server}/api/tables/{table_id}")
+    assert resp.ok
+    return resp.json()
+
+
+def expect_board(page, table: dict, timeout: float = 5_000):
+    """The scoreboard shows the API's scores, round, honba and sticks."""
+    for seat, score in enumerate(table["state"]["scores"]):
+        expect(page.locator(f'[data-testid="seat-score-{seat}"]')).to_have_text(str(score), timeout=timeout)
+    expect(page.locator('[data-testid="honba"]')).to_have_text(f'{table["state"]["honba"]} honba', timeout=timeout)
+    sticks = table["state"]["riichi_sticks"]
+    expect(page.locator('[data-testid="riichi-sticks"]')).to_have_text(f"{sticks} riichi stick{'' if sticks == 1 else 's'}", timeout=timeout)
+
+
+def open_sheet(page, result: str):
+    page.click('[data-testid="record-hand"]')
+    sheet = page.locator("dialog[open]")
+    sheet.locator(f'input[name="result"][value="{result}"]').check()
+    return sheet
+
+
+def save(sheet):
+    sheet.locator('[data-testid="save-hand"]').click()
+    expect(sheet).to_have_count(0)
+
+
+def record_ron(page, frm, winner, han, fu, riichi=()):
+    sheet = open_sheet(page, "ron")
+    for seat in riichi:
+        sheet.locator(f'input[name="riichi"][data-seat="{seat}"]').check()
+    sheet.locator(f'input[name="from"][value="{frm}"]').check()
+    sheet.locator(f'input[name="winner"][value="{winner}"]').check()
+    sheet.locator(f'[data-testid="han-{winner}"]').select_option(str(han))
+    sheet.locator(f'[data-testid="fu-{winner}"]').select_option(str(fu))
+    return sheet
+
+
+VENDOR = Path(__file__).resolve().parents[2] / "static" / "vendor" / "pyodide"
+
+
+def go_offline(context, page):
+    context.set_offline(True)
+    page.evaluate("window.dispatchEvent(new Event('offline'))")
+
+
+def go_online(context, page):
+    context.set_offline(False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+
+
+def board_numbers(page) -> dict:
+    """What the board shows: the four scores, round, honba, sticks, and the history's running totals."""
+    return page.evaluate("""() => ({
+      scores: [0, 1, 2, 3].map((s) => document.querySelector(`[data-testid="seat-score-${s}"]`).textContent),
+      round: document.querySelector('[data-testid="round"]').textContent,
+      honba: document.querySelector('[data-testid="honba"]').textContent,
+      sticks: document.querySelector('[data-testid="riichi-sticks"]').textContent,
+      totals: [...document.querySelectorAll('.history li')].map((li) => [...li.querySelectorAll('[data-total]')].map((e) => e.dataset.total)),
+      standings: [...document.querySelectorAll('[data-testid="standings"] tbody tr')].map((tr) => tr.innerText),
+    })""")
+
+
+def projected(page, n: int, timeout: float = 120_000):
+    """Wait until the board includes the n hands not yet sent."""
+    banner = page.locator('[data-testid="projection"][data-state="ready"]')
+    expect(banner).to_contain_text(f"{n} hand{'' if n == 1 else 's'} not yet sent: the board includes", timeout=timeout)
+    # one count in the box: the list under the summary does not say it again
+    expect(page.locator('[data-testid="pending"]')).not_to_contain_text("waiting to be sent")
+    return banner
+
+
+def still(page, top: bool = False):
+    """Ready for a screenshot: the toast gone (and the page at its top)."""
+    page.evaluate("document.getElementById('toast').hidden = true")
+    if top:
+        page.evaluate("window.scrollTo(0, 0)")
