@@ -2,10 +2,10 @@
 from __future__ import annotations
 
 import os
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from flask import Flask
-
 
 ROOT = os.path.dirname(os.path.abspath(__file__))
 
@@ -60,7 +60,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     from services.events import EventService
     from services.tables import TableService
     from storage import Database, migrate
-    from web import api, contributions, errors, events, health, limits, openapi, security, pages, recognize, tables
+    from web import api, contributions, errors, events, health, limits, openapi, pages, recognize, security, tables
 
     database = Database(app.config["DATABASE_URL"])
     # Prepare the schema: gunicorn's master does it once before forking (gunicorn.conf.py) and sets

@@ -48,7 +48,10 @@ READ = """async ({b64, width, height}) => {
   const blob = new Blob([bytes], { type: "image/jpeg" });
   const t0 = performance.now();
   const bitmap = await createImageBitmap(blob);
-  const out = await new Promise((resolve) => { window.bench.onmessage = (e) => resolve(e.data); window.bench.postMessage({ type: "recognize", id: 1, bitmap }, [bitmap]); });
+  const out = await new Promise((resolve) => {
+    window.bench.onmessage = (e) => resolve(e.data);
+    window.bench.postMessage({ type: "recognize", id: 1, bitmap }, [bitmap]);
+  });
   return { ms: performance.now() - t0, tiles: out.result ? out.result.tiles.length : -1, timing: out.result && out.result.timing_ms };
 }"""
 
@@ -124,7 +127,8 @@ def offline_captures(browser, base: str, runs: int) -> None:
     page.goto("/#/camera")  # online once: ONNX Runtime and the models into the service worker's cache
     page.wait_for_selector('[data-testid="camera"][data-state="captured"]', timeout=180_000)
     page.wait_for_function("""async () => {
-      const keys = (await Promise.all((await caches.keys()).map(async (n) => (await (await caches.open(n)).keys()).map((r) => new URL(r.url).pathname)))).flat();
+      const cached = async (n) => (await (await caches.open(n)).keys()).map((r) => new URL(r.url).pathname);
+      const keys = (await Promise.all((await caches.keys()).map(cached))).flat();
       return keys.includes("/models/classifier.onnx") && keys.includes("/static/vendor/pyodide/pyodide.asm.wasm");
     }""", timeout=120_000, polling=500)
     page.close()
@@ -155,7 +159,8 @@ def main() -> None:
         raise SystemExit("the development photos are not in ../shared/data/dev-photos")
     server, base = serve()
     raw, gz = download_size(base)
-    print(f"on-phone download: {raw / 1e6:.1f} MB ({gz / 1e6:.1f} MB gzip-compressed); fetched when the camera screen first opens, then kept by the service worker")
+    print(f"on-phone download: {raw / 1e6:.1f} MB ({gz / 1e6:.1f} MB gzip-compressed); "
+          "fetched when the camera screen first opens, then kept by the service worker")
     y4m = Path(tempfile.mkdtemp()) / "hand.y4m"
     write_y4m(y4m, picture)
     with sync_playwright() as pw:
@@ -189,17 +194,18 @@ def main() -> None:
             for _ in range(args.captures):
                 cam = context.new_page()
                 problems: list[str] = []
-                cam.on("crash", lambda _: problems.append("the page crashed"))
-                cam.on("pageerror", lambda e: problems.append(str(e)))
-                cam.on("console", lambda m: m.type == "error" and problems.append(m.text))
+                note = problems.append  # this capture's list, bound now (the handlers live with this page)
+                cam.on("crash", lambda _, note=note: note("the page crashed"))
+                cam.on("pageerror", lambda e, note=note: note(str(e)))
+                cam.on("console", lambda m, note=note: m.type == "error" and note(m.text))
                 cam.goto("/#/score")
                 cam.evaluate(f"() => localStorage.setItem('tenbou.camera-mode', JSON.stringify('{mode}'))")
                 cam.goto("/#/camera")
                 try:
                     cam.wait_for_selector('[data-testid="camera"][data-state="captured"]', timeout=180_000)
-                except Exception:
+                except Exception as err:
                     shown = cam.evaluate("() => [location.hash, document.querySelector('#view').innerText.slice(0, 300)]")
-                    raise SystemExit(f"no capture on the {mode} path: {problems}; the screen shows {shown}")
+                    raise SystemExit(f"no capture on the {mode} path: {problems}; the screen shows {shown}") from err
                 times.append(int(cam.eval_on_selector('[data-testid="camera"]', "(el) => el.dataset.captureMs")))
                 scores.append(scored_after(cam))
                 cam.close()

@@ -76,7 +76,6 @@ def samples(size: int, folder: str) -> list[tuple[str, str]]:
         path = os.path.join(folder, f"{len(out)}.img")
         save(path)
         out.append((name, path))
-    del rgba
     return out
 
 

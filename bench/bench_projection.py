@@ -70,8 +70,8 @@ def main(argv=None) -> None:
         table = {"id": "bench", "players": ["A", "B", "C", "D"], "rules": {}, "version": len(sent) + 1, **board(rules, sent)}
         changes = [{"op": "add", "body": h} for h in queued]
         assert project(table, changes)["table"]["state"] == board(rules, log)["state"]
-        base = per_call(lambda: replay(rules, log), args.repeat)
-        proj = per_call(lambda: project(table, changes), args.repeat)
+        base = per_call(lambda rules=rules, log=log: replay(rules, log), args.repeat)
+        proj = per_call(lambda table=table, changes=changes: project(table, changes), args.repeat)
         print(f"{preset:12} {len(sent):5d} {len(queued):6d} {base:10.2f} {proj:10.2f} {proj / base:6.2f}")
 
 

@@ -25,8 +25,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 import scoring  # noqa: E402
 from mahjong_oracle import estimate, options_for, oracle_args  # noqa: E402
-from scoring.engine import evaluate, parse_request  # noqa: E402
 from random_hands import random_deals  # noqa: E402
+from scoring.engine import evaluate, parse_request  # noqa: E402
 from scoring.rules import PRESETS  # noqa: E402
 
 CHUNK = 250

@@ -184,7 +184,7 @@ def main() -> None:
             http("POST", f"{base}/api/score", body.encode(), {"Content-Type": "application/json"})
             rows.append(("POST /api/score", run_wrk(f"{base}/api/score", args.seconds, args.connections, lua)))
             rows.append(("GET /api/tables/<id>", run_wrk(f"{base}/api/tables/{table_id}", args.seconds, args.connections)))
-            client = "wrk -t2 -c%d -d%ds" % (args.connections, args.seconds)
+            client = f"wrk -t2 -c{args.connections} -d{args.seconds}s"
         else:
             rows.append(("POST /api/score", run_python_client("POST", f"{base}/api/score", body.encode(),
                                                              {"Content-Type": "application/json"}, args.seconds, 8)))

@@ -82,7 +82,7 @@ def main() -> int:
 
     big = twelve_mp(photos[labelled[0].path])
     big_lat: dict[str, list[float]] = {k: [] for k in readers}
-    for k, read in readers.items():
+    for read in readers.values():
         read(big)
     for _ in range(args.repeat):
         for k, read in readers.items():

@@ -10,7 +10,8 @@ A change is ``{"op": "add", "body": hand}``, ``{"op": "replace", "index": n, "bo
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from game.ledger import LedgerError, clean_hand, replay, state_dict
 from scoring.errors import ScoringError

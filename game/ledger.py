@@ -20,8 +20,9 @@ starting scores (chombo point penalties are kept apart, off the table).
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from scoring.engine import evaluate, parse_request
 from scoring.errors import ScoringError

@@ -23,8 +23,8 @@ Within a table the seats and winds are always a fresh random draw.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from itertools import combinations
-from typing import Sequence
 
 MODES = ("byes", "substitutes")
 

@@ -19,7 +19,7 @@ rule set's ``ranking_tie_break`` says.
 """
 from __future__ import annotations
 
-from typing import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 
 def counts(game: Mapping) -> bool:

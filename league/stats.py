@@ -18,7 +18,7 @@ Rates are fractions (0..1) rounded to 4 places, or ``None`` where there is nothi
 """
 from __future__ import annotations
 
-from typing import Iterable, Mapping
+from collections.abc import Iterable, Mapping
 
 HAND_RESULTS = ("ron", "tsumo", "draw", "abort")
 
@@ -101,5 +101,5 @@ def event_stats(players: int, games: Iterable[Mapping]) -> list[dict]:
             continue
         entrants = game.get("entrants") or [None] * 4
         for hand in game.get("hands", []):
-            _add_hand(acc, lambda s: entrants[s], hand)
+            _add_hand(acc, entrants.__getitem__, hand)
     return [summarise(acc.get(p, _blank())) for p in range(players)]

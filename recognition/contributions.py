@@ -24,10 +24,11 @@ import secrets
 import tempfile
 import time
 import warnings
+from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from PIL import Image, ImageOps
 
@@ -193,7 +194,7 @@ def clean_photo(data: bytes, limits: Limits = Limits()) -> tuple[bytes, int, int
 # --- the folder ---------------------------------------------------------------------------------
 
 def _now() -> str:
-    return datetime.now(timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+    return datetime.now(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
 
 
 def _write_atomic(path: Path, data: bytes) -> None:

@@ -14,10 +14,8 @@ from __future__ import annotations
 
 import heapq
 import math
-from itertools import product
 from dataclasses import dataclass, field
-
-import numpy as np
+from itertools import product
 
 from scoring.errors import detail
 from scoring.hand import is_complete, meld_shape

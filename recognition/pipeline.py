@@ -81,7 +81,7 @@ class Recognizer:
 
     @classmethod
     def from_directory(cls, path: str = MODELS_DIR, threads: int | None = None,
-                       settings: Settings = Settings()) -> "Recognizer":
+                       settings: Settings = Settings()) -> Recognizer:
         return cls(OnnxModel(os.path.join(path, "detector.onnx"), threads),
                    OnnxModel(os.path.join(path, "classifier.onnx"), threads), settings)
 

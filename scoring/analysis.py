@@ -2,13 +2,14 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from .engine import evaluate, parse_request
 from .errors import ScoringError
 from .hand import is_complete
 from .rules import PRESETS, Ruleset, get_ruleset
-from .tiles import Tile, index_code, parse_tiles, to_notation
+from .tiles import Tile, parse_tiles, to_notation
 
 TSUMO_ONLY = ("haitei", "rinshan", "tenhou", "chiihou")
 RON_ONLY = ("houtei", "chankan", "renhou")
@@ -93,8 +94,9 @@ def waits(payload: Any) -> dict:
         raise ScoringError("melds", "must be a list of melds", 400)
     expected = 13 - 3 * len(melds)
     if len(hand) != expected:
-        raise ScoringError("hand", f"has {len(hand)} tiles; a waiting hand " + ({0: "", 1: "with one meld "}.get(len(melds), f"with {len(melds)} melds ")) + f"has {expected}", 422,
-                           "wait_tile_count", count=len(hand), expected=expected, melds=len(melds))
+        with_melds = {0: "", 1: "with one meld "}.get(len(melds), f"with {len(melds)} melds ")
+        raise ScoringError("hand", f"has {len(hand)} tiles; a waiting hand {with_melds}has {expected}", 422, "wait_tile_count",
+                           count=len(hand), expected=expected, melds=len(melds))
     discards = parse_tiles(payload.get("discards") or "", "discards")
     base = {k: v for k, v in payload.items() if k not in ("win_tile", "win", "discards", "compare")}
 

@@ -6,7 +6,8 @@ winning tile can sit) and keeps the one worth the most, as every rule text requi
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from .errors import ScoringError
 from .fu import count_fu, fu_details

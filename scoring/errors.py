@@ -95,7 +95,7 @@ class ScoringError(ValueError):
         self.status = status
         self.detail = detail(detail_id, **params) if detail_id else None
 
-    def moved(self, cls: type, field: str | None, message: str | None = None) -> "ScoringError":
+    def moved(self, cls: type, field: str | None, message: str | None = None) -> ScoringError:
         """This error as ``cls`` at another field (a score request inside a table's hand), its detail kept."""
         new = cls(field, self.message if message is None else message, self.status)
         new.detail = self.detail

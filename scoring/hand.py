@@ -13,7 +13,6 @@ computed once), then the suits are combined with exactly one pair among them.
 """
 from __future__ import annotations
 
-
 from .tiles import YAOCHUU
 
 SHUNTSU, KOUTSU = 0, 1
@@ -55,9 +54,13 @@ def _split_suit(counts: tuple, base: int) -> tuple:
             walk(c, i, pair, groups + ((KOUTSU, base + i),))
             c[i] += 3
         if runs and i + 2 < len(c) and c[i + 1] and c[i + 2]:
-            c[i] -= 1; c[i + 1] -= 1; c[i + 2] -= 1
+            c[i] -= 1
+            c[i + 1] -= 1
+            c[i + 2] -= 1
             walk(c, i, pair, groups + ((SHUNTSU, base + i),))
-            c[i] += 1; c[i + 1] += 1; c[i + 2] += 1
+            c[i] += 1
+            c[i + 1] += 1
+            c[i + 2] += 1
         if pair < 0 and c[i] >= 2:
             c[i] -= 2
             walk(c, i, base + i, groups)

@@ -10,9 +10,10 @@ the assumption made where the text is silent (marked "assumption").
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any
 
 from .errors import ScoringError
 
@@ -108,7 +109,7 @@ class Ruleset:
     def parameters(cls) -> list[dataclasses.Field]:
         return [f for f in dataclasses.fields(cls) if f.name not in ("id", "title", "source", "notes")]
 
-    def with_overrides(self, overrides: Mapping[str, Any] | None) -> "Ruleset":
+    def with_overrides(self, overrides: Mapping[str, Any] | None) -> Ruleset:
         """A variant with some parameters replaced; wrong names or values raise ScoringError."""
         if not overrides:
             return self
@@ -305,7 +306,8 @@ EMA = _preset(
         "kiriage": "4.1.3 tables: 4 fan 30 fu is 7700 / 11600",
         "kazoe_yakuman": "limit table: 13+ fan is yakuman",
         "yakuman_stacking": "4.2: yakuman are not cumulative",
-        "double_yakuman": "4.2.5: thirteen-sided kokushi, nine-sided chuuren and suuankou single wait +1 yakuman; daisuushii two yakuman; no extra for the wait on tenhou",
+        "double_yakuman": "4.2.5: thirteen-sided kokushi, nine-sided chuuren and suuankou single wait +1 yakuman; "
+                          "daisuushii two yakuman; no extra for the wait on tenhou",
         "renhou": "4.2.5: renhou is yakuman",
         "double_riichi_han": "4.2.1: daburu riichi is an extra yaku on riichi",
         "double_wind_pair_fu": "4.1.1: pair of seat wind 2 + pair of prevalent wind 2",

@@ -16,8 +16,8 @@ True
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 from .errors import NotationError, ScoringError
 
@@ -79,7 +79,7 @@ class Tile:
     red: bool = False
 
     @classmethod
-    def parse(cls, code: str) -> "Tile":
+    def parse(cls, code: str) -> Tile:
         tiles = parse_tiles(code)
         if len(tiles) != 1:
             raise NotationError(f"expected one tile, got {code!r}", "hand", "notation_one_tile")

@@ -7,10 +7,11 @@ Rule-set differences are read from ``ctx.rules`` fields, never from a preset's n
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable, Final
+from typing import Final
 
-from .hand import KOUTSU, SHUNTSU
+from .hand import SHUNTSU
 from .tiles import CHUN, DRAGONS, GREENS, HAKU, HATSU, TERMINALS, WINDS, YAOCHUU
 
 SUITED_TERMINALS = frozenset(TERMINALS)

@@ -82,9 +82,9 @@ def url(scheme: str, host: str, port: int) -> str:
 
 
 def qr(text: str) -> str:
-    import segno
-
     import io
+
+    import segno
     buf = io.StringIO()
     segno.make(text, error="m").terminal(out=buf, compact=True, border=2)
     return buf.getvalue()

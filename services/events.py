@@ -15,15 +15,15 @@ import random
 import secrets
 import threading
 from collections import OrderedDict
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from game.ledger import printable
 from league.seating import MODES, SeatingError, repeat_meetings, seat_round
 from league.standings import score_lines, standings
 from league.stats import event_stats, game_stats
 from scoring.rules import get_ruleset
-from services.tables import (KEY_CHARS, MAX_KEY, MAX_PLAYER_NAME, SHARE_ALPHABET, SHARE_CODE_LENGTH, TableError,
-                             TableService, csv_cell, hash_token, rules_of)
+from services.tables import KEY_CHARS, MAX_KEY, MAX_PLAYER_NAME, SHARE_ALPHABET, SHARE_CODE_LENGTH, TableError, TableService, csv_cell, hash_token, rules_of
 from storage.db import VersionConflict, now
 
 MAX_EVENT_PLAYERS = 200

@@ -12,7 +12,8 @@ import hmac
 import io
 import json
 import secrets
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from game.board import board, change_hands
 from game.ledger import LedgerError, clean_hand, printable

@@ -18,13 +18,12 @@ from __future__ import annotations
 import json
 import threading
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import datetime, timezone
-from typing import Iterator
+from datetime import UTC, datetime
 
-from sqlalchemy import (Boolean, Column, ForeignKey, Integer, MetaData, String, Table, Text, create_engine, event,
-                        func, insert, select, update)
+from sqlalchemy import Boolean, Column, ForeignKey, Integer, MetaData, String, Table, Text, create_engine, event, func, insert, select, update
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
@@ -112,7 +111,7 @@ class TableRow:
 
 
 def now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
 def normalise_url(url: str) -> str:

@@ -20,9 +20,9 @@ from __future__ import annotations
 import argparse
 import os
 import tempfile
+from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import lru_cache
-from typing import Iterator
 
 from alembic import command
 from alembic.config import Config

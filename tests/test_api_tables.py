@@ -45,7 +45,7 @@ def test_create_rejects_bad_input(tclient, payload, status, field):
 def test_a_whole_game_through_the_api_matches_the_ledger(tclient):
     t = new_table(tclient, "ema")
     version = t["version"]
-    for hand, scores, sticks, honba, nxt in GAMES["ema"]:
+    for hand, scores, sticks, _honba, _next in GAMES["ema"]:
         resp = tclient.post(f"/api/tables/{t['id']}/hands", json=hand, headers=auth(t, version))
         assert resp.status_code == 200, resp.get_json()
         body = resp.get_json()

@@ -9,8 +9,6 @@ import re
 import shutil
 from pathlib import Path
 
-import pytest
-
 from app import create_app
 from recognition.pipeline import MODELS_DIR, Settings
 

@@ -44,7 +44,7 @@ test_presets_outside_the_oracle): jpml and saikouisen, which give 2 fu for a dou
 from __future__ import annotations
 
 from collections import Counter
-from functools import lru_cache
+from functools import cache, lru_cache
 
 import pytest
 from mahjong.hand_calculating.hand_config import HandConfig
@@ -147,7 +147,7 @@ def compare(preset: str) -> tuple[list, Counter, Counter]:
     return failures, seen, yaku_seen
 
 
-@lru_cache(maxsize=None)
+@cache
 def compared(preset: str):
     return compare(preset)
 

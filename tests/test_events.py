@@ -3,11 +3,11 @@ import random
 
 import pytest
 
-from league.standings import score_lines, standings
 from game.ledger import replay, state_dict
-from scoring.rules import get_ruleset
 from league.seating import SeatingError, balanced_round, meetings, random_round, repeat_meetings, seat_round
+from league.standings import score_lines, standings
 from league.stats import event_stats, game_stats
+from scoring.rules import get_ruleset
 
 NAMES = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal"]
 

@@ -89,7 +89,7 @@ def test_jpml_uma_depends_on_how_many_are_positive():
 def test_east_only_game_ends_after_east_4():
     rules = get_ruleset("wrr", {"game_length": "east"})
     state = new_state(rules)
-    for n in range(3):  # E1..E3 drawn, nobody tenpai: the deal passes
+    for _ in range(3):  # E1..E3 drawn, nobody tenpai: the deal passes
         state, _ = apply_hand(rules, state, draw())
     assert (state.round_wind, state.hand_number, state.dealer) == ("east", 4, 3) and not state.finished
     state, record = apply_hand(rules, state, draw())  # E4: the dealer is noten, so the game ends

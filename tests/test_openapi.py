@@ -4,8 +4,8 @@ import re
 
 import pytest
 import schemathesis
-from schemathesis.checks import ignored_auth, positive_data_acceptance
 from hypothesis import HealthCheck, given, settings
+from schemathesis.checks import ignored_auth, positive_data_acceptance
 
 from app import create_app
 from web.openapi import EXAMPLES_FILE, build_spec

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import io
-from markupsafe import escape
 import json
 import re
 import subprocess
@@ -10,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from markupsafe import escape
 from PIL import Image
 
 ROOT = Path(__file__).resolve().parent.parent

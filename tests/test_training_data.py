@@ -9,8 +9,8 @@ import cv2
 import numpy as np
 import pytest
 
-from training.datasets import load_folder
 from training import distractors
+from training.datasets import load_folder
 from training.labels import CLASS_INDEX, NONE
 from training.real_data import DET_SIZE, build
 

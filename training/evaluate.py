@@ -26,8 +26,8 @@ import statistics
 import sys
 import time
 from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Callable, Sequence
 
 import numpy as np
 
@@ -210,7 +210,7 @@ def _draw(data: bytes, result, folder: str) -> None:
 
     img = load_image(data, long_side=1600)
     out = np.ascontiguousarray(img.pixels[..., ::-1])
-    for k, t in enumerate(result.tiles):
+    for t in result.tiles:
         x1, y1, x2, y2 = (int(v * img.scale) for v in t.box)
         col = (0, 200, 0) if t.confidence >= 0.8 else (0, 160, 255)
         cv2.rectangle(out, (x1, y1), (x2, y2), col, 2)
@@ -251,7 +251,8 @@ def report(results: list[PhotoResult], title: str, show_classes: bool = False, o
         missing = r.truth - r.predicted
         extra = r.predicted - r.truth
         print(f"  {r.name:<16}{r.kind:<10} tp {r.tp:>2}/{sum(r.truth.values()):<3} missing {''.join(sorted(missing.elements())) or '-':<24}"
-              f" extra {''.join(sorted(extra.elements())) or '-':<24} backs {r.predicted_back}/{r.truth_back}  {statistics.median(r.latency_ms):.0f} ms", file=out)
+              f" extra {''.join(sorted(extra.elements())) or '-':<24} backs {r.predicted_back}/{r.truth_back}"
+              f"  {statistics.median(r.latency_ms):.0f} ms", file=out)
     if show_classes:
         print(f"{'tile':<6}{'tp':>4}{'fp':>4}{'fn':>4}{'P':>7}{'R':>7}{'F1':>7}", file=out)
         for c, (tp, fp, fn) in per_class(results).items():

@@ -3,8 +3,8 @@ CPU cores at inference and for a CPU training run of about an hour each."""
 from __future__ import annotations
 
 import torch
-from torch import nn
 import torch.nn.functional as F
+from torch import nn
 
 from training.labels import CLASSES, ORIENTATIONS
 

@@ -8,7 +8,7 @@ new photo back to the labelled one, so predictions are judged against the origin
 """
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import cv2
 import numpy as np

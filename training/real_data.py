@@ -29,8 +29,8 @@ import os
 import cv2
 import numpy as np
 
-from training.datasets import LabelledPhoto, load_real
 from recognition.preprocess import CROP_SIZE, square_crops
+from training.datasets import LabelledPhoto, load_real
 from training.labels import BACK, CLASS_INDEX, NONE
 
 DET_SIZE = 512

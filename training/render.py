@@ -16,7 +16,7 @@ import numpy as np
 
 from training import backgrounds
 from training.labels import BACK, TILE_CODES
-from training.textures import TEX_H, TEX_W, InkScheme, TextureBank, back_texture, face_texture, random_scheme, side_texture
+from training.textures import TEX_H, InkScheme, TextureBank, back_texture, face_texture, random_scheme, side_texture
 
 TW, TH, TD = 0.76, 1.0, 0.62  # tile width, height, thickness (units of tile height)
 

@@ -27,7 +27,7 @@ class ApiError(Exception):
         self.extra = extra
 
     @classmethod
-    def from_scoring(cls, err) -> "ApiError":
+    def from_scoring(cls, err) -> ApiError:
         """A scoring.ScoringError as an API error, keeping its detail id and parameters."""
         return cls(err.status, err.message, err.field, **({"detail": err.detail} if err.detail else {}))
 

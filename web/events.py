@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, current_app, jsonify, render_template, request
 
-from services.tables import TableError
 from services.events import EventService
+from services.tables import TableError
 
 from .api import json_body
 from .tables import _table_error, _token

@@ -201,7 +201,8 @@ SCHEMAS = {
         "type": "object", "required": ["tiles", "rows", "proposal", "image_size"],
         "properties": {
             "tiles": {"type": "array", "items": {"type": "object", "required": ["tile", "box", "confidence", "sideways", "face_down"],
-                                                   "properties": {"tile": {"type": "string"}, "box": {"type": "array", "items": {"type": "number"}, "minItems": 4, "maxItems": 4},
+                                                   "properties": {"tile": {"type": "string"},
+                                                                  "box": {"type": "array", "items": {"type": "number"}, "minItems": 4, "maxItems": 4},
                                                                   "confidence": {"type": "number"}, "sideways": {"type": "boolean"},
                                                                   "face_down": {"type": "boolean"}, "alternatives": {"type": "array"}}}},
             "rows": {"type": "array", "items": {"type": "array", "items": {"type": "integer"}}},
@@ -228,7 +229,8 @@ SCHEMAS = {
     "EventSettings": {"type": "object", "properties": {
         "seating": {"type": "string", "enum": ["balanced", "random"], "description": "balanced keeps players from meeting the same opponents again"},
         "mode": {"type": "string", "enum": ["byes", "substitutes"], "description": "when the players present are not a multiple of 4"},
-        "rounds_planned": {"type": "integer", "minimum": 0, "maximum": 100, "description": "rounds the night will have (balanced seating looks ahead); 0 if open"}}},
+        "rounds_planned": {"type": "integer", "minimum": 0, "maximum": 100,
+                           "description": "rounds the night will have (balanced seating looks ahead); 0 if open"}}},
     "EventCreate": {"type": "object", "required": ["name"],
                     "properties": {"name": {"type": "string", "minLength": 1, "maxLength": 80}, "ruleset": RULESET,
                                    "rules": {"type": "object", "description": "house rules: overrides as for a table (game_length east for East-only games)"},
@@ -426,8 +428,8 @@ PATHS = {
 def build_spec() -> dict:
     examples = json.loads(EXAMPLES_FILE.read_text()) if EXAMPLES_FILE.exists() else {}
     paths = json.loads(json.dumps(PATHS))
-    for path, ops in paths.items():
-        for method, op in ops.items():
+    for ops in paths.values():
+        for op in ops.values():
             body = op.get("requestBody")
             key = body.pop("_example", None) if body else None
             if key and key in examples:

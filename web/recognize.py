@@ -29,7 +29,8 @@ def get_recognizer():
         with _build_lock:
             rec = ext.get("recognizer")
             if rec is None:
-                from recognition.pipeline import Recognizer, get_recognizer as shared
+                from recognition.pipeline import Recognizer
+                from recognition.pipeline import get_recognizer as shared
 
                 try:
                     models = current_app.config.get("RECOGNITION_MODELS")

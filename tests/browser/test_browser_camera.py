@@ -225,7 +225,8 @@ def test_with_the_network_cut_the_phone_reads_the_hand(camera_phone):
     captured(page)
     online = both_ways(page)
     page.wait_for_function("""async () => {
-      const keys = (await Promise.all((await caches.keys()).map(async (n) => (await (await caches.open(n)).keys()).map((r) => new URL(r.url).pathname)))).flat();
+      const cached = async (n) => (await (await caches.open(n)).keys()).map((r) => new URL(r.url).pathname);
+      const keys = (await Promise.all((await caches.keys()).map(cached))).flat();
       return ["/static/vendor/ort/ort-wasm-simd-threaded.wasm", "/models/detector.onnx", "/models/classifier.onnx",
               "/offline-worker.js", "/offline/scoring.zip", "/static/vendor/pyodide/pyodide.asm.wasm"].every((k) => keys.includes(k));
     }""", timeout=60_000, polling=500)

@@ -35,7 +35,8 @@ def test_japanese_phone_gets_japanese_and_can_switch(browser, live_server):
     assert page.evaluate("document.documentElement.lang") == "ja"
     page.click('[data-first-ruleset="wrr"]')
     expect(page.locator('[data-testid="score"]')).to_have_text("計算")
-    assert [page.locator(f'input[name="seat_wind"][value="{w}"]').locator("xpath=..").inner_text() for w in ("east", "south", "west", "north")] == ["東", "南", "西", "北"]
+    winds = [page.locator(f'input[name="seat_wind"][value="{w}"]').locator("xpath=..").inner_text() for w in ("east", "south", "west", "north")]
+    assert winds == ["東", "南", "西", "北"]
 
     # an error from the API, worded from its detail id (13 tiles where 14 are needed): no English inside
     page.click("summary:has-text('文字で入力する')")

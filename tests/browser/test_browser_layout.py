@@ -92,7 +92,7 @@ def test_standings_fit_in_one_unit_with_running_totals(phone, live_server):
     assert f"+{first['uma'] / 1000:.1f}" in row
     # the history shows each player's running total after every hand
     last = table["hands"][1]
-    for seat, total in enumerate(last["scores_after"]):
+    for total in last["scores_after"]:
         expect(page.locator(f'[data-hand="1"] .deltas [data-total="{total}"]')).to_contain_text(f"= {total}")
     standings.scroll_into_view_if_needed()
     screenshot(page, "standings-360")
@@ -102,7 +102,8 @@ def test_facing_mode_shows_all_four_seats(browser, live_server):
     for width in (320, 360, 800):
         context, console = new_phone(browser, live_server, viewport={"width": width, "height": 740})
         page = context.new_page()
-        created = page.request.post(f"{live_server}/api/tables", data=json.dumps({"ruleset": "wrr", "players": ["Alexandra", "Bartholomew", "Christabel", "Dan"]}),
+        players = ["Alexandra", "Bartholomew", "Christabel", "Dan"]
+        created = page.request.post(f"{live_server}/api/tables", data=json.dumps({"ruleset": "wrr", "players": players}),
                                     headers={"Content-Type": "application/json"}).json()
         page.goto(f"/t/{created['id']}#token={created['edit_token']}")
         page.locator(".board").wait_for()
@@ -151,7 +152,10 @@ def test_text_size_and_150_percent_zoom(browser, live_server):
     page.add_style_tag(content="html { font-size: 125%; }")
     wide = page.evaluate("""() => [...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > 241)
         .map((e) => e.tagName + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right)).slice(0, 8)""")
-    wide += page.evaluate("""() => [innerWidth, document.documentElement.clientWidth, document.body.scrollWidth, ...[...document.querySelectorAll('body *')].filter((e) => e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflowX !== 'hidden').map((e) => e.tagName + '.' + e.className + ' ' + e.scrollWidth + '/' + e.clientWidth).slice(0, 20)]""")
+    wide += page.evaluate("""() => [innerWidth, document.documentElement.clientWidth, document.body.scrollWidth,
+        ...[...document.querySelectorAll('body *')]
+          .filter((e) => e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflowX !== 'hidden')
+          .map((e) => e.tagName + '.' + e.className + ' ' + e.scrollWidth + '/' + e.clientWidth).slice(0, 20)]""")
     assert page.evaluate("document.documentElement.scrollWidth") <= 240, json.dumps(wide)
     screenshot(page, "zoom-150-table", full_page=True)
     context.close()

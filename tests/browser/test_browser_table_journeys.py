@@ -105,7 +105,7 @@ def test_duplicate_names_are_refused_and_seen_names_offered(phone, live_server):
 
 def test_joining_by_link_asks_which_seat(phone, browser, live_server):
     page, console = phone
-    table_id = create_table(page)
+    create_table(page)
     page.click('[data-testid="share"]')
     link = page.locator('[data-testid="share-link"]').inner_text()
     assert re.search(r"/t/[\w-]+#token=", link)

@@ -6,8 +6,8 @@ at this revision instead of running it.
 Revision ID: 0001
 Revises:
 """
-from alembic import op
 import sqlalchemy as sa
+from alembic import op
 
 revision = "0001"
 down_revision = None

@@ -5,8 +5,8 @@ New tables only: nothing in ``tables`` or ``events`` (the hand logs) changes.
 Revision ID: 0002
 Revises: 0001
 """
-from alembic import op
 import sqlalchemy as sa
+from alembic import op
 
 revision = "0002"
 down_revision = "0001"
