@@ -10,7 +10,7 @@ A change is ``{"op": "add", "body": hand}``, ``{"op": "replace", "index": n, "bo
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from game.ledger import LedgerError, clean_hand, replay, state_dict
@@ -20,7 +20,7 @@ from scoring.rules import Ruleset, get_ruleset
 OPS = ("add", "replace", "undo")
 
 
-def change_hands(hands: list, change: Mapping) -> list:
+def change_hands(hands: Sequence[Any], change: Mapping[str, Any]) -> list[Any]:
     """The hand list after one change (a new list; ``hands`` is left as it is)."""
     if not isinstance(change, Mapping) or change.get("op") not in OPS:
         raise LedgerError("op", f"a change is one of {', '.join(OPS)}", 400)
@@ -37,24 +37,24 @@ def change_hands(hands: list, change: Mapping) -> list:
     return list(hands[:index]) + [change.get("body")] + list(hands[index + 1:])
 
 
-def fold(changes: list) -> list:
+def fold(changes: Iterable[Mapping[str, Any]]) -> list[Any]:
     """The current list of hands from a table's whole log of changes, oldest first. Entries of the
     log that do not change the hands (``next``: the next game was started) are passed over."""
-    hands: list = []
+    hands: list[Any] = []
     for change in changes:
         if change.get("op") in OPS:
             hands = change_hands(hands, change)
     return hands
 
 
-def board(rules: Ruleset, hands: list) -> dict:
+def board(rules: Ruleset, hands: Sequence[Any]) -> dict[str, Any]:
     """The board of the table JSON for these hands: rule set, ``state`` (scores, round, honba,
     sticks, penalties, standings when finished) and ``hands`` (each hand's record)."""
     state, records = replay(rules, hands)
     return {"ruleset": rules.id, "ruleset_title": rules.title, "state": state_dict(rules, state), "hands": records}
 
 
-def hands_of(records: list) -> list:
+def hands_of(records: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """The hands as they were sent, read back from their records in the table JSON.
 
     A record is the hand's own fields plus what the table worked out (payments, deltas, the
@@ -64,7 +64,7 @@ def hands_of(records: list) -> list:
     return [clean_hand(r, strict=False) for r in records]
 
 
-def project(table: Mapping, changes: list) -> dict:
+def project(table: Mapping[str, Any], changes: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """The table JSON ``table`` (as GET /api/tables/<id> serves it) after ``changes`` not yet sent.
 
     Returns ``{"table": <table JSON with the projected state and hands>, "applied": n, "unsent": [...],
@@ -110,7 +110,7 @@ def project(table: Mapping, changes: list) -> dict:
     return {"table": doc, "applied": applied, "unsent": _unsent(base, changes[:applied]), "sent_hands": base, "error": error}
 
 
-def _unsent(count: int, changes: list) -> list[int]:
+def _unsent(count: int, changes: Sequence[Mapping[str, Any]]) -> list[int]:
     """The history rows that ``changes`` (all accepted) add or replace, of a table of ``count`` hands."""
     rows: set[int] = set()
     for change in changes:

@@ -20,7 +20,7 @@ starting scores (chombo point penalties are kept apart, off the table).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -46,13 +46,13 @@ class LedgerError(ScoringError):
 
 @dataclass(frozen=True)
 class TableState:
-    scores: tuple
+    scores: tuple[int, ...]
     round_index: int = 0          # 0 east, 1 south, 2 west; the round after the last regular one is the extension
     hand_number: int = 1          # 1..4 within the round
     dealer: int = 0
     honba: int = 0
     riichi_sticks: int = 0
-    penalties: tuple = (0, 0, 0, 0)
+    penalties: tuple[int, ...] = (0, 0, 0, 0)
     finished: bool = False
     hands_played: int = 0
 
@@ -86,7 +86,7 @@ def _seat(value: Any, field: str) -> int:
     return value
 
 
-def _seats(body: Mapping, name: str) -> list[int]:
+def _seats(body: Mapping[str, Any], name: str) -> list[int]:
     raw = body.get(name, [])
     if raw is None:
         return []
@@ -104,7 +104,7 @@ def _seats(body: Mapping, name: str) -> list[int]:
 
 #: The input fields of each kind of result (see the module docstring); every hand may also carry
 #: referee ``penalties``, and a hand after which the dealer may stop the game ``continue_game``.
-RESULT_FIELDS: Mapping[str, tuple] = {
+RESULT_FIELDS: Mapping[str, tuple[str, ...]] = {
     "ron": ("result", "from_seat", "winners", "riichi", "penalties", "continue_game"),
     "tsumo": ("result", "winner", "riichi", "penalties", "continue_game"),
     "draw": ("result", "tenpai", "riichi", "nagashi", "penalties", "continue_game"),
@@ -129,7 +129,7 @@ MAX_REASON = 200               # characters of a penalty's reason
 MAX_PENALTIES = 20             # penalties given with one hand
 
 
-def _only(obj: Mapping, allowed: tuple, field: str, what: str, strict: bool) -> dict:
+def _only(obj: Mapping[str, Any], allowed: tuple[str, ...], field: str, what: str, strict: bool) -> dict[str, Any]:
     """``obj`` with only the ``allowed`` keys: any other is refused (422), or dropped when not ``strict``."""
     for key in obj:
         if key in allowed:
@@ -186,7 +186,7 @@ def _clean_winner(w: Any, field: str, strict: bool) -> Any:
     return out
 
 
-def _flag(body: Mapping, name: str) -> bool:
+def _flag(body: Mapping[str, Any], name: str) -> bool:
     value = body.get(name, False)
     if value is None:
         return False
@@ -202,16 +202,17 @@ class _Book:
         self.deltas = [0, 0, 0, 0]
         self.sticks = state.riichi_sticks
         self.stick = stick  # points of one riichi stick: sticks on the table are counted in these
-        self.items: list[dict] = []
+        self.items: list[dict[str, Any]] = []
 
-    def pay(self, frm, to, amount: int, what: str) -> None:
+    def pay(self, frm: int | str, to: int | str, amount: int, what: str) -> None:
+        """``amount`` from seat ``frm`` to seat ``to``; either may be TABLE (the only str), the pot of sticks."""
         if amount <= 0 or frm == to:
             return
-        if frm == TABLE:
+        if isinstance(frm, str):
             self.sticks -= amount // self.stick
         else:
             self.deltas[frm] -= amount
-        if to == TABLE:
+        if isinstance(to, str):
             self.sticks += amount // self.stick
         else:
             self.deltas[to] += amount
@@ -229,7 +230,7 @@ def _declare_riichi(rules: Ruleset, state: TableState, book: _Book, seats: list[
 # --- the value of a win ------------------------------------------------------------------------
 
 def _value(rules: Ruleset, state: TableState, seat: int, raw: Any, tsumo: bool, riichi: list[int],
-           field: str, sticks: int) -> dict:
+           field: str, sticks: int) -> dict[str, Any]:
     """What a winner's hand is worth: base points, and the facts shown in the hand record."""
     if not isinstance(raw, Mapping):
         raise LedgerError(field, 'must be {"han": 3, "fu": 40}, {"yakuman": 1} or {"hand": <score request>}', 400)
@@ -270,7 +271,8 @@ FILLED_BY_TABLE = ("seat_wind", "round_wind", "honba", "riichi_sticks")
 PAO_IDS = {"daisangen": "daisangen", "daisuushii": "daisuushii", "suukantsu": "suukantsu"}
 
 
-def _value_of_hand(rules, state, seat, hand, tsumo, riichi, field, sticks) -> dict:
+def _value_of_hand(rules: Ruleset, state: TableState, seat: int, hand: Any, tsumo: bool, riichi: list[int], field: str,
+                   sticks: int) -> dict[str, Any]:
     if not isinstance(hand, Mapping):
         raise LedgerError(f"{field}.hand", "must be a score request object", 400)
     filled = {"seat_wind": state.seat_wind(seat), "round_wind": state.round_wind, "honba": state.honba,
@@ -310,7 +312,7 @@ def _value_of_hand(rules, state, seat, hand, tsumo, riichi, field, sticks) -> di
             "melds": result["melds"], "win_tile": result["win_tile"], "notes": result["notes"]}
 
 
-def _pao(rules: Ruleset, value: dict, winner: Mapping, seat: int, field: str) -> int | None:
+def _pao(rules: Ruleset, value: dict[str, Any], winner: Mapping[str, Any], seat: int, field: str) -> int | None:
     pao = winner.get("pao_seat")
     if pao is None:
         return None
@@ -329,7 +331,7 @@ def _pao(rules: Ruleset, value: dict, winner: Mapping, seat: int, field: str) ->
 
 # --- each kind of result -----------------------------------------------------------------------
 
-def _ron(rules: Ruleset, state: TableState, body: Mapping, book: _Book) -> dict:
+def _ron(rules: Ruleset, state: TableState, body: Mapping[str, Any], book: _Book) -> dict[str, Any]:
     frm = _seat(body.get("from_seat"), "from_seat")
     winners = body.get("winners")
     if not isinstance(winners, list) or not winners:
@@ -376,7 +378,7 @@ def _ron(rules: Ruleset, state: TableState, body: Mapping, book: _Book) -> dict:
     return {"winners": shown, "dealer_repeats": state.dealer in seats, "honba_next": state.honba + 1 if state.dealer in seats else 0}
 
 
-def _pay_ron(rules, book, frm, seat, value, pao, honba) -> None:
+def _pay_ron(rules: Ruleset, book: _Book, frm: int, seat: int, value: Mapping[str, Any], pao: int | None, honba: int) -> None:
     dealer = value["dealer"]
     if pao is None or pao == frm:
         book.pay(frm, seat, hand_payments(value["base"], dealer=dealer, tsumo=False)["ron"], "hand")
@@ -399,7 +401,7 @@ def _pay_ron(rules, book, frm, seat, value, pao, honba) -> None:
         book.pay(frm, seat, honba_points, "honba")
 
 
-def _tsumo(rules: Ruleset, state: TableState, body: Mapping, book: _Book) -> dict:
+def _tsumo(rules: Ruleset, state: TableState, body: Mapping[str, Any], book: _Book) -> dict[str, Any]:
     w = body.get("winner")
     if not isinstance(w, Mapping):
         raise LedgerError("winner", 'must be an object like {"seat": 2, "value": {"han": 3, "fu": 40}}', 400)
@@ -435,7 +437,7 @@ def _tsumo(rules: Ruleset, state: TableState, body: Mapping, book: _Book) -> dic
             "honba_next": state.honba + 1 if repeats else 0}
 
 
-def _draw(rules: Ruleset, state: TableState, body: Mapping, book: _Book) -> dict:
+def _draw(rules: Ruleset, state: TableState, body: Mapping[str, Any], book: _Book) -> dict[str, Any]:
     tenpai = _seats(body, "tenpai")
     riichi = _seats(body, "riichi")
     nagashi = _seats(body, "nagashi")
@@ -469,7 +471,7 @@ def _draw(rules: Ruleset, state: TableState, body: Mapping, book: _Book) -> dict
     return {"winners": [], "dealer_repeats": repeats, "honba_next": state.honba + 1}
 
 
-def _abort(rules: Ruleset, state: TableState, body: Mapping, book: _Book) -> dict:
+def _abort(rules: Ruleset, state: TableState, body: Mapping[str, Any], book: _Book) -> dict[str, Any]:
     kind = body.get("kind")
     if kind not in rules.abortive_draws:
         allowed = ", ".join(rules.abortive_draws) or "none"
@@ -481,7 +483,7 @@ def _abort(rules: Ruleset, state: TableState, body: Mapping, book: _Book) -> dic
     return {"winners": [], "dealer_repeats": rules.dealer_repeat_on_abort, "honba_next": state.honba + 1}
 
 
-def _chombo(rules: Ruleset, state: TableState, body: Mapping, book: _Book) -> dict:
+def _chombo(rules: Ruleset, state: TableState, body: Mapping[str, Any], book: _Book) -> dict[str, Any]:
     seat = _seat(body.get("seat"), "seat")
     _seats(body, "riichi")  # declarations of a re-dealt hand are returned: nothing moves
     penalty = 0
@@ -495,7 +497,7 @@ def _chombo(rules: Ruleset, state: TableState, body: Mapping, book: _Book) -> di
     return {"winners": [], "redeal": True, "penalty": (seat, penalty)}
 
 
-def _end(rules: Ruleset, state: TableState, body: Mapping, book: _Book) -> dict:
+def _end(rules: Ruleset, state: TableState, body: Mapping[str, Any], book: _Book) -> dict[str, Any]:
     """The session ends before its last hand (a tournament's time limit, WRR 8.1, or the players agree)."""
     return {"winners": [], "end": True}
 
@@ -503,7 +505,7 @@ def _end(rules: Ruleset, state: TableState, body: Mapping, book: _Book) -> dict:
 HANDLERS = {"ron": _ron, "tsumo": _tsumo, "draw": _draw, "abort": _abort, "chombo": _chombo, "end": _end}
 
 
-def _winner_record(seat: int, value: dict, pao: int | None, request: Any, tsumo: bool) -> dict:
+def _winner_record(seat: int, value: dict[str, Any], pao: int | None, request: Any, tsumo: bool) -> dict[str, Any]:
     out = {"seat": seat, **{k: v for k, v in value.items() if k not in ("base", "dealer", "pao_units")}}
     out["value"] = request  # as recorded, so a correction can start from it
     out["points"] = payment_total(hand_payments(value["base"], dealer=value["dealer"], tsumo=tsumo), value["dealer"])
@@ -514,7 +516,7 @@ def _winner_record(seat: int, value: dict, pao: int | None, request: Any, tsumo:
 
 # --- applying a hand and ending the game -------------------------------------------------------
 
-def apply_hand(rules: Ruleset, state: TableState, body: Any) -> tuple[TableState, dict]:
+def apply_hand(rules: Ruleset, state: TableState, body: Any) -> tuple[TableState, dict[str, Any]]:
     """Record one hand: the new state and the hand's record (payments, deltas, values)."""
     if not isinstance(body, Mapping):
         raise LedgerError(None, "a hand must be a JSON object", 400)
@@ -562,7 +564,7 @@ def apply_hand(rules: Ruleset, state: TableState, body: Any) -> tuple[TableState
     return new, record
 
 
-def _extra_penalties(body: Mapping) -> list[tuple[int, int]]:
+def _extra_penalties(body: Mapping[str, Any]) -> list[tuple[int, int]]:
     """Point penalties a referee gives with any hand (WRR 7.2, Saikouisen art. 54): kept off the table."""
     raw = body.get("penalties") or []
     if not isinstance(raw, list):
@@ -585,7 +587,7 @@ def _extra_penalties(body: Mapping) -> list[tuple[int, int]]:
     return out
 
 
-def _first_seat(rules: Ruleset, scores) -> int:
+def _first_seat(rules: Ruleset, scores: Sequence[int]) -> int:
     return min(range(4), key=lambda s: (-scores[s], s))
 
 
@@ -629,7 +631,7 @@ def _check_bust(rules: Ruleset, state: TableState) -> TableState:
     return state
 
 
-def replay(rules: Ruleset, hands: list) -> tuple[TableState, list[dict]]:
+def replay(rules: Ruleset, hands: Sequence[Any]) -> tuple[TableState, list[dict[str, Any]]]:
     """The state after every hand of the log, and each hand's record. Raises on the first bad hand."""
     state = new_state(rules)
     records = []
@@ -644,7 +646,7 @@ def replay(rules: Ruleset, hands: list) -> tuple[TableState, list[dict]]:
 
 # --- final standings ---------------------------------------------------------------------------
 
-def standings(rules: Ruleset, state: TableState) -> dict:
+def standings(rules: Ruleset, state: TableState) -> dict[str, Any]:
     """Places, uma, oka, penalties and final scores (in thousands), and where leftover sticks went."""
     points = list(state.scores)
     leftover = state.riichi_sticks * rules.riichi_stick
@@ -682,7 +684,7 @@ def _placing(rules: Ruleset, points: list[int]) -> list[int]:
     return [1 + sum(1 for t in range(4) if points[t] > points[s]) for s in range(4)]
 
 
-def _finals(rules: Ruleset, rows: list[dict]) -> None:
+def _finals(rules: Ruleset, rows: list[dict[str, Any]]) -> None:
     if rules.final_rounding == "nearest_1000":
         ranked = sorted(rows, key=lambda r: (r["place"], r["seat"]))
         for r in ranked[1:]:
@@ -696,13 +698,13 @@ def _finals(rules: Ruleset, rows: list[dict]) -> None:
         r["final"] = _num((r["points"] - rules.return_points + r["uma"] + r["oka"] - r["penalty"]) / 1000)
 
 
-def _num(x: float):
+def _num(x: float) -> float:
     """Whole numbers as int, others rounded to 0.1 (thousands of points)."""
     x = round(x, 1)
     return int(x) if x == int(x) else x
 
 
-def state_dict(rules: Ruleset, state: TableState) -> dict:
+def state_dict(rules: Ruleset, state: TableState) -> dict[str, Any]:
     """The ``state`` object of the table JSON."""
     out = {
         "scores": list(state.scores), "round_wind": state.round_wind, "hand_number": state.hand_number,

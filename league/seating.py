@@ -25,6 +25,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from itertools import combinations
+from typing import Any
 
 MODES = ("byes", "substitutes")
 
@@ -35,7 +36,7 @@ class SeatingError(ValueError):
         self.field, self.message = field, message
 
 
-def meetings(rounds: Sequence[dict]) -> dict[tuple[int, int], int]:
+def meetings(rounds: Sequence[dict[str, Any]]) -> dict[tuple[int, int], int]:
     """How often each pair of players has shared a table."""
     met: dict[tuple[int, int], int] = {}
     for rnd in rounds:
@@ -46,12 +47,12 @@ def meetings(rounds: Sequence[dict]) -> dict[tuple[int, int], int]:
     return met
 
 
-def repeat_meetings(rounds: Sequence[dict]) -> int:
+def repeat_meetings(rounds: Sequence[dict[str, Any]]) -> int:
     """Meetings beyond the first of every pair: 0 when nobody meets an opponent twice."""
     return sum(c - 1 for c in meetings(rounds).values() if c > 1)
 
 
-def _sitting(who, rounds: Sequence[dict], mode: str, rng: random.Random) -> tuple[list[int], list[int]]:
+def _sitting(who: int | Sequence[int], rounds: Sequence[dict[str, Any]], mode: str, rng: random.Random) -> tuple[list[int], list[int]]:
     """Who plays this round and who sits out. ``who`` is a number of players (0..n-1) or a list
     of the players present."""
     people = list(range(who)) if isinstance(who, int) else list(who)
@@ -73,12 +74,18 @@ def _sitting(who, rounds: Sequence[dict], mode: str, rng: random.Random) -> tupl
     return people[: n - out], sorted(people[n - out:])
 
 
-def _tables(people: list[int]) -> list[list[int | None]]:
+#: One table of a round: four seats, each an event player or None (an empty seat).
+Table = list[int | None]
+#: How often each pair (lower player first) has met.
+Met = dict[tuple[int, int], int]
+
+
+def _tables(people: list[int]) -> list[Table]:
     padded: list[int | None] = list(people) + [None] * (-len(people) % 4)
     return [padded[i:i + 4] for i in range(0, len(padded), 4)]
 
 
-def _draw_seats(tables: list[list], rng: random.Random) -> list[list]:
+def _draw_seats(tables: list[Table], rng: random.Random) -> list[Table]:
     out = []
     for t in tables:
         t = list(t)
@@ -87,19 +94,19 @@ def _draw_seats(tables: list[list], rng: random.Random) -> list[list]:
     return out
 
 
-def random_round(n, rounds: Sequence[dict] = (), rng: random.Random | None = None, mode: str = "byes") -> dict:
+def random_round(n: int | Sequence[int], rounds: Sequence[dict[str, Any]] = (), rng: random.Random | None = None, mode: str = "byes") -> dict[str, Any]:
     rng = rng or random.SystemRandom()
     people, byes = _sitting(n, rounds, mode, rng)
     return {"tables": _draw_seats(_tables(people), rng), "byes": byes}
 
 
-def _weight(met: dict, p, q) -> int:
+def _weight(met: Met, p: int | None, q: int | None) -> int:
     if p is None or q is None:
         return 0
     return met.get((p, q) if p < q else (q, p), 0) ** 2
 
 
-def _cost(tables: list[list], met: dict) -> int:
+def _cost(tables: list[Table], met: Met) -> int:
     total = 0
     for t in tables:
         for i in range(4):
@@ -120,7 +127,7 @@ class _Budget:
         return self.left > 0
 
 
-def _grouping(people: list, met: dict, rng: random.Random, budget: _Budget) -> tuple[list[list], int]:
+def _grouping(people: list[int], met: Met, rng: random.Random, budget: _Budget) -> tuple[list[Table], int]:
     """One local optimum: a random grouping improved by swapping players between tables.
     Each swap is judged by what it changes at its two tables only."""
     people = list(people)
@@ -152,14 +159,15 @@ def _grouping(people: list, met: dict, rng: random.Random, budget: _Budget) -> t
     return tables, cost
 
 
-def _best_grouping(people: list, met: dict, rng: random.Random, starts: int, budget: _Budget) -> tuple[list[list], int]:
-    best, best_cost = None, None
-    for _ in range(starts):
-        tables, cost = _grouping(people, met, rng, budget)
-        if best_cost is None or cost < best_cost:
-            best, best_cost = tables, cost
+def _best_grouping(people: list[int], met: Met, rng: random.Random, starts: int, budget: _Budget) -> tuple[list[Table], int]:
+    """The best of ``starts`` local optima (at least one), stopping early at no repeat or no budget."""
+    best, best_cost = _grouping(people, met, rng, budget)
+    for _ in range(starts - 1):
         if best_cost == 0 or budget.left <= 0:
             break
+        tables, cost = _grouping(people, met, rng, budget)
+        if cost < best_cost:
+            best, best_cost = tables, cost
     return best, best_cost
 
 
@@ -167,8 +175,8 @@ def _best_grouping(people: list, met: dict, rng: random.Random, starts: int, bud
 SEARCH_BUDGET = 150_000
 
 
-def balanced_round(n, rounds: Sequence[dict] = (), rng: random.Random | None = None, mode: str = "byes",
-                   planned: int = 0, starts: int = 30, budget: int = SEARCH_BUDGET) -> dict:
+def balanced_round(n: int | Sequence[int], rounds: Sequence[dict[str, Any]] = (), rng: random.Random | None = None, mode: str = "byes",
+                   planned: int = 0, starts: int = 30, budget: int = SEARCH_BUDGET) -> dict[str, Any]:
     """The round with the fewest repeat meetings. With ``planned`` rounds in all, it also looks
     ahead: among good groupings for this round it takes one that leaves later rounds free of
     repeats too (a greedy choice round by round can paint itself into a corner). The search is
@@ -179,7 +187,8 @@ def balanced_round(n, rounds: Sequence[dict] = (), rng: random.Random | None = N
     people, byes = _sitting(n, rounds, mode, rng)
     ahead = max(0, min(planned - len(rounds) - 1, 4))
     spend = _Budget(budget)
-    best, best_score = None, None
+    best: list[Table] = []
+    best_score: int | None = None
     floor = repeat_meetings(rounds)
     for _ in range(40 if ahead else 1):
         tables, cost = _best_grouping(people, met, rng, starts, spend)
@@ -197,8 +206,8 @@ def balanced_round(n, rounds: Sequence[dict] = (), rng: random.Random | None = N
     return {"tables": _draw_seats(best, rng), "byes": byes}
 
 
-def seat_round(method: str, n, rounds: Sequence[dict] = (), rng: random.Random | None = None,
-               mode: str = "byes", planned: int = 0) -> dict:
+def seat_round(method: str, n: int | Sequence[int], rounds: Sequence[dict[str, Any]] = (), rng: random.Random | None = None,
+               mode: str = "byes", planned: int = 0) -> dict[str, Any]:
     if method == "random":
         return random_round(n, rounds, rng, mode)
     if method == "balanced":

@@ -20,19 +20,20 @@ rule set's ``ranking_tie_break`` says.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 
-def counts(game: Mapping) -> bool:
+def counts(game: Mapping[str, Any]) -> bool:
     """Whether a game counts in the standings: finished and not excluded."""
     return bool(game.get("state", {}).get("finished")) and not game.get("excluded")
 
 
-def _num(x: float):
+def _num(x: float) -> float:
     x = round(x, 1)
     return int(x) if x == int(x) else x
 
 
-def results_by_player(game: Mapping) -> dict[int, dict]:
+def results_by_player(game: Mapping[str, Any]) -> dict[int, dict[str, Any]]:
     """Event player -> {"place", "final", "seat"} for one finished game (substitutes left out)."""
     out = {}
     entrants = game.get("entrants") or []
@@ -43,13 +44,13 @@ def results_by_player(game: Mapping) -> dict[int, dict]:
     return out
 
 
-def _tie_key(rule: str, row: dict) -> tuple:
+def _tie_key(rule: str, row: dict[str, Any]) -> tuple[float, ...]:
     if rule == "placements":
         return (row["total"], *row["places"][:3])
     return (row["total"],)
 
 
-def standings(tie_break: str, players: Sequence[str], games: Iterable[Mapping]) -> dict:
+def standings(tie_break: str, players: Sequence[str], games: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
     """Rows sorted by rank, and each player's running total after each counted game.
 
     ``rows``: player, name, rank (None before a first counted game), total, games, average_place,
@@ -61,7 +62,7 @@ def standings(tie_break: str, players: Sequence[str], games: Iterable[Mapping]) 
     played = [0] * n
     places = [[0, 0, 0, 0] for _ in range(n)]
     place_sum = [0] * n
-    progress = []
+    progress: list[dict[str, Any]] = []
     for game in games:
         if not counts(game):
             continue
@@ -71,10 +72,13 @@ def standings(tie_break: str, players: Sequence[str], games: Iterable[Mapping]) 
             places[who][res["place"] - 1] += 1
             place_sum[who] += res["place"]
         progress.append({"game": game.get("id"), "totals": [_num(t) for t in totals]})
-    rows = [{"player": i, "name": players[i], "total": _num(totals[i]), "games": played[i],
+    rows: list[dict[str, Any]] = [{"player": i, "name": players[i], "total": _num(totals[i]), "games": played[i],
              "average_place": round(place_sum[i] / played[i], 2) if played[i] else None,
              "places": places[i]} for i in range(n)]
-    key = lambda r: _tie_key(tie_break, r)  # noqa: E731
+
+    def key(r: dict[str, Any]) -> tuple[float, ...]:
+        return _tie_key(tie_break, r)
+
     ranked = [r for r in rows if r["games"]]
     for r in rows:  # a player with no counted game yet has no rank and is listed last
         r["rank"] = 1 + sum(1 for o in ranked if key(o) > key(r)) if r["games"] else None
@@ -82,7 +86,7 @@ def standings(tie_break: str, players: Sequence[str], games: Iterable[Mapping]) 
     return {"rows": rows, "progress": progress, "tie_break": tie_break}
 
 
-def score_lines(game: Mapping, start_points: int) -> list[list[int]]:
+def score_lines(game: Mapping[str, Any], start_points: int) -> list[list[int]]:
     """Each seat's score before the first hand and after every hand: a game's chart."""
     lines = [[start_points] for _ in range(4)]
     for hand in game.get("hands", []):

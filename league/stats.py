@@ -18,17 +18,18 @@ Rates are fractions (0..1) rounded to 4 places, or ``None`` where there is nothi
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
 
 HAND_RESULTS = ("ron", "tsumo", "draw", "abort")
 
 
-def _blank() -> dict:
+def _blank() -> dict[str, Any]:
     return {"hands": 0, "wins": 0, "tsumo_wins": 0, "deal_ins": 0, "riichi": 0, "draws": 0, "tenpai_at_draw": 0,
             "win_points": 0, "deal_in_points": 0, "scored_wins": 0, "yaku": {}}
 
 
-def _add_hand(acc: dict[int, dict], key_of_seat, hand: Mapping) -> None:
+def _add_hand(acc: dict[int, dict[str, Any]], key_of_seat: Callable[[int], int | None], hand: Mapping[str, Any]) -> None:
     if hand.get("result") not in HAND_RESULTS:
         return
     seats = {s: key_of_seat(s) for s in range(4)}
@@ -58,21 +59,22 @@ def _add_hand(acc: dict[int, dict], key_of_seat, hand: Mapping) -> None:
             for y in w["yaku"]:
                 a["yaku"][y["id"]] = a["yaku"].get(y["id"], 0) + 1
     if hand["result"] == "ron":
-        key = seats.get(hand.get("from_seat"))
+        frm = hand.get("from_seat")
+        key = seats.get(frm) if isinstance(frm, int) else None
         if key is not None:
             acc[key]["deal_ins"] += 1
             acc[key]["deal_in_points"] += sum(w.get("points", 0) for w in winners)
 
 
-def _rate(a: int, b: int):
+def _rate(a: int, b: int) -> float | None:
     return round(a / b, 4) if b else None
 
 
-def _mean(a: int, b: int):
+def _mean(a: int, b: int) -> int | None:
     return round(a / b) if b else None
 
 
-def summarise(a: dict) -> dict:
+def summarise(a: dict[str, Any]) -> dict[str, Any]:
     return {
         "hands": a["hands"], "wins": a["wins"], "deal_ins": a["deal_ins"], "riichi": a["riichi"],
         "tsumo_wins": a["tsumo_wins"], "draws": a["draws"], "tenpai_at_draw": a["tenpai_at_draw"],
@@ -84,18 +86,18 @@ def summarise(a: dict) -> dict:
     }
 
 
-def game_stats(game: Mapping) -> list[dict]:
+def game_stats(game: Mapping[str, Any]) -> list[dict[str, Any]]:
     """Statistics of each seat (0-3) over one game's hands."""
-    acc: dict[int, dict] = {}
+    acc: dict[int, dict[str, Any]] = {}
     for hand in game.get("hands", []):
         _add_hand(acc, lambda s: s, hand)
     return [summarise(acc.get(s, _blank())) for s in range(4)]
 
 
-def event_stats(players: int, games: Iterable[Mapping]) -> list[dict]:
+def event_stats(players: int, games: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """Statistics of each event player over every game they sat in (``entrants`` maps seats to
     players; substitutes are left out). Excluded games are left out too."""
-    acc: dict[int, dict] = {}
+    acc: dict[int, dict[str, Any]] = {}
     for game in games:
         if game.get("excluded"):
             continue

@@ -27,7 +27,7 @@ __all__ = [
 ]
 
 
-def score(payload: Any) -> dict:
+def score(payload: Any) -> dict[str, Any]:
     """Score a winning hand (the JSON contract of POST /api/score)."""
     result = evaluate(parse_request(payload))
     if isinstance(payload, dict) and payload.get("compare") is not None:
@@ -35,7 +35,7 @@ def score(payload: Any) -> dict:
     return result
 
 
-def yaku_list() -> list[dict]:
+def yaku_list() -> list[dict[str, Any]]:
     """Every yaku id the engine can report, with its han closed / open (None: closed only)."""
     out = [{"id": y.id, "name": y.name, "han_closed": y.han_closed, "han_open": y.han_open, "yakuman": y.yakuman}
            for y in BY_ID.values()]
@@ -45,6 +45,6 @@ def yaku_list() -> list[dict]:
     return out
 
 
-def rulesets() -> dict:
+def rulesets() -> dict[str, Any]:
     """Every preset with every parameter, and the yaku list (GET /api/rulesets)."""
     return {"rulesets": [r.describe() for r in PRESETS.values()], "yaku": yaku_list()}

@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import Any
 
 from . import ScoringError, rulesets, score, waits
 from .rules import PRESETS
@@ -15,7 +16,7 @@ from .rules import PRESETS
 FLAG_NAMES = ("riichi", "double_riichi", "ippatsu", "haitei", "houtei", "rinshan", "chankan", "tenhou", "chiihou", "renhou")
 
 
-def _parse_melds(text: str) -> list[dict]:
+def _parse_melds(text: str) -> list[dict[str, Any]]:
     melds = []
     for part in filter(None, (p.strip() for p in text.split(","))):
         kind, _, tiles = part.partition(":")
@@ -25,7 +26,7 @@ def _parse_melds(text: str) -> list[dict]:
     return melds
 
 
-def _parse_rule(text: str):
+def _parse_rule(text: str) -> tuple[str, Any]:
     key, _, raw = text.partition("=")
     try:
         value = json.loads(raw)
@@ -34,11 +35,14 @@ def _parse_rule(text: str):
     return key, value
 
 
-def build_request(args: argparse.Namespace) -> dict:
+def build_request(args: argparse.Namespace) -> dict[str, Any]:
     if args.request:
         stream = sys.stdin if args.request == "-" else open(args.request, encoding="utf-8")
         with stream:
-            return json.load(stream)
+            request = json.load(stream)
+        if not isinstance(request, dict):
+            raise SystemExit(f"{args.request}: the request must be a JSON object")
+        return request
     if not args.hand:
         raise SystemExit("give a hand (like 234m067p345s11z555z) or --request FILE")
     req = {"ruleset": args.ruleset, "hand": args.hand, "win": "tsumo" if args.tsumo else "ron",
@@ -60,7 +64,7 @@ def build_request(args: argparse.Namespace) -> dict:
     return req
 
 
-def format_result(r: dict) -> str:
+def format_result(r: dict[str, Any]) -> str:
     lines = [f"{r['hand']}" + "".join(f" [{m['type']} {m['tiles']}]" for m in r["melds"])
              + f"  {r['win']} on {r['win_tile']}  ({r['ruleset']}, {'dealer' if r['dealer'] else 'non-dealer'})"]
     lines.append("  reading: " + " ".join(r["groups"]) + f"  (wait: {r['wait']})")
@@ -93,7 +97,7 @@ def format_result(r: dict) -> str:
     return "\n".join(lines)
 
 
-def format_waits(r: dict) -> str:
+def format_waits(r: dict[str, Any]) -> str:
     if not r["tenpai"]:
         return f"{r['hand']}: not tenpai"
     lines = [f"{r['hand']} waits on:" + ("  (furiten)" if r["furiten"] else "")]

@@ -43,7 +43,7 @@ def _built_stamp(root: Path) -> str | None:
         return None
 
 
-def activate(package_path: list) -> bool:
+def activate(package_path: list[str]) -> bool:
     """Use the compiled modules for this import of the package if they match the source."""
     if os.environ.get("TENBOU_PURE_PYTHON"):
         return False

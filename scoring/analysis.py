@@ -16,27 +16,27 @@ RON_ONLY = ("houtei", "chankan", "renhou")
 MAX_COMPARE = 2 * len(PRESETS)  # room for a list that repeats some, never thousands
 
 
-def _summary(result: dict) -> dict:
+def _summary(result: dict[str, Any]) -> dict[str, Any]:
     keys = ("han", "fu", "yakuman", "limit", "kazoe", "points", "payments", "total", "wait")
     out = {k: result[k] for k in keys}
     out["yaku"] = [{"id": y["id"], "han": y["han"]} for y in result["yaku"]]
     return out
 
 
-def _try(payload: Mapping, rules: Ruleset) -> dict:
+def _try(payload: Mapping[str, Any], rules: Ruleset) -> dict[str, Any]:
     try:
         return evaluate(parse_request(payload, rules))
     except ScoringError as err:
         return {"error": err.to_dict()}
 
 
-def _outcome(result: dict) -> tuple:
+def _outcome(result: dict[str, Any]) -> tuple[Any, ...]:
     if "error" in result:
         return ("error", result["error"]["message"])
     return (result["han"], result["fu"], result["yakuman"], result["points"], result["total"])
 
 
-def compare(payload: Mapping, ids: Any) -> list[dict]:
+def compare(payload: Mapping[str, Any], ids: Any) -> list[dict[str, Any]]:
     """The hand's value under each named rule set, and the rules that make each differ from the first."""
     if not isinstance(ids, list) or not ids or not all(isinstance(i, str) for i in ids):
         raise ScoringError("compare", f"must be a list of rule set ids from {', '.join(PRESETS)}", 400, "compare_list")
@@ -65,7 +65,7 @@ def compare(payload: Mapping, ids: Any) -> list[dict]:
     return rows
 
 
-def _differences(payload: Mapping, base: Ruleset, other: Ruleset, base_outcome: tuple) -> list[dict]:
+def _differences(payload: Mapping[str, Any], base: Ruleset, other: Ruleset, base_outcome: tuple[Any, ...]) -> list[dict[str, Any]]:
     """The parameters that, changed alone from ``base`` to ``other``, change this hand's value."""
     found = []
     for f in Ruleset.parameters():
@@ -80,7 +80,7 @@ def _differences(payload: Mapping, base: Ruleset, other: Ruleset, base_outcome: 
     return found
 
 
-def waits(payload: Any) -> dict:
+def waits(payload: Any) -> dict[str, Any]:
     """For a 13-tile hand (plus melds): each tile that completes it, worth what on ron and tsumo."""
     if not isinstance(payload, Mapping):
         raise ScoringError(None, "the request must be a JSON object", 400)
@@ -117,7 +117,7 @@ def waits(payload: Any) -> dict:
             for t in parse_tiles(payload[name], name):
                 shown[t.index] += 1
 
-    entries: list[dict] = []
+    entries: list[dict[str, Any]] = []
     real_waits = 0
     for index in range(34):
         concealed[index] += 1
@@ -157,7 +157,7 @@ def waits(payload: Any) -> dict:
     }
 
 
-def _wait_value(result: dict) -> dict:
+def _wait_value(result: dict[str, Any]) -> dict[str, Any]:
     if "error" in result:
         return {"error": result["error"]}
     return _summary(result)

@@ -10,8 +10,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from .errors import ScoringError
-from .fu import count_fu, fu_details
-from .hand import KOUTSU, SHUNTSU, decompositions, is_chiitoitsu, is_kokushi, meld_shape
+from .fu import FuLine, count_fu, fu_details
+from .hand import KOUTSU, SHUNTSU, Counts, HandGroup, decompositions, is_chiitoitsu, is_kokushi, meld_shape
 from .points import base_points, hand_payments, payment_total, with_honba
 from .rules import PRESETS, Ruleset, get_ruleset
 from .tiles import EAST, WIND_NAMES, Scan, Tile, counts_notation, dora_after, index_code, parse_tiles, scan_tiles, to_notation
@@ -36,7 +36,7 @@ class Meld:
 
     __slots__ = ("type", "tiles", "group", "notation")
 
-    def __init__(self, type: str, tiles: tuple, group: tuple, notation: str) -> None:
+    def __init__(self, type: str, tiles: tuple[Tile, ...], group: HandGroup, notation: str) -> None:
         self.type = type
         self.tiles = tiles
         self.group = group          # (kind, index, concealed, kan, called)
@@ -50,7 +50,7 @@ class Meld:
     def is_called(self) -> bool:
         return bool(self.group[4])
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"type": self.type, "tiles": self.notation}
 
 
@@ -61,8 +61,8 @@ class Win:
                  "dora_indicators", "ura_indicators", "honba", "riichi_sticks", "notes", "all_counts", "red_fives",
                  "closed", "dora_count", "note_ids")
 
-    def __init__(self, rules: Ruleset, red_kinds: list, melds: tuple, win_tile: Tile, tsumo: bool,
-                 seat_wind: int, round_wind: int, dora_indicators: tuple, ura_indicators: tuple,
+    def __init__(self, rules: Ruleset, red_kinds: list[int], melds: tuple[Meld, ...], win_tile: Tile, tsumo: bool,
+                 seat_wind: int, round_wind: int, dora_indicators: tuple[Tile, ...], ura_indicators: tuple[Tile, ...],
                  honba: int, riichi_sticks: int, closed: bool) -> None:
         self.rules = rules
         self.red_kinds = red_kinds            # kinds (4, 13, 22) of the red fives among the concealed tiles
@@ -76,11 +76,11 @@ class Win:
         self.honba = honba
         self.riichi_sticks = riichi_sticks
         self.closed = closed                  # no called melds (concealed kans allowed)
-        self.flags: frozenset = frozenset()   # the situational toggles that hold (set once checked)
-        self.notes: list = []
-        self.note_ids: list = []              # the notes' stable ids, in the same order
-        self.counts: tuple = ()               # the concealed tiles (with the winning tile) by kind
-        self.all_counts: tuple = ()           # concealed and melded tiles by kind
+        self.flags: frozenset[str] = frozenset()   # the situational toggles that hold (set once checked)
+        self.notes: list[str] = []
+        self.note_ids: list[str] = []         # the notes' stable ids, in the same order
+        self.counts: Counts = ()              # the concealed tiles (with the winning tile) by kind
+        self.all_counts: Counts = ()          # concealed and melded tiles by kind
         self.red_fives = 0                    # red fives among them
         self.dora_count = 0                   # dora han the player counted (beside any indicators)
 
@@ -95,7 +95,7 @@ def _is_mapping(value: Any) -> bool:
     return type(value) is dict or isinstance(value, Mapping)  # the ABC check only for other mappings
 
 
-def _flags(payload: Mapping) -> set:
+def _flags(payload: Mapping[str, Any]) -> set[str]:
     flags = set()
     named = FLAG_NAMES.intersection(payload)  # most requests name few flags
     for name in sorted(named, key=FLAGS.index) if len(named) > 1 else named:
@@ -107,7 +107,7 @@ def _flags(payload: Mapping) -> set:
     return flags
 
 
-def _int(payload: Mapping, name: str, default: int = 0, maximum: int = MAX_COUNTERS) -> int:
+def _int(payload: Mapping[str, Any], name: str, default: int = 0, maximum: int = MAX_COUNTERS) -> int:
     value = payload.get(name, default)
     if type(value) is not int and (isinstance(value, bool) or not isinstance(value, int)):
         raise ScoringError(name, f"must be a whole number, got {value!r}", 400, "not_whole_number")
@@ -119,7 +119,7 @@ def _int(payload: Mapping, name: str, default: int = 0, maximum: int = MAX_COUNT
     return value
 
 
-def _tiles_field(payload: Mapping, name: str) -> tuple[Tile, ...]:
+def _tiles_field(payload: Mapping[str, Any], name: str) -> tuple[Tile, ...]:
     value: object = payload.get(name) or ""
     if isinstance(value, list):
         if not all(isinstance(v, str) for v in value):
@@ -147,14 +147,14 @@ def _sorted_notation(notation: str) -> str:
     return to_notation(_parse_short(notation, "melds"))
 
 
-def _wind(payload: Mapping, name: str) -> int:
+def _wind(payload: Mapping[str, Any], name: str) -> int:
     value = payload.get(name, "east")
     if not isinstance(value, str) or value not in WIND_INDEX:
         raise ScoringError(name, f"must be one of east, south, west, north; got {value!r}", 400)
     return WIND_INDEX[value]
 
 
-_MELDS: dict[tuple, Meld] = {}  # (type, notation) -> Meld: a meld is a value, and few are distinct
+_MELDS: dict[tuple[str, str], Meld] = {}  # (type, notation) -> Meld: a meld is a value, and few are distinct
 
 
 def _parse_meld(raw: Any, n: int) -> Meld:
@@ -295,7 +295,7 @@ def _note(w: Win, text: str, note_id: str) -> None:
     w.note_ids.append(note_id)
 
 
-def _check_flags(w: Win, flags: set) -> set:
+def _check_flags(w: Win, flags: set[str]) -> set[str]:
     rules, name = w.rules, w.rules.title
     if "double_riichi" in flags:
         flags.add("riichi")
@@ -393,12 +393,16 @@ CONCEALED_GROUP = {(kind, index): (kind, index, True, False, False) for kind in 
 RON_TRIPLET = tuple((KOUTSU, index, False, False, False) for index in range(34))
 
 
-def interpretations(counts: tuple, groups_needed: int, win: int, tsumo: bool) -> list[tuple]:
+#: One reading of a hand: (form, the concealed groups, pair index or -1, wait).
+Reading = tuple[str, tuple[HandGroup, ...], int, str]
+
+
+def interpretations(counts: Counts, groups_needed: int, win: int, tsumo: bool) -> list[Reading]:
     """(form, groups, pair, wait) for each way the hand and its winning tile can be read.
 
     ``groups`` are 5-tuples (kind, index, concealed, kan, called) for the concealed part only.
     """
-    out = []
+    out: list[Reading] = []
     for pair, groups in decompositions(counts, groups_needed):
         concealed = tuple([CONCEALED_GROUP[g] for g in groups])
         if pair == win:
@@ -426,7 +430,7 @@ def interpretations(counts: tuple, groups_needed: int, win: int, tsumo: bool) ->
     return out
 
 
-def _dora_lines(w: Win, all_counts: tuple) -> list[dict]:
+def _dora_lines(w: Win, all_counts: Counts) -> list[dict[str, Any]]:
     rules = w.rules
     lines = []
     indicators = w.dora_indicators if rules.kan_dora else w.dora_indicators[:1]
@@ -447,7 +451,7 @@ _DIGIT = tuple(str(i % 9 + 1) for i in range(34))
 _SUIT = tuple("mpsz"[i // 9] for i in range(34))
 
 
-def _group_text(group: tuple) -> str:
+def _group_text(group: HandGroup) -> str:
     kind, index, _concealed, kan, _called = group
     if kind == SHUNTSU:
         return _DIGIT[index] + _DIGIT[index + 1] + _DIGIT[index + 2] + _SUIT[index]
@@ -464,13 +468,13 @@ GROUP_TEXT = {(kind, i, concealed, kan, called): _group_text((kind, i, concealed
 PAIR_TEXT = tuple(_DIGIT[i] * 2 + _SUIT[i] for i in range(34))
 
 
-def _describe_groups(groups, pair: int, form: str, counts: tuple) -> list[str]:
+def _describe_groups(groups: tuple[HandGroup, ...], pair: int, form: str, counts: Counts) -> list[str]:
     if form != "standard":
         return [_DIGIT[i] * c + _SUIT[i] for i, c in enumerate(counts) if c]
     return [GROUP_TEXT[g] for g in groups] + [PAIR_TEXT[pair]]
 
 
-def evaluate(w: Win) -> dict:
+def evaluate(w: Win) -> dict[str, Any]:
     """Score a validated win: the interpretation worth the most, with its payments."""
     rules = w.rules
     concealed, all_counts, closed = w.counts, w.all_counts, w.closed
@@ -479,7 +483,7 @@ def evaluate(w: Win) -> dict:
     dora_han = sum(d["han"] for d in dora_lines)
 
     best: Candidate | None = None
-    best_key: tuple = ()
+    best_key: Rank = (0, False, 0, 0)
     no_yaku = False
     facts = HandFacts(rules=rules, win_index=w.win_tile.index, tsumo=w.tsumo, closed=closed, counts=all_counts,
                       win_counts=concealed, seat_wind=w.seat_wind, round_wind=w.round_wind, flags=w.flags)
@@ -490,7 +494,7 @@ def evaluate(w: Win) -> dict:
             no_yaku = True
             continue
         key = candidate.rank()
-        if key > best_key:
+        if best is None or key > best_key:
             best, best_key = candidate, key
     if best is None:
         if no_yaku:
@@ -526,21 +530,25 @@ def evaluate(w: Win) -> dict:
     return result
 
 
+#: How interpretations compare: points, then a yakuman yaku, then han, then fu.
+Rank = tuple[int, bool, int, int]
+
+
 class Candidate:
     """The value of one interpretation, kept raw until it is known to be the best."""
 
     __slots__ = ("ctx", "han", "fu", "fu_lines", "yakuman", "limit", "kazoe", "yaku", "base_payments", "points")
 
-    def __init__(self, ctx: Context, han: int, fu: int, fu_lines: list, yakuman: int, limit: str | None,
-                 kazoe: bool, yaku: list, base_payments: dict, points: int) -> None:
+    def __init__(self, ctx: Context, han: int, fu: int, fu_lines: list[FuLine], yakuman: int, limit: str | None,
+                 kazoe: bool, yaku: list[dict[str, Any]], base_payments: dict[str, Any], points: int) -> None:
         self.ctx, self.han, self.fu, self.fu_lines, self.yakuman = ctx, han, fu, fu_lines, yakuman
         self.limit, self.kazoe, self.yaku, self.base_payments, self.points = limit, kazoe, yaku, base_payments, points
 
-    def rank(self) -> tuple:
+    def rank(self) -> Rank:
         # The most points; on a tie a yakuman yaku beats counted (kazoe) yakuman, then more han, then more fu.
         return (self.points, self.yakuman > 0, self.han, self.fu)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "han": self.han, "fu": self.fu, "yakuman": self.yakuman, "limit": self.limit, "kazoe": self.kazoe,
             "yaku": self.yaku, "fu_details": fu_details(self.fu_lines), "points": self.points,
@@ -548,7 +556,7 @@ class Candidate:
         }
 
 
-def _value(w: Win, ctx: Context, dora_lines: list, dora_han: int) -> Candidate | None:
+def _value(w: Win, ctx: Context, dora_lines: list[dict[str, Any]], dora_han: int) -> Candidate | None:
     """The value of one interpretation, or None when it has no yaku (or too few for the rules)."""
     rules = w.rules
     limit: str | None

@@ -5,6 +5,8 @@ Beside the English ``message`` an error a player can meet carries a stable ``det
 (the catalogue key is ``detail.<id>``, its {placeholders} are the parameter names listed here)."""
 from __future__ import annotations
 
+from typing import Any, TypeVar
+
 # Every detail id the server produces, with the names of its parameters. The app's catalogues
 # (static/i18n/en.json, ja.json) word each as "detail.<id>"; a test keeps the three in step.
 DETAILS: dict[str, tuple[str, ...]] = {
@@ -77,7 +79,7 @@ DETAILS: dict[str, tuple[str, ...]] = {
 }
 
 
-def detail(detail_id: str, **params) -> dict:
+def detail(detail_id: str, **params: Any) -> dict[str, Any]:
     """``{"id", "params"}`` for one of :data:`DETAILS`, checked against its parameter names."""
     expected = DETAILS[detail_id]
     if set(params) != set(expected):
@@ -85,24 +87,28 @@ def detail(detail_id: str, **params) -> dict:
     return {"id": detail_id, "params": params}
 
 
+_E = TypeVar("_E", bound="ScoringError")
+
+
 class ScoringError(ValueError):
     """A request that cannot be scored. ``status`` is 400 when malformed, 422 when impossible."""
 
-    def __init__(self, field: str | None, message: str, status: int = 422, detail_id: str | None = None, **params):
+    def __init__(self, field: str | None, message: str, status: int = 422, detail_id: str | None = None,
+                 **params: Any) -> None:
         super().__init__(message)
         self.field = field
         self.message = message
         self.status = status
-        self.detail = detail(detail_id, **params) if detail_id else None
+        self.detail: dict[str, Any] | None = detail(detail_id, **params) if detail_id else None
 
-    def moved(self, cls: type, field: str | None, message: str | None = None) -> ScoringError:
+    def moved(self, cls: type[_E], field: str | None, message: str | None = None) -> _E:
         """This error as ``cls`` at another field (a score request inside a table's hand), its detail kept."""
         new = cls(field, self.message if message is None else message, self.status)
         new.detail = self.detail
         return new
 
-    def to_dict(self) -> dict:
-        out = {"field": self.field, "message": self.message}
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"field": self.field, "message": self.message}
         if self.detail:
             out["detail"] = self.detail
         return out
@@ -111,5 +117,5 @@ class ScoringError(ValueError):
 class NotationError(ScoringError):
     """Tile notation that cannot be read (HTTP 400)."""
 
-    def __init__(self, message: str, field: str = "hand", detail_id: str | None = None, **params):
+    def __init__(self, message: str, field: str = "hand", detail_id: str | None = None, **params: Any) -> None:
         super().__init__(field, message, 400, detail_id, **params)

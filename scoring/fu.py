@@ -5,6 +5,8 @@ lines of the chosen interpretation out for the player (only that one needs label
 """
 from __future__ import annotations
 
+from typing import Any
+
 from .hand import KOUTSU
 from .tiles import DRAGONS, YAOCHUU, index_code
 from .yaku import Context
@@ -17,14 +19,19 @@ LABELS = {
 }
 
 
-def count_fu(ctx: Context, pinfu: bool) -> tuple[int, list[tuple]]:
+#: One line of the fu count: (id, fu, detail); the detail is -1, or (index, concealed, kan) for a
+#: group, or (index, reason) for a pair (fu_details reads it by the id).
+FuLine = tuple[str, int, Any]
+
+
+def count_fu(ctx: Context, pinfu: bool) -> tuple[int, list[FuLine]]:
     """The fu of an interpretation, rounded as the rules say, with each line that makes it."""
     if ctx.form == "chiitoitsu":
         return 25, [("chiitoitsu", 25, -1)]
     if ctx.form == "kokushi":
         return 0, []
     rules = ctx.rules
-    lines: list[tuple] = [("base", 20, -1)]
+    lines: list[FuLine] = [("base", 20, -1)]
     if pinfu and ctx.tsumo:
         return 20, [("base", 20, -1), ("pinfu_tsumo", 0, -1)]
     raw = 20
@@ -62,7 +69,7 @@ def count_fu(ctx: Context, pinfu: bool) -> tuple[int, list[tuple]]:
     return -(-raw // 10) * 10, lines
 
 
-def fu_details(lines: list[tuple]) -> list[dict]:
+def fu_details(lines: list[FuLine]) -> list[dict[str, Any]]:
     """The lines of :func:`count_fu` as the player reads them.
 
     Each line is ``{"id", "label", "fu"}``: ``label`` is English for API users; the other keys let
@@ -73,7 +80,7 @@ def fu_details(lines: list[tuple]) -> list[dict]:
     """
     out = []
     for line_id, fu, detail in lines:
-        line: dict = {"id": line_id, "label": "", "fu": fu}
+        line: dict[str, Any] = {"id": line_id, "label": "", "fu": fu}
         if line_id == "group":
             index, concealed, kan = detail
             what = ("concealed " if concealed else "open ") + ("kan" if kan else "triplet")

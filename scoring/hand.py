@@ -18,13 +18,22 @@ from .tiles import YAOCHUU
 SHUNTSU, KOUTSU = 0, 1
 KOKUSHI_KINDS = tuple(sorted(YAOCHUU))
 
+#: Tiles by kind: the 34 counts of a hand, or the nine (seven) of one suit.
+Counts = tuple[int, ...]
+#: A group of a split: (SHUNTSU or KOUTSU, index of its first tile).
+Group = tuple[int, int]
+#: One way to split tiles: (index of the pair or -1, the groups).
+Split = tuple[int, tuple[Group, ...]]
+#: A group as the yaku and fu code read it: (kind, index, concealed, kan, called).
+HandGroup = tuple[int, int, bool, bool, bool]
+
 
 #: Splits of one suit's counts, by (counts, base). One suit of a hand has at most 14 tiles, so
 #: the patterns are few (a few thousand) and the cache stays small; it is filled as hands come.
-_SPLITS: dict[tuple, tuple] = {}
+_SPLITS: dict[tuple[Counts, int], tuple[Split, ...]] = {}
 
 
-def _suit_splits(counts: tuple, base: int) -> tuple:
+def _suit_splits(counts: Counts, base: int) -> tuple[Split, ...]:
     found_before = _SPLITS.get((counts, base))
     if found_before is not None:
         return found_before
@@ -34,16 +43,16 @@ def _suit_splits(counts: tuple, base: int) -> tuple:
     return splits
 
 
-def _split_suit(counts: tuple, base: int) -> tuple:
+def _split_suit(counts: Counts, base: int) -> tuple[Split, ...]:
     """Every split of one suit's counts into groups and at most one pair.
 
     ``base`` is the suit's first tile index (27 for honours, which make no runs). Returns
     ``((pair index or -1, ((kind, index), ...)), ...)`` with absolute indices, in a canonical order.
     """
     runs = base < 27
-    found: set = set()
+    found: set[Split] = set()
 
-    def walk(c: list, i: int, pair: int, groups: tuple) -> None:
+    def walk(c: list[int], i: int, pair: int, groups: tuple[Group, ...]) -> None:
         while i < len(c) and c[i] == 0:
             i += 1
         if i == len(c):
@@ -74,7 +83,7 @@ def _split_suit(counts: tuple, base: int) -> tuple:
 SUIT_SLICES = ((0, 9), (9, 18), (18, 27), (27, 34))
 
 
-def decompositions(counts: tuple, groups_needed: int) -> tuple:
+def decompositions(counts: Counts, groups_needed: int) -> tuple[Split, ...]:
     """All (pair_index, groups) splits of 34-kind ``counts`` into ``groups_needed`` groups and a pair.
 
     Group indices are absolute tile indices. Returns an empty tuple when the tiles do not form
@@ -91,7 +100,7 @@ def decompositions(counts: tuple, groups_needed: int) -> tuple:
                 return ()
             per_suit.append(splits)
     # combine the suits' splits, keeping only combinations with at most one pair so far
-    combos: list[tuple[int, tuple]] = [(-1, ())]
+    combos: list[Split] = [(-1, ())]
     for splits in per_suit:
         combos = [(pair if pair >= 0 else p, groups + g) for pair, groups in combos for p, g in splits
                   if pair < 0 or p < 0]
@@ -113,18 +122,18 @@ def meld_shape(kinds: list[int]) -> str | None:
     return None
 
 
-def is_chiitoitsu(counts: tuple) -> bool:
+def is_chiitoitsu(counts: Counts) -> bool:
     """Seven different pairs (four of a kind is not two pairs)."""
     return counts.count(2) == 7 and sum(counts) == 14
 
 
-def is_kokushi(counts: tuple) -> bool:
+def is_kokushi(counts: Counts) -> bool:
     """One of each terminal and honour and one more of them."""
     # thirteen kinds present (21 of 34 absent), all of them terminals and honours, fourteen tiles
     return counts.count(0) == 21 and sum(counts) == 14 and all(counts[i] for i in KOKUSHI_KINDS)
 
 
-def is_complete(counts: tuple, groups_needed: int) -> bool:
+def is_complete(counts: Counts, groups_needed: int) -> bool:
     """Whether concealed ``counts`` complete a hand that already holds ``4 - groups_needed`` melds."""
     if groups_needed == 4 and (is_chiitoitsu(counts) or is_kokushi(counts)):
         return True

@@ -23,8 +23,8 @@ ABORTIVE_DRAWS = ("nine_terminals", "four_winds", "four_kans", "four_riichi", "t
 PAO_YAKU = ("daisangen", "daisuushii", "suukantsu")
 
 
-def _f(default: Any, label: str, *, choices: tuple | None = None, scope: str = "scoring", items: tuple | None = None,
-       bounds: tuple | None = None):
+def _f(default: Any, label: str, *, choices: tuple[Any, ...] | None = None, scope: str = "scoring",
+       items: tuple[str, ...] | None = None, bounds: tuple[int, int, int] | None = None) -> Any:
     """A ruleset field with a human label (used to name rule differences) and its allowed values.
 
     ``bounds`` is ``(lowest, highest, step)`` for a number: an override outside it is refused (422).
@@ -56,7 +56,7 @@ class Ruleset:
     kazoe_yakuman: bool = _f(False, "kazoe yakuman (13 or more han is yakuman)")
     yakuman_stacking: bool = _f(False, "several yakuman add up (double, triple yakuman)")
     max_yakuman: int = _f(6, "most yakuman one hand can be worth", bounds=(1, 8, 1))
-    double_yakuman: tuple = _f((), "double yakuman patterns", items=DOUBLE_YAKUMAN_KINDS)
+    double_yakuman: tuple[str, ...] = _f((), "double yakuman patterns", items=DOUBLE_YAKUMAN_KINDS)
     renhou: str = _f("none", "renhou (blessing of man)", choices=("none", "han", "mangan", "yakuman"))
     renhou_han: int = _f(5, "han of renhou when it is a yaku", bounds=(1, 13, 1))
     double_riichi_han: int = _f(2, "han of double riichi (in place of riichi)", bounds=(2, 4, 1))
@@ -70,8 +70,8 @@ class Ruleset:
     # --- the table --------------------------------------------------------------------------
     start_points: int = _f(30000, "starting points", scope="table", bounds=(1000, 1_000_000, 100))
     return_points: int = _f(30000, "return points (oka goes to first place)", scope="table", bounds=(1000, 1_000_000, 100))
-    uma: tuple = _f((15000, 5000, -5000, -15000), "uma by place", scope="table")
-    uma_by_positive: tuple = _f((), "uma by how many end at or above the return points", scope="table")
+    uma: tuple[int, ...] = _f((15000, 5000, -5000, -15000), "uma by place", scope="table")
+    uma_by_positive: tuple[tuple[int, tuple[int, ...]], ...] = _f((), "uma by how many end at or above the return points", scope="table")
     tie_break: str = _f("split", "ties in the final standings", choices=("split", "seat_order"), scope="table")
     final_rounding: str = _f("none", "rounding of final points", choices=("none", "nearest_1000"), scope="table")
     honba_ron: int = _f(300, "honba value on ron", scope="table", bounds=(0, 3000, 100))
@@ -79,11 +79,11 @@ class Ruleset:
     riichi_stick: int = _f(1000, "riichi stick", scope="table", bounds=(100, 10000, 100))
     riichi_needs_points: bool = _f(False, "riichi needs 1000 points in hand", scope="table")
     noten_total: int = _f(3000, "noten payment in all", scope="table", bounds=(0, 12000, 100))
-    abortive_draws: tuple = _f((), "abortive draws", items=ABORTIVE_DRAWS, scope="table")
+    abortive_draws: tuple[str, ...] = _f((), "abortive draws", items=ABORTIVE_DRAWS, scope="table")
     max_ron_winners: int = _f(1, "winners on one discard (1: head bump)", choices=(1, 2, 3), scope="table")
     multi_ron_honba: str = _f("each", "honba with several ron winners", choices=("each", "closest"), scope="table")
     multi_ron_sticks: str = _f("closest", "riichi sticks with several ron winners", choices=("closest", "closest_own_back"), scope="table")
-    pao_yaku: tuple = _f(("daisangen", "daisuushii"), "liability (pao) yakuman", items=PAO_YAKU, scope="table")
+    pao_yaku: tuple[str, ...] = _f(("daisangen", "daisuushii"), "liability (pao) yakuman", items=PAO_YAKU, scope="table")
     pao_ron_honba: str = _f("discarder", "who pays honba on a ron with pao", choices=("discarder", "liable", "split"), scope="table")
     nagashi_mangan: bool = _f(False, "nagashi mangan", scope="table")
     nagashi_collects: bool = _f(True, "nagashi mangan collects honba and riichi sticks", scope="table")
@@ -106,7 +106,7 @@ class Ruleset:
 
     # ------------------------------------------------------------------------------------
     @classmethod
-    def parameters(cls) -> list[dataclasses.Field]:
+    def parameters(cls) -> list[dataclasses.Field[Any]]:
         return [f for f in dataclasses.fields(cls) if f.name not in ("id", "title", "source", "notes")]
 
     def with_overrides(self, overrides: Mapping[str, Any] | None) -> Ruleset:
@@ -125,7 +125,7 @@ class Ruleset:
         notes = {**self.notes, **{k: "overridden by the request" for k in changes}}
         return dataclasses.replace(self, **changes, id=self.id, notes=MappingProxyType(notes))
 
-    def describe(self) -> dict:
+    def describe(self) -> dict[str, Any]:
         """Every parameter with its value, label and the note that justifies it."""
         params = {}
         for f in self.parameters():
@@ -148,7 +148,7 @@ class Ruleset:
         """Regular rounds in a game: 1 (East only) or 2 (East and South)."""
         return 1 if self.game_length == "east" else 2
 
-    def uma_for(self, positive: int) -> tuple:
+    def uma_for(self, positive: int) -> tuple[int, ...]:
         """The uma by place, given how many players end at or above the return points."""
         for count, uma in self.uma_by_positive:
             if count == positive:
@@ -165,7 +165,7 @@ def _uma_ok(value: Any) -> bool:
             and all(type(v) is int and -MAX_UMA <= v <= MAX_UMA and v % 100 == 0 for v in value) and sum(value) == 0)
 
 
-def _coerce(f: dataclasses.Field, value: Any, current: Any) -> Any:
+def _coerce(f: dataclasses.Field[Any], value: Any, current: Any) -> Any:
     name = f.name
     if isinstance(current, bool):
         if not isinstance(value, bool):
@@ -243,7 +243,7 @@ COMMON_NOTES = {
 }
 
 
-def _preset(**kw) -> Ruleset:
+def _preset(**kw: Any) -> Ruleset:
     notes = {**COMMON_NOTES, **kw.pop("notes")}
     return Ruleset(**kw, notes=MappingProxyType(notes))
 

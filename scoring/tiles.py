@@ -16,7 +16,7 @@ True
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 from .errors import NotationError, ScoringError
@@ -117,7 +117,7 @@ class Scan:
 
     __slots__ = ("counts", "red_kinds", "size", "last", "last_red")
 
-    def __init__(self, counts: list, red_kinds: list, size: int, last: int, last_red: bool) -> None:
+    def __init__(self, counts: list[int], red_kinds: list[int], size: int, last: int, last_red: bool) -> None:
         self.counts = counts          # copies of each kind (34)
         self.red_kinds = red_kinds    # the kinds (4, 13, 22) of the red fives among them
         self.size = size              # how many tiles
@@ -248,7 +248,7 @@ def to_notation(tiles: Iterable[Tile], sort: bool = True) -> str:
     return "".join(out)
 
 
-def counts_notation(counts, red_kinds=()) -> str:
+def counts_notation(counts: Sequence[int], red_kinds: Collection[int] = ()) -> str:
     """Sorted notation from counts by kind: ``counts_notation(counts_of(parse_tiles("4p06p")), {13})``
     is ``'406p'``; ``red_kinds`` are the kinds (4, 13, 22) of which one copy is the red five."""
     out: list[str] = []

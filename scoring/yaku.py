@@ -11,7 +11,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
-from .hand import SHUNTSU
+from .hand import SHUNTSU, Counts, HandGroup
+from .rules import Ruleset
 from .tiles import CHUN, DRAGONS, GREENS, HAKU, HATSU, TERMINALS, WINDS, YAOCHUU
 
 SUITED_TERMINALS = frozenset(TERMINALS)
@@ -65,7 +66,8 @@ class HandFacts:
     __slots__ = ("rules", "win_index", "tsumo", "closed", "counts", "win_counts", "seat_wind", "round_wind",
                  "flags", "present", "suits", "has_honors", "features")
 
-    def __init__(self, *, rules, win_index, tsumo, closed, counts, win_counts, seat_wind, round_wind, flags):
+    def __init__(self, *, rules: Ruleset, win_index: int, tsumo: bool, closed: bool, counts: Counts, win_counts: Counts,
+                 seat_wind: int, round_wind: int, flags: frozenset[str]) -> None:
         self.rules = rules
         self.win_index = win_index
         self.tsumo = tsumo
@@ -102,7 +104,7 @@ class Context:
         "form", "groups", "pair", "wait", "shuntsu", "koutsu", "kans", "concealed_koutsu", "peikou", "candidates",
     )
 
-    def __init__(self, hand: HandFacts, form: str, groups: tuple, pair: int, wait: str):
+    def __init__(self, hand: HandFacts, form: str, groups: tuple[HandGroup, ...], pair: int, wait: str) -> None:
         self.rules, self.win_index, self.tsumo, self.closed = hand.rules, hand.win_index, hand.tsumo, hand.closed
         self.counts, self.win_counts, self.flags = hand.counts, hand.win_counts, hand.flags
         self.seat_wind, self.round_wind = hand.seat_wind, hand.round_wind
@@ -162,7 +164,7 @@ def _pinfu(ctx: Context) -> bool:
             and not _value_pair(ctx, ctx.pair))
 
 
-def _peikou_count(shuntsu: list) -> int:
+def _peikou_count(shuntsu: list[int]) -> int:
     """How many pairs of identical runs (1: iipeikou, 2: ryanpeikou)."""
     runs = sorted(shuntsu)
     pairs, i = 0, 0
@@ -431,18 +433,23 @@ BY_ID = {y.id: y for y in YAKU + YAKUMAN}
 DORA_IDS = ("dora", "aka_dora", "ura_dora")
 
 
-_CANDIDATES: dict[int, tuple[tuple, tuple]] = {}
+#: The yakuman worth checking, and the yaku with their han on this hand.
+Candidates = tuple[tuple[Yaku, ...], tuple[tuple[Yaku, int], ...]]
+_CANDIDATES: dict[int, Candidates] = {}
 
 
-def _candidates(features: int, closed: bool) -> tuple[tuple, tuple]:
+def _candidates(features: int, closed: bool) -> Candidates:
     """The yakuman and the (yaku, han) worth checking on a hand that shows ``features``."""
     key = features * 2 + closed
     found = _CANDIDATES.get(key)
     if found is None:
         yakuman = tuple(y for y in YAKUMAN if y.needs & features == y.needs and (closed or y.han_open is not None))
-        yaku = tuple((y, y.han_closed if closed else y.han_open) for y in YAKU
-                     if y.needs & features == y.needs and (y.han_closed if closed else y.han_open) is not None)
-        found = _CANDIDATES[key] = (yakuman, yaku)
+        yaku: list[tuple[Yaku, int]] = []
+        for y in YAKU:
+            han = y.han_closed if closed else y.han_open
+            if y.needs & features == y.needs and han is not None:
+                yaku.append((y, han))
+        found = _CANDIDATES[key] = (yakuman, tuple(yaku))
     return found
 
 
