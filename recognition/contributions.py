@@ -28,6 +28,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from PIL import Image, ImageOps
@@ -39,6 +40,7 @@ try:  # HEIC/HEIF from iPhones, when the optional package is installed (as in im
 except ImportError:  # pragma: no cover - depends on the environment
     pass
 
+fcntl: ModuleType | None
 try:
     import fcntl
 except ImportError:  # pragma: no cover - not on Debian
@@ -184,7 +186,7 @@ def clean_photo(data: bytes, limits: Limits = Limits()) -> tuple[bytes, int, int
         except Exception:
             raise ContributionError(415, "the image could not be decoded (is the file complete?)", "image") from None
     out = io.BytesIO()
-    save = {"quality": JPEG_QUALITY, "optimize": True}
+    save: dict[str, Any] = {"quality": JPEG_QUALITY, "optimize": True}
     if isinstance(icc, bytes) and len(icc) < 1 << 20:
         save["icc_profile"] = icc
     pixels.save(out, "JPEG", **save)
@@ -322,7 +324,7 @@ class ContributionStore:
 
     def records(self) -> list[dict]:
         """Every complete contribution (sidecar and photo present), oldest first."""
-        out = []
+        out: list[dict[str, Any]] = []
         if not self.folder.is_dir():
             return out
         for path in sorted(self.folder.glob("*.json")):

@@ -114,7 +114,7 @@ def load_image(data: bytes, long_side: int = WORK_LONG_SIDE) -> LoadedImage:
     with warnings.catch_warnings():
         warnings.simplefilter("error", Image.DecompressionBombWarning)
         try:
-            im = Image.open(io.BytesIO(data))
+            im: Image.Image = Image.open(io.BytesIO(data))
         except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
             raise ImageTooLarge("the image has too many pixels to be a photo") from exc
         except Exception as exc:  # UnidentifiedImageError and whatever a broken header raises

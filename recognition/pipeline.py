@@ -164,7 +164,8 @@ class Recognizer:
             p /= max(p.sum(), 1e-9)
             order = np.argsort(-p, kind="stable")
             alts = tuple((labels[j], float(p[j])) for j in order[1:4] if p[j] >= 0.005)
-            dets.append(Detection(tuple(float(v) for v in orig[k]), labels[order[0]], float(p[order[0]]), alts,
+            x1, y1, x2, y2 = (float(v) for v in orig[k])
+            dets.append(Detection((x1, y1, x2, y2), labels[order[0]], float(p[order[0]]), alts,
                                   int(np.argmax(orient[i])), float(orient[i].max()), False, float(boxes[i, 4])))
             orients.append(orient[i])
         if not dets:
@@ -174,12 +175,12 @@ class Recognizer:
         if proposal is not None and proposal.changed:
             # the tiles say what the proposal reads; the classifier's first choice stays an alternative
             tiles = list(lay.tiles)
-            for i in proposal.changed:
-                d = tiles[i]
+            for changed in proposal.changed:
+                d = tiles[changed]
                 cands = dict(((d.tile, d.confidence),) + d.alternatives)
-                new = proposal.readings[i]
+                new = proposal.readings[changed]
                 alts = tuple(sorted(((c, p) for c, p in cands.items() if c != new), key=lambda cp: -cp[1]))
-                tiles[i] = replace(d, tile=new, confidence=cands.get(new, 0.0), alternatives=alts)
+                tiles[changed] = replace(d, tile=new, confidence=cands.get(new, 0.0), alternatives=alts)
             lay = replace(lay, tiles=tuple(tiles))
         return lay, proposal, ""
 

@@ -54,7 +54,7 @@ def _players(raw: Any, at_least: int = 1) -> list[str]:
         raise TableError(400, "must be a list of the players' names", "players")
     if not at_least <= len(raw) <= MAX_EVENT_PLAYERS:
         raise TableError(422, f"an event has {at_least} to {MAX_EVENT_PLAYERS} players, got {len(raw)}", "players")
-    names = []
+    names: list[str] = []
     for i, name in enumerate(raw):
         if not isinstance(name, str) or not name.strip():
             raise TableError(422, f"player {i + 1} needs a name", f"players[{i}]")

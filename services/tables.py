@@ -51,7 +51,7 @@ def hash_token(token: str) -> str:
 def _players(raw: Any) -> list[str]:
     if not isinstance(raw, list) or len(raw) != 4:
         raise TableError(422 if isinstance(raw, list) else 400, "must be a list of the four players' names, seat 0 (first East) first", "players")
-    names = []
+    names: list[str] = []
     for i, name in enumerate(raw):
         if not isinstance(name, str) or not name.strip():
             raise TableError(422, f"player {i} needs a name", f"players[{i}]")
@@ -362,7 +362,7 @@ def export_csv(doc: Mapping) -> str:
         row([i + 1, f"{h.get('round_wind', '')} {h.get('hand_number', '')}", h.get("honba"), _name(names, h.get("dealer")),
              h.get("result"), _details(h, names)] + four(h.get("deltas")) + four(h.get("scores_after"))
             + [h.get("riichi_sticks_after")])
-    state = doc.get("state") if isinstance(doc.get("state"), Mapping) else {}
+    state: Mapping[str, Any] = doc["state"] if isinstance(doc.get("state"), Mapping) else {}
     if state.get("finished"):
         w.writerow([])
         row(["place", "player", "points", "uma", "oka", "penalty", "final"])

@@ -339,7 +339,7 @@ class Database:
 
     def add_event_game(self, conn: Connection, event_id: str, table_id: str, round: int | None, entrants: list) -> None:
         position = conn.execute(select(func.coalesce(func.max(event_games.c.position), 0))
-                                .where(event_games.c.event_id == event_id)).scalar() + 1
+                                .where(event_games.c.event_id == event_id)).scalar_one() + 1
         conn.execute(insert(event_games).values(table_id=table_id, event_id=event_id, position=position, round=round,
                                                 entrants=json.dumps(entrants), excluded=False, created_at=now()))
 
@@ -358,7 +358,7 @@ class Database:
                 return None
             games = conn.execute(select(func.count(), func.coalesce(func.sum(tables.c.version), 0))
                                  .select_from(event_games.join(tables, tables.c.id == event_games.c.table_id))
-                                 .where(event_games.c.event_id == row[0])).first()
+                                 .where(event_games.c.event_id == row[0])).one()
         return row[0], f"{row[1]}.{games[0]}.{games[1]}"
 
     def event_games_of(self, event_id: str, conn: Connection | None = None) -> list[dict]:

@@ -76,7 +76,7 @@ def _locked(engine: Engine) -> Iterator[Connection]:
             yield conn
 
 
-def upgrade(target: str | Engine, revision: str = "head") -> tuple[str | None, str]:
+def upgrade(target: str | Engine, revision: str = "head") -> tuple[str | None, str | None]:
     """Bring a database (URL or engine) to ``revision``; returns (revision before, revision after)."""
     engine = make_engine(target) if isinstance(target, str) else target
     try:

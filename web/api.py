@@ -1,6 +1,9 @@
 """JSON API over the scoring engine: POST /api/score, POST /api/waits, GET /api/rulesets."""
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Any
+
 from flask import Blueprint, current_app, jsonify, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
@@ -39,6 +42,7 @@ def _depth(value) -> int:
     deepest, stack = 0, [(value, 1)]
     while stack:
         item, depth = stack.pop()
+        children: Iterable[Any]
         if isinstance(item, dict):
             children = item.values()
         elif isinstance(item, list):

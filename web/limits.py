@@ -78,7 +78,8 @@ def register(app: Flask) -> None:
     """Install the proxy rule and the limits on this app (call after its blueprints are registered)."""
     networks = _proxy_networks(app.config.get("TRUSTED_PROXIES"))
     if networks:
-        app.wsgi_app = TrustedProxyFix(app.wsgi_app, networks)
+        # Flask's documented way to add WSGI middleware; its stubs declare wsgi_app a method
+        app.wsgi_app = TrustedProxyFix(app.wsgi_app, networks)  # type: ignore[method-assign]
 
     limiter = Limiter(
         key_func=client_address,
@@ -98,7 +99,8 @@ def register(app: Flask) -> None:
             _limit(name), scope=name, exempt_when=_off(name),
             deduct_when=(lambda resp: resp.status_code == 404) if name in MISSES else None)
         for endpoint in endpoints:
-            app.view_functions[endpoint] = decorate(app.view_functions[endpoint])
+            # flask-limiter types the decorated view as possibly async; these views are plain functions
+            app.view_functions[endpoint] = decorate(app.view_functions[endpoint])  # type: ignore[assignment]
 
     @app.errorhandler(RateLimitExceeded)
     def _too_many(err: RateLimitExceeded):

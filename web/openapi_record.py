@@ -29,9 +29,10 @@ EXAMPLE_CALLS = {
 def record_examples(app: Flask) -> dict[str, Any]:
     """Make the example calls against ``app`` and return request/response pairs."""
     client = app.test_client()
-    out, table = {}, None
+    out: dict[str, Any] = {}
+    table: dict[str, Any] = {}  # the table create_table made, for the calls on it
     for key, (method, path, body) in EXAMPLE_CALLS.items():
-        headers = {}
+        headers: dict[str, str] = {}
         if "{id}" in path:
             path = path.replace("{id}", table["id"])
             headers = {"Authorization": f"Bearer {table['edit_token']}", "If-Match": '"1"'}
