@@ -145,3 +145,19 @@ def test_tiles_are_drawn_with_shapes_and_need_no_font():
     for code in ("1z", "4z", "6z", "1m", "9m", "0m"):
         svg = (tiles[0].parent / f"{code}.svg").read_text(encoding="utf-8")
         assert svg.count("<path") >= 1, code
+
+
+def test_the_offline_engine_download_is_the_size_the_app_says(client):
+    """"Make scoring work offline" names the download's size in every language: it must be what the
+    phone then fetches, Pyodide's files (the list static/js/projection.js downloads) and the
+    scoring source (/offline/scoring.zip), rounded to whole MB."""
+    vendor = ROOT / "static" / "vendor" / "pyodide"
+    if not (vendor / "pyodide.asm.wasm").exists():
+        pytest.skip("Pyodide is not installed in static/vendor (scripts/test installs it with npm)")
+    listed = re.search(r"const ENGINE = \[([^\]]*)\]", (ROOT / "static" / "js" / "projection.js").read_text())
+    files = re.findall(r'"([^"]+)"', listed.group(1))
+    assert "pyodide.asm.wasm" in files
+    size = sum((vendor / f).stat().st_size for f in files) + len(client.get("/offline/scoring.zip").data)
+    for lang in ("en", "ja"):
+        said = json.loads((ROOT / "static" / "i18n" / f"{lang}.json").read_text())["offline.prepare"]
+        assert re.search(r"(\d+) MB", said).group(1) == str(round(size / 1e6)), (lang, said, size)

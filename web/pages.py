@@ -28,7 +28,7 @@ def app_shell_files(static_folder: str, url_path: str) -> tuple[str, tuple[str, 
         if not path.is_file() or path.name == "sw.js" or path.name.startswith("."):
             continue
         rel = path.relative_to(static_folder).as_posix()
-        if rel.startswith("vendor/"):   # Pyodide (13 MB): fetched on demand, then cached by the worker
+        if rel.startswith("vendor/"):   # Pyodide (12 MB): fetched on demand, then cached by the worker
             continue
         digest.update(rel.encode())
         digest.update(path.read_bytes())

@@ -214,7 +214,7 @@ export async function scoreScreen(view) {
     }
   }
 
-  // offline scoring is downloaded only when the player asks for it (13 MB), then kept by the service worker
+  // offline scoring is downloaded only when the player asks for it (12 MB), then kept by the service worker
   const offlineBox = h("div", { class: "offline-prep", "aria-live": "polite" });
   const drawOffline = (state, message = "") => clear(offlineBox,
     state === "ready" ? h("p", { class: "small muted", "data-testid": "offline-ready" }, t("offline.ready"))
