@@ -23,13 +23,22 @@ ABORTIVE_DRAWS = ("nine_terminals", "four_winds", "four_kans", "four_riichi", "t
 PAO_YAKU = ("daisangen", "daisuushii", "suukantsu")
 
 
+#: The groups a rule editor shows the house rules in, in this order; a field names its group and its
+#: place in it (``group``). Fields in no group are the rarer rules, shown after them ("More rules").
+RULE_GROUPS = ("points", "dora", "yaku", "wins")
+
+
 def _f(default: Any, label: str, *, choices: tuple[Any, ...] | None = None, scope: str = "scoring",
-       items: tuple[str, ...] | None = None, bounds: tuple[int, int, int] | None = None) -> Any:
+       items: tuple[str, ...] | None = None, bounds: tuple[int, int, int] | None = None,
+       group: tuple[str, int] | None = None) -> Any:
     """A ruleset field with a human label (used to name rule differences) and its allowed values.
 
     ``bounds`` is ``(lowest, highest, step)`` for a number: an override outside it is refused (422).
+    ``group`` is ``(one of RULE_GROUPS, place in the group)``.
     """
     meta: dict[str, Any] = {"label": label, "scope": scope}
+    if group is not None:
+        meta["group"] = group
     if choices is not None:
         meta["choices"] = choices
     if bounds is not None:
@@ -46,18 +55,18 @@ class Ruleset:
     source: str = ""
 
     # --- hand value -------------------------------------------------------------------------
-    red_fives: bool = _f(False, "red fives (aka dora)")
+    red_fives: bool = _f(False, "red fives (aka dora)", group=("dora", 0))
     ippatsu: bool = _f(True, "ippatsu")
-    ura_dora: bool = _f(True, "ura dora")
-    kan_dora: bool = _f(True, "kan dora")
-    kan_ura_dora: bool = _f(True, "kan ura dora")
-    open_tanyao: bool = _f(True, "open tanyao (kuitan)")
-    kiriage: bool = _f(False, "kiriage mangan (4 han 30 fu and 3 han 60 fu are mangan)")
-    kazoe_yakuman: bool = _f(False, "kazoe yakuman (13 or more han is yakuman)")
-    yakuman_stacking: bool = _f(False, "several yakuman add up (double, triple yakuman)")
+    ura_dora: bool = _f(True, "ura dora", group=("dora", 1))
+    kan_dora: bool = _f(True, "kan dora", group=("dora", 2))
+    kan_ura_dora: bool = _f(True, "kan ura dora", group=("dora", 3))
+    open_tanyao: bool = _f(True, "open tanyao (kuitan)", group=("yaku", 0))
+    kiriage: bool = _f(False, "kiriage mangan (4 han 30 fu and 3 han 60 fu are mangan)", group=("yaku", 1))
+    kazoe_yakuman: bool = _f(False, "kazoe yakuman (13 or more han is yakuman)", group=("yaku", 2))
+    yakuman_stacking: bool = _f(False, "several yakuman add up (double, triple yakuman)", group=("yaku", 3))
     max_yakuman: int = _f(6, "most yakuman one hand can be worth", bounds=(1, 8, 1))
-    double_yakuman: tuple[str, ...] = _f((), "double yakuman patterns", items=DOUBLE_YAKUMAN_KINDS)
-    renhou: str = _f("none", "renhou (blessing of man)", choices=("none", "han", "mangan", "yakuman"))
+    double_yakuman: tuple[str, ...] = _f((), "double yakuman patterns", items=DOUBLE_YAKUMAN_KINDS, group=("yaku", 4))
+    renhou: str = _f("none", "renhou (blessing of man)", choices=("none", "han", "mangan", "yakuman"), group=("yaku", 5))
     renhou_han: int = _f(5, "han of renhou when it is a yaku", bounds=(1, 13, 1))
     double_riichi_han: int = _f(2, "han of double riichi (in place of riichi)", bounds=(2, 4, 1))
     double_wind_pair_fu: int = _f(4, "fu of a pair of the double wind (seat = round)", choices=(2, 4))
@@ -68,37 +77,37 @@ class Ruleset:
     two_yaku_minimum_honba: int = _f(0, "two-yaku minimum from this many counters (0: never)", bounds=(0, 20, 1))
 
     # --- the table --------------------------------------------------------------------------
-    start_points: int = _f(30000, "starting points", scope="table", bounds=(1000, 1_000_000, 100))
-    return_points: int = _f(30000, "return points (oka goes to first place)", scope="table", bounds=(1000, 1_000_000, 100))
-    uma: tuple[int, ...] = _f((15000, 5000, -5000, -15000), "uma by place", scope="table")
+    start_points: int = _f(30000, "starting points", scope="table", bounds=(1000, 1_000_000, 100), group=("points", 1))
+    return_points: int = _f(30000, "return points (oka goes to first place)", scope="table", bounds=(1000, 1_000_000, 100), group=("points", 2))
+    uma: tuple[int, ...] = _f((15000, 5000, -5000, -15000), "uma by place", scope="table", group=("points", 3))
     uma_by_positive: tuple[tuple[int, tuple[int, ...]], ...] = _f((), "uma by how many end at or above the return points", scope="table")
     tie_break: str = _f("split", "ties in the final standings", choices=("split", "seat_order"), scope="table")
     final_rounding: str = _f("none", "rounding of final points", choices=("none", "nearest_1000"), scope="table")
     honba_ron: int = _f(300, "honba value on ron", scope="table", bounds=(0, 3000, 100))
     honba_tsumo: int = _f(100, "honba value per payer on tsumo", scope="table", bounds=(0, 1000, 100))
     riichi_stick: int = _f(1000, "riichi stick", scope="table", bounds=(100, 10000, 100))
-    riichi_needs_points: bool = _f(False, "riichi needs 1000 points in hand", scope="table")
+    riichi_needs_points: bool = _f(False, "riichi needs 1000 points in hand", scope="table", group=("wins", 6))
     noten_total: int = _f(3000, "noten payment in all", scope="table", bounds=(0, 12000, 100))
-    abortive_draws: tuple[str, ...] = _f((), "abortive draws", items=ABORTIVE_DRAWS, scope="table")
-    max_ron_winners: int = _f(1, "winners on one discard (1: head bump)", choices=(1, 2, 3), scope="table")
+    abortive_draws: tuple[str, ...] = _f((), "abortive draws", items=ABORTIVE_DRAWS, scope="table", group=("wins", 1))
+    max_ron_winners: int = _f(1, "winners on one discard (1: head bump)", choices=(1, 2, 3), scope="table", group=("wins", 0))
     multi_ron_honba: str = _f("each", "honba with several ron winners", choices=("each", "closest"), scope="table")
     multi_ron_sticks: str = _f("closest", "riichi sticks with several ron winners", choices=("closest", "closest_own_back"), scope="table")
-    pao_yaku: tuple[str, ...] = _f(("daisangen", "daisuushii"), "liability (pao) yakuman", items=PAO_YAKU, scope="table")
+    pao_yaku: tuple[str, ...] = _f(("daisangen", "daisuushii"), "liability (pao) yakuman", items=PAO_YAKU, scope="table", group=("wins", 3))
     pao_ron_honba: str = _f("discarder", "who pays honba on a ron with pao", choices=("discarder", "liable", "split"), scope="table")
-    nagashi_mangan: bool = _f(False, "nagashi mangan", scope="table")
+    nagashi_mangan: bool = _f(False, "nagashi mangan", scope="table", group=("wins", 2))
     nagashi_collects: bool = _f(True, "nagashi mangan collects honba and riichi sticks", scope="table")
     dealer_repeat_on_abort: bool = _f(True, "dealer repeats after an abortive draw", scope="table")
-    leftover_sticks: str = _f("table", "riichi sticks left at the end", choices=("table", "first", "lost"), scope="table")
-    agari_yame: bool = _f(False, "agari-yame: a first-placed dealer's win ends the last hand", scope="table")
-    tenpai_yame: bool = _f(False, "tenpai-yame: a first-placed dealer's tenpai ends the last hand", scope="table")
-    bust_ends_game: bool = _f(False, "the game ends when a player goes below zero", scope="table")
+    leftover_sticks: str = _f("table", "riichi sticks left at the end", choices=("table", "first", "lost"), scope="table", group=("points", 7))
+    agari_yame: bool = _f(False, "agari-yame: a first-placed dealer's win ends the last hand", scope="table", group=("points", 5))
+    tenpai_yame: bool = _f(False, "tenpai-yame: a first-placed dealer's tenpai ends the last hand", scope="table", group=("points", 6))
+    bust_ends_game: bool = _f(False, "the game ends when a player goes below zero", scope="table", group=("points", 4))
     extension_target: int = _f(0, "play into the West round until someone reaches this (0: never)", scope="table",
-                               bounds=(0, 1_000_000, 100))
-    chombo: str = _f("penalty", "chombo", choices=("penalty", "mangan"), scope="table")
+                               bounds=(0, 1_000_000, 100), group=("points", 8))
+    chombo: str = _f("penalty", "chombo", choices=("penalty", "mangan"), scope="table", group=("wins", 4))
     chombo_penalty: int = _f(20000, "chombo penalty (points, off the final score)", scope="table",
-                             bounds=(0, 1_000_000, 100))
+                             bounds=(0, 1_000_000, 100), group=("wins", 5))
     game_length: str = _f("east_south", "game length: East and South rounds, or East only (tonpuusen)",
-                          choices=("east_south", "east"), scope="table")
+                          choices=("east_south", "east"), scope="table", group=("points", 0))
     ranking_tie_break: str = _f("shared", "equal totals in an event's standings",
                                 choices=("shared", "placements"), scope="table")
 
@@ -138,10 +147,19 @@ class Ruleset:
             if "bounds" in f.metadata:
                 lo, hi, step = f.metadata["bounds"]
                 entry["range"] = {"min": lo, "max": hi, "step": step}
+            if "group" in f.metadata:
+                entry["group"] = f.metadata["group"][0]
             if f.name in self.notes:
                 entry["note"] = self.notes[f.name]
             params[f.name] = entry
-        return {"id": self.id, "title": self.title, "source": self.source, "parameters": params}
+        return {"id": self.id, "title": self.title, "source": self.source, "parameters": params,
+                "groups": self.groups()}
+
+    @classmethod
+    def groups(cls) -> list[dict[str, Any]]:
+        """The house rules as a rule editor groups them: each of RULE_GROUPS with its fields in order."""
+        placed = sorted((f.metadata["group"], f.name) for f in cls.parameters() if "group" in f.metadata)
+        return [{"id": group, "parameters": [name for (g, _), name in placed if g == group]} for group in RULE_GROUPS]
 
     @property
     def rounds(self) -> int:

@@ -48,6 +48,31 @@ def test_rulesets_lists_every_preset_and_parameter(client):
     assert {"pinfu", "kokushi_13", "chiitoitsu", "dora", "ura_dora"} <= {y["id"] for y in body["yaku"]}
 
 
+def test_rulesets_group_the_house_rules_from_the_fields_metadata(client):
+    """The rule editor's groups come from the Ruleset fields: each group of RULE_GROUPS, in order,
+    lists real parameters, each once, each marked with that group; the rest are in no group."""
+    from scoring.rules import RULE_GROUPS
+
+    for ruleset in client.get("/api/rulesets").get_json()["rulesets"]:
+        groups, params = ruleset["groups"], ruleset["parameters"]
+        assert [g["id"] for g in groups] == list(RULE_GROUPS)
+        grouped = [name for g in groups for name in g["parameters"]]
+        assert len(grouped) == len(set(grouped)) and all(g["parameters"] for g in groups)
+        for g in groups:
+            assert all(params[name]["group"] == g["id"] for name in g["parameters"]), g
+        assert {n for n, p in params.items() if "group" in p} == set(grouped)
+    # each field's place in its group is distinct and counts from 0
+    places: dict[str, list[int]] = {}
+    for f in scoring.Ruleset.parameters():
+        if "group" in f.metadata:
+            group, place = f.metadata["group"]
+            places.setdefault(group, []).append(place)
+    assert {g: sorted(p) for g, p in places.items()} == {g: list(range(len(p))) for g, p in places.items()}
+    # the common rules first, as the table and event screens show them
+    assert [g["parameters"][:2] for g in scoring.Ruleset.groups()] == [
+        ["game_length", "start_points"], ["red_fives", "ura_dora"], ["open_tanyao", "kiriage"], ["max_ron_winners", "abortive_draws"]]
+
+
 def test_every_preset_notes_every_parameter():
     for preset in scoring.PRESETS.values():
         described = preset.describe()["parameters"]

@@ -39,7 +39,7 @@ export async function eventsScreen(view) {
   const drawRules = () => {
     for (const k of Object.keys(overrides)) delete overrides[k];
     const rs = list.find((r) => r.id === rulesetSelect.value);
-    clear(rulesBox, rs && rs.parameters ? ruleEditor(rs.parameters, overrides) : null);
+    clear(rulesBox, rs && rs.parameters ? ruleEditor(rs.parameters, overrides, rs.groups) : null);
     setLength(gameLength);
   };
   rulesetSelect.addEventListener("change", drawRules);

@@ -142,7 +142,7 @@ export async function tablesScreen(view) {
   const drawRules = () => {
     for (const k of Object.keys(overrides)) delete overrides[k];
     const rs = list.find((r) => r.id === rulesetSelect.value);
-    clear(rulesBox, rs && rs.parameters ? ruleEditor(rs.parameters, overrides) : null);
+    clear(rulesBox, rs && rs.parameters ? ruleEditor(rs.parameters, overrides, rs.groups) : null);
     setLength(gameLength);
   };
   const setLength = (v) => {
@@ -217,14 +217,6 @@ export async function tablesScreen(view) {
       h("a", { class: "btn btn-block", href: "#/events", "data-testid": "open-events" }, t("event.events"))));
 }
 
-/** House rules, grouped, in plain words: the common ones first, the rest behind "More rules".
- * The rule texts' clause notes stay out of it (they are in GET /api/rulesets for who wants them). */
-const RULE_GROUPS = [
-  ["rules.group.points", ["game_length", "start_points", "return_points", "uma", "bust_ends_game", "agari_yame", "tenpai_yame", "leftover_sticks", "extension_target"]],
-  ["rules.group.dora", ["red_fives", "ura_dora", "kan_dora", "kan_ura_dora"]],
-  ["rules.group.yaku", ["open_tanyao", "kiriage", "kazoe_yakuman", "yakuman_stacking", "double_yakuman", "renhou"]],
-  ["rules.group.wins", ["max_ron_winners", "abortive_draws", "nagashi_mangan", "pao_yaku", "chombo", "chombo_penalty", "riichi_needs_points"]],
-];
 /** A list item of a rule (an abortive draw, a yakuman pattern) in words. */
 const ITEM_NAMES = new Proxy({}, { get: (_, k) => (typeof k !== "string" ? undefined : has(`item.${k}`) ? t(`item.${k}`) : ABORT_NAMES[k]) });
 /** A choice of a rule in words: choice.<rule>.<value> in the catalogue, else choice.<value>. */
@@ -233,7 +225,11 @@ function choiceName(rule, value) {
   return String(value).replace(/_/g, " ");
 }
 
-export function ruleEditor(parameters, overrides) {
+/** House rules, grouped, in plain words: the common ones first, the rest behind "More rules".
+ * The groups and their order are the rule set's own (`groups` of GET /api/rulesets, from the Ruleset
+ * fields' metadata); each group's title is rules.group.<id> in the catalogue. The rule texts' clause
+ * notes stay out of it (they are in GET /api/rulesets for who wants them). */
+export function ruleEditor(parameters, overrides, ruleGroups = []) {
   const row = (name, p) => {
     const id = `rule-${name}`;
     const err = h("p", { class: "field-error", role: "alert", "data-rule-error": name });
@@ -261,10 +257,10 @@ export function ruleEditor(parameters, overrides) {
     }
     return null;   // a value no simple input fits (e.g. the uma list): kept as the rule set has it
   };
-  const placed = new Set(RULE_GROUPS.flatMap(([, names]) => names));
-  const groups = RULE_GROUPS.map(([title, names]) => {
-    const rows = names.filter((n) => n in parameters).map((n) => row(n, parameters[n])).filter(Boolean);
-    return rows.length ? [h("h3", {}, t(title)), rows] : null;
+  const placed = new Set(ruleGroups.flatMap((g) => g.parameters));
+  const groups = ruleGroups.map((g) => {
+    const rows = g.parameters.filter((n) => n in parameters).map((n) => row(n, parameters[n])).filter(Boolean);
+    return rows.length ? [h("h3", {}, t(`rules.group.${g.id}`)), rows] : null;
   });
   const rest = Object.entries(parameters).filter(([n]) => !placed.has(n)).map(([n, p]) => row(n, p)).filter(Boolean);
   return h("div", { class: "rules" }, h("p", { class: "hint" }, t("rules.hint")),
