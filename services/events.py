@@ -30,7 +30,6 @@ MAX_EVENT_PLAYERS = 200
 MAX_NAME = 80
 METHODS = ("balanced", "random")
 MAX_ROUNDS = 100
-MAX_GAMES = 1000
 
 
 def _valid_key(key: Any) -> bool:
@@ -286,6 +285,7 @@ class EventService:
             except SeatingError as err:
                 raise TableError(422, err.message, "present" if err.field == "players" else err.field) from None
             number = len(row["rounds"]) + 1
+            self.tables.check_event_room(conn, row["id"], len(seating["tables"]))
             games = [self._new_game(conn, row, seats, number) for seats in seating["tables"]]
             rnd = {"number": number, "method": settings["seating"], "tables": seating["tables"], "byes": seating["byes"],
                    "games": [g["id"] for g in games]}
@@ -307,6 +307,7 @@ class EventService:
                 raise TableError(422, f"lists a player twice or one the event does not have (0-{n - 1})", "players")
             if not real:
                 raise TableError(422, "at least one of the four must be a player of the event", "players")
+            self.tables.check_event_room(conn, row["id"])
             seats = list(seats)
             random.SystemRandom().shuffle(seats)
             game = self._new_game(conn, row, seats, None)

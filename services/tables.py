@@ -86,9 +86,21 @@ def parse_if_match(value: str | None) -> int | None:
     return int(text)
 
 
+#: Games one event may hold (the app setting MAX_EVENT_GAMES): every change to an event re-reads its games.
+MAX_EVENT_GAMES = 1000
+
+
 class TableService:
-    def __init__(self, db: Database):
+    def __init__(self, db: Database, max_event_games: int = MAX_EVENT_GAMES):
         self.db = db
+        self.max_event_games = max_event_games
+
+    def check_event_room(self, conn, event_id: str, adding: int = 1) -> None:
+        """Refuse (422) a game that would take the event past MAX_EVENT_GAMES."""
+        have = self.db.event_game_count(conn, event_id)
+        if have + adding > self.max_event_games:
+            raise TableError(422, f"an event holds at most {self.max_event_games} games; it has {have}. "
+                                  "Start a new event to go on.", "games")
 
     # --- create & read -------------------------------------------------------------------
     def create(self, payload: Any) -> dict:
@@ -125,6 +137,12 @@ class TableService:
                 raise TableError(404, f"no table {key!r}", "id")
             self._authorise(conn, row, token)
             links = self.db.links_of(conn, row.id)
+            event = links.get("event")
+            if event:  # a game of an event counts in its standings: only the organiser adds one
+                organiser = self.db.event_token_hash_of_table(conn, row.id)
+                if not (token and organiser and hmac.compare_digest(hash_token(token), organiser)):
+                    raise TableError(403, "the next game of an event is started by its organiser (the organiser token); "
+                                          "a table's edit token records hands only", "Authorization")
             if "next_table" in links:
                 raise TableError(422, "this game already has a next game", "next_table")
             doc = json.loads(row.snapshot)
@@ -134,8 +152,8 @@ class TableService:
             secrets.SystemRandom().shuffle(order)
             players = [row.players[s] for s in order]
             new_links: dict = {"previous_table": row.id}
-            event = links.get("event")
             if event:
+                self.check_event_room(conn, event["id"])
                 new_links["event"] = {**event, "entrants": [event["entrants"][s] for s in order]}
             snapshot = self.insert(conn, row.ruleset, row.rules, players, row.token_hash, new_links)
             new = json.loads(snapshot)

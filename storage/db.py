@@ -151,10 +151,37 @@ def make_engine(url: str) -> Engine:
     return engine
 
 
+class StorageUnavailable(Exception):
+    """The storage is known to be unusable (a damaged SQLite file): nothing is written to it."""
+
+
+def storage_failure(err: BaseException) -> bool:
+    """Whether ``err`` says the storage cannot be used now (a database down or unreachable, a disk
+    full, a damaged SQLite file) rather than a bug in a query (a constraint or syntax error)."""
+    from sqlalchemy import exc as sa
+
+    if isinstance(err, (sa.IntegrityError, sa.ProgrammingError, sa.DataError, sa.NotSupportedError)):
+        return False
+    if isinstance(err, (StorageUnavailable, sa.OperationalError, sa.InterfaceError, sa.DatabaseError, sa.TimeoutError,
+                        sa.DisconnectionError)):
+        return True
+    import errno
+
+    return isinstance(err, OSError) and err.errno in (errno.ENOSPC, errno.EDQUOT, errno.EIO, errno.EROFS)
+
+
+#: For this long after a write failed for want of storage (a full disk), /healthz says so, unless a
+#: write succeeds meanwhile: reads alone cannot tell that writes fail.
+WRITE_FAILURE_SECONDS = 60.0
+
+
 class Database:
     def __init__(self, url: str):
         """Connect; the schema is prepared apart, by storage.migrate (see create_app)."""
         self.engine = make_engine(url)
+        self._write_failed_at: float | None = None
+        #: how often (seconds) SQLite's quick_check runs, for /healthz and before writes (INTEGRITY_CHECK_SECONDS)
+        self.integrity_every = 300.0
         self._integrity: tuple[float | None, bool] = (None, True)   # (when, verdict) of quick_check
         self._integrity_lock = threading.Lock()
 
@@ -163,9 +190,24 @@ class Database:
 
     @contextmanager
     def writing(self) -> Iterator[Connection]:
-        with self.engine.connect().execution_options(write=True) as conn:
-            with conn.begin():
-                yield conn
+        try:
+            with self.engine.connect().execution_options(write=True) as conn:
+                with conn.begin():
+                    # a damaged SQLite file may still take a new row (a table answered 201 that no
+                    # read could return): write nothing to it (the check is cached, see health())
+                    if conn.dialect.name == "sqlite" and not self._integrity_ok(conn, self.integrity_every):
+                        raise StorageUnavailable("the database file is damaged")
+                    yield conn
+        except Exception as err:
+            if storage_failure(err):
+                self._write_failed_at = time.monotonic()
+            raise
+        self._write_failed_at = None
+
+    def writes_failing(self) -> bool:
+        """Whether the last write failed for want of storage, within WRITE_FAILURE_SECONDS."""
+        failed = self._write_failed_at
+        return failed is not None and time.monotonic() - failed < WRITE_FAILURE_SECONDS
 
     @contextmanager
     def reading(self) -> Iterator[Connection]:
@@ -208,7 +250,7 @@ class Database:
                     or getattr(err.orig, "sqlstate", "") in ("XX001", "XX002"):  # data / index corrupted
                 return "corrupt"
             raise
-        return "ok"
+        return "writes failing" if self.writes_failing() else "ok"
 
     def _integrity_ok(self, conn: Connection, every: float) -> bool:
         with self._integrity_lock:
@@ -342,6 +384,10 @@ class Database:
                                 .where(event_games.c.event_id == event_id)).scalar_one() + 1
         conn.execute(insert(event_games).values(table_id=table_id, event_id=event_id, position=position, round=round,
                                                 entrants=json.dumps(entrants), excluded=False, created_at=now()))
+
+    def event_game_count(self, conn: Connection, event_id: str) -> int:
+        return conn.execute(select(func.count()).select_from(event_games)
+                            .where(event_games.c.event_id == event_id)).scalar_one()
 
     def set_game_excluded(self, conn: Connection, event_id: str, table_id: str, excluded: bool) -> bool:
         result = conn.execute(update(event_games).where((event_games.c.event_id == event_id) & (event_games.c.table_id == table_id))

@@ -123,10 +123,13 @@ def test_next_game_same_players_fresh_draw_linked_and_in_the_event(tclient):
     ev = new_event(tclient, players=NAMES[:4])
     g = tclient.post(f"/api/events/{ev['id']}/games", json={"players": [0, 1, 2, 3]}, headers=org(ev)).get_json()["new_games"][0]
     mine = {"Authorization": f"Bearer {g['edit_token']}"}
-    resp = tclient.post(f"/api/tables/{g['id']}/next", headers=mine)
+    resp = tclient.post(f"/api/tables/{g['id']}/next", headers=org(ev))
     assert resp.status_code == 422 and resp.get_json()["error"]["field"] == "state"  # the game is not over
     tclient.post(f"/api/tables/{g['id']}/hands", json={"result": "end"}, headers=mine)
+    # a game of the event counts in its standings: the table's token cannot add one (issue 24)
     resp = tclient.post(f"/api/tables/{g['id']}/next", headers=mine)
+    assert resp.status_code == 403 and resp.get_json()["error"]["field"] == "Authorization"
+    resp = tclient.post(f"/api/tables/{g['id']}/next", headers=org(ev))
     assert resp.status_code == 201
     nxt = resp.get_json()
     assert sorted(nxt["players"]) == sorted(g["players"]) and nxt["previous_table"] == g["id"]
@@ -135,7 +138,7 @@ def test_next_game_same_players_fresh_draw_linked_and_in_the_event(tclient):
     assert old["next_table"] == nxt["id"] and old["state"]["finished"]
     # the same phones (the same token) record on the next game
     assert tclient.post(f"/api/tables/{nxt['id']}/hands", json={"result": "draw"}, headers=mine).status_code == 200
-    assert tclient.post(f"/api/tables/{g['id']}/next", headers=mine).status_code == 422  # only one next game
+    assert tclient.post(f"/api/tables/{g['id']}/next", headers=org(ev)).status_code == 422  # only one next game
     doc = tclient.get(f"/api/events/{ev['id']}").get_json()
     assert [x["id"] for x in doc["games"]] == [g["id"], nxt["id"]] and doc["games"][1]["previous_table"] == g["id"]
 

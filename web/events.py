@@ -7,7 +7,7 @@ from services.events import EventService
 from services.tables import TableError
 
 from .api import json_body
-from .tables import _table_error, _token
+from .tables import _table_error, _token, no_store
 
 bp = Blueprint("events", __name__)
 
@@ -32,7 +32,7 @@ def create():
     doc = service().create(json_body())
     resp = _event_response(doc, 201)
     resp.headers["Location"] = f"/api/events/{doc['id']}"
-    return resp
+    return no_store(resp)  # it carries the organiser token
 
 
 @bp.get("/api/events/<key>")
@@ -57,12 +57,12 @@ def update(key: str):
 
 @bp.post("/api/events/<key>/rounds")
 def draw_round(key: str):
-    return _event_response(service().draw_round(key, _token(), json_body()), 201)
+    return no_store(_event_response(service().draw_round(key, _token(), json_body()), 201))  # the games' edit tokens
 
 
 @bp.post("/api/events/<key>/games")
 def add_game(key: str):
-    return _event_response(service().add_game(key, _token(), json_body()), 201)
+    return no_store(_event_response(service().add_game(key, _token(), json_body()), 201))  # the game's edit token
 
 
 @bp.put("/api/events/<key>/games/<table_id>")

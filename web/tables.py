@@ -29,6 +29,13 @@ def _if_match() -> int | None:
     return parse_if_match(request.headers.get("If-Match"))
 
 
+def no_store(resp: Response) -> Response:
+    """A response that carries a secret token (an edit, organiser or delete token): no cache, no
+    proxy and no browser history may keep a copy."""
+    resp.headers["Cache-Control"] = "no-store"
+    return resp
+
+
 def _table_response(snapshot: str, version: int, status: int = 200) -> Response:
     resp = Response(snapshot, status=status, mimetype="application/json")
     resp.headers["ETag"] = f'"{version}"'
@@ -56,7 +63,7 @@ def create():
     resp.status_code = 201
     resp.headers["Location"] = f"/api/tables/{table['id']}"
     resp.headers["ETag"] = f'"{table["version"]}"'
-    return resp
+    return no_store(resp)
 
 
 @bp.get("/<key>")
@@ -84,7 +91,8 @@ def record(key: str):
 @bp.post("/<key>/preview")
 def preview(key: str):
     raw = request.args.get("index")
-    if raw is not None and not raw.isdigit():
+    # str.isdigit() accepts "²" and "①", which int() refuses: only the ASCII digits are a number here
+    if raw is not None and not (raw.isascii() and raw.isdigit() and len(raw) <= 6):
         return error_response(400, f"index must be a hand number from 0; got {raw!r}", "index")
     return jsonify(service().preview(key, _token(), json_body(), None if raw is None else int(raw)))
 
@@ -106,7 +114,7 @@ def next_game(key: str):
     resp.status_code = 201
     resp.headers["Location"] = f"/api/tables/{table['id']}"
     resp.headers["ETag"] = f'"{table["version"]}"'
-    return resp
+    return no_store(resp)
 
 
 @bp.get("/<key>/export")
