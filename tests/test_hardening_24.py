@@ -277,3 +277,96 @@ def test_a_second_photo_from_the_same_client_waits_with_429(tmp_path, monkeypatc
     assert second.status_code == 429 and second.get_json()["error"]["field"] == "image" and second.headers["Retry-After"]
     assert first[0].status_code == 201
     assert client is not None
+
+
+# --- slow bodies under gunicorn ---------------------------------------------------------------
+
+def _gunicorn(tmp_path, **env):
+    import subprocess
+    import sys
+    import time
+    import urllib.error
+
+    from server_helpers import ROOT, call, clean_env, free_port
+
+    port = free_port()
+    settings = clean_env(BIND=f"127.0.0.1:{port}", WEB_CONCURRENCY="1", THREADS="4", ACCESS_LOG="/dev/null",
+                         DATABASE_URL=f"sqlite:///{tmp_path / 'g.sqlite3'}", **env)
+    proc = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "app:create_app()"], cwd=ROOT,
+                            env=settings, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 120
+    while True:
+        try:
+            call(base, "GET", "/api/rulesets", timeout=2)
+            return proc, port
+        except (urllib.error.URLError, ConnectionError, OSError):
+            assert proc.poll() is None and time.monotonic() < deadline, "gunicorn did not start"
+            time.sleep(0.2)
+
+
+def _slow_upload(port: int):
+    """Headers of a 200 KB JSON body, then nothing more yet."""
+    import socket
+
+    s = socket.create_connection(("127.0.0.1", port), timeout=30)
+    s.sendall(b"POST /api/tables HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 200000\r\n\r\n{")
+    return s
+
+
+def _status(sock) -> int:
+    head = b""
+    while b"\r\n" not in head:
+        chunk = sock.recv(4096)
+        if not chunk:
+            return 0
+        head += chunk
+    return int(head.split(b" ", 2)[1])
+
+
+def test_slow_uploads_cannot_hold_every_worker_thread(tmp_path):
+    import time
+
+    from server_helpers import call
+
+    proc, port = _gunicorn(tmp_path, TENBOU_BODY_SECONDS="20")
+    socks = []
+    try:
+        socks = [_slow_upload(port) for _ in range(16)]   # one address, 16 trickled uploads, 4 threads
+        time.sleep(1)
+        # at most two bodies per address are read at once: the others are refused at once, unread
+        refused = []
+        for s in socks[2:]:
+            s.settimeout(10)
+            refused.append(_status(s))
+        assert refused == [429] * 14, refused
+        # and another client (any request) is served while the two slow ones are still trickling
+        code, _ = call(f"http://127.0.0.1:{port}", "GET", "/api/rulesets", timeout=10)
+        assert code == 200
+    finally:
+        for s in socks:
+            s.close()
+        proc.terminate()
+        proc.wait(30)
+
+
+def test_a_body_that_does_not_arrive_in_time_is_a_408(tmp_path):
+    import time
+
+    proc, port = _gunicorn(tmp_path, TENBOU_BODY_SECONDS="2", TENBOU_BODY_MIN_RATE="10000000")
+    s = _slow_upload(port)
+    try:
+        s.settimeout(15)
+        got = None
+        for _ in range(10):      # one byte a second: the deadline (about 2 s) passes first
+            time.sleep(1)
+            try:
+                s.sendall(b" ")
+            except OSError:
+                break
+        got = _status(s)
+        assert got == 408, got
+    finally:
+        s.close()
+        proc.terminate()
+        proc.wait(30)

@@ -33,6 +33,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from werkzeug.wsgi import ClosingIterator
+
 log = logging.getLogger(__name__)
 
 BODY_SECONDS = 10.0
@@ -81,15 +83,15 @@ class BodyGuard:
             environ[REFUSED] = (429, f"at most {self.per_client} uploads at a time from one address; try again in a moment")
             return self.app(environ, start_response)
         try:
-            self._buffer(environ, length)
+            buf = self._buffer(environ, length)
         finally:
             with self._lock:
                 self._reading[addr] -= 1
                 if not self._reading[addr]:
                     del self._reading[addr]
-        return self.app(environ, start_response)
+        return ClosingIterator(self.app(environ, start_response), [buf.close])
 
-    def _buffer(self, environ: dict, length: int | None) -> None:
+    def _buffer(self, environ: dict, length: int | None) -> Any:
         """Replace wsgi.input by the whole body, read within the deadline (or mark it refused)."""
         source = environ["wsgi.input"]
         sock = environ.get("gunicorn.socket")
@@ -114,7 +116,7 @@ class BodyGuard:
                     environ[REFUSED] = (413, f"the body is over the {self.max_bytes // (1024 * 1024)} MB limit")
                     break
                 buf.write(data)
-        except (TimeoutError, socket.timeout):
+        except TimeoutError:  # socket.timeout is TimeoutError
             _close_after(environ)
             environ[REFUSED] = (408, "the request body did not arrive in time; send it again")
             log.warning("request body from %s too slow: %d bytes", environ.get("REMOTE_ADDR"), got)
@@ -132,6 +134,7 @@ class BodyGuard:
         environ["CONTENT_LENGTH"] = str(got)
         environ.pop("HTTP_TRANSFER_ENCODING", None)
         environ["wsgi.input_terminated"] = False
+        return buf
 
 
 def register(app: Any) -> None:
