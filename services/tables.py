@@ -75,6 +75,7 @@ def rules_of(ruleset_id: Any, overrides: Any):
 
 
 def parse_if_match(value: str | None) -> int | None:
+    """The table version a write says it was made on (None when the header is missing or "*")."""
     if value is None or value.strip() in ("", "*"):
         return None
     text = value.strip()
@@ -237,7 +238,11 @@ class TableService:
             if row is None:
                 raise TableError(404, f"no table {key!r}", "id")
             self._authorise(conn, row, token)
-            if if_match is not None and if_match != row.version:
+            if if_match is None:  # a hand sent twice, or a correction made on an old copy, would be stored again
+                raise TableError(428, "send If-Match with the version of the table this change was made on, like "
+                                      "If-Match: \"3\" (the table's ETag): without it a hand sent twice is recorded twice",
+                                 "If-Match")
+            if if_match != row.version:
                 raise TableError(409, f"the table changed: you saw version {if_match}, it is now at {row.version}. "
                                       "Reload it and record the hand again if it is still missing.", "If-Match", row.snapshot)
             if row.version > MAX_CHANGES:

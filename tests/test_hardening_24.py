@@ -12,7 +12,7 @@ import threading
 import pytest
 from PIL import Image, ImageCms
 
-from api_helpers import auth, new_table
+from api_helpers import auth, current, new_table
 from app import create_app
 from photo_helpers import make_photo
 
@@ -46,7 +46,7 @@ def test_a_tables_token_cannot_chain_counted_games_into_an_event(tclient):
     ev = new_event(tclient)
     g = tclient.post(f"/api/events/{ev['id']}/games", json={"players": [0, 1, 2, 3]}, headers=org(ev)).get_json()["new_games"][0]
     mine = {"Authorization": f"Bearer {g['edit_token']}"}
-    assert tclient.post(f"/api/tables/{g['id']}/hands", json={"result": "end"}, headers=mine).status_code == 200
+    assert tclient.post(f"/api/tables/{g['id']}/hands", json={"result": "end"}, headers=current(tclient, g['id'], mine)).status_code == 200
     resp = tclient.post(f"/api/tables/{g['id']}/next", headers=mine)
     assert resp.status_code == 403 and resp.get_json()["error"]["field"] == "Authorization"
     assert len(tclient.get(f"/api/events/{ev['id']}").get_json()["games"]) == 1   # nothing was added
@@ -62,7 +62,7 @@ def test_an_event_holds_at_most_max_event_games(tmp_path):
     # a round that would go past the cap is refused whole; so is a next game
     assert client.post(f"/api/events/{ev['id']}/rounds", json={}, headers=org(ev)).status_code == 422
     g = add[0].get_json()["new_games"][0]
-    client.post(f"/api/tables/{g['id']}/hands", json={"result": "end"}, headers=org(ev))
+    client.post(f"/api/tables/{g['id']}/hands", json={"result": "end"}, headers=current(client, g['id'], org(ev)))
     assert client.post(f"/api/tables/{g['id']}/next", headers=org(ev)).status_code == 422
     assert len(client.get(f"/api/events/{ev['id']}").get_json()["games"]) == 3
 

@@ -86,8 +86,8 @@ def written_then_taken_back(url: str, revision: str, write) -> object:
 def record_four(service):
     table = service.create({"ruleset": "ema", "players": ["a", "b", "c", "d"]})
     for n in range(3):
-        service.record(table["id"], table["edit_token"], None, {"result": "abort", "kind": "four_winds", "riichi": [n]})
-    service.undo(table["id"], table["edit_token"], None)
+        service.record(table["id"], table["edit_token"], n + 1, {"result": "abort", "kind": "four_winds", "riichi": [n]})
+    service.undo(table["id"], table["edit_token"], 4)
     return table, service.read(table["id"])
 
 
@@ -111,7 +111,7 @@ def test_a_database_made_before_migrations_is_adopted_with_every_hand(empty_db):
             assert migrate.current(conn) == migrate.head()
         # and it goes on taking hands with the old token
         resp = app.test_client().post(f"/api/tables/{table['id']}/hands", json={"result": "abort", "kind": "four_winds"},
-                                      headers={"Authorization": f"Bearer {table['edit_token']}"})
+                                      headers={"Authorization": f"Bearer {table['edit_token']}", "If-Match": f'"{old_snapshot[0]}"'})
         assert resp.status_code == 200, resp.get_json()
         assert len(resp.get_json()["hands"]) == 3
         assert [h.get("riichi") for h in resp.get_json()["hands"]] == [[0], [1], None]
@@ -182,8 +182,8 @@ def test_upgrading_a_database_at_0001_with_data_keeps_every_hand(empty_db):
 
     def write(service):
         table = service.create({"ruleset": "wrr", "players": ["a", "b", "c", "d"]})
-        for hand in hands:
-            service.record(table["id"], table["edit_token"], None, hand)
+        for version, hand in enumerate(hands, start=1):
+            service.record(table["id"], table["edit_token"], version, hand)
         return table, service.read(table["id"])
 
     table, old_snapshot = written_then_taken_back(empty_db, "0001", write)

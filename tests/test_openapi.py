@@ -86,7 +86,7 @@ def test_fuzz_hands_on_a_real_table(spec_app, api_schema, method, path):
     client = spec_app.test_client()
     table = client.post("/api/tables", json={"ruleset": "ema", "players": ["a", "b", "c", "d"]}).get_json()
     client.post(f"/api/tables/{table['id']}/hands", json={"result": "draw", "tenpai": [0]},
-                headers={"Authorization": f"Bearer {table['edit_token']}"})
+                headers={"Authorization": f"Bearer {table['edit_token']}", "If-Match": '"1"'})
     operation = api_schema[path][method.upper()]
 
     @given(operation.as_strategy())
