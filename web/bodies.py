@@ -54,11 +54,12 @@ REFUSED = "tenbou.body_refused"
 class BodyGuard:
     """WSGI middleware: read each request body with a deadline, at most ``per_client`` at once per address."""
 
-    def __init__(self, app: Callable, *, max_bytes: int, per_client: int = BODIES_PER_CLIENT,
+    def __init__(self, app: Callable, *, max_bytes: int, json_max_bytes: int | None = None, per_client: int = BODIES_PER_CLIENT,
                  base_seconds: float = BODY_SECONDS, min_rate: float = BODY_MIN_RATE,
                  idle_seconds: float = BODY_IDLE_SECONDS, clock: Callable[[], float] = time.monotonic):
         self.app = app
         self.max_bytes = max_bytes
+        self.json_max_bytes = json_max_bytes or max_bytes
         self.per_client = per_client
         self.base_seconds, self.min_rate, self.idle_seconds = base_seconds, min_rate, idle_seconds
         self.clock = clock
@@ -70,7 +71,9 @@ class BodyGuard:
         chunked = "chunked" in environ.get("HTTP_TRANSFER_ENCODING", "").lower()
         if not chunked and not length:
             return self.app(environ, start_response)
-        if length and length > self.max_bytes:  # the app refuses it (413) without reading it
+        is_json = "json" in environ.get("CONTENT_TYPE", "").lower()
+        limit = self.json_max_bytes if is_json else self.max_bytes
+        if length and length > limit:  # the app refuses it (413) unread
             _close_after(environ)
             return self.app(environ, start_response)
         addr = environ.get("REMOTE_ADDR") or "unknown"
@@ -83,7 +86,7 @@ class BodyGuard:
             environ[REFUSED] = (429, f"at most {self.per_client} uploads at a time from one address; try again in a moment")
             return self.app(environ, start_response)
         try:
-            buf = self._buffer(environ, length)
+            buf = self._buffer(environ, length, limit)
         finally:
             with self._lock:
                 self._reading[addr] -= 1
@@ -91,11 +94,11 @@ class BodyGuard:
                     del self._reading[addr]
         return ClosingIterator(self.app(environ, start_response), [buf.close])
 
-    def _buffer(self, environ: dict, length: int | None) -> Any:
+    def _buffer(self, environ: dict, length: int | None, limit: int) -> Any:
         """Replace wsgi.input by the whole body, read within the deadline (or mark it refused)."""
         source = environ["wsgi.input"]
         sock = environ.get("gunicorn.socket")
-        expected = length if length is not None else self.max_bytes
+        expected = length if length is not None else limit
         deadline = self.clock() + self.base_seconds + expected / self.min_rate
         buf: Any = io.BytesIO() if length is not None and length <= SPOOL else tempfile.SpooledTemporaryFile(SPOOL)
         got = 0
@@ -111,9 +114,9 @@ class BodyGuard:
                 if not data:
                     break
                 got += len(data)
-                if got > self.max_bytes:
+                if got > limit:
                     _close_after(environ)
-                    environ[REFUSED] = (413, f"the body is over the {self.max_bytes // (1024 * 1024)} MB limit")
+                    environ[REFUSED] = (413, f"the body is over the {limit // 1024} KB limit")
                     break
                 buf.write(data)
         except TimeoutError:  # socket.timeout is TimeoutError
@@ -146,6 +149,7 @@ def register(app: Any) -> None:
 
     cfg = app.config
     app.wsgi_app = BodyGuard(app.wsgi_app, max_bytes=int(cfg.get("MAX_CONTENT_LENGTH") or 20 * 1024 * 1024),
+                             json_max_bytes=int(cfg.get("MAX_JSON_BYTES") or 256 * 1024),
                              per_client=int(cfg.get("BODIES_PER_CLIENT", BODIES_PER_CLIENT)),
                              base_seconds=float(cfg.get("BODY_SECONDS", BODY_SECONDS)),
                              min_rate=float(cfg.get("BODY_MIN_RATE", BODY_MIN_RATE)))

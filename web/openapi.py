@@ -57,7 +57,8 @@ SCHEMAS = {
                                                 "code": {"type": "string", "description": "stable kind of failure, for a translated message",
                                                          "enum": ["malformed", "token_missing", "token_wrong", "not_found", "method_not_allowed",
                                                                   "conflict", "too_large", "unsupported_media_type", "impossible",
-                                                                  "rate_limited", "internal", "unavailable", "error"]},
+                                                                  "rate_limited", "internal", "unavailable", "request_timeout",
+                                                                  "precondition_required", "error"]},
                                                 "detail": _ref("ErrorDetail")}}},
     },
     "ErrorDetail": {

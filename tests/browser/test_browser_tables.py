@@ -465,3 +465,22 @@ def test_a_hand_refused_with_503_waits_in_the_queue_and_goes_in_by_itself(phone,
     assert len(table["hands"]) == 1 and table["hands"][0]["winners"][0]["seat"] == 3
     assert refused and all(v == '"1"' for v in refused)   # sent with If-Match each time
     assert console.unexpected() == []
+
+
+def test_an_event_games_next_game_is_left_to_the_organiser(phone, live_server):
+    """A phone holding only the table's token is not offered "next game" for a game of an event
+    (the server refuses it with 403, issue 24): it says the organiser starts it."""
+    page, console = phone
+    ev = page.request.post(f"{live_server}/api/events", data=json.dumps({"name": "Club", "players": NAMES}),
+                           headers={"Content-Type": "application/json"}).json()
+    org = {"Content-Type": "application/json", "Authorization": f"Bearer {ev['organiser_token']}"}
+    game = page.request.post(f"{live_server}/api/events/{ev['id']}/games", data=json.dumps({"players": [0, 1, 2, 3]}),
+                             headers=org).json()["new_games"][0]
+    resp = page.request.post(f"{live_server}/api/tables/{game['id']}/hands", data=json.dumps({"result": "end"}),
+                             headers={**org, "If-Match": '"1"'})
+    assert resp.ok, resp.text()
+    page.goto(f"/t/{game['id']}#token={game['edit_token']}")
+    expect(page.locator('[data-testid="round"]')).to_have_text("Game over")
+    expect(page.locator('[data-testid="next-by-organiser"]')).to_contain_text("its organiser starts the next game")
+    expect(page.locator('[data-testid="next-game"]')).to_have_count(0)
+    assert console.unexpected() == []
