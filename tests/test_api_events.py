@@ -3,6 +3,7 @@ import csv
 import io
 
 import pytest
+
 from api_helpers import current
 
 NAMES = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal"]
@@ -70,10 +71,11 @@ def test_a_round_opens_tables_with_the_events_players_and_rules(tclient):
         assert table["event"]["id"] == ev["id"] and table["event"]["entrants"] == seats
     # the table's own token records on it, and so does the organiser's
     g0, g1 = doc["new_games"]
-    assert tclient.post(f"/api/tables/{g0['id']}/hands", json={"result": "draw"}, headers=current(tclient, g0['id'], {"Authorization": f"Bearer {g0['edit_token']}"})).status_code == 200
+    mine = {"Authorization": f"Bearer {g0['edit_token']}"}
+    assert tclient.post(f"/api/tables/{g0['id']}/hands", json={"result": "draw"}, headers=current(tclient, g0['id'], mine)).status_code == 200
     assert tclient.post(f"/api/tables/{g1['id']}/hands", json={"result": "draw"}, headers=current(tclient, g1['id'], org(ev))).status_code == 200
     # but one table's token does not record on another table
-    assert tclient.post(f"/api/tables/{g1['id']}/hands", json={"result": "draw"}, headers=current(tclient, g1['id'], {"Authorization": f"Bearer {g0['edit_token']}"})).status_code == 403
+    assert tclient.post(f"/api/tables/{g1['id']}/hands", json={"result": "draw"}, headers=current(tclient, g1['id'], mine)).status_code == 403
 
 
 def test_ten_players_get_two_byes_or_two_substitutes(tclient):

@@ -88,9 +88,18 @@ def test_event_creation_and_games_are_rate_limited(tmp_path):
     assert got == [201, 201, 429]
 
 
+REDIS_URL = os.environ.get("TEST_REDIS_URL")
+STORES = ["memory://", pytest.param(REDIS_URL, id="redis", marks=pytest.mark.skipif(
+    not REDIS_URL, reason="needs Redis: run through ./scripts/with-redis"))]
+
+
+@pytest.mark.parametrize("store", STORES)
 @pytest.mark.parametrize("kind", ["tables", "events"])
-def test_wrong_codes_never_lock_an_address_out_of_its_real_tables(tmp_path, kind):
-    client = make_app(tmp_path, RATE_LIMITS={"table_miss": "3 per minute"}).test_client()
+def test_wrong_codes_never_lock_an_address_out_of_its_real_tables(tmp_path, kind, store):
+    import uuid
+
+    client = make_app(tmp_path, RATE_LIMITS={"table_miss": "3 per minute"}, RATE_LIMIT_STORAGE=store,
+                      RATE_LIMIT_PREFIX=f"t24-{uuid.uuid4().hex}").test_client()
     real = client.post("/api/tables", json=PLAYERS).get_json() if kind == "tables" else new_event(client)
     assert codes(client, 5, "GET", f"/api/{kind}/ZZZZZZZZ") == [404, 404, 404, 429, 429]
     resp = client.get(f"/api/{kind}/ZZZZZZZZ", environ_base={"REMOTE_ADDR": "192.0.2.1"})
@@ -234,10 +243,19 @@ def test_a_photo_in_another_colour_space_is_converted_to_srgb():
 
 # --- photos in flight -------------------------------------------------------------------------
 
-def test_photo_slots_per_client_and_per_worker():
+@pytest.mark.parametrize("store", [None, STORES[1]])
+def test_photo_slots_per_client_and_per_worker(store):
+    import uuid
+
     from web.bodies import PhotoSlots
 
-    slots = PhotoSlots(per_worker=2, per_client=1)
+    slots = PhotoSlots(per_worker=2, per_client=1, redis_url=store, prefix=f"t24-{uuid.uuid4().hex}")
+    if store:   # another worker process, sharing the count through Redis
+        other = PhotoSlots(per_worker=2, per_client=1, redis_url=store, prefix=slots._prefix)
+        with other.slot("a") as elsewhere:
+            assert elsewhere
+            with slots.slot("a") as here:
+                assert not here      # one photo per client across workers
     with slots.slot("a") as a1:
         assert a1
         with slots.slot("a") as a2:
