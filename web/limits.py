@@ -119,7 +119,7 @@ def register(app: Flask) -> None:
         setting = current_app.config.get("RATE_LIMITS", {}).get("table_miss")
         if not setting:
             return resp
-        ids = ("table_miss", client_address())
+        ids = (current_app.config.get("RATE_LIMIT_PREFIX") or "tenbou", "table_miss", client_address())
         wait = 0
         for item in parse_many(setting):
             try:
