@@ -6,14 +6,16 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 from pathlib import Path
 
 import numpy as np
 from PIL import Image, ImageOps
 
 ROOT = Path(__file__).resolve().parents[2]
-CROPS = ROOT.parent / "shared" / "data" / "tile-crops"
-DEV_PHOTOS = ROOT.parent / "shared" / "data" / "dev-photos"
+SHARED = Path(os.environ.get("TENBOU_SHARED", ROOT.parent / "shared"))  # the rule texts and data, beside the checkout
+CROPS = SHARED / "data" / "tile-crops"
+DEV_PHOTOS = SHARED / "data" / "dev-photos"
 CROP_HAND = ["2m", "3m", "4m", "4p", "5p", "6p", "6s", "7s", "8s", "1z", "1z", "1z", "5z", "5z"]
 
 # A complete closed hand (222p 999p 123s 111z 66z, won on 6z) from tiles of the development photos.
