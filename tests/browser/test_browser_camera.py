@@ -23,20 +23,18 @@ VENDOR = ROOT / "static" / "vendor" / "ort" / "ort-wasm-simd-threaded.wasm"
 PYODIDE = ROOT / "static" / "vendor" / "pyodide"
 SAME_PHOTOS = sorted(p.name for p in DEV_PHOTOS.glob("*.jpg")) or ["IMG_3085.jpg"]
 
-# Runs the worker on raw RGBA pixels handed over from Python: the very pixels the server decodes.
+# Reads raw RGBA pixels handed over from Python (the very pixels the server decodes) on the phone:
+# the networks in recognize-worker.js, then recognition/reading.py in the offline worker (Pyodide).
 RUN_WORKER = """async ({b64, width, height}) => {
   const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
-  const worker = new Worker("/static/js/recognize-worker.js", { type: "module" });
-  const answer = (want) => new Promise((resolve) => { worker.onmessage = (e) => { if (want.includes(e.data.type)) resolve(e.data); }; });
-  let msg = answer(["ready", "unavailable"]);
-  worker.postMessage({ type: "init" });
-  const ready = await msg;
-  if (ready.type !== "ready") return { error: ready.message };
-  msg = answer(["result", "failed"]);
-  worker.postMessage({ type: "recognize", id: 1, pixels: bytes, width, height });
-  const out = await msg;
-  worker.terminate();
-  return out.type === "result" ? { result: out.result, threads: ready.threads } : { error: out.message };
+  const { phoneReader } = await import("/static/js/live-recognizer.js");
+  const reader = phoneReader();
+  if (!(await reader.ready)) return { error: reader.message };
+  try {
+    return { result: await reader.read({ pixels: bytes, width, height }), threads: reader.threads };
+  } catch (err) {
+    return { error: String(err.message || err) };
+  }
 }"""
 
 
