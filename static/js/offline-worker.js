@@ -43,15 +43,17 @@ def tenbou_project(text):
 
 def tenbou_boxes(out, text):
     from recognition import reading
-    a = json.loads(text)
-    st = reading.Settings(**a["settings"])
-    return _answer(lambda: reading.detect_boxes(out.to_py(), a["gh"], a["gw"], a["scale"], a["width"], a["height"], st, a["stride"]))
+    def run():
+        a = json.loads(text)
+        st = reading.Settings(**a["settings"])
+        return reading.detect_boxes(out.to_py(), a["gh"], a["gw"], a["scale"], a["width"], a["height"], st, a["stride"])
+    return _answer(run)
 
 def tenbou_read(logits, text):
     from recognition import reading
-    a = json.loads(text)
-    st = reading.Settings(**a["settings"])
     def run():
+        a = json.loads(text)
+        st = reading.Settings(**a["settings"])
         boxes = a["boxes"]
         probs, orient = reading.probabilities(logits.to_py() if logits is not None else [], len(boxes), len(a["labels"]), st.half_turn_tta)
         return reading.assemble(boxes, probs, orient, a["labels"], a["reject_label"], (a["width"], a["height"]), st).to_json()
