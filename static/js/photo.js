@@ -209,11 +209,14 @@ export async function photoScreen(view) {
     // everything else the photo shows is listed apart, one tap adds it
     const apart = readingOrder(res).filter((i) => dets[i].extra && dets[i].ignored);
     const inHand = readingOrder(res).filter((i) => !apart.includes(i));
-    const gap = (after) => h("button", { type: "button", class: "add-gap", "data-testid": "add-gap", "data-after": String(after),
-      "aria-label": t("photo.add_here"), onclick: () => addMissed(after) }, "+");
-    const addedAfter = (after) => (last.added || []).map((a, k) => [a, k]).filter(([a]) => a.after === after).map(([a, k]) => h("button", {
-      type: "button", class: "added", "data-added": a.tile, "aria-label": `${tileName(a.tile)}: ${t("photo.leave_out")}`,
-      onclick: () => { last.added.splice(k, 1); show(); } }, tileImg(a.tile, { alt: "" })));
+    // (a span with the button role: the row's buttons stay the detections, one per tile)
+    const gap = (after) => h("span", { role: "button", tabindex: "0", class: "add-gap", "data-testid": "add-gap", "data-after": String(after),
+      "aria-label": t("photo.add_here"), onclick: () => addMissed(after),
+      onkeydown: (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); addMissed(after); } } }, "+");
+    const addedAfter = (after) => (last.added || []).map((a, k) => [a, k]).filter(([a]) => a.after === after).map(([a, k]) => h("span", {
+      role: "button", tabindex: "0", class: "added", "data-added": a.tile, "aria-label": `${tileName(a.tile)}: ${t("photo.leave_out")}`,
+      onclick: () => { last.added.splice(k, 1); show(); },
+      onkeydown: (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); last.added.splice(k, 1); show(); } } }, tileImg(a.tile, { alt: "" })));
     const list = [gap(-1), ...addedAfter(-1), ...inHand.flatMap((i) => [tileButton(i), ...addedAfter(i), gap(i)])];
     const alsoList = apart.map((i) => h("button", {
       type: "button", class: "also", "data-det": String(i), "data-tile-now": dets[i].tile,
@@ -222,6 +225,14 @@ export async function photoScreen(view) {
     clear(stageBox,
       h("div", { class: "photo-stage" }, svg),
       h("button", { type: "button", class: "btn-block", onclick: () => { last.whole = !last.whole; show(); } }, last.whole ? t("photo.zoom") : t("photo.whole")),
+      // how the hand was won and the seat come first, beside the photo: never asked after Score
+      h("section", { class: "card", "aria-label": t("photo.this_hand") },
+        h("h2", {}, t("photo.this_hand")),
+        h("p", { class: "small muted" }, t("photo.asked")),
+        segmented("photo-win", [["ron", t("result.ron")], ["tsumo", t("result.tsumo")]], last.winBy, (v) => { last.winBy = v; choiceErr.textContent = ""; }, { legend: t("score.won_by") }),
+        h("div", { class: "wind-row" }, h("span", { class: "small" }, t("score.seat_wind")),
+          segmented("photo-seat", WIND_OF.map((w) => [w, WIND_NAME[w]]), last.seat, (v) => { last.seat = v; choiceErr.textContent = ""; }, { legend: t("score.seat_wind") })),
+        choiceErr),
       h("section", { class: "card" },
         h("h2", {}, t(res.tiles.length === 1 ? "photo.found_one" : "photo.found", { n: res.tiles.length })),
         notes.map((n) => h("p", { class: "banner info" }, n)),
@@ -233,13 +244,6 @@ export async function photoScreen(view) {
         apart.length ? h("div", { class: "also-in-photo", "data-testid": "also-in-photo" },
           h("h3", {}, t("photo.also")), h("p", { class: "small muted" }, t("photo.also_hint")),
           h("div", { class: "det-list" }, alsoList)) : null),
-      h("section", { class: "card", "aria-label": t("photo.this_hand") },
-        h("h2", {}, t("photo.this_hand")),
-        h("p", { class: "small muted" }, t("photo.asked")),
-        segmented("photo-win", [["ron", t("result.ron")], ["tsumo", t("result.tsumo")]], last.winBy, (v) => { last.winBy = v; choiceErr.textContent = ""; }, { legend: t("score.won_by") }),
-        h("div", { class: "wind-row" }, h("span", { class: "small" }, t("score.seat_wind")),
-          segmented("photo-seat", WIND_OF.map((w) => [w, WIND_NAME[w]]), last.seat, (v) => { last.seat = v; choiceErr.textContent = ""; }, { legend: t("score.seat_wind") })),
-        choiceErr),
       h("div", { class: "sticky-actions" },
         h("button", { type: "button", class: "btn-primary", "data-testid": "photo-score", onclick: toScore }, t("photo.score"))));
     recheck();
