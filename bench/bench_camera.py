@@ -6,10 +6,12 @@
   Chromium, 2 threads when the page is cross-origin isolated) and the server's time per frame
   (POST /api/recognize on loopback, the same JPEG frame), for 640 and 960 px frames;
 - time from opening the camera screen to the auto-capture of a still hand (Chromium's fake camera
-  showing tests/browser/camera_frames.py's hand, tiles cut out of the development photos), on each path
-  and with the network cut, and from the capture to both scores (ron and tsumo) shown: on the
+  showing tests/browser/camera_frames.py's hand, tiles cut out of the development photos), in
+  Automatic mode and on each path, and with the network cut, and from the capture to both scores (ron and tsumo) shown: on the
   server online, on the phone (Pyodide) offline;
-- what a phone downloads for on-phone recognition (ONNX Runtime Web's files, the worker, models).
+- what a phone downloads for on-phone recognition: the networks (ONNX Runtime Web's files, the
+  worker, the models) and the Python reader (Pyodide and recognition/reading.py's source, the same
+  files as offline scoring's).
 
 The frames are the hand picture of tests/browser/camera_frames.py scaled to each size. Phone and server
 alternate frame by frame so both see the same machine load: compare the ratio, not the numbers
@@ -200,7 +202,7 @@ def main() -> None:
                   f"server {s:.0f} ms/frame = {1000 / s:.2f} fps; phone/server time ratio {p / s:.2f}")
         page.close()  # its worker and models: the camera pages load their own
         context = browser.new_context(base_url=base, permissions=["camera"])
-        for mode in ("phone", "server"):
+        for mode in ("auto", "phone", "server"):  # auto: the default, either path, the streak carried across
             times, scores = [], []
             for _ in range(args.captures):
                 cam = context.new_page()
