@@ -130,3 +130,18 @@ def test_built_photos_read_the_same_tiles_on_both_paths(phone, live_server, name
         p = want["proposal"]
         assert p["complete"] and sorted(want["tiles"][i]["tile"] for i in p["concealed"]) == sorted(hand)
         assert len(p["extra"]) >= 2, "the stray tiles and keys are listed apart"
+
+
+def test_the_camera_says_what_it_waits_for(phone):
+    """Not a count of tiles found: the hand's count against a winning hand's, from the proposal."""
+    page, _ = phone
+    page.goto("/#/score")
+    said = page.evaluate("""async () => {
+      const { waitingFor } = await import("/static/js/camera.js");
+      const p = (n, melds = []) => ({ concealed: Array.from({ length: n }, (_, i) => i), melds, extra: [0, 1, 2] });
+      return [waitingFor(p(13)), waitingFor(p(11)), waitingFor(p(15)),
+              waitingFor(p(10, [{ type: "daiminkan", tiles: "5555z" }])),
+              waitingFor({ ...p(14), message: "the tiles do not form a complete hand: please check the highlighted ones" })];
+    }""")
+    assert said == ["13 tiles, one more", "11 tiles, 3 more", "15 tiles, one too many", "14 tiles, one more",
+                    "the tiles do not form a complete hand: please check the highlighted ones"]
