@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from .camera_frames import HAND, cluttered_table_picture, write_y4m
-from .test_browser_camera import PYODIDE, both_ways, captured, needs_vendor
+from .camera_helpers import PYODIDE, both_ways, captured, needs_vendor
 
 TILE_W = 60  # the hand's tiles are 60 px wide in the 960 px video (40 px in the 640 px frames read)
 

@@ -15,7 +15,7 @@ from PIL import Image
 from recognition import reading
 
 from .camera_frames import CROP_HAND, HAND, cluttered_table_picture, crop_hand_picture, dev_hand_picture
-from .test_browser_camera import PYODIDE, needs_vendor, on_phone
+from .camera_helpers import PYODIDE, needs_vendor, on_phone
 
 LABELS = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "1z", "2z", "back", "none"]
 
