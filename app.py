@@ -61,6 +61,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     from services.tables import TableService
     from storage import Database, migrate
     from web import api, contributions, errors, events, health, limits, openapi, pages, recognize, security, tables
+    from web.compression import init_compression
 
     database = Database(app.config["DATABASE_URL"])
     # Prepare the schema: gunicorn's master does it once before forking (gunicorn.conf.py) and sets
@@ -78,6 +79,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["tables"] = TableService(database)
     app.extensions["events"] = EventService(app.extensions["tables"])
 
+    init_compression(app)  # registered first, so its hook runs last, on the finished response
     errors.register(app)
     security.register(app)
     for blueprint in (api.bp, recognize.bp, contributions.bp, tables.bp, events.bp, health.bp, openapi.bp, pages.bp,
