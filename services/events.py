@@ -21,7 +21,7 @@ from typing import Any
 from game.ledger import printable
 from league.seating import MODES, SeatingError, repeat_meetings, seat_round
 from league.standings import score_lines, standings
-from league.stats import event_stats, game_stats
+from league.stats import event_stats, game_stats, game_tally
 from scoring.rules import get_ruleset
 from services.tables import KEY_CHARS, MAX_KEY, MAX_PLAYER_NAME, SHARE_ALPHABET, SHARE_CODE_LENGTH, TableError, TableService, csv_cell, hash_token, rules_of
 from storage.db import VersionConflict, now
@@ -260,7 +260,7 @@ class EventService:
             docs.append({"id": t["id"], "share_code": t["share_code"], "round": g["round"], "number": g["position"],
                          "players": t["players"], "entrants": g["entrants"], "excluded": g["excluded"],
                          "previous_table": t.get("previous_table"), "next_table": t.get("next_table"),
-                         "state": t["state"], "hands": t["hands"]})
+                         "state": t["state"], "hands": t["hands"], "version": t["version"]})
         table = standings(rules.ranking_tie_break, players, docs)
         out_games = []
         for d, g in zip(docs, games):
@@ -283,11 +283,22 @@ class EventService:
             "ruleset_title": rules.title, "rules": row["rules"], "players": players, "settings": row["settings"],
             "version": row["version"], "rounds": row["rounds"], "games": out_games,
             "standings": table["rows"], "progress": table["progress"], "tie_break": table["tie_break"],
-            "stats": event_stats(len(players), docs),
+            "stats": event_stats(len(players), docs, lambda d: self._tally(derived, d)),
             "repeat_meetings": repeat_meetings(row["rounds"]),
             "tag": f"{row['version']}.{len(games)}.{sum(g['table']['version'] for g in games)}",
             "created_at": row["created_at"], "updated_at": row["updated_at"],
         }
+
+    @staticmethod
+    def _tally(derived: dict, game: Mapping) -> dict:
+        """A game's counts for the event statistics, kept by table version and seating."""
+        key = ("tally", game["id"])
+        version = (game["version"], tuple(game["entrants"]))
+        kept = derived.get(key)
+        if kept is None or kept[0] != version:
+            kept = (version, game_tally(game))
+            derived[key] = kept
+        return kept[1]
 
     # --- writes --------------------------------------------------------------------------
     @staticmethod

@@ -86,6 +86,11 @@ def test_a_poll_after_one_hand_at_200_tables_sends_only_that_table(big_event):
 
 def test_finished_games_excluded_games_and_new_games_arrive_as_changes(big_event):
     _, client, ev, games = big_event
+    # a few hands with riichi, tsumo and draws, so the statistics have something to add up
+    for n, g in enumerate(games[10:16]):
+        for hand in ({"result": "tsumo", "winner": {"seat": n % 4, "value": {"han": 2, "fu": 30}}, "riichi": [n % 4]},
+                     {"result": "draw", "tenpai": [0, 2]}):
+            assert client.post(f"/api/tables/{g['id']}/hands", json=hand, headers={"Authorization": f"Bearer {g['edit_token']}"}).status_code == 200
     doc = client.get(f"/api/events/{ev['id']}").get_json()
     start = doc
     # two games end (the standings and their progress change), one is excluded, one more game is added
@@ -106,6 +111,10 @@ def test_finished_games_excluded_games_and_new_games_arrive_as_changes(big_event
     delta = poll(client, ev["id"], start["tag"]).get_json()
     assert "full" not in delta and apply_changes(start, delta) == now
     assert delta["lists"]["games"]["length"] == 201 and "200" in delta["lists"]["games"]["items"]
+    # what the cache kept (decoded tables, each game's figures and counts) adds up to the event worked out afresh
+    app = client.application
+    app.extensions["events"]._cache.clear()
+    assert client.get(f"/api/events/{ev['id']}").get_json() == now
 
 
 def test_an_unknown_tag_gets_the_whole_document_and_bad_requests_are_named(big_event):
