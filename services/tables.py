@@ -239,23 +239,25 @@ class TableService:
                                       "undone or corrected). Export it and start a new table to go on.", "hands")
             rules = get_ruleset(row.ruleset, row.rules)
             rebuilt = row.board_version != row.version
-            if rebuilt:
-                self._rebuild_board(conn, row, rules)
-            # replays from the changed hand only: refuses an impossible hand before anything is stored
-            step = self._step(conn, row, rules, change)
-            if step.count > MAX_HANDS:
-                raise TableError(422, f"a table holds at most {MAX_HANDS} hands", "hands")
-            dumped = [_dumps(r) for r in step.records]
-            records = self._new_records(conn, row, op, step, dumped, None if rebuilt else _records_json(row.snapshot))
-            self.db.put_board_rows(conn, row.id, step.start, [
-                (_dumps(h), r, _dumps(state_to_json(st))) for h, r, st in zip(step.hands, dumped, step.states)])
-            shown = {"ruleset": rules.id, "ruleset_title": rules.title, "state": state_dict(rules, step.state)}
-            fields = {"id": row.id, "share_code": row.share_code, "ruleset": row.ruleset, "rules": row.rules,
-                      "players": row.players, "created_at": row.created_at}
-            links = self.db.links_of(conn, row.id)
             try:
-                return self.db.append_change(conn, row.id, row.version, op, index, body,
-                                            lambda version, stamp: _compose(fields, shown, records, version, stamp, links))
+                if rebuilt:
+                    self._rebuild_board(conn, row, rules)
+                # replays from the changed hand only: refuses an impossible hand before anything is stored
+                step = self._step(conn, row, rules, change)
+                if step.count > MAX_HANDS:
+                    raise TableError(422, f"a table holds at most {MAX_HANDS} hands", "hands")
+                dumped = [_dumps(r) for r in step.records]
+                records = self._new_records(conn, row, op, step, dumped, None if rebuilt else _records_json(row.snapshot))
+                shown = {"ruleset": rules.id, "ruleset_title": rules.title, "state": state_dict(rules, step.state)}
+                fields = {"id": row.id, "share_code": row.share_code, "ruleset": row.ruleset, "rules": row.rules,
+                          "players": row.players, "created_at": row.created_at}
+                links = self.db.links_of(conn, row.id)
+                # the version check first: a second writer of the same version stops there, before the board
+                snapshot = self.db.append_change(conn, row.id, row.version, op, index, body,
+                                                 lambda version, stamp: _compose(fields, shown, records, version, stamp, links))
+                self.db.put_board_rows(conn, row.id, step.start, [
+                    (_dumps(h), r, _dumps(state_to_json(st))) for h, r, st in zip(step.hands, dumped, step.states)])
+                return snapshot
             except VersionConflict:
                 current = self.db.find(row.id)
                 raise TableError(409, "another phone recorded a change at the same moment; reload and try again",

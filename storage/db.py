@@ -325,8 +325,11 @@ class Database:
         """Replace the board from hand ``start`` on with ``rows`` (hand, record, state as JSON text)."""
         conn.execute(delete(table_boards).where((table_boards.c.table_id == table_id) & (table_boards.c.hand_index >= start)))
         if rows:
-            conn.execute(insert(table_boards), [{"table_id": table_id, "hand_index": start + i, "hand": h, "record": r, "state": s}
-                                                for i, (h, r, s) in enumerate(rows)])
+            try:
+                conn.execute(insert(table_boards), [{"table_id": table_id, "hand_index": start + i, "hand": h, "record": r, "state": s}
+                                                    for i, (h, r, s) in enumerate(rows)])
+            except IntegrityError:  # another writer built the same rows first (PostgreSQL): the caller rolls back
+                raise VersionConflict() from None
 
     # --- links between games, and events -------------------------------------------------
     def links_of(self, conn: Connection, table_id: str) -> dict:
