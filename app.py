@@ -63,6 +63,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     from services.tables import TableService
     from storage import Database, migrate
     from web import api, bodies, contributions, errors, events, health, limits, openapi, pages, recognize, security, tables
+    from web.compression import init_compression
 
     database = Database(app.config["DATABASE_URL"])
     # Prepare the schema: gunicorn's master does it once before forking (gunicorn.conf.py) and sets
@@ -81,6 +82,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["tables"] = TableService(database, max_event_games=int(app.config["MAX_EVENT_GAMES"]))
     app.extensions["events"] = EventService(app.extensions["tables"])
 
+    init_compression(app)  # registered first, so its hook runs last, on the finished response
     errors.register(app)
     bodies.register(app)   # before security (its refusals come first) and limits (whose proxy rule runs first)
     security.register(app)

@@ -7,6 +7,11 @@ Schema:
   last, ``replace`` hand n, ``next`` game); the hand list is the fold of the changes
   (:func:`game.board.fold`), and the state its replay. Named ``events`` before revision 0003.
   ``(table_id, version)`` is the primary key, so two writers can never both append version n.
+- ``table_boards``: a table's board, kept with its log so a write replays only from the hand it
+  changes: one row per hand (the hand as sent, its record in the table JSON, and the state after
+  it). ``tables.board_version`` is the log version the rows stand for; a table whose board is
+  behind its log (written before revision 0004) has it rebuilt from the log on its next write.
+  The log stays the truth: the board can always be rebuilt from it.
 - ``table_links``: a game that follows another with the same players ("next game").
 - ``club_events``: a club night or a league season: its organiser token's hash, rule set, players,
   settings and the seating of its rounds (JSON), and a version bumped on every change.
@@ -23,7 +28,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from sqlalchemy import Boolean, Column, ForeignKey, Integer, MetaData, String, Table, Text, create_engine, event, func, insert, select, update
+from sqlalchemy import Boolean, Column, ForeignKey, Integer, MetaData, String, Table, Text, create_engine, delete, event, func, insert, select, update
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
@@ -43,6 +48,16 @@ tables = Table(
     Column("snapshot", Text, nullable=False),
     Column("created_at", String(40), nullable=False),
     Column("updated_at", String(40), nullable=False),
+    Column("board_version", Integer, nullable=False, server_default="0"),
+)
+
+table_boards = Table(
+    "table_boards", metadata,
+    Column("table_id", String(32), ForeignKey("tables.id"), primary_key=True),
+    Column("hand_index", Integer, primary_key=True),
+    Column("hand", Text, nullable=False),
+    Column("record", Text, nullable=False),
+    Column("state", Text, nullable=False),
 )
 
 changes = Table(
@@ -108,6 +123,7 @@ class TableRow:
     snapshot: str
     created_at: str
     updated_at: str
+    board_version: int = 0
 
 
 def now() -> str:
@@ -295,19 +311,24 @@ class Database:
             with conn.begin_nested():
                 conn.execute(insert(tables).values(
                     id=id, share_code=share_code, token_hash=token_hash, ruleset=ruleset, rules=json.dumps(rules),
-                    players=json.dumps(players), version=1, snapshot=snapshot, created_at=stamp, updated_at=stamp))
+                    players=json.dumps(players), version=1, snapshot=snapshot, created_at=stamp, updated_at=stamp,
+                    board_version=1))
         except IntegrityError:
             return False
         return True
 
     def append_change(self, conn: Connection, table_id: str, version: int, op: str, hand_index: int | None,
-                     body: dict | None, snapshot_for) -> str:
-        """Append change ``version + 1`` and store the new snapshot; VersionConflict if not current."""
+                     body: dict | None, snapshot_for, board: bool = True) -> str:
+        """Append change ``version + 1`` and store the new snapshot; VersionConflict if not current.
+        ``board``: the caller brought the table's board rows to the new version in this transaction."""
         new_version = version + 1
         stamp = now()
         snapshot = snapshot_for(new_version, stamp)
+        values = {"version": new_version, "snapshot": snapshot, "updated_at": stamp}
+        if board:
+            values["board_version"] = new_version
         result = conn.execute(update(tables).where((tables.c.id == table_id) & (tables.c.version == version))
-                              .values(version=new_version, snapshot=snapshot, updated_at=stamp))
+                              .values(**values))
         if result.rowcount != 1:
             raise VersionConflict()
         try:
@@ -319,6 +340,38 @@ class Database:
             raise VersionConflict() from None
         return snapshot
 
+
+    # --- a table's board: one row per hand --------------------------------------------------
+    def board_count(self, conn: Connection, table_id: str) -> int:
+        """How many hands the board holds (the primary key's last entry: no scan)."""
+        last = conn.execute(select(func.max(table_boards.c.hand_index)).where(table_boards.c.table_id == table_id)).scalar()
+        return 0 if last is None else last + 1
+
+    def board_rows(self, conn: Connection, table_id: str, start: int = 0, stop: int | None = None,
+                   columns: tuple[str, ...] = ("hand_index", "hand", "record", "state")) -> list:
+        """Rows ``start`` to ``stop`` (exclusive) of a table's board, in order, undecoded."""
+        query = select(*(table_boards.c[c] for c in columns)).where(
+            (table_boards.c.table_id == table_id) & (table_boards.c.hand_index >= start))
+        if stop is not None:
+            query = query.where(table_boards.c.hand_index < stop)
+        return list(conn.execute(query.order_by(table_boards.c.hand_index)).all())
+
+    def board_state(self, conn: Connection, table_id: str, index: int) -> str | None:
+        """The state after hand ``index`` (JSON text), or None if there is no such hand."""
+        if index < 0:
+            return None
+        return conn.execute(select(table_boards.c.state).where(
+            (table_boards.c.table_id == table_id) & (table_boards.c.hand_index == index))).scalar()
+
+    def put_board_rows(self, conn: Connection, table_id: str, start: int, rows: list[tuple[str, str, str]]) -> None:
+        """Replace the board from hand ``start`` on with ``rows`` (hand, record, state as JSON text)."""
+        conn.execute(delete(table_boards).where((table_boards.c.table_id == table_id) & (table_boards.c.hand_index >= start)))
+        if rows:
+            try:
+                conn.execute(insert(table_boards), [{"table_id": table_id, "hand_index": start + i, "hand": h, "record": r, "state": s}
+                                                    for i, (h, r, s) in enumerate(rows)])
+            except IntegrityError:  # another writer built the same rows first (PostgreSQL): the caller rolls back
+                raise VersionConflict() from None
 
     # --- links between games, and events -------------------------------------------------
     def links_of(self, conn: Connection, table_id: str) -> dict:
@@ -406,6 +459,26 @@ class Database:
                                  .select_from(event_games.join(tables, tables.c.id == event_games.c.table_id))
                                  .where(event_games.c.event_id == row[0])).one()
         return row[0], f"{row[1]}.{games[0]}.{games[1]}"
+
+    def event_games_cached(self, event_id: str, known: dict[str, tuple[int, dict]]) -> list[dict]:
+        """The event's games in order, like :meth:`event_games_of`, decoding only the tables whose
+        version is not the one in ``known`` (table id -> (version, table JSON decoded)), which is
+        brought up to date: after one hand, one table is read and decoded, not every table."""
+        with self.reading() as conn:
+            rows = conn.execute(select(event_games.c.table_id, event_games.c.position, event_games.c.round, event_games.c.entrants,
+                                       event_games.c.excluded, tables.c.version)
+                                .join(tables, tables.c.id == event_games.c.table_id)
+                                .where(event_games.c.event_id == event_id).order_by(event_games.c.position)).mappings().all()
+            stale = [r["table_id"] for r in rows if known.get(r["table_id"], (None,))[0] != r["version"]]
+            for i in range(0, len(stale), 500):
+                for tid, version, snapshot in conn.execute(select(tables.c.id, tables.c.version, tables.c.snapshot)
+                                                           .where(tables.c.id.in_(stale[i:i + 500]))).all():
+                    known[tid] = (version, json.loads(snapshot))
+        for gone in set(known) - {r["table_id"] for r in rows}:
+            del known[gone]
+        return [{"table_id": r["table_id"], "position": r["position"], "round": r["round"],
+                 "entrants": json.loads(r["entrants"]), "excluded": bool(r["excluded"]),
+                 "table": known[r["table_id"]][1]} for r in rows]
 
     def event_games_of(self, event_id: str, conn: Connection | None = None) -> list[dict]:
         """The event's games in order, each with its table's current JSON."""

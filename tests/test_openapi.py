@@ -15,7 +15,8 @@ from web.openapi_record import EXAMPLE_CALLS, record_examples
 @pytest.fixture(scope="module")
 def spec_app(tmp_path_factory):
     db = tmp_path_factory.mktemp("openapi") / "api.sqlite3"
-    app = create_app({"TESTING": True, "DATABASE_URL": f"sqlite:///{db}", "RATE_LIMITS": {},
+    # uncompressed: the fuzzer's WSGI client asks for gzip but does not decode it (tests/test_compression.py covers it)
+    app = create_app({"TESTING": True, "DATABASE_URL": f"sqlite:///{db}", "RATE_LIMITS": {}, "COMPRESSION": False,
                       "CONTRIBUTIONS_DIR": str(db.parent / "contributions")})
     yield app
     app.extensions["database"].dispose()

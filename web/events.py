@@ -7,6 +7,7 @@ from services.events import EventService
 from services.tables import TableError
 
 from .api import json_body
+from .errors import error_response
 from .tables import _table_error, _token, no_store
 
 bp = Blueprint("events", __name__)
@@ -45,6 +46,23 @@ def read(key: str):
         return resp
     tag, text = service().read_json(key)
     resp = Response(text, mimetype="application/json")
+    resp.headers["ETag"] = f'"{tag}"'
+    resp.headers["Cache-Control"] = "no-cache"
+    return resp
+
+
+@bp.get("/api/events/<key>/changes")
+def changes(key: str):
+    """What phones on the event page poll: 304 when nothing changed since ``since`` (the tag of the
+    document they hold), else only what changed (see EventService.changes)."""
+    since = request.args.get("since", "")
+    if not since or len(since) > 64:
+        return error_response(400, "since must be the tag of the event document you hold (its ETag)", "since")
+    tag, text = service().changes(key, since)
+    if text is None:
+        resp = Response(status=304)
+    else:
+        resp = Response(text, mimetype="application/json")
     resp.headers["ETag"] = f'"{tag}"'
     resp.headers["Cache-Control"] = "no-cache"
     return resp

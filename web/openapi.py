@@ -61,6 +61,20 @@ SCHEMAS = {
                                                                   "precondition_required", "error"]},
                                                 "detail": _ref("ErrorDetail")}}},
     },
+    "EventChanges": {
+        "type": "object", "required": ["tag"],
+        "properties": {
+            "tag": {"type": "string", "description": "the tag (ETag) of the event now"},
+            "since": {"type": "string", "description": "the tag the changes are from"},
+            "set": {"type": "object", "description": "top-level values of the event that changed, whole"},
+            "lists": {"type": "object", "description": "per list of the event (games, standings, stats...): its new length "
+                                                        "and the entries that changed, by index",
+                      "additionalProperties": {"type": "object", "required": ["length", "items"],
+                                               "properties": {"length": {"type": "integer", "minimum": 0},
+                                                              "items": {"type": "object"}}}},
+            "full": {"type": "object", "description": "the whole event (as GET /api/events/{key}), when the tag is unknown"},
+        },
+    },
     "ErrorDetail": {
         "type": "object", "required": ["id", "params"],
         "description": "the reason as a stable id with its parameters, so an app can word it in the player's language "
@@ -416,6 +430,15 @@ PATHS = {
                    params=[EVENT_KEY], errors={"404": _error("No such event"), "429": TOO_MANY, "503": STORAGE}),
         "patch": _op("Rename the event, add or rename players, change its settings", _ok("The event", _ref("Event")),
                      body=_json(_ref("EventUpdate")), params=[EVENT_KEY, ORGANISER], errors=EVENT_ERRORS, security=True)},
+    "/api/events/{key}/changes": {"get": _op(
+        "What changed in an event since the version a phone holds (what the event page polls): the values "
+        "that changed whole, and of its lists the new length and only the changed entries",
+        _ok("The changes since that version; or, for a tag the server no longer knows, the whole event under \"full\"",
+            _ref("EventChanges")),
+        params=[EVENT_KEY, {"name": "since", "in": "query", "required": True, "schema": {"type": "string", "maxLength": 64},
+                            "description": "the tag of the event document held (its ETag, without quotes)"}],
+        errors={"304": {"description": "Nothing changed since that version"}, "400": _error("No since tag"),
+                "404": _error("No such event")})},
     "/api/events/{key}/rounds": {"post": _op(
         "Seat the next round and open its tables", _ok("The event, with the new games and their edit tokens", _ref("Event")),
         body=_json(_ref("RoundRequest")), params=[EVENT_KEY, ORGANISER], errors=EVENT_GAME_ERRORS, ok_code="201", security=True)},

@@ -1,6 +1,9 @@
 """JSON API for live tables: create, read, record hands, undo, correct, export."""
 from __future__ import annotations
 
+import json
+import re
+
 from flask import Blueprint, Response, current_app, jsonify, request
 
 from services.tables import TableError, TableService
@@ -77,10 +80,14 @@ def read(key: str):
     return _table_response(snapshot, version)
 
 
-def _written(snapshot: str) -> Response:
-    import json
+_VERSION = re.compile(r',"version":(\d+),"state":')
 
-    return _table_response(snapshot, json.loads(snapshot)["version"])
+
+def _written(snapshot: str) -> Response:
+    """The table JSON after a write; its version read from the text (decoding a table of a thousand
+    hands to find one number would cost more than the write)."""
+    found = _VERSION.search(snapshot)
+    return _table_response(snapshot, int(found.group(1)) if found else json.loads(snapshot)["version"])
 
 
 @bp.post("/<key>/hands")
