@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from recognition import detect
+from recognition import detect, scales
 from recognition.hand import Proposal, TileReading, propose
 from recognition.image_io import LoadedImage, load_image
 from recognition.postprocess import Detection, Layout, drop_duplicates, layout
@@ -35,6 +35,11 @@ class Settings:
     half_turn_tta: bool = False  # also read every crop turned half round, and average
     border_confidence: float = 0.9  # a tile cut by the photo's edge must be read at least this surely
     min_confidence: float = 0.5  # a box read less surely than this as one tile (given it is one) is dropped
+    multi_scale: bool = True  # detect again where the tiles are the size the detector learned
+    merge_fragments: bool = True  # parts of one tile's face (blank top, pip groups) are not tiles
+    drop_misfits: bool = True  # boxes far from the tiles' size (unless read surely) or shape are not tiles
+    drop_unsure_groups: bool = True  # groups read unsurely, and unsure lone boxes beside a sure hand, are clutter
+    scale_rule: scales.ScaleRule = scales.DEFAULT_RULE
 
 
 @dataclass(frozen=True)
@@ -66,6 +71,11 @@ def _softmax(x: np.ndarray) -> np.ndarray:
     return e / e.sum(axis=1, keepdims=True)
 
 
+def _box_list(boxes: np.ndarray) -> list[scales.Box]:
+    """(n, 5) array -> the plain tuples recognition.scales works on."""
+    return [(float(b[0]), float(b[1]), float(b[2]), float(b[3]), float(b[4])) for b in boxes]
+
+
 class Recognizer:
     def __init__(self, detector: OnnxModel, classifier: OnnxModel, settings: Settings = Settings()) -> None:
         self.detector = detector
@@ -88,8 +98,34 @@ class Recognizer:
     # -- stages, each usable alone -----------------------------------------------------------
 
     def detect(self, pixels: np.ndarray) -> np.ndarray:
-        """(n, 5) boxes [x1, y1, x2, y2, score] in the pixels of `pixels`."""
-        net_in, tf = fit_resize(pixels, self.long_side)
+        """(n, 5) boxes [x1, y1, x2, y2, score] in the pixels of `pixels`: one pass at the
+        detector's long side, then (Settings.multi_scale) again where the tiles have the size it
+        learned, the passes merged, and (Settings.merge_fragments) parts of tiles merged or dropped."""
+        boxes, scale = self.detect_at(pixels, self.long_side)
+        if not (self.settings.multi_scale or self.settings.merge_fragments):
+            return boxes
+        rule = self.settings.scale_rule
+        first = _box_list(boxes)
+        size = scales.tile_size(first, rule)
+        work_side = max(pixels.shape[:2])
+        passes: list[tuple[list[scales.Box], float]] = [(first, scale)]
+        if self.settings.multi_scale:
+            net_side = round(work_side * scale)
+            for long_side in scales.rescan_sides(size * scale if size else None, net_side, work_side, rule):
+                more, more_scale = self.detect_at(pixels, long_side)
+                passes.append((_box_list(more), more_scale))
+        merged = scales.merge_passes(passes, rule) if len(passes) > 1 else first
+        if self.settings.merge_fragments:
+            merged = scales.merge_fragments(merged)
+        if merged == first:
+            return boxes
+        out = np.array(merged, np.float32).reshape(-1, 5)
+        return out[np.argsort(-out[:, 4], kind="stable")]
+
+    def detect_at(self, pixels: np.ndarray, long_side: int) -> tuple[np.ndarray, float]:
+        """One detector pass with the image's long side at `long_side` (never enlarged): (n, 5)
+        boxes in the pixels of `pixels`, and the scale (detector pixels per pixel of `pixels`)."""
+        net_in, tf = fit_resize(pixels, long_side)
         out = self.detector.run(to_nchw(net_in[None]))[0]
         boxes = detect.decode(out, self.settings.detect_threshold, self.settings.max_tiles, self.stride)
         if len(boxes):
@@ -97,7 +133,7 @@ class Recognizer:
             h, w = pixels.shape[:2]
             boxes[:, [0, 2]] = np.clip(boxes[:, [0, 2]], 0, w)
             boxes[:, [1, 3]] = np.clip(boxes[:, [1, 3]], 0, h)
-        return boxes
+        return boxes, tf.scale
 
     def classify(self, pixels: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Class probabilities (n, len(labels)) and orientation probabilities (n, 4)."""
@@ -146,6 +182,15 @@ class Recognizer:
                          if reject >= 0 else probs.max(1))
             keep &= ~at_edge | (tile_conf >= self.settings.border_confidence)
             keep &= tile_conf >= self.settings.min_confidence
+            if self.settings.drop_misfits:  # judged against the tiles that pass the other tests
+                size = scales.tile_size(_box_list(boxes[keep]), self.settings.scale_rule)
+                fits = scales.drop_misfits(_box_list(boxes), [float(c) for c in tile_conf], size)
+                keep &= np.isin(np.arange(len(boxes)), fits)
+            if self.settings.drop_unsure_groups and keep.any():  # clutter: judged by the company it keeps
+                idx = np.nonzero(keep)[0]
+                kept = scales.drop_unsure_groups(_box_list(boxes[idx]), [float(c) for c in tile_conf[idx]])
+                keep[:] = False
+                keep[idx[kept]] = True
         idx = np.nonzero(keep)[0]
         if len(idx):
             tile_p = probs[idx].copy()
