@@ -37,7 +37,7 @@ class Settings:
     min_confidence: float = 0.5  # a box read less surely than this as one tile (given it is one) is dropped
     multi_scale: bool = True  # detect again where the tiles are the size the detector learned
     merge_fragments: bool = True  # parts of one tile's face (blank top, pip groups) are not tiles
-    drop_misfits: bool = True  # boxes far from the tiles' size (unless read surely) or shape are not tiles
+    drop_misfits: bool = True  # boxes of no tile's shape (a strip of print, a point stick) are not tiles
     drop_unsure_groups: bool = True  # groups read unsurely, and unsure lone boxes beside a sure hand, are clutter
     scale_rule: scales.ScaleRule = scales.DEFAULT_RULE
 
@@ -182,9 +182,8 @@ class Recognizer:
                          if reject >= 0 else probs.max(1))
             keep &= ~at_edge | (tile_conf >= self.settings.border_confidence)
             keep &= tile_conf >= self.settings.min_confidence
-            if self.settings.drop_misfits:  # judged against the tiles that pass the other tests
-                size = scales.tile_size(_box_list(boxes[keep]), self.settings.scale_rule)
-                fits = scales.drop_misfits(_box_list(boxes), [float(c) for c in tile_conf], size)
+            if self.settings.drop_misfits:
+                fits = scales.drop_misfits(_box_list(boxes), [float(c) for c in tile_conf])
                 keep &= np.isin(np.arange(len(boxes)), fits)
             if self.settings.drop_unsure_groups and keep.any():  # clutter: judged by the company it keeps
                 idx = np.nonzero(keep)[0]

@@ -32,9 +32,9 @@ class ScaleRule:
     low: float = 16.0
     high: float = 64.0
     target: float = 34.0
-    min_side: int = 192
+    min_side: int = 96
     max_side: int = 1024
-    pyramid: tuple[int, ...] = (256, 1024)
+    pyramid: tuple[int, ...] = (128, 256, 1024)
     cluster: float = 1.3  # boxes within this factor of each other's size are "the same size"
 
 
@@ -138,17 +138,30 @@ def fit(box: Box, scale: float, rule: ScaleRule = DEFAULT_RULE) -> float:
 def merge_passes(passes: Sequence[tuple[Sequence[Box], float]], rule: ScaleRule = DEFAULT_RULE,
                  overlap: float = 0.45, contain: float = 0.7) -> list[Box]:
     """One list of boxes from several detector passes. Each pass is (boxes in one common frame,
-    its scale: detector pixels per frame pixel). Where boxes of different passes cover one
-    tile (IoU over `overlap`, or the smaller lying `contain` inside the larger), the box from the
-    pass that saw the tile at a size it reads well is kept (then the higher score). Within one
-    pass, boxes are all kept (the detector's own suppression already ran)."""
-    tagged: list[tuple[float, float, int, Box]] = []
+    its scale: detector pixels per frame pixel).
+
+    The pass that found the most at sizes the detector reads well (the sum of the scores of its
+    boxes whose `fit` is 0; a tie goes to the pass whose `tile_size` is nearest `rule.target`)
+    leads: all its boxes are kept. The others' boxes fill in what it missed, those
+    seen at a size the detector reads well (`fit`) first, then by score; a box that covers a
+    kept box of another pass (IoU over `overlap`, or the smaller lying `contain` inside the
+    larger) is dropped, so a close-up's whole tiles are not joined by the pieces of their faces
+    that a pass at a finer scale took for tiles. Within one pass, boxes are all kept (the
+    detector's own suppression already ran)."""
+    def lead(k: int) -> tuple[float, float]:
+        boxes, scale = passes[k]
+        size = tile_size(boxes, rule)
+        found = sum(b[4] for b in boxes if fit(b, scale, rule) == 0)
+        return -found, abs(math.log(size * scale / rule.target)) if size else math.inf
+
+    rank = {k: r for r, k in enumerate(sorted(range(len(passes)), key=lead))}
+    tagged: list[tuple[int, float, float, int, Box]] = []
     for k, (boxes, scale) in enumerate(passes):
         for b in boxes:
-            tagged.append((fit(b, scale, rule), -b[4], k, b))
-    tagged.sort(key=lambda t: (t[0], t[1], t[2]))
+            tagged.append((0 if rank[k] == 0 else 1, fit(b, scale, rule), -b[4], rank[k], b))
+    tagged.sort(key=lambda t: t[:4])
     kept: list[tuple[int, Box]] = []
-    for _, _, k, b in tagged:
+    for _, _, _, k, b in tagged:
         clash = False
         for k2, c in kept:
             if k2 == k:
@@ -218,19 +231,25 @@ def merge_fragments(boxes: Sequence[Box], size: float | None = None, small: floa
 
 
 def drop_misfits(boxes: Sequence[Box], confidences: Sequence[float], size: float | None = None,
-                 ratio: float = 1.9, aspect: float = 2.4, sure: float = 0.9) -> list[int]:
-    """Indices of the boxes to keep: a box whose size is off the tiles' (`size`, or
-    `tile_size(boxes)`) by more than `ratio` either way is kept only when read at least `sure`
-    (its `confidences` entry: how surely it is a tile and which); a box longer than `aspect`
-    times its width is no tile's face at any angle the reader handles and is dropped."""
-    if size is None:
+                 ratio: float | None = None, aspect: float = 3.2, sure: float = 0.9) -> list[int]:
+    """Indices of the boxes to keep: a box longer than `aspect` times its width is no tile's
+    face at any angle the reader handles and is dropped; with a `ratio`, a box whose size is
+    off the tiles' (`size`, or `tile_size(boxes)`) by more than `ratio` either way is kept only
+    when read at least `sure` (its `confidences` entry: how surely it is a tile and which).
+
+    The size test is off by default, and `aspect` is generous: a hand near the camera and the
+    discards across the table differ in size by more than two, and photos squashed by an export
+    stretch tiles to over twice as long as wide; tighter, both cost hand-row tiles on the real
+    photos' training scenes."""
+    if ratio is not None and size is None:
         size = tile_size(boxes)
     keep: list[int] = []
     for i, b in enumerate(boxes):
         w, h = b[2] - b[0], b[3] - b[1]
         if w <= 0 or h <= 0 or max(w, h) / min(w, h) > aspect:
             continue
-        if size is not None and abs(math.log(side(b) / size)) > math.log(ratio) and confidences[i] < sure:
+        if (ratio is not None and size is not None and abs(math.log(side(b) / size)) > math.log(ratio)
+                and confidences[i] < sure):
             continue
         keep.append(i)
     return keep

@@ -64,18 +64,28 @@ def test_rescan_sides() -> None:
 
 
 def test_merge_passes_keeps_each_tile_from_the_pass_that_saw_it_at_a_learned_size() -> None:
-    rule = ScaleRule(low=16, high=64)
+    rule = ScaleRule(low=16, high=64, target=34)
     # first pass at scale 0.5: the far row's tiles are 10 px in the detector (too small), and it
-    # boxed two tiles as one
-    first = [(100, 100, 140, 120, 0.8)]
+    # boxed two tiles as one, twice
+    first = [(100, 100, 140, 120, 0.8), (140, 100, 180, 120, 0.8)]
     # second pass at scale 2: the same tiles are 40 px: each found
-    second = [(100, 100, 120, 120, 0.6), (120, 100, 140, 120, 0.6)]
+    second = [(100 + 20 * k, 100, 120 + 20 * k, 120, 0.6) for k in range(4)]
     merged = merge_passes([(first, 0.5), (second, 2.0)], rule)
     assert sorted(merged) == sorted(second)
     # a tile only the first pass found (well sized there) is kept alongside
     lone = (400, 400, 480, 480, 0.9)
     merged = merge_passes([(first + [lone], 0.5), (second, 2.0)], rule)
-    assert lone in merged and first[0] not in merged
+    assert sorted(merged) == sorted(second + [lone])
+
+
+def test_merge_passes_a_close_up_keeps_whole_tiles_not_their_pieces() -> None:
+    rule = ScaleRule(low=16, high=64, target=34)
+    # at scale 0.125 two huge tiles are 50 px: whole; at scale 1 the pass sees a piece of a face
+    # (a character's stroke) at a size it reads well, and it must not replace the tile
+    whole = [(100, 100, 420, 540, 0.7), (430, 100, 750, 540, 0.8)]
+    pieces = [(500, 200, 545, 240, 0.9)]
+    merged = merge_passes([(pieces, 1.0), (whole, 0.125)], rule)
+    assert sorted(merged) == sorted(whole)
 
 
 def test_merge_passes_keeps_overlapping_boxes_of_one_pass() -> None:
@@ -130,10 +140,12 @@ def test_drop_misfits() -> None:
     sure_huge = (800, 100, 960, 300, 0.9)
     boxes = tiles + [huge, strip, sure_huge]
     conf = [0.95] * 6 + [0.7, 0.99, 0.97]
-    keep = drop_misfits(boxes, conf)
+    # by default only the shape counts: tiles near the camera may be far larger than the rest
+    assert drop_misfits(boxes, conf) == [0, 1, 2, 3, 4, 5, 6, 8]
+    keep = drop_misfits(boxes, conf, ratio=1.9)
     assert keep == [0, 1, 2, 3, 4, 5, 8]  # the surely-read big one stays (a close-up of one tile)
     # unsure tiles of the row's own size are kept: this is not a confidence filter
-    assert drop_misfits(tiles, [0.3] * 6) == list(range(6))
+    assert drop_misfits(tiles, [0.3] * 6, ratio=1.9) == list(range(6))
 
 
 def test_groups_link_touching_boxes_only() -> None:
