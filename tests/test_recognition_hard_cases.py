@@ -93,3 +93,19 @@ def test_fixtures_are_rebuilt_by_their_script(tmp_path) -> None:
         b = cv2.imread(str(tmp_path / name)).astype(np.int16)
         assert a.shape == b.shape
         assert float(np.abs(a - b).mean()) < 1.0, name
+
+
+def test_the_close_up_needs_the_second_scale() -> None:
+    """The close-up is read because of recognition.scales, not by luck of the models: with one
+    detection pass at 512 px (the reader before issue 19) it gives no tile at all."""
+    import dataclasses
+
+    from recognition.pipeline import Recognizer
+
+    shared = get_recognizer()
+    one_pass = Recognizer(shared.detector, shared.classifier,
+                          dataclasses.replace(shared.settings, multi_scale=False))
+    with open(os.path.join(HERE, "closeup_two.jpg"), "rb") as f:
+        data = f.read()
+    assert [t.tile for t in one_pass.recognize(data).tiles] == []
+    assert sorted(t.tile for t in shared.recognize(data).tiles) == ["0m", "3s"]
