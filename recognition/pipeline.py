@@ -182,12 +182,11 @@ class Recognizer:
                          if reject >= 0 else probs.max(1))
             keep &= ~at_edge | (tile_conf >= self.settings.border_confidence)
             keep &= tile_conf >= self.settings.min_confidence
-            if self.settings.drop_misfits:
-                fits = scales.drop_misfits(_box_list(boxes), [float(c) for c in tile_conf])
-                keep &= np.isin(np.arange(len(boxes)), fits)
-            if self.settings.drop_unsure_groups and keep.any():  # clutter: judged by the company it keeps
-                idx = np.nonzero(keep)[0]
-                kept = scales.drop_unsure_groups(_box_list(boxes[idx]), [float(c) for c in tile_conf[idx]])
+            idx = np.nonzero(keep)[0]
+            if len(idx) and (self.settings.drop_misfits or self.settings.drop_unsure_groups):
+                # shapes no tile has, and clutter judged by the company it keeps
+                kept = scales.keep_tiles(_box_list(boxes[idx]), [float(c) for c in tile_conf[idx]],
+                                         self.settings.drop_misfits, self.settings.drop_unsure_groups)
                 keep[:] = False
                 keep[idx[kept]] = True
         idx = np.nonzero(keep)[0]

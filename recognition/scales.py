@@ -313,5 +313,17 @@ def drop_unsure_groups(boxes: Sequence[Box], confidences: Sequence[float], size:
     return sorted(keep)
 
 
-__all__ = ["Box", "DEFAULT_RULE", "ScaleRule", "drop_misfits", "drop_unsure_groups", "groups", "fit", "inside_share", "iou", "merge_fragments",
+def keep_tiles(boxes: Sequence[Box], confidences: Sequence[float], misfits: bool = True,
+               unsure_groups: bool = True) -> list[int]:
+    """Indices of the classified boxes that stay: `drop_misfits`, then `drop_unsure_groups` on
+    what is left (the one call a reader makes after classifying; recognition.pipeline and the
+    phone's reader share it)."""
+    idx = drop_misfits(boxes, confidences) if misfits else list(range(len(boxes)))
+    if unsure_groups and idx:
+        kept = drop_unsure_groups([boxes[i] for i in idx], [confidences[i] for i in idx])
+        idx = [idx[k] for k in kept]
+    return idx
+
+
+__all__ = ["Box", "DEFAULT_RULE", "ScaleRule", "drop_misfits", "drop_unsure_groups", "groups", "keep_tiles", "fit", "inside_share", "iou", "merge_fragments",
            "merge_passes", "rescan_sides", "side", "tile_size"]

@@ -173,3 +173,15 @@ def test_lone_unsure_boxes_beside_a_sure_hand_are_dropped_but_not_without_one() 
     # tiles lying apart with no row read surely: each is kept as read
     scattered = [(100 + 200 * k, 100, 130 + 200 * k, 140, 0.6) for k in range(4)]
     assert scales.drop_unsure_groups(scattered, [0.6, 0.55, 0.9, 0.7]) == [0, 1, 2, 3]
+
+
+def test_keep_tiles_combines_shape_and_company() -> None:
+    hand = row(10)
+    strip = (100, 400, 400, 430, 0.9)  # print: no tile's shape, however surely read
+    lone_key = (700, 100, 730, 140, 0.6)
+    boxes = hand + [strip, lone_key]
+    conf = [0.95] * 10 + [0.99, 0.6]
+    assert scales.keep_tiles(boxes, conf) == list(range(10))
+    assert scales.keep_tiles(boxes, conf, misfits=False) == list(range(11))  # the strip sits alone, read surely
+    assert scales.keep_tiles(boxes, conf, unsure_groups=False) == list(range(10)) + [11]
+    assert scales.keep_tiles([], []) == []
