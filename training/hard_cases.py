@@ -15,6 +15,8 @@ checks each case. The cases (issue 19):
 - keyboard_hand: a hand row lying on a laptop's keyboard; keyboard_alone: the keyboard, no tile;
 - pinzu_row: 4p, 6p, 8p and 9p side by side (tiles split into their groups of pips);
 - clutter_row: a hand row among dice, playing cards and printed text;
+- standing_tall: tall tiles standing close to a low camera, the upper half of each face blank
+  (the blank part read as haku, the tile lost);
 - crops_row: a hand row of another set's faces (the real photographed faces of tile-crops, a
   Chinese-style set with other artwork).
 
@@ -194,6 +196,17 @@ def standing_low(rng: np.random.Generator) -> tuple[np.ndarray, list[str]]:
     return img, codes + ["5z"]
 
 
+def standing_tall(rng: np.random.Generator) -> tuple[np.ndarray, list[str]]:
+    """Tall tiles standing close to a low camera: each face twice as high as wide, its upper
+    half blank, the tops showing deep."""
+    img = table(rng, (35, 95, 60))
+    codes = ["4p", "6p", "8p", "9p", "2m", "5z", "1z", "6z", "7s", "2s"]
+    w = 70.0
+    for k, code in enumerate(codes):
+        standing_tile(img, face(code, blank_top=0.5), 80 + k * (w + 1), 250, w, w * 2.1, (220, 150, 30), top=0.35)
+    return img, codes
+
+
 def far_row(rng: np.random.Generator) -> tuple[np.ndarray, list[str]]:
     img = table(rng, (30, 70, 120))
     codes = ["1m", "9m", "1p", "9p", "1s", "9s", "7z"]
@@ -256,6 +269,7 @@ CASES = {
     "pinzu_row": ("hand_row", pinzu_row),
     "clutter_row": ("clutter", clutter_row),
     "crops_row": ("hand_row", crops_row),
+    "standing_tall": ("standing", standing_tall),
 }
 
 
