@@ -38,6 +38,7 @@ class Settings:
     multi_scale: bool = True  # detect again where the tiles are the size the detector learned
     merge_fragments: bool = True  # parts of one tile's face (blank top, pip groups) are not tiles
     drop_misfits: bool = True  # boxes of no tile's shape (a strip of print, a point stick) are not tiles
+    tall_faces: bool = True  # a face far taller than wide is read again from its lower part
     drop_unsure_groups: bool = True  # groups read unsurely, and unsure lone boxes beside a sure hand, are clutter
     scale_rule: scales.ScaleRule = scales.DEFAULT_RULE
 
@@ -148,7 +149,33 @@ class Recognizer:
         if self.settings.half_turn_tta:  # turned half round, "up" reads as "down": turn it back
             probs = (probs[:n] + probs[n:]) / 2
             orient = (orient[:n] + np.roll(orient[n:], 2, axis=1)) / 2
+        if self.settings.tall_faces:
+            probs = self._read_tall_faces(pixels, boxes, probs)
         return probs, orient
+
+    def _read_tall_faces(self, pixels: np.ndarray, boxes: np.ndarray, probs: np.ndarray) -> np.ndarray:
+        """A standing tile close to a low camera has a face far taller than wide, its engraving
+        low and its upper part blank, and read whole it looks like haku. Such boxes read whole
+        as haku (or as no tile) are read again from their lower part (a tile's proportions,
+        from the bottom up); the surer reading of a tile wins."""
+        w, h = boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]
+        blank = [self.labels.index(c) for c in ("5z", self.reject_label) if c in self.labels]
+        tall = np.nonzero((h > scales.TALL * w) & np.isin(probs.argmax(1), blank))[0]
+        if len(tall) == 0:
+            return probs
+        lower = boxes[tall, :4].copy()
+        lower[:, 1] = lower[:, 3] - w[tall] * scales.FACE_ASPECT
+        logits = self.classifier.run(to_nchw(square_crops(pixels, lower, self.crop_size, self.crop_context)))
+        again = _softmax(logits[:, :self.n_classes])
+        reject = self.labels.index(self.reject_label) if self.reject_label in self.labels else -1
+        out = probs.copy()
+        for k, i in enumerate(tall):
+            a, b = probs[i].copy(), again[k].copy()
+            if reject >= 0:
+                a[reject] = b[reject] = 0
+            if b.max() > a.max():
+                out[i] = again[k]
+        return out
 
     # -- the whole thing -----------------------------------------------------------------------
 

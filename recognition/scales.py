@@ -21,6 +21,9 @@ from dataclasses import dataclass
 
 Box = tuple[float, float, float, float, float]
 
+FACE_ASPECT = 1.35  # a tile's face: height / width
+TALL = 1.75  # a box this much higher than wide is more than a face (a standing tile's blank top)
+
 
 @dataclass(frozen=True)
 class ScaleRule:

@@ -26,8 +26,8 @@ STILL_FAILING = {
     "keyboard_alone.jpg": "keys read as tiles (2s, 3z, 5z...): the classifier has seen too few keyboards",
     "keyboard_hand.jpg": "one key read as 2p surely, two keys as face-down tiles",
     "standing_low.jpg": "the upright haku set apart is taken for no tile (the classifier's 'none' at 0.62)",
-    "standing_tall.jpg": "faces twice as high as wide, upper half blank: whole-tile boxes, but 6 of 10 misread "
-                         "or lost (the blank half read as haku)",
+    "standing_tall.jpg": "faces twice as high as wide, upper half blank: those read whole as haku are read "
+                         "again from their lower part, 6 of 10 right; the others are misread whole",
 }
 
 
@@ -58,7 +58,8 @@ def test_hard_case_is_read_exactly(name: str) -> None:
 
 def test_hard_case_suite_tile_f1_floor() -> None:
     """Tile F1 over the suite (multiset match per photo): 0.730 with one detection pass and no
-    clean-up, 0.885 with recognition.scales; the floor keeps the gain."""
+    clean-up, 0.898 with recognition.scales and tall faces read from their lower part; the floor
+    keeps the gain."""
     tp = n_pred = n_true = 0
     for name, lab in LABELS.items():
         faces, _ = read(name)
@@ -67,7 +68,7 @@ def test_hard_case_suite_tile_f1_floor() -> None:
         n_pred += sum(faces.values())
         n_true += sum(want.values())
     p, r = tp / n_pred, tp / n_true
-    assert 2 * p * r / (p + r) >= 0.87
+    assert 2 * p * r / (p + r) >= 0.88
 
 
 def test_labels_cover_every_fixture() -> None:
@@ -111,3 +112,20 @@ def test_the_close_up_needs_the_second_scale() -> None:
         data = f.read()
     assert [t.tile for t in one_pass.recognize(data).tiles] == []
     assert sorted(t.tile for t in shared.recognize(data).tiles) == ["0m", "3s"]
+
+
+def test_tall_faces_are_read_from_their_lower_part() -> None:
+    """Read whole, a tall standing face with a blank upper half looks like haku; read from its
+    lower part it is its tile (Settings.tall_faces): 4 of 10 right without, 6 with."""
+    import dataclasses
+
+    from recognition.pipeline import Recognizer
+
+    shared = get_recognizer()
+    whole = Recognizer(shared.detector, shared.classifier, dataclasses.replace(shared.settings, tall_faces=False))
+    with open(os.path.join(HERE, "standing_tall.jpg"), "rb") as f:
+        data = f.read()
+    want = Counter(LABELS["standing_tall.jpg"]["tiles"])
+    right_whole = sum((Counter(t.tile for t in whole.recognize(data).tiles) & want).values())
+    right_lower = sum((read("standing_tall.jpg")[0] & want).values())
+    assert right_whole <= 4 and right_lower >= 6
