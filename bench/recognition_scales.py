@@ -4,7 +4,8 @@
 
 Default folders: ../shared/data/dev-photos and tests/data/hard_cases. Each photo is read by two
 recognisers over the same ONNX sessions: "one pass" (Settings with multi_scale, merge_fragments,
-drop_misfits and drop_unsure_groups off: the reader before issue 19) and "scales" (the defaults).
+drop_misfits, drop_unsure_groups and tall_faces off: the reader before issue 19) and "scales"
+(all of them on).
 Printed per photo: the detector passes made, the median latency of each and their ratio; then
 the median ratio over photos. A ratio, not a timing: the machine's load cancels out.
 """
@@ -21,7 +22,9 @@ from recognition.pipeline import Recognizer, Settings
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SHARED = os.environ.get("TENBOU_SHARED", os.path.join(ROOT, "..", "shared"))
-ONE_PASS = dict(multi_scale=False, merge_fragments=False, drop_misfits=False, drop_unsure_groups=False)
+ONE_PASS = dict(multi_scale=False, merge_fragments=False, drop_misfits=False, drop_unsure_groups=False,
+                tall_faces=False)
+ALL_ON = dict(multi_scale=True, merge_fragments=True, drop_misfits=True, drop_unsure_groups=True, tall_faces=True)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -30,7 +33,7 @@ def main(argv: list[str] | None = None) -> int:
                                                    os.path.join(ROOT, "tests", "data", "hard_cases")])
     ap.add_argument("--repeat", type=int, default=3)
     args = ap.parse_args(argv)
-    new = Recognizer.from_directory()
+    new = Recognizer.from_directory(settings=dataclasses.replace(Settings(), **ALL_ON))
     old = Recognizer(new.detector, new.classifier, dataclasses.replace(Settings(), **ONE_PASS))
     passes = {"n": 0}
     detect_at = new.detect_at
