@@ -13,8 +13,11 @@ const screens = {
   tables: () => import("./tables.js"),
   events: () => import("./events.js"),
 };
-/** `name`'s screen function from its module, loaded on first use. */
-const screen = (module, name) => async (...args) => (await screens[module]())[name](...args);
+const loaded = {};
+const load = (module) => (loaded[module] ? Promise.resolve(loaded[module]) : screens[module]().then((m) => (loaded[module] = m)));
+/** `name`'s screen function from its module: loaded on first use, then called at once (as when every
+ * module was imported up front), so a screen draws as soon as it did before. */
+const screen = (module, name) => (...args) => (loaded[module] ? loaded[module][name](...args) : load(module).then((m) => m[name](...args)));
 const scoreScreen = screen("score", "scoreScreen");
 const waitsScreen = screen("waits", "waitsScreen");
 const photoScreen = screen("photo", "photoScreen");
@@ -25,7 +28,7 @@ const eventsScreen = screen("events", "eventsScreen");
 const eventScreen = screen("events", "eventScreen");
 /** Send the hands recorded offline; the tables module is loaded only when some are waiting. */
 function flushQueue() {
-  if (store.queue().length && navigator.onLine) screens.tables().then((m) => m.flushQueue()).catch((err) => console.warn(err));
+  if (store.queue().length && navigator.onLine) load("tables").then((m) => m.flushQueue()).catch((err) => console.warn(err));
 }
 
 const root = document.getElementById("view");
@@ -141,11 +144,17 @@ function registerWorker() {
 }
 /** After the first screen: on a link the browser says is free, the offline engine downloads by
  * itself (offline.js); a phone that goes offline with it prepared starts it before the next score. */
+const idle = (fn) => (window.requestIdleCallback ? window.requestIdleCallback(fn, { timeout: 5000 }) : setTimeout(fn, 500));
 function afterLoad() {
   if ("serviceWorker" in navigator) registerWorker();
+  // the other screens' modules, once the first screen is drawn: the next tab opens without a wait
+  idle(async () => {
+    for (const module of Object.keys(screens)) await load(module).catch(() => {});
+  });
   import("./offline.js").then((offline) => {
     offline.prepareOnFreeLink().catch((err) => console.warn("offline scoring not prepared:", err.message));
-    if (!navigator.onLine) offline.warmOffline();
+    // made ready before: start the engine while the phone is idle, so an offline score is quick
+    idle(() => offline.warmOffline());
     window.addEventListener("offline", () => offline.warmOffline());
   });
 }
