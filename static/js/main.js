@@ -146,10 +146,12 @@ function registerWorker() {
  * itself (offline.js); a phone that goes offline with it prepared starts it before the next score. */
 const idle = (fn) => (window.requestIdleCallback ? window.requestIdleCallback(fn, { timeout: 5000 }) : setTimeout(fn, 500));
 function afterLoad() {
-  if ("serviceWorker" in navigator) registerWorker();
-  // the other screens' modules, once the first screen is drawn: the next tab opens without a wait
+  // the other screens' modules, once the first screen is drawn: the next tab opens without a wait;
+  // then the service worker, which finds them in the HTTP cache (a 304 each) rather than fetching
+  // them alongside the page
   idle(async () => {
     for (const module of Object.keys(screens)) await load(module).catch(() => {});
+    if ("serviceWorker" in navigator) registerWorker();
   });
   import("./offline.js").then((offline) => {
     offline.prepareOnFreeLink().catch((err) => console.warn("offline scoring not prepared:", err.message));
