@@ -61,7 +61,7 @@ def catalogue(static_folder: str, lang: str) -> dict:
 #: shell names them with <link rel=modulepreload> so a phone fetches them all in one round rather than
 #: discovering them import by import. tests/test_pwa.py checks the list against the imports.
 FIRST_SCREEN_MODULES = ("util.js", "store.js", "i18n.js", "quick.js", "api.js", "hand.js", "results.js",
-                        "tiles.js", "offline.js")
+                        "tiles.js", "offline.js", "worker-bridge.js")
 
 
 @bp.get("/")
