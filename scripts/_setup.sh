@@ -74,7 +74,7 @@ setup_caddy() {
 # Pyodide, which runs the scoring package itself in the browser for offline scoring. Copied into
 # static/vendor/pyodide (not committed); and ONNX Runtime Web (static/vendor/ort) for the live camera. Without npm the app still runs; offline scoring is then
 # unavailable and says so.
-setup_js() {
+_setup_js_files() {
   local want; want="$(sed -n 's/.*"pyodide": "\([0-9.]*\)".*/\1/p' package.json | head -1)"
   local stamp="node_modules/.installed-$(sha256sum package-lock.json | cut -c1-16)"
   if [ -f static/vendor/pyodide/.version ] && [ "$(cat static/vendor/pyodide/.version)" = "$want" ] \
@@ -90,7 +90,8 @@ setup_js() {
     return 0
   fi
   echo "setup: installing the JS packages (Pyodide $want, about 13 MB; ONNX Runtime Web, 14 MB)" >&2
-  if ! npm ci --no-audit --no-fund --loglevel=error >/dev/null; then
+  # --omit=dev: the app serves only its dependencies; lighthouse (devDependencies) is for bench/ only
+  if ! npm ci --omit=dev --no-audit --no-fund --loglevel=error >/dev/null; then
     echo "note: npm ci failed: offline scoring and on-phone recognition are unavailable" >&2
     return 0
   fi
@@ -108,4 +109,19 @@ setup_js() {
     cp "node_modules/onnxruntime-web/dist/$f" static/vendor/ort/
   done
   echo "setup: Pyodide and ONNX Runtime Web ready in static/vendor" >&2
+}
+
+# The copies web/pages.py serves to browsers that accept them (gzip; brotli too when the `brotli`
+# module is installed): the offline engine is about 5 MB on the wire instead of 12 MB.
+setup_precompressed() {
+  [ -d static/vendor ] || return 0
+  local py=python3
+  [ -x .venv/bin/python ] && py=.venv/bin/python
+  "$py" scripts/precompress.py --check 2>/dev/null && return 0
+  _step "precompressing static/vendor (Pyodide, ONNX Runtime Web) once" -- "$py" scripts/precompress.py >/dev/null
+}
+
+setup_js() {
+  _setup_js_files
+  setup_precompressed
 }

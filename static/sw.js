@@ -11,7 +11,14 @@ self.addEventListener("install", (event) => {
     // on-phone recognition (ONNX Runtime's WASM and the models, ~20 MB) is fetched when the camera
     // screen first opens, not by every visitor, and kept from then on (cacheFirst below)
     const heavy = (url) => url.startsWith("/static/vendor/") || url.startsWith("/models/");
-    await cache.addAll([SHELL, "/manifest.webmanifest", "/api/rulesets", ...ASSETS.filter((u) => !heavy(u))]);
+    // The page registers the worker after it has loaded, so most of these files are already in the
+    // browser's HTTP cache: ask the server only whether they changed (a 304 reuses the cached copy)
+    // instead of downloading the app a second time. /api/rulesets is fresh for an hour as it is.
+    const fetchOnce = (url) => fetch(url, { cache: url === "/api/rulesets" ? "default" : "no-cache" }).then((resp) => {
+      if (!resp.ok) throw new TypeError(`${url}: ${resp.status}`);
+      return cache.put(url, resp);
+    });
+    await Promise.all([SHELL, "/manifest.webmanifest", "/api/rulesets", ...ASSETS.filter((u) => !heavy(u))].map(fetchOnce));
     await self.skipWaiting();
   })());
 });

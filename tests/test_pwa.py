@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import io
 import json
+import math
 import re
 import subprocess
 import sys
@@ -149,15 +150,135 @@ def test_tiles_are_drawn_with_shapes_and_need_no_font():
 
 def test_the_offline_engine_download_is_the_size_the_app_says(client):
     """"Make scoring work offline" names the download's size in every language: it must be what the
-    phone then fetches, Pyodide's files (the list static/js/projection.js downloads) and the
-    scoring source (/offline/scoring.zip), rounded to whole MB."""
+    phone then fetches, Pyodide's files (the list static/js/projection.js downloads, precompressed)
+    and the scoring source (/offline/scoring.zip), rounded up to whole MB."""
     vendor = ROOT / "static" / "vendor" / "pyodide"
     if not (vendor / "pyodide.asm.wasm").exists():
         pytest.skip("Pyodide is not installed in static/vendor (scripts/test installs it with npm)")
     listed = re.search(r"const ENGINE = \[([^\]]*)\]", (ROOT / "static" / "js" / "projection.js").read_text())
     files = re.findall(r'"([^"]+)"', listed.group(1))
     assert "pyodide.asm.wasm" in files
-    size = sum((vendor / f).stat().st_size for f in files) + len(client.get("/offline/scoring.zip").data)
+    assert run_precompress("--check", vendor.parent).returncode == 0, "scripts/test precompresses static/vendor"
+    size = 0   # on the wire: what a browser accepting br and gzip receives (web/pages.py: vendor_file)
+    for name in files:
+        with client.get(f"/static/vendor/pyodide/{name}", headers={"Accept-Encoding": "br, gzip"}) as resp:
+            size += len(resp.data)
+            assert resp.headers.get("Content-Encoding") in {"br", "gzip"}, name
+    size += len(client.get("/offline/scoring.zip").data)
+    assert size <= 6e6, f"the offline engine is {size / 1e6:.2f} MB on the wire (issue 22: at most 6)"
     for lang in ("en", "ja"):
         said = json.loads((ROOT / "static" / "i18n" / f"{lang}.json").read_text())["offline.prepare"]
-        assert re.search(r"(\d+) MB", said).group(1) == str(round(size / 1e6)), (lang, said, size)
+        # rounded up: brotli (when installed) and gzip copies differ by a few hundred KB
+        assert re.search(r"(\d+) MB", said).group(1) == str(math.ceil(size / 1e6)), (lang, said, size)
+
+
+# --- a first visit on a slow link: only the first screen's modules, fetched in one round ----------
+
+IMPORT = re.compile(r'^import\s[^;]*?from\s+"\./([\w-]+\.js)";', re.M)
+
+
+def static_imports(module: str, seen: set[str] | None = None) -> set[str]:
+    """The modules `module` imports statically, transitively (what the browser must fetch first)."""
+    seen = set() if seen is None else seen
+    for name in IMPORT.findall((ROOT / "static" / "js" / module).read_text(encoding="utf-8")):
+        if name not in seen:
+            seen.add(name)
+            static_imports(name, seen)
+    return seen
+
+
+def test_the_shell_preloads_exactly_the_score_screens_modules(client):
+    """main.js imports no screen module up front (each is loaded when its screen opens), and the
+    shell's <link rel=modulepreload> list is what the Score screen needs, no more, no less: the
+    modules main.js and quick.js import. The catalogue of the phone's language and the rule sets
+    are preloaded too, so nothing waits on a chain of discoveries."""
+    from web.pages import FIRST_SCREEN_MODULES
+
+    up_front = static_imports("main.js")
+    for screen in ("quick.js", "waits.js", "photo.js", "camera.js", "tables.js", "events.js"):
+        assert screen not in up_front, f"main.js imports {screen} before its screen is shown"
+    needed = up_front | static_imports("quick.js") | {"quick.js"}
+    assert set(FIRST_SCREEN_MODULES) == needed
+    for lang, header in (("en", "en-GB"), ("ja", "ja-JP")):
+        html = client.get("/", headers={"Accept-Language": header}).get_data(as_text=True)
+        preloaded = set(re.findall(r'<link rel="modulepreload" href="/static/js/([\w-]+\.js)">', html))
+        assert preloaded == needed
+        assert f'<link rel="preload" href="/static/i18n/{lang}.json" as="fetch" crossorigin>' in html
+        assert '<link rel="preload" href="/api/rulesets" as="fetch" crossorigin>' in html
+        for module in preloaded:
+            with client.get(f"/static/js/{module}") as resp:
+                assert resp.status_code == 200
+
+
+# --- the offline engine's files, precompressed -------------------------------------------------------
+
+
+def run_precompress(*args):
+    return subprocess.run([sys.executable, str(ROOT / "scripts" / "precompress.py"), *map(str, args)],
+                          capture_output=True, text=True)
+
+
+@pytest.fixture
+def vendor(app, tmp_path):
+    """A static folder whose vendor/ holds a fake engine file and its precompressed copies."""
+    static = tmp_path / "static"
+    engine = static / "vendor" / "pyodide"
+    engine.mkdir(parents=True)
+    (engine / "pyodide.asm.wasm").write_bytes(b"\0asm" + bytes(range(256)) * 400)
+    (engine / "pyodide-lock.json").write_text(json.dumps({"packages": {f"p{i}": {"name": f"p{i}"} for i in range(200)}}))
+    (engine / "tiny.js").write_text("export {};\n")
+    assert run_precompress(static / "vendor").returncode == 0
+    app.static_folder = str(static)
+    return engine
+
+
+def test_precompressed_copies_decompress_to_the_files(vendor):
+    import gzip
+
+    for name in ("pyodide.asm.wasm", "pyodide-lock.json"):
+        assert gzip.decompress((vendor / f"{name}.gz").read_bytes()) == (vendor / name).read_bytes()
+        assert (vendor / f"{name}.gz").stat().st_size < (vendor / name).stat().st_size / 4
+    assert not (vendor / "tiny.js.gz").exists()   # too small to be worth a copy
+    assert run_precompress("--check", vendor.parent).returncode == 0
+    (vendor / "pyodide-lock.json").write_text("{}" * 1000)   # a new version: its copy is stale
+    out = run_precompress("--check", vendor.parent)
+    assert out.returncode == 1 and "pyodide-lock.json" in out.stderr
+
+
+def test_vendor_files_are_served_precompressed_to_browsers_that_accept_it(client, vendor):
+    import gzip
+
+    wasm = (vendor / "pyodide.asm.wasm").read_bytes()
+    with client.get("/static/vendor/pyodide/pyodide.asm.wasm", headers={"Accept-Encoding": "gzip, deflate"}) as resp:
+        assert resp.status_code == 200
+        assert resp.headers["Content-Encoding"] == "gzip"
+        assert resp.mimetype == "application/wasm"    # the type of the file, not of the copy
+        assert "Accept-Encoding" in resp.headers["Vary"]
+        assert gzip.decompress(resp.data) == wasm
+        assert int(resp.headers["Content-Length"]) == (vendor / "pyodide.asm.wasm.gz").stat().st_size
+        etag = resp.headers["ETag"]
+    # revalidation of the compressed copy answers 304
+    with client.get("/static/vendor/pyodide/pyodide.asm.wasm", headers={"Accept-Encoding": "gzip", "If-None-Match": etag}) as resp:
+        assert resp.status_code == 304
+    for header in ({}, {"Accept-Encoding": "identity"}, {"Accept-Encoding": "gzip;q=0"}):
+        with client.get("/static/vendor/pyodide/pyodide.asm.wasm", headers=header) as resp:
+            assert resp.status_code == 200 and "Content-Encoding" not in resp.headers, header
+            assert resp.data == wasm
+    with client.get("/static/vendor/pyodide/tiny.js", headers={"Accept-Encoding": "gzip"}) as resp:
+        assert resp.status_code == 200 and "Content-Encoding" not in resp.headers
+        assert resp.mimetype == "text/javascript"
+    for missing in ("nothing.wasm", "pyodide.asm.wasm.gz", "../../app.py", "%2e%2e/%2e%2e/app.py"):
+        with client.get(f"/static/vendor/pyodide/{missing}", headers={"Accept-Encoding": "gzip"}) as resp:
+            assert resp.status_code == 404, missing
+
+
+def test_a_stale_precompressed_copy_is_never_served(client, vendor):
+    import os
+
+    copy = vendor / "pyodide.asm.wasm.gz"
+    old = (vendor / "pyodide.asm.wasm").stat().st_mtime - 60
+    os.utime(copy, (old, old))
+    (vendor / "pyodide.asm.wasm").write_bytes(b"\0asm new version")
+    with client.get("/static/vendor/pyodide/pyodide.asm.wasm", headers={"Accept-Encoding": "gzip"}) as resp:
+        assert "Content-Encoding" not in resp.headers
+        assert resp.data == b"\0asm new version"

@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+import mimetypes
 from functools import lru_cache
 from pathlib import Path
 
-from flask import Blueprint, current_app, jsonify, render_template, request, url_for
+from flask import Blueprint, abort, current_app, jsonify, render_template, request, send_file, url_for
+from werkzeug.security import safe_join
 
 bp = Blueprint("pages", __name__)
 
@@ -55,6 +57,13 @@ def catalogue(static_folder: str, lang: str) -> dict:
     return words
 
 
+#: The modules the Score screen (the default one) imports, main.js's own imports and quick.js's: the
+#: shell names them with <link rel=modulepreload> so a phone fetches them all in one round rather than
+#: discovering them import by import. tests/test_pwa.py checks the list against the imports.
+FIRST_SCREEN_MODULES = ("util.js", "store.js", "i18n.js", "quick.js", "api.js", "hand.js", "results.js",
+                        "tiles.js", "offline.js", "worker-bridge.js")
+
+
 @bp.get("/")
 @bp.get("/t/<code>")
 @bp.get("/e/<code>")
@@ -63,9 +72,12 @@ def shell(code: str | None = None):
     language from Accept-Language; once running, the script applies the player's own choice."""
     lang = request.accept_languages.best_match(LANGS, default="en")
     words = catalogue(current_app.static_folder, lang)
-    resp = current_app.make_response(render_template("index.html", theme_colour=THEME_COLOUR, lang=lang, w=words.__getitem__))
+    resp = current_app.make_response(render_template("index.html", theme_colour=THEME_COLOUR, lang=lang, w=words.__getitem__,
+                                                             first_modules=FIRST_SCREEN_MODULES))
     resp.vary.add("Accept-Language")
-    return no_store(resp)
+    # revalidated, not downloaded again, when the service worker caches it after the first visit
+    resp.add_etag()
+    return no_store(resp).make_conditional(request)
 
 
 @bp.get("/manifest.webmanifest")
@@ -163,4 +175,35 @@ def offline_worker():
     resp = current_app.response_class(source, mimetype="text/javascript")
     resp.headers["Content-Security-Policy"] = WORKER_CSP
     resp.cache_control.no_cache = True
+    return resp
+
+
+# --- the big files fetched on demand (static/vendor: Pyodide, ONNX Runtime Web), precompressed ------
+
+#: The encodings of the copies scripts/precompress.py writes next to each file, best first.
+PRECOMPRESSED = (("br", ".br"), ("gzip", ".gz"))
+
+
+@bp.get("/static/vendor/<path:name>")
+def vendor_file(name: str):
+    """A vendor file as the precompressed copy the browser accepts (Content-Encoding br or gzip, with
+    the original's type), else the file itself. Takes precedence over Flask's own static route for
+    these paths; the copies are made once at setup, so a request costs no compression."""
+    folder = Path(current_app.static_folder or "static") / "vendor"
+    found = safe_join(str(folder), name)
+    if found is None or not Path(found).is_file() or Path(found).suffix in {suffix for _, suffix in PRECOMPRESSED}:
+        abort(404)
+    original = Path(found)
+    mimetype = mimetypes.guess_type(original.name)[0] or "application/octet-stream"
+    for coding, suffix in PRECOMPRESSED:
+        copy = original.with_name(original.name + suffix)
+        if request.accept_encodings[coding] and copy.is_file() and copy.stat().st_mtime >= original.stat().st_mtime:
+            resp = send_file(copy, mimetype=mimetype, conditional=True, max_age=current_app.get_send_file_max_age(name))
+            resp.headers["Content-Encoding"] = coding
+            # the file's own size, for a progress bar counting the decompressed bytes it receives
+            resp.headers["X-Uncompressed-Length"] = str(original.stat().st_size)
+            break
+    else:
+        resp = send_file(original, mimetype=mimetype, conditional=True, max_age=current_app.get_send_file_max_age(name))
+    resp.vary.add("Accept-Encoding")
     return resp

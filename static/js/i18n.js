@@ -19,16 +19,21 @@ async function fetchCatalogue(code) {
   if (!catalogues[code]) {
     const url = new URL(`../i18n/${code}.json`, import.meta.url);
     const resp = await fetch(url);
-    catalogues[code] = resp.ok ? await resp.json() : {};
+    if (!resp.ok) throw new Error(`no catalogue for ${code} (${resp.status})`);
+    catalogues[code] = await resp.json();
   }
   return catalogues[code];
 }
 
-/** Load English and the chosen language; call once before the first screen. */
+/** Load the chosen language's catalogue (English if it cannot be had); call once before the first
+ * screen. Only that one is downloaded: the catalogues have the same keys (tests/browser/
+ * test_browser_i18n_complete.py), so a Japanese phone needs no English fallback. */
 export async function loadLanguage(code = preferred()) {
-  await fetchCatalogue("en").catch(() => { catalogues.en = {}; });
-  lang = LANGS.includes(code) ? code : "en";
-  if (lang !== "en") await fetchCatalogue(lang).catch(() => { lang = "en"; });
+  const want = LANGS.includes(code) ? code : "en";
+  let got = want;
+  try { await fetchCatalogue(want); } catch { got = "en"; }
+  if (got === "en") await fetchCatalogue("en").catch(() => { catalogues.en = {}; });
+  lang = got;
   document.documentElement.lang = lang;
   return lang;
 }

@@ -1,13 +1,35 @@
 // The app's entry: routes screens by the URL fragment, applies the theme, registers the service worker.
+// Each screen's module is imported when its screen is first shown, so a first visit downloads only
+// the screen it opens (the shell preloads the Score screen's modules, see templates/index.html).
 import { clear, h } from "./util.js";
 import * as store from "./store.js";
 import { loadLanguage, setLanguage, lang, t } from "./i18n.js";
-import { scoreScreen } from "./quick.js";
-import { waitsScreen } from "./waits.js";
-import { photoScreen } from "./photo.js";
-import { cameraScreen } from "./camera.js";
-import { tablesScreen, tableScreen, flushQueue } from "./tables.js";
-import { eventsScreen, eventScreen } from "./events.js";
+
+const screens = {
+  score: () => import("./quick.js"),
+  waits: () => import("./waits.js"),
+  photo: () => import("./photo.js"),
+  camera: () => import("./camera.js"),
+  tables: () => import("./tables.js"),
+  events: () => import("./events.js"),
+};
+const loaded = {};
+const load = (module) => (loaded[module] ? Promise.resolve(loaded[module]) : screens[module]().then((m) => (loaded[module] = m)));
+/** `name`'s screen function from its module: loaded on first use, then called at once (as when every
+ * module was imported up front), so a screen draws as soon as it did before. */
+const screen = (module, name) => (...args) => (loaded[module] ? loaded[module][name](...args) : load(module).then((m) => m[name](...args)));
+const scoreScreen = screen("score", "scoreScreen");
+const waitsScreen = screen("waits", "waitsScreen");
+const photoScreen = screen("photo", "photoScreen");
+const cameraScreen = screen("camera", "cameraScreen");
+const tablesScreen = screen("tables", "tablesScreen");
+const tableScreen = screen("tables", "tableScreen");
+const eventsScreen = screen("events", "eventsScreen");
+const eventScreen = screen("events", "eventScreen");
+/** Send the hands recorded offline; the tables module is loaded only when some are waiting. */
+function flushQueue() {
+  if (store.queue().length && navigator.onLine) load("tables").then((m) => m.flushQueue()).catch((err) => console.warn(err));
+}
 
 const root = document.getElementById("view");
 // Each visit to a screen renders into a fresh container, so a screen still loading when the player
@@ -115,6 +137,28 @@ fromShareLink();
 route();
 flushQueue();
 
-if ("serviceWorker" in navigator) {
+// The service worker is registered once the page has loaded, so its downloads never compete with
+// the first screen's.
+function registerWorker() {
   navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch((err) => console.warn("service worker not registered:", err.message));
 }
+/** After the first screen: on a link the browser says is free, the offline engine downloads by
+ * itself (offline.js); a phone that goes offline with it prepared starts it before the next score. */
+const idle = (fn) => (window.requestIdleCallback ? window.requestIdleCallback(fn, { timeout: 5000 }) : setTimeout(fn, 500));
+function afterLoad() {
+  // the other screens' modules, once the first screen is drawn: the next tab opens without a wait;
+  // then the service worker, which finds them in the HTTP cache (a 304 each) rather than fetching
+  // them alongside the page
+  idle(async () => {
+    for (const module of Object.keys(screens)) await load(module).catch(() => {});
+    if ("serviceWorker" in navigator) registerWorker();
+  });
+  import("./offline.js").then((offline) => {
+    offline.prepareOnFreeLink().catch((err) => console.warn("offline scoring not prepared:", err.message));
+    // made ready before: start the engine while the phone is idle, so an offline score is quick
+    idle(() => offline.warmOffline());
+    window.addEventListener("offline", () => offline.warmOffline());
+  });
+}
+if (document.readyState === "complete") afterLoad();
+else window.addEventListener("load", afterLoad, { once: true });

@@ -75,3 +75,24 @@ export function engineState() { return engineNow; }
 // a request that cannot reach the server while the phone claims to be online (bad wifi) is the
 // sign the next hand may be scored offline: warm the engine then too, not only on "offline"
 onUnreachable(warmOffline);
+
+/** Links the browser reports as not metered (navigator.connection.type). */
+const FREE_LINKS = ["wifi", "ethernet"];
+
+/** Where the browser says the link is not metered (Wi-Fi or Ethernet, Data Saver off), make scoring
+ * work offline without a tap: once the service worker controls the page (so it keeps the files) and
+ * the phone is idle. Nothing where the browser does not say (navigator.connection.type is Chrome on
+ * Android's), on a metered link, or when already done. Resolves true when it prepared the engine. */
+export async function prepareOnFreeLink() {
+  const link = navigator.connection;
+  if (!link || link.saveData || !FREE_LINKS.includes(link.type) || store.get("offline_scoring")) return false;
+  if (!("serviceWorker" in navigator)) return false;
+  await navigator.serviceWorker.ready;
+  if (!navigator.serviceWorker.controller) {
+    await new Promise((resolve) => navigator.serviceWorker.addEventListener("controllerchange", resolve, { once: true }));
+  }
+  await new Promise((resolve) => (self.requestIdleCallback ? self.requestIdleCallback(resolve, { timeout: 10000 }) : setTimeout(resolve, 2000)));
+  await prepareOffline();
+  store.set("offline_scoring", true);
+  return true;
+}

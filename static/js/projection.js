@@ -161,11 +161,15 @@ async function download() {
   drawOffer();
   await Promise.all(responses.map(async (resp) => {
     if (!resp.ok || !resp.body) return;
+    // a precompressed file (web/pages.py) arrives decompressed: count its bytes at the wire's scale
+    const wire = Number(resp.headers.get("Content-Length") || 0);
+    const whole = Number(resp.headers.get("X-Uncompressed-Length") || 0);
+    const scale = wire && whole ? wire / whole : 1;
     const reader = resp.body.getReader();
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      prep.done = Math.min(prep.total, prep.done + value.length);
+      prep.done = Math.min(prep.total, prep.done + value.length * scale);
       drawOffer();
     }
   }));

@@ -48,7 +48,7 @@ def test_the_table_screen_makes_scoring_work_offline_and_says_how_when_it_is_not
     controlled(page)
     before = api_table(page, live_server, table_id)
     offer = page.locator('[data-testid="table-prepare-offline"]')
-    expect(offer).to_contain_text("12 MB")
+    expect(offer).to_contain_text("5 MB")
     offer.scroll_into_view_if_needed()
     screenshot(page, "offline-table-offer")
 
