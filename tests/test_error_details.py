@@ -115,9 +115,11 @@ def test_table_hands_carry_the_detail_of_the_engine(client):
     assert resp.status_code == 422 and error_of(resp)["detail"] == {"id": "unknown_ruleset", "params": {"name": "nope"}}
 
 
-def test_an_error_without_a_detail_keeps_todays_shape(client):
+def test_a_body_that_is_not_json_is_a_refusal_with_its_detail(client):
     resp = client.post("/api/score", data="{not json", content_type="application/json")
-    assert set(error_of(resp)) == {"field", "message", "code"}
+    assert resp.status_code == 400
+    assert error_of(resp) == {"field": "body", "code": "malformed", "detail": {"id": "body_json", "params": {}},
+                              "message": EN["detail.body_json"]}
 
 
 def test_the_recognition_proposal_message_has_its_id():
@@ -136,9 +138,11 @@ def test_the_recognition_proposal_message_has_its_id():
 
 def test_a_detail_with_the_wrong_params_is_refused():
     with pytest.raises(KeyError):
-        ScoringError("hand", "x", 422, "no_yaku_two_han")
+        ScoringError("hand", "impossible", "no_yaku_two_han")
     with pytest.raises(KeyError):
-        ScoringError("hand", "x", 422, "not_an_id")
+        ScoringError("hand", "impossible", "not_an_id")
+    with pytest.raises(KeyError):
+        ScoringError("hand", "not_a_kind", "no_yaku")
 
 
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
@@ -162,8 +166,8 @@ def test_the_openapi_description_lists_every_detail_id():
 def test_every_detail_id_is_produced_somewhere():
     """Each id in DETAILS is raised by the code (an id no code produces is a catalogue entry nobody sees)."""
     root = Path(__file__).resolve().parents[1]
-    source = "".join(p.read_text(encoding="utf-8") for d in ("scoring", "recognition") for p in (root / d).glob("*.py")
-                     if p.name != "errors.py")
+    source = "".join(p.read_text(encoding="utf-8") for d in ("scoring", "game", "league", "services", "recognition", "web")
+                     for p in (root / d).glob("*.py") if p.name != "errors.py")
     source += (root / "static" / "js" / "recognize-core.js").read_text(encoding="utf-8")
     missing = [i for i in DETAILS if f'"{i}"' not in source]
     assert missing == []

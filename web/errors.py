@@ -1,11 +1,12 @@
 """JSON errors for API clients: every failure is {"error": {"field", "message", "code"}}, never a 500 page.
 
-`code` is stable (it never changes with the wording of the message), so an app can show the error
-in the player's language: the kind of failure, with `field` saying where. An error a player can
-meet at the table (a hand with no yaku, a tile count, a value out of range...) also carries
-`detail`: {"id", "params"}, the reason as a stable id from scoring.errors.DETAILS with its
-parameters, so the app can word the whole reason itself; `message` stays the English text for API
-users. An error without `detail` is shown by its `code` and `message` as before."""
+`code` is stable (it never changes with the wording of the message): the kind of failure, with
+`field` saying where. A refusal of the domain (scoring.errors.Refusal: a hand with no yaku, a tile
+count, a name too long, a table that does not exist...) also carries `detail`: {"id", "params"},
+the reason as a stable id from scoring.errors.DETAILS with its parameters, so the app words the
+whole sentence from its catalogue; `message` is the English catalogue's sentence for API users,
+and `hand` says which hand of a table's log a refusal is about. The kind-to-status map is here
+and only here (STATUS)."""
 from __future__ import annotations
 
 import logging
@@ -13,11 +14,26 @@ import logging
 from flask import Flask, jsonify, request
 from werkzeug.exceptions import HTTPException
 
+from scoring.errors import KINDS, Refusal
+
 log = logging.getLogger(__name__)
 
 
+#: The HTTP status of each kind of refusal (scoring.errors.KINDS) and of the web layer's own failures:
+#: the one place a kind becomes a status. The kind is sent as the error's ``code``.
+STATUS: dict[str, int] = {
+    "malformed": 400, "token_missing": 401, "token_wrong": 403, "not_found": 404, "method_not_allowed": 405,
+    "conflict": 409, "too_large": 413, "unsupported_media_type": 415, "impossible": 422, "rate_limited": 429,
+    "internal": 500, "unavailable": 503, "no_room": 507,
+}
+assert set(KINDS) <= set(STATUS), "every kind of refusal has its HTTP status"
+#: The code of a status werkzeug raises by itself (a 404 route, a 405 method, a 413 body...).
+CODES: dict[int, str] = {status: kind for kind, status in STATUS.items()}
+
+
 class ApiError(Exception):
-    """An error a client caused; `field` names the part of the request that was wrong."""
+    """A failure of the web layer itself (a rate limit, a body it cannot read); the domain's
+    refusals are :class:`scoring.errors.Refusal` and get their status from :data:`STATUS`."""
 
     def __init__(self, status: int, message: str, field: str | None = None, **extra):
         super().__init__(message)
@@ -25,18 +41,6 @@ class ApiError(Exception):
         self.message = message
         self.field = field
         self.extra = extra
-
-    @classmethod
-    def from_scoring(cls, err) -> ApiError:
-        """A scoring.ScoringError as an API error, keeping its detail id and parameters."""
-        return cls(err.status, err.message, err.field, **({"detail": err.detail} if err.detail else {}))
-
-
-CODES = {
-    400: "malformed", 401: "token_missing", 403: "token_wrong", 404: "not_found", 405: "method_not_allowed",
-    409: "conflict", 413: "too_large", 415: "unsupported_media_type", 422: "impossible", 429: "rate_limited",
-    500: "internal", 503: "unavailable",
-}
 
 
 def error_code(status: int) -> str:
@@ -48,7 +52,20 @@ def error_response(status: int, message: str, field: str | None = None, **extra)
     return jsonify(body), status
 
 
+def refusal_response(err: Refusal, **extra):
+    """A domain refusal as the API's error body and status: {"error": {field, message, code, detail[, hand]}}."""
+    resp = jsonify({"error": err.to_dict(), **extra})
+    status = STATUS[err.kind]
+    if status == 401:
+        resp.headers["WWW-Authenticate"] = 'Bearer realm="tenbou"'
+    return resp, status
+
+
 def register(app: Flask) -> None:
+    @app.errorhandler(Refusal)
+    def _refusal(err: Refusal):
+        return refusal_response(err)
+
     @app.errorhandler(ApiError)
     def _api_error(err: ApiError):
         resp, status = error_response(err.status, err.message, err.field, **err.extra)

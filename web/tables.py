@@ -3,10 +3,11 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
+from scoring.errors import Refusal
 from services.tables import TableError, TableService
 
 from .api import json_body
-from .errors import error_response
+from .errors import refusal_response
 
 bp = Blueprint("tables", __name__, url_prefix="/api/tables")
 
@@ -38,15 +39,11 @@ def _table_response(snapshot: str, version: int, status: int = 200) -> Response:
 
 @bp.errorhandler(TableError)
 def _table_error(err: TableError):
-    if err.status == 409 and err.table:
+    if err.kind == "conflict" and err.table:
         import json
 
-        body = {"error": {"field": err.field, "message": err.message, "code": "conflict"}, "table": json.loads(err.table)}
-        return jsonify(body), 409
-    resp, status = error_response(err.status, err.message, err.field, **({"detail": err.detail} if err.detail else {}))
-    if status == 401:
-        resp.headers["WWW-Authenticate"] = 'Bearer realm="tenbou"'
-    return resp, status
+        return refusal_response(err, table=json.loads(err.table))  # the table as it is now, to show what changed
+    return refusal_response(err)
 
 
 @bp.post("")
@@ -85,7 +82,7 @@ def record(key: str):
 def preview(key: str):
     raw = request.args.get("index")
     if raw is not None and not raw.isdigit():
-        return error_response(400, f"index must be a hand number from 0; got {raw!r}", "index")
+        raise Refusal("index", "malformed", "index_number")
     return jsonify(service().preview(key, _token(), json_body(), None if raw is None else int(raw)))
 
 

@@ -27,8 +27,8 @@ def tenbou_score(text, call="score"):
     try:
         return json.dumps({"ok": True, "result": CALLS[call](json.loads(text))})
     except scoring.ScoringError as err:
-        code = "malformed" if err.status == 400 else "impossible"
-        return json.dumps({"ok": False, "status": err.status, "error": {"field": err.field, "message": err.message, "code": code, "detail": err.detail}})
+        # the refusal as the API words it (its code is its kind); the status only tells malformed from the rest
+        return json.dumps({"ok": False, "status": 400 if err.kind == "malformed" else 422, "error": err.to_dict()})
 `);
   return pyodide.globals.get("tenbou_score");
 }
@@ -47,7 +47,7 @@ def tenbou_project(text):
         msg = json.loads(text)
         return json.dumps({"ok": True, "result": project(msg["table"], msg["changes"])})
     except scoring.ScoringError as err:
-        return json.dumps({"ok": False, "status": err.status, "error": {"field": err.field, "message": err.message, "code": "impossible", "detail": err.detail}})
+        return json.dumps({"ok": False, "status": 400 if err.kind == "malformed" else 422, "error": err.to_dict()})
     except (KeyError, TypeError, ValueError, AttributeError) as err:  # a table JSON this phone cannot read
         return json.dumps({"ok": False, "status": 400, "error": {"field": "table", "message": str(err), "code": "malformed"}})
 `);
