@@ -102,12 +102,13 @@ export function createConditions(cond, { fixed = {}, onchange = () => {}, rulese
   return { el, request, showError, render };
 }
 
-/** An API error in the interface's language: in English the server's message; in Japanese the
- * reason worded from its stable detail id, else the kind of failure from its stable code with the
- * server's English message after it. */
+/** An API error in the interface's language: the reason worded by the catalogue from its stable
+ * detail id (a whole sentence, in English too); an error without one (a rate limit, a server
+ * failure) by the kind of failure from its stable code, with the server's message after it in a
+ * language other than English. */
 export function errorText(err) {
-  if (lang === "en" || !(err instanceof ApiError) || !err.code) return err.message;
-  return detailText(err.detail) || `${t(`error.${err.code}`)} (${err.message})`;
+  if (!(err instanceof ApiError) || !err.code) return err.message;
+  return detailText(err.detail) || (lang === "en" ? err.message : `${t(`error.${err.code}`)} (${err.message})`);
 }
 
 /** Show an API error next to the field that caused it; false when no field matched. */
