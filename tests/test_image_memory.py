@@ -40,7 +40,7 @@ def test_an_image_that_cannot_be_decoded_within_the_budget_is_a_413_before_decod
         load_image(path.read_bytes())
     assert STATUS[err.value.kind] == 413 and err.value.detail["id"] == "photo_pixels"
     m = measure(str(path))
-    assert m["outcome"].startswith("413") and (m["peak_kb"] - m["before_kb"]) / 1024 < 50
+    assert m["outcome"].startswith("too_large") and (m["peak_kb"] - m["before_kb"]) / 1024 < 50
 
 
 def test_reduced_decoding_keeps_the_picture(tmp_path):
