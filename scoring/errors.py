@@ -253,7 +253,7 @@ def english(detail_id: str, params: dict[str, Any]) -> str:
         if name == "seat":  # a seat is read as the player in it ("refusal.seat"; the app shows the name)
             value = _english.get("refusal.seat", "{n}").replace("{n}", str(value))
         words = words.replace("{" + name + "}", str(value))
-    return words
+    return words[:1].upper() + words[1:]  # a sentence may start with a value ("{seat} declared riichi...")
 
 
 _R = TypeVar("_R", bound="Refusal")

@@ -151,10 +151,10 @@ export function createHandEditor({ state, withWin = true, withDiscards = false, 
     const use = () => {
       let tiles;
       try { tiles = parseMpsz(input.value); } catch { say(t("hand.say_typed")); render(); return; }
-      // a code that is no tile cannot be drawn; how many copies a hand may hold is the server's rule
-      // (too_many_copies), so five of a tile are taken as typed and the server says why they cannot score
-      const bad = tiles.find((code) => /^[089]z$/.test(code));
-      if (bad) { say(t("hand.say_no_tile", { tile: bad })); render(); return; }
+      const c = {};
+      for (const t of [...tiles, ...state.melds.flatMap((m) => m.tiles)]) c[plain(t)] = (c[plain(t)] || 0) + 1;
+      const over = Object.entries(c).find(([t, n]) => n > 4 || /^[089]z$/.test(t));
+      if (over) { say(/z$/.test(over[0]) && !/^[1-7]z$/.test(over[0]) ? t("hand.say_no_tile", { tile: over[0] }) : t("hand.say_four", { tile: tileName(over[0]) })); render(); return; }
       if (tiles.length > limit()) { say(t(state.melds.length ? "hand.say_count_melds" : "hand.say_count", { n: tiles.length, limit: limit() })); render(); return; }
       state.concealed = tiles;
       state.winIndex = withWin && tiles.length === limit() ? tiles.length - 1 : null;

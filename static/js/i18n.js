@@ -57,7 +57,8 @@ export function detailText(detail, players = []) {
   if (params.seat !== undefined) params.seat = players[Number(params.seat)] || t("refusal.seat", { n: params.seat });
   if (params.yaku) params.yaku = t(`yaku.${params.yaku}`);
   if (params.others) params.others = String(params.others).split(", ").map((y) => t(`yaku.${y}`)).join(t("list.sep"));
-  return t(`detail.${detail.id}`, params);
+  const text = t(`detail.${detail.id}`, params);
+  return text.charAt(0).toUpperCase() + text.slice(1);   // a sentence may start with a value ("{seat} declared riichi...")
 }
 
 /** What the server said, in the interface's language: the reason worded from its stable id by the
