@@ -61,6 +61,16 @@ export function detailText(detail, players = []) {
   return text.charAt(0).toUpperCase() + text.slice(1);   // a sentence may start with a value ("{seat} declared riichi...")
 }
 
+/** An API error in the interface's language: the reason worded by the catalogue from its stable
+ * detail id (a whole sentence, in English too); an error without one (a rate limit, a server
+ * failure) by the kind of failure from its stable code, with the server's message after it in a
+ * language other than English. Any other error (one the app threw itself) by its message. */
+export function errorText(err) {
+  if (!err) return "";
+  if (!err.code) return err.message || "";
+  return detailText(err.detail) || (lang === "en" ? err.message : `${t(`error.${err.code}`)} (${err.message})`);
+}
+
 /** What the server said, in the interface's language: the reason worded from its stable id by the
  * catalogue (every refusal carries one), else the server's message. */
 export function reasonText(said, players = []) {

@@ -4,7 +4,7 @@ import { api, ApiError, OfflineError, rulesets, yakuNames } from "./api.js";
 import { createHandEditor, emptyHand, fieldKey } from "./hand.js";
 import { resultCard } from "./results.js";
 import { WIND_OF, WIND_NAME } from "./tiles.js";
-import { t, lang, detailText } from "./i18n.js";
+import { t } from "./i18n.js";
 import * as store from "./store.js";
 import { prepareOffline, scoreOffline } from "./offline.js";
 
@@ -102,14 +102,7 @@ export function createConditions(cond, { fixed = {}, onchange = () => {}, rulese
   return { el, request, showError, render };
 }
 
-/** An API error in the interface's language: the reason worded by the catalogue from its stable
- * detail id (a whole sentence, in English too); an error without one (a rate limit, a server
- * failure) by the kind of failure from its stable code, with the server's message after it in a
- * language other than English. */
-export function errorText(err) {
-  if (!(err instanceof ApiError) || !err.code) return err.message;
-  return detailText(err.detail) || (lang === "en" ? err.message : `${t(`error.${err.code}`)} (${err.message})`);
-}
+export { errorText } from "./i18n.js";   // kept here for the screens that import it from quick.js
 
 /** Show an API error next to the field that caused it; false when no field matched. */
 export function placeError(err, parts, fallback) {

@@ -855,7 +855,7 @@ export async function tableScreen(view, key, params) {
   try {
     await load();
   } catch (err) {
-    if (!table) { clear(body, h("div", { class: "banner error", role: "alert" }, err.message)); }
+    if (!table) { clear(body, h("div", { class: "banner error", role: "alert" }, errorText(err))); }
   }
   // a link with another edit token never replaces the one this phone has: the player chooses
   if (token && entry && entry.edit_token && entry.edit_token !== token) tokenChoice = token;
