@@ -4,7 +4,7 @@ import { api, ApiError, OfflineError, rulesets, yakuNames } from "./api.js";
 import { createHandEditor, emptyHand, fieldKey } from "./hand.js";
 import { resultCard } from "./results.js";
 import { WIND_OF, WIND_NAME } from "./tiles.js";
-import { t } from "./i18n.js";
+import { errorText, t } from "./i18n.js";
 import * as store from "./store.js";
 import { prepareOffline, scoreOffline } from "./offline.js";
 
@@ -102,7 +102,7 @@ export function createConditions(cond, { fixed = {}, onchange = () => {}, rulese
   return { el, request, showError, render };
 }
 
-export { errorText } from "./i18n.js";   // kept here for the screens that import it from quick.js
+export { errorText };   // kept here for the screens that import it from quick.js
 
 /** Show an API error next to the field that caused it; false when no field matched. */
 export function placeError(err, parts, fallback) {
