@@ -57,7 +57,7 @@ ERROR_DETAIL: Schema = {
 }
 
 #: The error codes a client can meet: every kind of refusal, and the web layer's own.
-WEB_CODES = ("method_not_allowed", "rate_limited", "internal", "error")
+WEB_CODES = ("method_not_allowed", "request_timeout", "rate_limited", "internal", "error")
 
 
 def error(detail: Schema = ERROR_DETAIL) -> Schema:

@@ -201,11 +201,19 @@ DETAILS: dict[str, tuple[str, ...]] = {
     "players_list": (),
     "table_players_count": ('count',),
     "event_name": (),
+    "seat": ('n',),
+    "name_twice": ('name',),
+    "event_players_list": (),
+    "event_games_full": ('max', 'count'),
+    "if_match_required": (),
+    "next_game_organiser": (),
     # the photo's proposed hand (recognition, not an error: a note on the proposal)
     "photo_breaks_rules": (),
     "photo_not_complete": (),
     "photo_tile_count": ("count",),
     "photo_no_tiles": (),
+    # the server (web/errors.py): its storage cannot be reached or written just now
+    "storage_unavailable": (),
 }
 
 
@@ -231,6 +239,7 @@ KINDS: tuple[str, ...] = (
     "token_wrong",             # the token belongs to something else
     "unavailable",             # the server cannot do it just now (or at all)
     "no_room",                 # the server has no room to keep it
+    "precondition_required",   # a change needs the version it was made on (If-Match)
 )
 
 _CATALOGUE = Path(__file__).resolve().parents[1] / "static" / "i18n" / "en.json"

@@ -15,6 +15,7 @@ from flask import Blueprint, current_app, jsonify, request
 
 from recognition.contributions import ContributionStore, Limits
 from scoring.errors import Refusal
+from web.bodies import photo_slot
 
 bp = Blueprint("contributions", __name__, url_prefix="/api")
 
@@ -59,7 +60,12 @@ def contribute():
     labels = request.form.get("labels")
     if labels is None:
         raise Refusal("labels", "malformed", "upload_labels_field")
-    return jsonify(_call(store.add, data, labels)), 201
+    with photo_slot():  # photos in flight: per worker and per client (web/bodies.py)
+        record = _call(store.add, data, labels)
+    resp = jsonify(record)
+    resp.status_code = 201
+    resp.headers["Cache-Control"] = "no-store"  # it carries the delete token
+    return resp
 
 
 @bp.get("/contributions/<cid>")

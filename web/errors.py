@@ -1,12 +1,11 @@
 """JSON errors for API clients: every failure is {"error": {"field", "message", "code"}}, never a 500 page.
 
-`code` is stable (it never changes with the wording of the message): the kind of failure, with
-`field` saying where. A refusal of the domain (scoring.errors.Refusal: a hand with no yaku, a tile
-count, a name too long, a table that does not exist...) also carries `detail`: {"id", "params"},
-the reason as a stable id from scoring.errors.DETAILS with its parameters, so the app words the
-whole sentence from its catalogue; `message` is the English catalogue's sentence for API users,
-and `hand` says which hand of a table's log a refusal is about. The kind-to-status map is here
-and only here (STATUS)."""
+`code` is stable (it never changes with the wording of the message), so an app can show the error
+in the player's language: the kind of failure, with `field` saying where. An error a player can
+meet at the table (a hand with no yaku, a tile count, a value out of range...) also carries
+`detail`: {"id", "params"}, the reason as a stable id from scoring.errors.DETAILS with its
+parameters, so the app can word the whole reason itself; `message` stays the English text for API
+users. An error without `detail` is shown by its `code` and `message` as before."""
 from __future__ import annotations
 
 import logging
@@ -19,21 +18,8 @@ from scoring.errors import KINDS, Refusal
 log = logging.getLogger(__name__)
 
 
-#: The HTTP status of each kind of refusal (scoring.errors.KINDS) and of the web layer's own failures:
-#: the one place a kind becomes a status. The kind is sent as the error's ``code``.
-STATUS: dict[str, int] = {
-    "malformed": 400, "token_missing": 401, "token_wrong": 403, "not_found": 404, "method_not_allowed": 405,
-    "conflict": 409, "too_large": 413, "unsupported_media_type": 415, "impossible": 422, "rate_limited": 429,
-    "internal": 500, "unavailable": 503, "no_room": 507,
-}
-assert set(KINDS) <= set(STATUS), "every kind of refusal has its HTTP status"
-#: The code of a status werkzeug raises by itself (a 404 route, a 405 method, a 413 body...).
-CODES: dict[int, str] = {status: kind for kind, status in STATUS.items()}
-
-
 class ApiError(Exception):
-    """A failure of the web layer itself (a rate limit, a body it cannot read); the domain's
-    refusals are :class:`scoring.errors.Refusal` and get their status from :data:`STATUS`."""
+    """An error a client caused; `field` names the part of the request that was wrong."""
 
     def __init__(self, status: int, message: str, field: str | None = None, **extra):
         super().__init__(message)
@@ -41,6 +27,22 @@ class ApiError(Exception):
         self.message = message
         self.field = field
         self.extra = extra
+
+
+#: The HTTP status of each kind of refusal (scoring.errors.KINDS) and of the web layer's own failures:
+#: the one place a kind becomes a status. The kind is sent as the error's ``code``.
+STATUS: dict[str, int] = {
+    "malformed": 400, "token_missing": 401, "token_wrong": 403, "not_found": 404, "method_not_allowed": 405,
+    "request_timeout": 408, "conflict": 409, "too_large": 413, "unsupported_media_type": 415, "impossible": 422,
+    "precondition_required": 428, "rate_limited": 429, "internal": 500, "unavailable": 503, "no_room": 507,
+}
+assert set(KINDS) <= set(STATUS), "every kind of refusal has its HTTP status"
+#: The code of a status werkzeug or the web layer raises by itself (a 404 route, a 405 method...).
+CODES: dict[int, str] = {status: kind for kind, status in STATUS.items()}
+
+#: Seconds a client is told to wait (Retry-After) when the storage is down: a restart of the
+#: database or a disk freed takes about that long, and the phone's queue retries by itself.
+STORAGE_RETRY_AFTER = 5
 
 
 def error_code(status: int) -> str:
@@ -81,6 +83,15 @@ def register(app: Flask) -> None:
         return err
 
     @app.errorhandler(Exception)
-    def _unexpected(err: Exception):  # pragma: no cover - the last line of defence
-        log.exception("unhandled error on %s", request.path)
+    def _unexpected(err: Exception):
+        from storage.db import storage_failure
+
+        if storage_failure(err):  # the request did nothing (its transaction was rolled back): say try again
+            log.error("storage unavailable on %s: %s: %s", request.path, err.__class__.__name__, err)
+            resp, status = error_response(503, "the server cannot use its storage just now; nothing was changed. "
+                                               "Try again in a moment.", None, retry_after=STORAGE_RETRY_AFTER,
+                                          detail={"id": "storage_unavailable", "params": {}})
+            resp.headers["Retry-After"] = str(STORAGE_RETRY_AFTER)
+            return resp, status
+        log.exception("unhandled error on %s", request.path)  # pragma: no cover - the last line of defence
         return error_response(500, "internal error; nothing was changed", None)

@@ -16,6 +16,7 @@ from pathlib import Path
 from flask import Blueprint, current_app, jsonify, request, send_from_directory
 
 from scoring.errors import Refusal
+from web.bodies import photo_slot
 
 bp = Blueprint("recognize", __name__, url_prefix="/api")
 _build_lock = threading.Lock()
@@ -56,7 +57,8 @@ def recognize():
         upload.close()  # a big upload is spooled to a temporary file: release it now
     if not data:
         raise Refusal("image", "malformed", "photo_empty")
-    result = get_recognizer().recognize(data)  # an unreadable photo is an ImageError: a refusal of "image"
+    with photo_slot():  # photos in flight: per worker and per client (web/bodies.py)
+        result = get_recognizer().recognize(data)  # an unreadable photo is an ImageError: a refusal of "image"
     return jsonify(result.to_json())
 
 
