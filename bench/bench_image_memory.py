@@ -39,7 +39,7 @@ try:
     img = load_image(data)
     outcome = "x".join(map(str, img.pixels.shape[:2][::-1]))
 except ImageError as exc:
-    outcome = f"{exc.status}: {exc}"
+    outcome = f"{exc.kind}: {exc}"
 print(json.dumps({"before_kb": before, "peak_kb": hwm_kb(), "outcome": outcome}))
 """
 

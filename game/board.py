@@ -23,17 +23,17 @@ OPS = ("add", "replace", "undo")
 def change_hands(hands: Sequence[Any], change: Mapping[str, Any]) -> list[Any]:
     """The hand list after one change (a new list; ``hands`` is left as it is)."""
     if not isinstance(change, Mapping) or change.get("op") not in OPS:
-        raise LedgerError("op", f"a change is one of {', '.join(OPS)}", 400)
+        raise LedgerError("op", "malformed", "change_op", ops=', '.join(OPS))
     op = change["op"]
     if op == "add":
         return list(hands) + [change.get("body")]
     if op == "undo":
         if not hands:
-            raise LedgerError("hands", "there is no hand to undo")
+            raise LedgerError("hands", "impossible", "nothing_to_undo")
         return list(hands)[:-1]
     index = change.get("index", change.get("hand_index"))
     if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(hands):
-        raise LedgerError("index", f"no hand {index}: the table has {len(hands)} hand(s), numbered from 0", 404)
+        raise LedgerError("index", "not_found", "no_such_hand", index=index, count=len(hands))
     return list(hands[:index]) + [change.get("body")] + list(hands[index + 1:])
 
 
@@ -70,11 +70,12 @@ def project(table: Mapping[str, Any], changes: Sequence[Mapping[str, Any]]) -> d
     Returns ``{"table": <table JSON with the projected state and hands>, "applied": n, "unsent": [...],
     "error": null}``: ``unsent`` lists the indices of the history rows the changes added or replaced.
     A change the ledger refuses stops the projection there: ``applied`` counts the changes in it and
-    ``error`` says what is wrong (``{"change": k, "field", "message", "status"}``). A table whose own
+    ``error`` says what is wrong (``{"change": k, "field", "message", "code", "detail"}`` and ``"hand"``
+    when the refusal is about a hand already in the log). A table whose own
     records cannot be replayed is given back as it is, with ``"change": null`` in the error.
     """
     if not isinstance(table, Mapping):
-        raise LedgerError("table", "must be the table JSON", 400)
+        raise LedgerError("table", "malformed", "table_json")
     try:
         rules = get_ruleset(table.get("ruleset", "wrr"), table.get("rules") or {})
     except ScoringError as err:
@@ -96,14 +97,14 @@ def project(table: Mapping[str, Any], changes: Sequence[Mapping[str, Any]]) -> d
         shown = board(rules, hands)
     except LedgerError as err:  # a record the ledger cannot replay: the phone keeps the table as it is
         return {"table": dict(table), "applied": 0, "unsent": [], "sent_hands": base,
-                "error": {"change": None, "field": err.field, "message": err.message, "status": err.status, "detail": err.detail}}
+                "error": {"change": None, **err.to_dict()}}
     applied, error = 0, None
     for k, change in enumerate(changes):
         try:
             new_hands = change_hands(hands, change)
             new_board = board(rules, new_hands)
         except LedgerError as err:
-            error = {"change": k, "field": err.field, "message": err.message, "status": err.status, "detail": err.detail}
+            error = {"change": k, **err.to_dict()}
             break
         hands, shown, applied = new_hands, new_board, k + 1
     doc = {**table, **shown}

@@ -80,9 +80,9 @@ def _shown(value: Any) -> str:
 
 def _seat(value: Any, field: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise LedgerError(field, f"must be a seat number 0-3, got {_shown(value)}", 400)
+        raise LedgerError(field, "malformed", "seat_number")
     if not 0 <= value <= 3:
-        raise LedgerError(field, f"seat {_shown(value)} is out of range: seats are 0-3")
+        raise LedgerError(field, "impossible", "seat_number")
     return value
 
 
@@ -91,12 +91,12 @@ def _seats(body: Mapping[str, Any], name: str) -> list[int]:
     if raw is None:
         return []
     if not isinstance(raw, list):
-        raise LedgerError(name, "must be a list of seats (0-3)", 400)
+        raise LedgerError(name, "malformed", "seat_list")
     if len(raw) > 4:
-        raise LedgerError(name, f"lists {len(raw)} seats; there are four")
+        raise LedgerError(name, "impossible", "seat_list_long", count=len(raw))
     seats = [_seat(v, f"{name}[{i}]") for i, v in enumerate(raw)]
     if len(set(seats)) != len(seats):
-        raise LedgerError(name, f"lists a seat twice: {seats}")
+        raise LedgerError(name, "impossible", "seat_list_twice")
     return sorted(seats)
 
 
@@ -138,8 +138,8 @@ def _only(obj: Mapping[str, Any], allowed: tuple[str, ...], field: str, what: st
             continue
         name = f"{field}.{key}" if field else str(key)
         if not field and key in COMPUTED_FIELDS:
-            raise LedgerError(name, f"{key} is worked out by the table; do not send it")
-        raise LedgerError(name, f"{what} has no field {key!r}; it may have {', '.join(allowed)}")
+            raise LedgerError(name, "impossible", "computed_field", key=str(key))
+        raise LedgerError(name, "impossible", "unknown_field", key=str(key)[:40], allowed=', '.join(allowed))
     return {k: v for k, v in obj.items() if k in allowed}
 
 
@@ -177,7 +177,7 @@ def _clean_winner(w: Any, field: str, strict: bool) -> Any:
         form = next((f for f in VALUE_FORMS if f[0] in value), None)
         if form is None:
             if strict:
-                raise LedgerError(f"{field}.value", 'must be {"han": 3, "fu": 40}, {"yakuman": 1} or {"hand": <score request>}', 400)
+                raise LedgerError(f"{field}.value", "malformed", "hand_value")
         else:
             value = _only(value, form, f"{field}.value", f"a value given as {form[0]}", strict)
             if isinstance(value.get("hand"), Mapping):
@@ -191,7 +191,7 @@ def _flag(body: Mapping[str, Any], name: str) -> bool:
     if value is None:
         return False
     if not isinstance(value, bool):
-        raise LedgerError(name, f"must be true or false, got {value!r}", 400)
+        raise LedgerError(name, "malformed", "not_true_false")
     return value
 
 
@@ -222,8 +222,7 @@ class _Book:
 def _declare_riichi(rules: Ruleset, state: TableState, book: _Book, seats: list[int]) -> None:
     for seat in seats:
         if rules.riichi_needs_points and state.scores[seat] < rules.riichi_stick:
-            raise LedgerError("riichi", f"seat {seat} has {state.scores[seat]} points; {rules.title} needs "
-                                        f"{rules.riichi_stick} to declare riichi")
+            raise LedgerError("riichi", "impossible", "riichi_points", seat=seat, points=state.scores[seat], needed=rules.riichi_stick)
         book.pay(seat, TABLE, rules.riichi_stick, "riichi")
 
 
@@ -233,7 +232,7 @@ def _value(rules: Ruleset, state: TableState, seat: int, raw: Any, tsumo: bool, 
            field: str, sticks: int) -> dict[str, Any]:
     """What a winner's hand is worth: base points, and the facts shown in the hand record."""
     if not isinstance(raw, Mapping):
-        raise LedgerError(field, 'must be {"han": 3, "fu": 40}, {"yakuman": 1} or {"hand": <score request>}', 400)
+        raise LedgerError(field, "malformed", "hand_value")
     dealer = seat == state.dealer
     if "hand" in raw:
         return _value_of_hand(rules, state, seat, raw["hand"], tsumo, riichi, field, sticks)
@@ -241,28 +240,28 @@ def _value(rules: Ruleset, state: TableState, seat: int, raw: Any, tsumo: bool, 
         n = raw["yakuman"]
         most = rules.max_yakuman if rules.yakuman_stacking else (2 if rules.double_yakuman else 1)
         if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= most:
-            raise LedgerError(f"{field}.yakuman", f"must be a whole number from 1 to {most} under {rules.title}, got {_shown(n)}")
+            raise LedgerError(f"{field}.yakuman", "impossible", "yakuman_count", max=most)
         units = raw.get("pao_yakuman", 1)
         if isinstance(units, bool) or not isinstance(units, int) or not 1 <= units <= n:
-            raise LedgerError(f"{field}.pao_yakuman", f"must be a whole number from 1 to {n}, got {_shown(units)}")
+            raise LedgerError(f"{field}.pao_yakuman", "impossible", "range", min=1, max=n)
         return {"han": 13 * n, "fu": 0, "yakuman": n, "limit": "yakuman", "base": 8000 * n, "dealer": dealer,
                 "pao_units": units}
     for name in ("han", "fu"):
         v = raw.get(name)
         if isinstance(v, bool) or not isinstance(v, int):
-            raise LedgerError(f"{field}.{name}", f"must be a whole number, got {v!r}", 400)
+            raise LedgerError(f"{field}.{name}", "malformed", "not_whole_number")
     han, fu = int(raw["han"]), int(raw["fu"])
     if not 1 <= han <= MAX_HAN:
-        raise LedgerError(f"{field}.han", f"a winning hand has at least 1 han and at most {MAX_HAN}, got {_shown(han)}")
+        raise LedgerError(f"{field}.han", "impossible", "han_range", max=MAX_HAN)
     if han >= 5 and fu not in (20, 25) and not (30 <= fu <= 130 and fu % 10 == 0):
-        raise LedgerError(f"{field}.fu", f"fu is 20, 25 or a multiple of 10 up to 130, got {_shown(fu)}")
+        raise LedgerError(f"{field}.fu", "impossible", "fu_value")
     if han < 5:
         if fu not in (20, 25) and not (30 <= fu <= 130 and fu % 10 == 0):
-            raise LedgerError(f"{field}.fu", f"fu is 20, 25 or a multiple of 10 up to 130, got {fu}")
+            raise LedgerError(f"{field}.fu", "impossible", "fu_value")
         if fu == 25 and han < 2:
-            raise LedgerError(f"{field}.fu", "25 fu is seven pairs, which is at least 2 han")
+            raise LedgerError(f"{field}.fu", "impossible", "fu_25")
         if fu == 20 and (han < 2 or not tsumo):
-            raise LedgerError(f"{field}.fu", "20 fu is only a pinfu tsumo (at least 2 han); a ron has at least 25 or 30 fu")
+            raise LedgerError(f"{field}.fu", "impossible", "fu_20_ron")
     base, limit = base_points(han, fu, kiriage=rules.kiriage, kazoe=rules.kazoe_yakuman)
     return {"han": han, "fu": fu, "yakuman": 0, "limit": limit, "base": base, "dealer": dealer, "pao_units": 0}
 
@@ -274,25 +273,24 @@ PAO_IDS = {"daisangen": "daisangen", "daisuushii": "daisuushii", "suukantsu": "s
 def _value_of_hand(rules: Ruleset, state: TableState, seat: int, hand: Any, tsumo: bool, riichi: list[int], field: str,
                    sticks: int) -> dict[str, Any]:
     if not isinstance(hand, Mapping):
-        raise LedgerError(f"{field}.hand", "must be a score request object", 400)
+        raise LedgerError(f"{field}.hand", "malformed", "score_request_object")
     filled = {"seat_wind": state.seat_wind(seat), "round_wind": state.round_wind, "honba": state.honba,
               "riichi_sticks": sticks, "win": "tsumo" if tsumo else "ron"}
     for key, value in filled.items():
         if key in hand and hand[key] != value:
-            raise LedgerError(f"{field}.hand.{key}", f"is filled in by the table ({value!r}); got {hand[key]!r}")
+            raise LedgerError(f"{field}.hand.{key}", "impossible", "filled_by_table")
     if hand.get("ruleset", rules.id) != rules.id:
-        raise LedgerError(f"{field}.hand.ruleset", f"the table plays {rules.id}; got {_shown(hand['ruleset'])}")
+        raise LedgerError(f"{field}.hand.ruleset", "impossible", "table_ruleset", name=rules.id)
     if hand.get("rules"):
         try:
             same = get_ruleset(rules.id, hand["rules"]) == rules
         except ScoringError as err:
             raise err.moved(LedgerError, f"{field}.hand.{err.field}") from None
         if not same:
-            raise LedgerError(f"{field}.hand.rules", "the table's own rules apply: leave rules out or send the table's")
+            raise LedgerError(f"{field}.hand.rules", "impossible", "table_rules")
     in_riichi = bool(hand.get("riichi") or hand.get("double_riichi"))
     if in_riichi != (seat in riichi):
-        raise LedgerError(f"{field}.hand.riichi", f"seat {seat} is {'' if seat in riichi else 'not '}in this hand's riichi "
-                                                  f"list but the hand says riichi is {in_riichi}")
+        raise LedgerError(f"{field}.hand.riichi", "impossible", "riichi_mismatch", seat=seat)
     try:
         result = evaluate(parse_request({**hand, **filled}, rules))
     except ScoringError as err:
@@ -318,14 +316,14 @@ def _pao(rules: Ruleset, value: dict[str, Any], winner: Mapping[str, Any], seat:
         return None
     pao = _seat(pao, f"{field}.pao_seat")
     if pao == seat:
-        raise LedgerError(f"{field}.pao_seat", "the winner cannot be liable for their own hand")
+        raise LedgerError(f"{field}.pao_seat", "impossible", "pao_winner")
     if not rules.pao_yaku:
-        raise LedgerError(f"{field}.pao_seat", f"{rules.title} has no liability payments")
+        raise LedgerError(f"{field}.pao_seat", "impossible", "pao_none")
     if not value["yakuman"] or not value["pao_units"]:
-        raise LedgerError(f"{field}.pao_seat", f"liability applies only to {', '.join(rules.pao_yaku)} under {rules.title}")
+        raise LedgerError(f"{field}.pao_seat", "impossible", "pao_yaku", yaku=', '.join(rules.pao_yaku))
     units = value["pao_units"]
     if isinstance(units, bool) or not isinstance(units, int) or not 1 <= units <= value["yakuman"]:
-        raise LedgerError(f"{field}.value.pao_yakuman", f"must be from 1 to {value['yakuman']}")
+        raise LedgerError(f"{field}.value.pao_yakuman", "impossible", "range", min=1, max=value['yakuman'])
     return pao
 
 
@@ -335,25 +333,24 @@ def _ron(rules: Ruleset, state: TableState, body: Mapping[str, Any], book: _Book
     frm = _seat(body.get("from_seat"), "from_seat")
     winners = body.get("winners")
     if not isinstance(winners, list) or not winners:
-        raise LedgerError("winners", 'must be a non-empty list like [{"seat": 2, "value": {"han": 3, "fu": 40}}]', 400)
+        raise LedgerError("winners", "malformed", "winners_list")
     if len(winners) > rules.max_ron_winners:
         if rules.max_ron_winners == 1:
-            raise LedgerError("winners", f"{rules.title} has a head bump: only the winner closest to the discarder is paid; "
-                                         "record that one winner")
+            raise LedgerError("winners", "impossible", "head_bump")
         if "triple_ron" in rules.abortive_draws:
-            raise LedgerError("winners", f"three ron is an abortive draw under {rules.title}: record it as an abort")
-        raise LedgerError("winners", f"at most {rules.max_ron_winners} winners on one discard under {rules.title}")
+            raise LedgerError("winners", "impossible", "three_ron_abort")
+        raise LedgerError("winners", "impossible", "ron_winners", max=rules.max_ron_winners)
     riichi = _seats(body, "riichi")
     _declare_riichi(rules, state, book, riichi)
     seats = []
     for i, w in enumerate(winners):
         if not isinstance(w, Mapping):
-            raise LedgerError(f"winners[{i}]", "must be an object with seat and value", 400)
+            raise LedgerError(f"winners[{i}]", "malformed", "winner_object")
         seat = _seat(w.get("seat"), f"winners[{i}].seat")
         if seat == frm:
-            raise LedgerError(f"winners[{i}].seat", "the winner cannot be the discarder")
+            raise LedgerError(f"winners[{i}].seat", "impossible", "winner_discarder")
         if seat in seats:
-            raise LedgerError(f"winners[{i}].seat", f"seat {seat} is listed twice")
+            raise LedgerError(f"winners[{i}].seat", "impossible", "seat_listed_twice", seat=seat)
         seats.append(seat)
     # turn order from the discarder: the closest winner takes the sticks (and honba where so ruled)
     order = sorted(range(len(winners)), key=lambda i: (seats[i] - frm) % 4)
@@ -404,7 +401,7 @@ def _pay_ron(rules: Ruleset, book: _Book, frm: int, seat: int, value: Mapping[st
 def _tsumo(rules: Ruleset, state: TableState, body: Mapping[str, Any], book: _Book) -> dict[str, Any]:
     w = body.get("winner")
     if not isinstance(w, Mapping):
-        raise LedgerError("winner", 'must be an object like {"seat": 2, "value": {"han": 3, "fu": 40}}', 400)
+        raise LedgerError("winner", "malformed", "winner_object")
     seat = _seat(w.get("seat"), "winner.seat")
     riichi = _seats(body, "riichi")
     _declare_riichi(rules, state, book, riichi)
@@ -443,10 +440,9 @@ def _draw(rules: Ruleset, state: TableState, body: Mapping[str, Any], book: _Boo
     nagashi = _seats(body, "nagashi")
     noten_riichi = [s for s in riichi if s not in tenpai]
     if noten_riichi:
-        raise LedgerError("tenpai", f"seat {noten_riichi[0]} declared riichi and must be tenpai at a draw "
-                                    "(a noten riichi is a chombo: record that instead)")
+        raise LedgerError("tenpai", "impossible", "noten_riichi", seat=noten_riichi[0])
     if nagashi and not rules.nagashi_mangan:
-        raise LedgerError("nagashi", f"{rules.title} has no nagashi mangan")
+        raise LedgerError("nagashi", "impossible", "nagashi_none")
     _declare_riichi(rules, state, book, riichi)
     if nagashi:
         for seat in nagashi:
@@ -475,10 +471,10 @@ def _abort(rules: Ruleset, state: TableState, body: Mapping[str, Any], book: _Bo
     kind = body.get("kind")
     if kind not in rules.abortive_draws:
         allowed = ", ".join(rules.abortive_draws) or "none"
-        raise LedgerError("kind", f"{rules.title} has no abortive draw {kind!r} (allowed: {allowed})")
+        raise LedgerError("kind", "impossible", "abort_kind", allowed=allowed)
     riichi = _seats(body, "riichi")
     if kind == "four_riichi" and riichi != [0, 1, 2, 3]:
-        raise LedgerError("riichi", "four riichi means all four seats declared riichi in this hand")
+        raise LedgerError("riichi", "impossible", "four_riichi")
     _declare_riichi(rules, state, book, riichi)
     return {"winners": [], "dealer_repeats": rules.dealer_repeat_on_abort, "honba_next": state.honba + 1}
 
@@ -519,12 +515,12 @@ def _winner_record(seat: int, value: dict[str, Any], pao: int | None, request: A
 def apply_hand(rules: Ruleset, state: TableState, body: Any) -> tuple[TableState, dict[str, Any]]:
     """Record one hand: the new state and the hand's record (payments, deltas, values)."""
     if not isinstance(body, Mapping):
-        raise LedgerError(None, "a hand must be a JSON object", 400)
+        raise LedgerError(None, "malformed", "hand_object")
     if state.finished:
-        raise LedgerError("result", "the game is over; no more hands can be recorded")
+        raise LedgerError("result", "impossible", "game_over")
     kind = body.get("result")
     if not isinstance(kind, str) or kind not in HANDLERS:
-        raise LedgerError("result", f"must be one of {', '.join(RESULTS)}; got {_shown(kind)}", 400)
+        raise LedgerError("result", "malformed", "choice", choices=', '.join(RESULTS))
     body = clean_hand(body)  # only the documented fields: the rest is refused, naming the field
     book = _Book(state, rules.riichi_stick)
     outcome = HANDLERS[kind](rules, state, body, book)
@@ -568,21 +564,20 @@ def _extra_penalties(body: Mapping[str, Any]) -> list[tuple[int, int]]:
     """Point penalties a referee gives with any hand (WRR 7.2, Saikouisen art. 54): kept off the table."""
     raw = body.get("penalties") or []
     if not isinstance(raw, list):
-        raise LedgerError("penalties", 'must be a list like [{"seat": 1, "points": 1000, "reason": "late"}]', 400)
+        raise LedgerError("penalties", "malformed", "penalties_list")
     if len(raw) > MAX_PENALTIES:
-        raise LedgerError("penalties", f"at most {MAX_PENALTIES} penalties with one hand")
+        raise LedgerError("penalties", "impossible", "penalties_count", max=MAX_PENALTIES)
     out = []
     for i, p in enumerate(raw):
         if not isinstance(p, Mapping):
-            raise LedgerError(f"penalties[{i}]", "must be an object with seat and points", 400)
+            raise LedgerError(f"penalties[{i}]", "malformed", "penalty_object")
         seat = _seat(p.get("seat"), f"penalties[{i}].seat")
         points = p.get("points")
         if isinstance(points, bool) or not isinstance(points, int) or not 0 < points <= MAX_PENALTY or points % 100:
-            raise LedgerError(f"penalties[{i}].points", f"must be a number of points in hundreds from 100 to {MAX_PENALTY}, "
-                                                        f"got {_shown(points)}")
+            raise LedgerError(f"penalties[{i}].points", "impossible", "penalty_points", max=MAX_PENALTY)
         reason = p.get("reason")
         if reason is not None and (not isinstance(reason, str) or len(reason) > MAX_REASON or not printable(reason)):
-            raise LedgerError(f"penalties[{i}].reason", f"must be a text of at most {MAX_REASON} characters")
+            raise LedgerError(f"penalties[{i}].reason", "impossible", "text_length", max=MAX_REASON)
         out.append((seat, points))
     return out
 
@@ -644,7 +639,9 @@ def replay(rules: Ruleset, hands: Sequence[Any], state: TableState | None = None
         try:
             state, record = apply_hand(rules, state, body)
         except LedgerError as err:
-            raise err.moved(LedgerError, err.field, f"hand {n}: {err.message}") from None
+            moved = err.moved(LedgerError, err.field)
+            moved.hand = n  # which hand of the log: a field of the refusal, never words in its sentence
+            raise moved from None
         records.append(record)
     return state, records
 

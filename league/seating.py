@@ -27,13 +27,13 @@ from collections.abc import Sequence
 from itertools import combinations
 from typing import Any
 
+from scoring.errors import Refusal
+
 MODES = ("byes", "substitutes")
 
 
-class SeatingError(ValueError):
-    def __init__(self, field: str, message: str):
-        super().__init__(message)
-        self.field, self.message = field, message
+class SeatingError(Refusal):
+    """A round that cannot be seated."""
 
 
 def meetings(rounds: Sequence[dict[str, Any]]) -> dict[tuple[int, int], int]:
@@ -58,9 +58,9 @@ def _sitting(who: int | Sequence[int], rounds: Sequence[dict[str, Any]], mode: s
     people = list(range(who)) if isinstance(who, int) else list(who)
     n = len(people)
     if n < 3 or (n < 4 and mode == "byes"):
-        raise SeatingError("players", f"a round needs at least 4 players (or 3 with substitutes), got {n}")
+        raise SeatingError("players", "impossible", "round_players", count=n)
     if mode not in MODES:
-        raise SeatingError("mode", f"must be one of {', '.join(MODES)}, got {mode!r}")
+        raise SeatingError("mode", "impossible", "choice", choices=", ".join(MODES))
     rng.shuffle(people)
     if mode == "substitutes" or n % 4 == 0:
         return people, []
@@ -212,4 +212,4 @@ def seat_round(method: str, n: int | Sequence[int], rounds: Sequence[dict[str, A
         return random_round(n, rounds, rng, mode)
     if method == "balanced":
         return balanced_round(n, rounds, rng, mode, planned)
-    raise SeatingError("method", f"must be random or balanced, got {method!r}")
+    raise SeatingError("method", "impossible", "choice", choices="random, balanced")

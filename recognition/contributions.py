@@ -33,6 +33,8 @@ from typing import Any
 
 from PIL import Image
 
+from scoring.errors import Refusal
+
 try:  # HEIC/HEIF from iPhones, when the optional package is installed (as in image_io)
     import pillow_heif
 
@@ -59,12 +61,8 @@ ORPHAN_AGE = 600  # seconds after which a photo without its sidecar (a crash mid
 JPEG_QUALITY = 92
 
 
-class ContributionError(Exception):
-    """A contribution refused: the HTTP status it deserves, a message for people, the field at fault."""
-
-    def __init__(self, status: int, message: str, field: str | None = None):
-        super().__init__(message)
-        self.status, self.message, self.field = status, message, field
+class ContributionError(Refusal):
+    """A shared photo or its labels refused."""
 
 
 def hash_token(token: str) -> str:
@@ -92,55 +90,54 @@ def parse_labels(raw: Any, limits: Limits = Limits()) -> dict:
         try:
             raw = json.loads(raw)
         except (ValueError, RecursionError):
-            raise ContributionError(400, "the labels are not valid JSON", "labels") from None
+            raise ContributionError("labels", "malformed", "labels_json") from None
     if not isinstance(raw, dict):
-        raise ContributionError(400, "the labels must be a JSON object with a list of boxes", "labels")
+        raise ContributionError("labels", "malformed", "labels_object")
     boxes = raw.get("boxes")
     if not isinstance(boxes, list):
-        raise ContributionError(400, "the labels need a list of boxes, each {\"tile\", \"box\"}", "labels.boxes")
+        raise ContributionError("labels.boxes", "malformed", "labels_boxes")
     if not boxes:
-        raise ContributionError(422, "there are no tiles to share in this photo", "labels.boxes")
+        raise ContributionError("labels.boxes", "impossible", "labels_no_tiles")
     if len(boxes) > limits.boxes:
-        raise ContributionError(422, f"a photo may have at most {limits.boxes} tiles; this one has {len(boxes)}", "labels.boxes")
+        raise ContributionError("labels.boxes", "impossible", "labels_too_many", max=limits.boxes, count=len(boxes))
     out = []
     for i, item in enumerate(boxes):
         where = f"labels.boxes[{i}]"
         if not isinstance(item, dict):
-            raise ContributionError(400, "each box must be an object {\"tile\", \"box\"}", where)
+            raise ContributionError(where, "malformed", "box_object")
         tile, box = item.get("tile"), item.get("box")
         if not isinstance(tile, str):
-            raise ContributionError(400, "each box needs its tile as a string like \"5m\"", f"{where}.tile")
+            raise ContributionError(f"{where}.tile", "malformed", "box_tile")
         if not TILE_CODE.match(tile):
-            raise ContributionError(422, f"{tile[:12]!r} is not a tile (1m-9m, 1p-9p, 1s-9s, 0m/0p/0s for red fives, 1z-7z, back)", f"{where}.tile")
+            raise ContributionError(f"{where}.tile", "impossible", "box_not_tile")
         if (not isinstance(box, list) or len(box) != 4
                 or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in box)):
-            raise ContributionError(400, "each box needs four numbers [x1, y1, x2, y2] in the photo's pixels", f"{where}.box")
+            raise ContributionError(f"{where}.box", "malformed", "box_corners")
         try:
             x1, y1, x2, y2 = (float(v) for v in box)
         except OverflowError:
-            raise ContributionError(400, "a box's corners must be finite numbers", f"{where}.box") from None
+            raise ContributionError(f"{where}.box", "malformed", "box_finite") from None
         if not all(v == v and abs(v) != float("inf") for v in (x1, y1, x2, y2)):
-            raise ContributionError(400, "a box's corners must be finite numbers", f"{where}.box")
+            raise ContributionError(f"{where}.box", "malformed", "box_finite")
         if x2 - x1 < 1 or y2 - y1 < 1:
-            raise ContributionError(422, "a box must have its second corner right of and below its first", f"{where}.box")
+            raise ContributionError(f"{where}.box", "impossible", "box_order")
         out.append({"tile": tile, "box": [round(x1, 1), round(y1, 1), round(x2, 1), round(y2, 1)]})
     size = raw.get("image_size")
     if size is not None:
         if (not isinstance(size, list) or len(size) != 2
                 or not all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in size)):
-            raise ContributionError(400, "image_size must be [width, height] in pixels", "labels.image_size")
+            raise ContributionError("labels.image_size", "malformed", "image_size_pair")
     return {"boxes": out, "image_size": size}
 
 
 def check_boxes_fit(labels: dict, width: int, height: int) -> None:
     size = labels.get("image_size")
     if size is not None and tuple(size) != (width, height):
-        raise ContributionError(422, f"the labels were made for a {size[0]}x{size[1]} photo but this one is {width}x{height}",
-                                "labels.image_size")
+        raise ContributionError("labels.image_size", "impossible", "labels_size", width=width, height=height)
     for i, b in enumerate(labels["boxes"]):
         x1, y1, x2, y2 = b["box"]
         if x1 < 0 or y1 < 0 or x2 > width or y2 > height:
-            raise ContributionError(422, f"box {i + 1} reaches outside the {width}x{height} photo", f"labels.boxes[{i}].box")
+            raise ContributionError(f"labels.boxes[{i}].box", "impossible", "box_outside", number=i + 1)
 
 
 FLATTEN_ROWS = 256  # rows converted at a time when a photo is flattened to RGB
@@ -197,25 +194,25 @@ def clean_photo(data: bytes, limits: Limits = Limits()) -> tuple[bytes, int, int
     from recognition.image_io import _TRANSPOSE, ImageTooLarge, check_decode_budget
 
     if not data:
-        raise ContributionError(400, "the uploaded photo is empty", "image")
+        raise ContributionError("image", "malformed", "photo_empty")
     if len(data) > limits.photo_bytes:
-        raise ContributionError(413, f"the photo is {len(data) / 1e6:.1f} MB; at most {limits.photo_bytes // (1024 * 1024)} MB may be shared", "image")
+        raise ContributionError("image", "too_large", "photo_bytes", max=limits.photo_bytes // (1024 * 1024))
     with warnings.catch_warnings():
         warnings.simplefilter("error", Image.DecompressionBombWarning)
         try:
             im = Image.open(io.BytesIO(data))
             fmt = (im.format or "").upper()
         except (Image.DecompressionBombError, Image.DecompressionBombWarning):
-            raise ContributionError(413, "the image has too many pixels to be a photo", "image") from None
+            raise ContributionError("image", "too_large", "photo_pixels") from None
         except Exception:
-            raise ContributionError(415, "not an image we can read (send a JPEG, PNG, WebP or HEIC photo)", "image") from None
+            raise ContributionError("image", "unsupported_media_type", "photo_unreadable") from None
         if fmt not in FORMATS:
-            raise ContributionError(415, f"unsupported image format {fmt or 'unknown'} (send a JPEG, PNG, WebP or HEIC photo)", "image")
+            raise ContributionError("image", "unsupported_media_type", "photo_unreadable")
         w, h = im.size
         if w * h > limits.pixels:
-            raise ContributionError(413, f"the photo is {w}x{h} pixels; at most {limits.pixels // 1_000_000} MP may be shared", "image")
+            raise ContributionError("image", "too_large", "photo_pixels")
         if w < 8 or h < 8:
-            raise ContributionError(415, f"the image is only {w}x{h} pixels", "image")
+            raise ContributionError("image", "unsupported_media_type", "photo_tiny")
         try:  # as recognition/image_io.py does, so the boxes /api/recognize gave fit the same pixels
             orientation = im.getexif().get(0x0112, 1)
         except Exception:  # a broken EXIF block: the photo is read as it lies
@@ -223,7 +220,7 @@ def clean_photo(data: bytes, limits: Limits = Limits()) -> tuple[bytes, int, int
         try:
             check_decode_budget(w, h, im.mode, fmt, _needs_rgb_copy(im) + _orientation_copies(orientation))
         except ImageTooLarge as err:
-            raise ContributionError(413, str(err), "image") from None
+            raise err.moved(ContributionError, "image") from None
         try:
             im.load()
             icc = im.info.get("icc_profile")
@@ -239,7 +236,7 @@ def clean_photo(data: bytes, limits: Limits = Limits()) -> tuple[bytes, int, int
         except ContributionError:
             raise
         except Exception:
-            raise ContributionError(415, "the image could not be decoded (is the file complete?)", "image") from None
+            raise ContributionError("image", "unsupported_media_type", "photo_unreadable") from None
     out = io.BytesIO()
     upright.save(out, "JPEG", quality=JPEG_QUALITY, optimize=True)
     return out.getvalue(), upright.width, upright.height
@@ -325,7 +322,7 @@ class ContributionStore:
             self._sweep()
             count, size = self.usage()
             if count >= self.limits.count or size + len(jpeg) + 4096 > self.limits.total_bytes:
-                raise ContributionError(507, "the server has no room for more shared photos just now; thank you all the same")
+                raise ContributionError(None, "no_room", "photos_no_room")
             cid = secrets.token_hex(9)  # no leading "-" for a command line to mistake for an option
             while self._sidecar(cid).exists():  # pragma: no cover - 72 random bits
                 cid = secrets.token_hex(9)
@@ -346,11 +343,11 @@ class ContributionStore:
     def _authorised(self, cid: str, token: str | None) -> dict:
         record = self._read(cid)
         if record is None:
-            raise ContributionError(404, "no such shared photo (it may have been deleted)", "id")
+            raise ContributionError("id", "not_found", "no_photo")
         if not token:
-            raise ContributionError(401, "this needs the photo's delete token (Authorization: Bearer <token>)", "Authorization")
+            raise ContributionError("Authorization", "token_missing", "delete_token_missing")
         if not hmac.compare_digest(hash_token(token), record.get("token_hash", "")):
-            raise ContributionError(403, "this delete token does not belong to the photo", "Authorization")
+            raise ContributionError("Authorization", "token_wrong", "delete_token_wrong")
         return record
 
     def get(self, cid: str, token: str | None) -> dict:

@@ -17,10 +17,13 @@ import io
 import math
 import warnings
 from dataclasses import dataclass
+from typing import Any
 
 import cv2
 import numpy as np
 from PIL import Image
+
+from scoring.errors import Refusal
 
 try:  # HEIC/HEIF from iPhones, when the optional package is installed
     import pillow_heif
@@ -41,18 +44,19 @@ WORK_LONG_SIDE = 1008
 FORMATS = {"JPEG", "MPO", "PNG", "WEBP", "HEIF", "HEIC", "AVIF", "BMP"}
 
 
-class ImageError(ValueError):
-    """The upload is not something we can read; `status` is the HTTP status it deserves."""
+class ImageError(Refusal):
+    """The upload is not something we can read (a refusal of the field ``image``)."""
 
-    status = 400
+    def __init__(self, detail_id: str, /, **params: Any) -> None:
+        super().__init__("image", self.default_kind, detail_id, **params)
 
 
 class NotAnImage(ImageError):
-    status = 415
+    default_kind = "unsupported_media_type"
 
 
 class ImageTooLarge(ImageError):
-    status = 413
+    default_kind = "too_large"
 
 
 @dataclass(frozen=True)
@@ -102,9 +106,7 @@ def check_decode_budget(width: int, height: int, mode: str, fmt: str, extra_copi
     budget = DECODE_BUDGET if budget is None else budget
     cost = decode_cost(width, height, mode, fmt, extra_copies)
     if cost > budget:
-        per_mp = cost / (width * height) * 1_000_000
-        raise ImageTooLarge(f"a {width}x{height} {fmt} image is too large to read here: at most {budget / per_mp:.0f} MP "
-                            f"in this format (a JPEG photo may be larger)")
+        raise ImageTooLarge("photo_pixels")
 
 
 def _reduced(im: Image.Image, long_side: int) -> Image.Image:
@@ -133,23 +135,23 @@ def _reduced(im: Image.Image, long_side: int) -> Image.Image:
 def load_image(data: bytes, long_side: int = WORK_LONG_SIDE) -> LoadedImage:
     """Decode `data`. Raises NotAnImage (415) or ImageTooLarge (413) with a message for people."""
     if len(data) > MAX_BYTES:
-        raise ImageTooLarge(f"the photo is {len(data) / 1e6:.1f} MB; the limit is {MAX_BYTES // (1024 * 1024)} MB")
+        raise ImageTooLarge("photo_bytes", max=MAX_BYTES // (1024 * 1024))
     with warnings.catch_warnings():
         warnings.simplefilter("error", Image.DecompressionBombWarning)
         try:
             im: Image.Image = Image.open(io.BytesIO(data))
         except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
-            raise ImageTooLarge("the image has too many pixels to be a photo") from exc
+            raise ImageTooLarge("photo_pixels") from exc
         except Exception as exc:  # UnidentifiedImageError and whatever a broken header raises
-            raise NotAnImage("not an image we can read (send a JPEG, PNG, WebP or HEIC photo)") from exc
+            raise NotAnImage("photo_unreadable") from exc
         fmt = (im.format or "").upper()
         if fmt not in FORMATS:
-            raise NotAnImage(f"unsupported image format {fmt or 'unknown'} (send a JPEG, PNG, WebP or HEIC photo)")
+            raise NotAnImage("photo_unreadable")
         w, h = im.size
         if w * h > MAX_PIXELS:
-            raise ImageTooLarge(f"the image is {w}x{h} pixels; at most {MAX_PIXELS // 1_000_000} MP is accepted")
+            raise ImageTooLarge("photo_pixels")
         if w < 8 or h < 8:
-            raise NotAnImage(f"the image is only {w}x{h} pixels")
+            raise NotAnImage("photo_tiny")
         try:
             orientation = im.getexif().get(0x0112, 1)
         except Exception:  # a broken EXIF block should not lose the photo
@@ -160,7 +162,7 @@ def load_image(data: bytes, long_side: int = WORK_LONG_SIDE) -> LoadedImage:
                 try:
                     im.draft("RGB", (math.ceil(w * s), math.ceil(h * s)))
                 except Exception as exc:  # a header libjpeg cannot scale
-                    raise NotAnImage("the image could not be decoded (is the file complete?)") from exc
+                    raise NotAnImage("photo_unreadable") from exc
         check_decode_budget(*im.size, im.mode, fmt)
         try:
             im.load()
@@ -174,11 +176,11 @@ def load_image(data: bytes, long_side: int = WORK_LONG_SIDE) -> LoadedImage:
                 im = Image.alpha_composite(bg, rgba)
             pixels = np.asarray(im.convert("RGB"))
         except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
-            raise ImageTooLarge("the image has too many pixels to be a photo") from exc
+            raise ImageTooLarge("photo_pixels") from exc
         except ImageError:
             raise
         except Exception as exc:  # decoders raise many kinds of errors on broken files
-            raise NotAnImage("the image could not be decoded (is the file complete?)") from exc
+            raise NotAnImage("photo_unreadable") from exc
     ow, oh = (h, w) if orientation in _SWAPS_AXES else (w, h)
     ph, pw = pixels.shape[:2]
     if max(ph, pw) > long_side * 1.05:

@@ -39,10 +39,9 @@ def _outcome(result: dict[str, Any]) -> tuple[Any, ...]:
 def compare(payload: Mapping[str, Any], ids: Any) -> list[dict[str, Any]]:
     """The hand's value under each named rule set, and the rules that make each differ from the first."""
     if not isinstance(ids, list) or not ids or not all(isinstance(i, str) for i in ids):
-        raise ScoringError("compare", f"must be a list of rule set ids from {', '.join(PRESETS)}", 400, "compare_list")
+        raise ScoringError("compare", "malformed", "compare_list")
     if len(ids) > MAX_COMPARE:
-        raise ScoringError("compare", f"at most {MAX_COMPARE} rule sets at once, got {len(ids)}", 422,
-                           "compare_too_many", max=MAX_COMPARE)
+        raise ScoringError("compare", "impossible", "compare_too_many", max=MAX_COMPARE)
     ids = list(dict.fromkeys(ids))  # each rule set once, in the order first asked
     overrides = payload.get("rules")
     base_rules = get_ruleset(payload.get("ruleset", "wrr"), overrides)
@@ -52,8 +51,7 @@ def compare(payload: Mapping[str, Any], ids: Any) -> list[dict[str, Any]]:
     for rid in ids:
         rules = get_ruleset(rid, overrides) if rid in PRESETS else None
         if rules is None:
-            raise ScoringError("compare", f"unknown rule set {rid!r}; choose from {', '.join(PRESETS)}", 422,
-                               "compare_unknown", name=rid)
+            raise ScoringError("compare", "impossible", "compare_unknown", name=rid)
         result = _try(payload, rules)
         row = {"ruleset": rid, "title": rules.title}
         row.update(result if "error" in result else _summary(result))
@@ -83,20 +81,17 @@ def _differences(payload: Mapping[str, Any], base: Ruleset, other: Ruleset, base
 def waits(payload: Any) -> dict[str, Any]:
     """For a 13-tile hand (plus melds): each tile that completes it, worth what on ron and tsumo."""
     if not isinstance(payload, Mapping):
-        raise ScoringError(None, "the request must be a JSON object", 400)
+        raise ScoringError(None, "malformed", "request_object")
     if "hand" not in payload:
-        raise ScoringError("hand", "missing: the 13 concealed tiles (fewer with melds), like '234m067p345s11z5z'", 400,
-                           "hand_missing")
+        raise ScoringError("hand", "malformed", "hand_missing")
     rules = get_ruleset(payload.get("ruleset", "wrr"), payload.get("rules"))
     hand = parse_tiles(payload["hand"], "hand")
     melds = payload.get("melds") or []
     if not isinstance(melds, list):
-        raise ScoringError("melds", "must be a list of melds", 400)
+        raise ScoringError("melds", "malformed", "melds_list")
     expected = 13 - 3 * len(melds)
     if len(hand) != expected:
-        with_melds = {0: "", 1: "with one meld "}.get(len(melds), f"with {len(melds)} melds ")
-        raise ScoringError("hand", f"has {len(hand)} tiles; a waiting hand {with_melds}has {expected}", 422, "wait_tile_count",
-                           count=len(hand), expected=expected, melds=len(melds))
+        raise ScoringError("hand", "impossible", "wait_tile_count", count=len(hand), expected=expected, melds=len(melds))
     discards = parse_tiles(payload.get("discards") or "", "discards")
     base = {k: v for k, v in payload.items() if k not in ("win_tile", "win", "discards", "compare")}
 

@@ -103,19 +103,18 @@ def _flags(payload: Mapping[str, Any]) -> set[str]:
         if value is True:
             flags.add(name)
         elif value is not False:
-            raise ScoringError(name, f"must be true or false, got {value!r}", 400, "not_true_false")
+            raise ScoringError(name, "malformed", "not_true_false")
     return flags
 
 
 def _int(payload: Mapping[str, Any], name: str, default: int = 0, maximum: int = MAX_COUNTERS) -> int:
     value = payload.get(name, default)
     if type(value) is not int and (isinstance(value, bool) or not isinstance(value, int)):
-        raise ScoringError(name, f"must be a whole number, got {value!r}", 400, "not_whole_number")
+        raise ScoringError(name, "malformed", "not_whole_number")
     if value < 0:
-        raise ScoringError(name, f"must not be negative, got {value}", 422, "negative")
+        raise ScoringError(name, "impossible", "negative")
     if value > maximum:
-        shown = str(value) if value < 10**12 else f"a number of {len(str(value))} digits"
-        raise ScoringError(name, f"must be at most {maximum}, got {shown}", 422, "at_most", max=maximum)
+        raise ScoringError(name, "impossible", "at_most", max=maximum)
     return value
 
 
@@ -123,10 +122,10 @@ def _tiles_field(payload: Mapping[str, Any], name: str) -> tuple[Tile, ...]:
     value: object = payload.get(name) or ""
     if isinstance(value, list):
         if not all(isinstance(v, str) for v in value):
-            raise ScoringError(name, "must be tile notation like '3m' or a list of such strings", 400, "notation_type")
+            raise ScoringError(name, "malformed", "notation_type")
         value = "".join(value)
     if not isinstance(value, str):
-        raise ScoringError(name, f"must be a string of tiles like '3m1z', got {type(value).__name__}", 400, "notation_type")
+        raise ScoringError(name, "malformed", "notation_type")
     return _parse_short(value, name)
 
 
@@ -150,7 +149,7 @@ def _sorted_notation(notation: str) -> str:
 def _wind(payload: Mapping[str, Any], name: str) -> int:
     value = payload.get(name, "east")
     if not isinstance(value, str) or value not in WIND_INDEX:
-        raise ScoringError(name, f"must be one of east, south, west, north; got {value!r}", 400)
+        raise ScoringError(name, "malformed", "wind")
     return WIND_INDEX[value]
 
 
@@ -160,7 +159,7 @@ _MELDS: dict[tuple[str, str], Meld] = {}  # (type, notation) -> Meld: a meld is 
 def _parse_meld(raw: Any, n: int) -> Meld:
     field_name = f"melds[{n}]"
     if not _is_mapping(raw):
-        raise ScoringError(field_name, 'must be an object like {"type": "pon", "tiles": "777z"}', 400)
+        raise ScoringError(field_name, "malformed", "meld_object")
     kind, notation = raw.get("type"), raw.get("tiles", "")
     key = (kind, notation)
     cacheable = isinstance(kind, str) and isinstance(notation, str)
@@ -168,17 +167,15 @@ def _parse_meld(raw: Any, n: int) -> Meld:
     if known is not None:
         return known
     if kind not in MELD_TYPES:
-        raise ScoringError(f"{field_name}.type", f"must be one of {', '.join(MELD_TYPES)}; got {kind!r}", 400, "meld_type")
+        raise ScoringError(f"{field_name}.type", "malformed", "meld_type")
     tiles = (_parse_short if isinstance(notation, str) else parse_tiles)(notation, f"{field_name}.tiles")
     indices = sorted(t.index for t in tiles)
     shape = meld_shape(indices)
     if kind == "chi" and shape != "chi":
-        raise ScoringError(f"{field_name}.tiles", "a chi is three tiles in a row of one suit, like '345m'; "
-                                                  f"got {to_notation(tiles, sort=False)!r}", 422, "meld_chi")
+        raise ScoringError(f"{field_name}.tiles", "impossible", "meld_chi")
     if kind != "chi" and shape != ("pon" if kind == "pon" else "kan"):
         size = 3 if kind == "pon" else 4
-        raise ScoringError(f"{field_name}.tiles", f"a {kind} is {size} identical tiles; got {to_notation(tiles, sort=False)!r}", 422,
-                           "meld_same", size=size)
+        raise ScoringError(f"{field_name}.tiles", "impossible", "meld_same", size=size)
     called = kind != "ankan"
     group = (SHUNTSU if kind == "chi" else KOUTSU, indices[0], not called, kind in KAN_TYPES, called)
     meld = Meld(kind, tuple(tiles), group, _sorted_notation(notation) if isinstance(notation, str) else to_notation(tiles))
@@ -190,40 +187,39 @@ def _parse_meld(raw: Any, n: int) -> Meld:
 def parse_request(payload: Any, rules: Ruleset | None = None) -> Win:
     """Validate a score request (the JSON contract of POST /api/score) into a :class:`Win`."""
     if not _is_mapping(payload):
-        raise ScoringError(None, "the request must be a JSON object", 400)
+        raise ScoringError(None, "malformed", "request_object")
     if rules is None:
         name, overrides = payload.get("ruleset", "wrr"), payload.get("rules")
         preset = PRESETS.get(name) if not overrides and isinstance(name, str) else None
         rules = preset if preset is not None else get_ruleset(name, overrides)
     if "hand" not in payload:
-        raise ScoringError("hand", "missing: the concealed tiles including the winning tile, like '234m067p345s11z55z'", 400, "hand_missing")
+        raise ScoringError("hand", "malformed", "hand_missing")
     notation = payload["hand"]
     scan = scan_tiles(notation) if isinstance(notation, str) else None
     if scan is None:
         parse_tiles(notation, "hand")  # raises the precise error
-        raise ScoringError("hand", f"cannot read {notation!r}", 400)  # pragma: no cover - parse_tiles raised
+        raise ScoringError("hand", "malformed", "notation_unreadable")  # pragma: no cover - parse_tiles raised
     melds_raw = payload.get("melds") or []
     if not isinstance(melds_raw, list):
-        raise ScoringError("melds", "must be a list of melds", 400)
+        raise ScoringError("melds", "malformed", "melds_list")
     if len(melds_raw) > 4:
-        raise ScoringError("melds", f"a hand has at most four melds, got {len(melds_raw)}", 422, "too_many_melds",
-                           count=len(melds_raw))
+        raise ScoringError("melds", "impossible", "too_many_melds", count=len(melds_raw))
     melds = tuple([_parse_meld(m, n) for n, m in enumerate(melds_raw)])
 
     win = payload.get("win", "ron")
     if win not in ("ron", "tsumo"):
-        raise ScoringError("win", f"must be 'ron' or 'tsumo', got {win!r}", 400)
+        raise ScoringError("win", "malformed", "win_kind")
     tsumo = win == "tsumo"
 
     if "win_tile" in payload and payload["win_tile"] not in (None, ""):
         win_tiles = (_parse_short if isinstance(payload["win_tile"], str) else parse_tiles)(payload["win_tile"], "win_tile")
         if len(win_tiles) != 1:
-            raise ScoringError("win_tile", f"must be one tile, got {payload['win_tile']!r}", 400, "win_tile_one")
+            raise ScoringError("win_tile", "malformed", "win_tile_one")
         win_tile = win_tiles[0]
     elif scan.size:
         win_tile = Tile(scan.last, scan.last_red)  # the last tile written wins unless one is named
     else:
-        raise ScoringError("hand", "is empty", 422, "hand_empty")
+        raise ScoringError("hand", "impossible", "hand_empty")
 
     flags = _flags(payload)
     win_req = Win(
@@ -244,22 +240,12 @@ def _check_tiles(w: Win, scan: Scan) -> None:
     """Check the tile counts, and keep them on the request for the evaluation."""
     expected = 14 - 3 * len(w.melds)
     if scan.size != expected:
-        kans = sum(1 for m in w.melds if m.is_kan)
-        meld_text = f"with {len(w.melds)} meld{'s' if len(w.melds) != 1 else ''}" if w.melds else "with no melds"
-        raise ScoringError(
-            "hand",
-            f"has {scan.size} tiles; {meld_text} the concealed part needs {expected} including the winning tile"
-            + (f" (kans count as three here: {kans} kan{'s' if kans != 1 else ''})" if kans else ""),
-            422, "tile_count", count=scan.size, expected=expected, melds=len(w.melds),
-        )
+        raise ScoringError("hand", "impossible", "tile_count", count=scan.size, expected=expected, melds=len(w.melds))
     counts = scan.counts
     win = w.win_tile
     plain = counts[win.index] - (win.index in w.red_kinds)
     if (win.red and win.index not in w.red_kinds) or (not win.red and plain < 1):
-        other = ("0" if not win.red else "5") + win.code[1] if counts[win.index] else ""
-        hint = f"; the hand has {other}" if other else ""
-        raise ScoringError("win_tile", f"{win.code} is not among the concealed tiles of the hand{hint}", 422,
-                           "win_tile_missing", tile=win.code)
+        raise ScoringError("win_tile", "impossible", "win_tile_missing", tile=win.code)
     w.counts = tuple(counts)
     reds = list(w.red_kinds)
     for m in w.melds:
@@ -275,18 +261,14 @@ def _check_tiles(w: Win, scan: Scan) -> None:
             reds.append(t.index)
     if max(counts) > 4:
         over = [index_code(i) for i, c in enumerate(counts) if c > 4]
-        raise ScoringError("hand", f"more than four copies of {', '.join(over)} across the hand, melds and indicators", 422,
-                           "too_many_copies", tiles=", ".join(over))
+        raise ScoringError("hand", "impossible", "too_many_copies", tiles=", ".join(over))
     if len(set(reds)) != len(reds):  # one red five per suit
         suit = "mps"[min(i for i in reds if reds.count(i) > 1) // 9]
-        raise ScoringError("hand", f"more than one red five of {suit} across the hand, melds and indicators", 422,
-                           "two_red_fives", suit=suit)
+        raise ScoringError("hand", "impossible", "two_red_fives", suit=suit)
     if len(w.dora_indicators) > 5:
-        raise ScoringError("dora_indicators", f"at most five (the first and one per kan), got {len(w.dora_indicators)}", 422,
-                           "too_many_dora_indicators", count=len(w.dora_indicators))
+        raise ScoringError("dora_indicators", "impossible", "too_many_dora_indicators", count=len(w.dora_indicators))
     if len(w.ura_indicators) > len(w.dora_indicators):
-        raise ScoringError("ura_indicators", "there cannot be more ura indicators than dora indicators", 422,
-                           "too_many_ura_indicators")
+        raise ScoringError("ura_indicators", "impossible", "too_many_ura_indicators")
 
 
 def _note(w: Win, text: str, note_id: str) -> None:
@@ -300,59 +282,49 @@ def _check_flags(w: Win, flags: set[str]) -> set[str]:
     if "double_riichi" in flags:
         flags.add("riichi")
     if "riichi" in flags and not w.closed:
-        called = next(m for m in w.melds if m.is_called)
-        raise ScoringError("riichi", f"riichi needs a closed hand; this one has a called {called.type}", 422, "riichi_closed")
+        raise ScoringError("riichi", "impossible", "riichi_closed")
     if "ippatsu" in flags and "riichi" not in flags:
-        raise ScoringError("ippatsu", "ippatsu needs riichi", 422, "ippatsu_needs_riichi")
+        raise ScoringError("ippatsu", "impossible", "ippatsu_needs_riichi")
     if "haitei" in flags and not w.tsumo:
-        raise ScoringError("haitei", "haitei is a win by tsumo on the last tile; on the last discard it is houtei", 422, "haitei_tsumo")
+        raise ScoringError("haitei", "impossible", "haitei_tsumo")
     if "houtei" in flags and w.tsumo:
-        raise ScoringError("houtei", "houtei is a win by ron on the last discard; by tsumo it is haitei", 422, "houtei_ron")
+        raise ScoringError("houtei", "impossible", "houtei_ron")
     if "rinshan" in flags:
         if not w.tsumo:
-            raise ScoringError("rinshan", "rinshan kaihou is a tsumo on a kan replacement tile", 422, "rinshan_tsumo")
+            raise ScoringError("rinshan", "impossible", "rinshan_tsumo")
         if not any(m.is_kan for m in w.melds):
-            raise ScoringError("rinshan", "rinshan kaihou needs a kan among the melds", 422, "rinshan_needs_kan")
+            raise ScoringError("rinshan", "impossible", "rinshan_needs_kan")
         if "ippatsu" in flags:
-            raise ScoringError("ippatsu", "a kan ends the ippatsu chance, so ippatsu cannot combine with rinshan", 422, "rinshan_ippatsu")
+            raise ScoringError("ippatsu", "impossible", "rinshan_ippatsu")
     if "chankan_ankan" in flags:
         flags.add("chankan")
         if not rules.chankan_ankan_kokushi:
-            raise ScoringError("chankan_ankan", f"{rules.title}: a concealed kan cannot be robbed, not even for kokushi", 422,
-                               "chankan_ankan_never")
+            raise ScoringError("chankan_ankan", "impossible", "chankan_ankan_never")
         if not is_kokushi(w.counts):
-            raise ScoringError("chankan_ankan", "only kokushi musou may rob a concealed kan", 422, "chankan_ankan_kokushi")
+            raise ScoringError("chankan_ankan", "impossible", "chankan_ankan_kokushi")
     if "chankan" in flags:
         if w.tsumo:
-            raise ScoringError("chankan", "chankan is a ron on a tile added to a kan", 422, "chankan_ron")
+            raise ScoringError("chankan", "impossible", "chankan_ron")
         if "houtei" in flags:
-            raise ScoringError("chankan", "no kan can be made on the last tile, so chankan cannot combine with houtei", 422, "chankan_houtei")
+            raise ScoringError("chankan", "impossible", "chankan_houtei")
         if w.counts[w.win_tile.index] != 1:
-            raise ScoringError("chankan", "the other three copies of a robbed tile are in the kan, so the hand can hold only the robbed one", 422,
-                               "chankan_one_copy")
+            raise ScoringError("chankan", "impossible", "chankan_one_copy")
         robbed = w.win_tile.index
         elsewhere = w.all_counts[robbed] - 1 + sum(1 for t in w.dora_indicators + w.ura_indicators if t.index == robbed)
         if elsewhere:
-            raise ScoringError("chankan", f"the other three copies of {index_code(robbed)} are in the robbed kan, but "
-                                          f"{elsewhere} more {'is' if elsewhere == 1 else 'are'} in this hand's melds or "
-                                          "the indicators: this kan cannot have been robbed", 422,
-                               "chankan_copies", tile=index_code(robbed))
+            raise ScoringError("chankan", "impossible", "chankan_copies", tile=index_code(robbed))
     for special, need_tsumo, dealer in (("tenhou", True, True), ("chiihou", True, False), ("renhou", False, False)):
         if special not in flags:
             continue
         if w.melds:
-            raise ScoringError(special, f"{special} is a win before any call or kan, so the hand has no melds", 422,
-                               "special_no_melds", yaku=special)
+            raise ScoringError(special, "impossible", "special_no_melds", yaku=special)
         if w.tsumo != need_tsumo:
-            raise ScoringError(special, f"{special} is a win by {'tsumo' if need_tsumo else 'ron'}", 422,
-                               "special_tsumo" if need_tsumo else "special_ron", yaku=special)
+            raise ScoringError(special, "impossible", "special_tsumo" if need_tsumo else "special_ron", yaku=special)
         if w.dealer != dealer:
-            raise ScoringError(special, f"{special} is a win by {'the dealer (seat wind east)' if dealer else 'a non-dealer'}", 422,
-                               "special_dealer" if dealer else "special_non_dealer", yaku=special)
+            raise ScoringError(special, "impossible", "special_dealer" if dealer else "special_non_dealer", yaku=special)
         clash = flags & {"riichi", "ippatsu", "haitei", "houtei", "rinshan", "chankan"}
         if clash:
-            raise ScoringError(special, f"{special} cannot combine with {', '.join(sorted(clash))}", 422,
-                               "special_clash", yaku=special, others=", ".join(sorted(clash)))
+            raise ScoringError(special, "impossible", "special_clash", yaku=special, others=", ".join(sorted(clash)))
     if "haitei" in flags and "rinshan" in flags and not rules.haitei_with_rinshan:
         _note(w, f"{name}: a win on a last replacement tile scores rinshan only, not haitei", "haitei_rinshan")
         flags.discard("haitei")
@@ -499,13 +471,11 @@ def evaluate(w: Win) -> dict[str, Any]:
     if best is None:
         if no_yaku:
             if rules.two_yaku_minimum_honba and w.honba >= rules.two_yaku_minimum_honba:
-                raise ScoringError("hand", f"the hand has no yaku (with {w.honba} counters {rules.title} needs two han "
-                                           "from yaku); dora alone do not make a win", 422, "no_yaku_two_han", honba=w.honba)
-            raise ScoringError("hand", "the hand has no yaku; dora alone do not make a win", 422, "no_yaku")
-        melds = {0: "", 1: " with its meld"}.get(len(w.melds), f" with its {len(w.melds)} melds")
-        raise ScoringError("hand", f"these tiles{melds} are not a complete hand "
-                                   "(four groups and a pair, seven pairs, or thirteen orphans)", 422,
-                           "not_complete_melds" if w.melds else "not_complete", **({"melds": len(w.melds)} if w.melds else {}))
+                raise ScoringError("hand", "impossible", "no_yaku_two_han", honba=w.honba)
+            raise ScoringError("hand", "impossible", "no_yaku")
+        if w.melds:
+            raise ScoringError("hand", "impossible", "not_complete_melds", melds=len(w.melds))
+        raise ScoringError("hand", "impossible", "not_complete")
 
     best_ctx = best.ctx
     payments = with_honba(best.base_payments, w.honba, ron_value=rules.honba_ron, tsumo_value=rules.honba_tsumo)

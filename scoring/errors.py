@@ -1,10 +1,13 @@
-"""Errors the scoring engine raises: each names the request field that was wrong.
-
-Beside the English ``message`` an error a player can meet carries a stable ``detail``: an id from
-:data:`DETAILS` and its parameters, so an app can word the reason in the player's language
-(the catalogue key is ``detail.<id>``, its {placeholders} are the parameter names listed here)."""
+"""One kind of refusal for the whole app: :class:`Refusal` names the request field that was wrong,
+the kind of failure (:data:`KINDS`) and the reason as a stable ``detail``: an id from
+:data:`DETAILS` and its parameters. The words are only in the catalogues (static/i18n/en.json,
+ja.json, key ``detail.<id>``, {placeholders} the parameter names listed here): the English
+``message`` an API client reads is the English catalogue's sentence. No HTTP status here: the
+web layer maps each kind to its status (web/errors.py)."""
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any, TypeVar
 
 # Every detail id the server produces, with the names of its parameters. The app's catalogues
@@ -71,6 +74,136 @@ DETAILS: dict[str, tuple[str, ...]] = {
     "compare_list": (),
     "compare_too_many": ("max",),
     "compare_unknown": ("name",),
+    "request_object": (),
+    "melds_list": (),
+    "wind": (),
+    "meld_object": (),
+    "notation_unreadable": (),
+    "win_kind": (),
+    "rule_fixed": (),
+    "rules_object": (),
+    "not_list": (),
+    "unknown_values": ('values', 'choices'),
+    "uma_four": ('max',),
+    "uma_by_positive": (),
+    "change_op": ('ops',),
+    "no_such_hand": ('index', 'count'),
+    "table_json": (),
+    "nothing_to_undo": (),
+    "seat_number": (),
+    "seat_list": (),
+    "seat_list_long": ('count',),
+    "seat_list_twice": (),
+    "computed_field": ('key',),
+    "unknown_field": ('key', 'allowed'),
+    "hand_value": (),
+    "riichi_points": ('seat', 'points', 'needed'),
+    "yakuman_count": ('max',),
+    "han_range": ('max',),
+    "fu_value": (),
+    "fu_25": (),
+    "fu_20_ron": (),
+    "score_request_object": (),
+    "filled_by_table": (),
+    "table_ruleset": ('name',),
+    "table_rules": (),
+    "riichi_mismatch": ('seat',),
+    "pao_winner": (),
+    "pao_none": (),
+    "pao_yaku": ('yaku',),
+    "winners_list": (),
+    "head_bump": (),
+    "three_ron_abort": (),
+    "ron_winners": ('max',),
+    "winner_object": (),
+    "winner_discarder": (),
+    "seat_listed_twice": ('seat',),
+    "noten_riichi": ('seat',),
+    "nagashi_none": (),
+    "abort_kind": ('allowed',),
+    "four_riichi": (),
+    "hand_object": (),
+    "game_over": (),
+    "penalties_list": (),
+    "penalties_count": ('max',),
+    "penalty_object": (),
+    "penalty_points": ('max',),
+    "text_length": ('max',),
+    "player_name_missing": ('number',),
+    "name_length": ('max',),
+    "name_characters": (),
+    "name_taken": ('name', 'number'),
+    "if_match": (),
+    "body_object": (),
+    "id_allocation": (),
+    "no_table": (),
+    "next_game_exists": (),
+    "finish_game_first": (),
+    "hand_size": ('max', 'size'),
+    "table_changed": ('seen', 'now'),
+    "log_full": ('max',),
+    "hands_full": ('max',),
+    "changed_same_moment": (),
+    "edit_token_missing": (),
+    "edit_token_wrong": (),
+    "export_format": (),
+    "table_id_characters": (),
+    "event_players_count": ('min', 'max', 'count'),
+    "event_settings": (),
+    "unknown_setting": ('key',),
+    "no_event": (),
+    "organiser_token_missing": (),
+    "organiser_token_wrong": (),
+    "event_changed": (),
+    "players_not_removed": ('count',),
+    "event_field": ('key',),
+    "player_numbers": (),
+    "player_numbers_range": ('max',),
+    "rounds_count": ('max',),
+    "table_players": (),
+    "table_no_member": (),
+    "excluded_flag": (),
+    "no_event_game": (),
+    "labels_json": (),
+    "labels_object": (),
+    "labels_boxes": (),
+    "labels_no_tiles": (),
+    "labels_too_many": ('max', 'count'),
+    "box_object": (),
+    "box_tile": (),
+    "box_not_tile": (),
+    "box_corners": (),
+    "box_finite": (),
+    "box_order": (),
+    "image_size_pair": (),
+    "labels_size": ('width', 'height'),
+    "box_outside": ('number',),
+    "photo_empty": (),
+    "photo_bytes": ('max',),
+    "photo_pixels": (),
+    "photo_unreadable": (),
+    "photo_tiny": (),
+    "photos_no_room": (),
+    "no_photo": (),
+    "delete_token_missing": (),
+    "delete_token_wrong": (),
+    "round_players": ('count',),
+    "upload_multipart": (),
+    "upload_image_field": (),
+    "upload_labels_field": (),
+    "recognition_unavailable": (),
+    "no_model": (),
+    "index_number": (),
+    "body_json_type": (),
+    "body_depth": ('max',),
+    "body_size": ('max',),
+    "body_json": (),
+    "players_list": (),
+    "table_players_count": ('count',),
+    "event_name": (),
+    "event_games_full": ('max', 'count'),
+    "if_match_required": (),
+    "next_game_organiser": (),
     # the photo's proposed hand (recognition, not an error: a note on the proposal)
     "photo_breaks_rules": (),
     "photo_not_complete": (),
@@ -89,35 +222,89 @@ def detail(detail_id: str, **params: Any) -> dict[str, Any]:
     return {"id": detail_id, "params": params}
 
 
-_E = TypeVar("_E", bound="ScoringError")
+
+#: The kinds of refusal: why the request cannot be done, independent of any transport. The web layer
+#: maps each to an HTTP status (web/errors.py STATUS) and sends it as the error's ``code``.
+KINDS: tuple[str, ...] = (
+    "malformed",               # the request cannot be read as what it should be
+    "impossible",              # it can be read but cannot happen (a hand with no yaku, a name too long)
+    "not_found",               # what it names does not exist
+    "conflict",                # someone else changed it first
+    "too_large",               # over a size limit
+    "unsupported_media_type",  # not a kind of content the server reads
+    "token_missing",           # needs a token it was not given
+    "token_wrong",             # the token belongs to something else
+    "unavailable",             # the server cannot do it just now (or at all)
+    "no_room",                 # the server has no room to keep it
+    "precondition_required",   # a change needs the version it was made on (If-Match)
+)
+
+_CATALOGUE = Path(__file__).resolve().parents[1] / "static" / "i18n" / "en.json"
+_english: dict[str, str] | None = None
 
 
-class ScoringError(ValueError):
-    """A request that cannot be scored. ``status`` is 400 when malformed, 422 when impossible."""
+def english(detail_id: str, params: dict[str, Any]) -> str:
+    """The English catalogue's sentence for a detail (where the catalogue is not shipped, as in the
+    offline engine, the id and parameters: the app words them from its own catalogue)."""
+    global _english
+    if _english is None:
+        try:
+            _english = json.loads(_CATALOGUE.read_text(encoding="utf-8"))
+        except OSError:
+            _english = {}
+    words = _english.get(f"detail.{detail_id}")
+    if words is None:
+        return f"{detail_id} {params}" if params else detail_id
+    for name, value in params.items():
+        if name == "seat":  # a seat is read as the player in it ("refusal.seat"; the app shows the name)
+            value = _english.get("refusal.seat", "{n}").replace("{n}", str(value))
+        words = words.replace("{" + name + "}", str(value))
+    return words[:1].upper() + words[1:]  # a sentence may start with a value ("{seat} declared riichi...")
 
-    def __init__(self, field: str | None, message: str, status: int = 422, detail_id: str | None = None,
-                 **params: Any) -> None:
-        super().__init__(message)
+
+_R = TypeVar("_R", bound="Refusal")
+
+
+class Refusal(ValueError):
+    """A request refused: the ``field`` at fault, the ``kind`` of failure and the ``detail`` reason.
+
+    ``hand`` is the table hand (from 0) a refusal of a table's log is about, shown as its own field
+    rather than inside the sentence."""
+
+    default_kind = "impossible"
+
+    def __init__(self, field: str | None, kind: str | None, detail_id: str, /, **params: Any) -> None:
+        kind = kind or self.default_kind
+        if kind not in KINDS:
+            raise KeyError(f"unknown refusal kind {kind!r}")
         self.field = field
-        self.message = message
-        self.status = status
-        self.detail: dict[str, Any] | None = detail(detail_id, **params) if detail_id else None
+        self.kind = kind
+        self.detail: dict[str, Any] = detail(detail_id, **params)
+        self.hand: int | None = None
+        super().__init__(self.message)
 
-    def moved(self, cls: type[_E], field: str | None, message: str | None = None) -> _E:
-        """This error as ``cls`` at another field (a score request inside a table's hand), its detail kept."""
-        new = cls(field, self.message if message is None else message, self.status)
-        new.detail = self.detail
+    @property
+    def message(self) -> str:
+        return english(self.detail["id"], self.detail["params"])
+
+    def moved(self, cls: type[_R], field: str | None) -> _R:
+        """This refusal as ``cls`` at another field (a score request inside a table's hand), its reason kept."""
+        new = cls(field, self.kind, self.detail["id"], **self.detail["params"])
+        new.hand = self.hand
         return new
 
     def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"field": self.field, "message": self.message}
-        if self.detail:
-            out["detail"] = self.detail
+        out: dict[str, Any] = {"field": self.field, "message": self.message, "code": self.kind, "detail": self.detail}
+        if self.hand is not None:
+            out["hand"] = self.hand
         return out
 
 
-class NotationError(ScoringError):
-    """Tile notation that cannot be read (HTTP 400)."""
+class ScoringError(Refusal):
+    """A request that cannot be scored."""
 
-    def __init__(self, message: str, field: str = "hand", detail_id: str | None = None, **params: Any) -> None:
-        super().__init__(field, message, 400, detail_id, **params)
+
+class NotationError(ScoringError):
+    """Tile notation that cannot be read."""
+
+    default_kind = "malformed"

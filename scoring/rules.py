@@ -123,13 +123,13 @@ class Ruleset:
         if not overrides:
             return self
         if not isinstance(overrides, Mapping):
-            raise ScoringError("rules", "must be an object of rule parameters", 400)
+            raise ScoringError("rules", "malformed", "rules_object")
         known = {f.name: f for f in self.parameters()}
         changes: dict[str, Any] = {}
         for name, value in overrides.items():
             f = known.get(name)
             if f is None:
-                raise ScoringError(f"rules.{name}", f"unknown rule parameter {name!r}", 400, "unknown_rule", name=name)
+                raise ScoringError(f"rules.{name}", "malformed", "unknown_rule", name=name)
             changes[name] = _coerce(f, value, getattr(self, name))
         notes = {**self.notes, **{k: "overridden by the request" for k in changes}}
         return dataclasses.replace(self, **changes, id=self.id, notes=MappingProxyType(notes))
@@ -187,50 +187,46 @@ def _coerce(f: dataclasses.Field[Any], value: Any, current: Any) -> Any:
     name = f.name
     if isinstance(current, bool):
         if not isinstance(value, bool):
-            raise ScoringError(f"rules.{name}", f"must be true or false, got {value!r}", 400, "not_true_false")
+            raise ScoringError(f"rules.{name}", "malformed", "not_true_false")
         return value
     if isinstance(current, int):
         if isinstance(value, bool) or not isinstance(value, int):
-            raise ScoringError(f"rules.{name}", f"must be an integer, got {value!r}", 400, "not_whole_number")
+            raise ScoringError(f"rules.{name}", "malformed", "not_whole_number")
         if "choices" in f.metadata and value not in f.metadata["choices"]:
-            raise ScoringError(f"rules.{name}", f"must be one of {list(f.metadata['choices'])}, got {value!r}", 422,
-                               "choice", choices=", ".join(map(str, f.metadata["choices"])))
+            raise ScoringError(f"rules.{name}", "impossible", "choice", choices=", ".join(map(str, f.metadata["choices"])))
         lo, hi, step = f.metadata.get("bounds", (0, 1_000_000, 1))
         if not lo <= value <= hi:
-            shown = value if -10**12 < value < 10**12 else f"a number of {len(str(abs(value)))} digits"
-            raise ScoringError(f"rules.{name}", f"must be from {lo} to {hi}, got {shown}", 422, "range", min=lo, max=hi)
+            raise ScoringError(f"rules.{name}", "impossible", "range", min=lo, max=hi)
         if value % step:
-            raise ScoringError(f"rules.{name}", f"must be a multiple of {step}, got {value}", 422, "multiple_of", step=step)
+            raise ScoringError(f"rules.{name}", "impossible", "multiple_of", step=step)
         return value
     if isinstance(current, str):
         if not isinstance(value, str) or ("choices" in f.metadata and value not in f.metadata["choices"]):
-            raise ScoringError(f"rules.{name}", f"must be one of {list(f.metadata['choices'])}, got {value!r}", 422,
-                               "choice", choices=", ".join(map(str, f.metadata["choices"])))
+            raise ScoringError(f"rules.{name}", "impossible", "choice", choices=", ".join(map(str, f.metadata["choices"])))
         return value
     if isinstance(current, tuple):
         if not isinstance(value, (list, tuple)):
-            raise ScoringError(f"rules.{name}", f"must be a list, got {value!r}", 400)
+            raise ScoringError(f"rules.{name}", "malformed", "not_list")
         if name == "uma":
             if not _uma_ok(value):
-                raise ScoringError("rules.uma", f"must be four whole numbers of points by place, each from -{MAX_UMA} to "
-                                                f"{MAX_UMA} in hundreds, that sum to 0", 422)
+                raise ScoringError("rules.uma", "impossible", "uma_four", max=MAX_UMA)
             return tuple(value)
         if name == "uma_by_positive":
             pairs_ok = len(value) <= 5 and all(
                 isinstance(p, (list, tuple)) and len(p) == 2 and type(p[0]) is int and 0 <= p[0] <= 4
                 and isinstance(p[1], (list, tuple)) for p in value)
             if not pairs_ok:
-                raise ScoringError("rules.uma_by_positive", "must be a list of [count 0-4, [four uma]] pairs", 422)
+                raise ScoringError("rules.uma_by_positive", "impossible", "uma_by_positive")
             if not all(_uma_ok(u) for _, u in value):
-                raise ScoringError("rules.uma_by_positive", f"each uma must be four whole numbers from -{MAX_UMA} to "
-                                                            f"{MAX_UMA} in hundreds that sum to 0", 422)
+                raise ScoringError("rules.uma_by_positive", "impossible", "uma_by_positive")
             return tuple((c, tuple(u)) for c, u in value)
         allowed = f.metadata.get("items", ())
         bad = [v for v in value if v not in allowed]
         if bad:
-            raise ScoringError(f"rules.{name}", f"unknown value(s) {bad}; allowed: {list(allowed)}", 422)
+            raise ScoringError(f"rules.{name}", "impossible", "unknown_values", values=", ".join(map(str, bad)),
+                               choices=", ".join(map(str, allowed)))
         return tuple(v for v in allowed if v in value)
-    raise ScoringError(f"rules.{name}", "cannot be overridden", 400)  # pragma: no cover
+    raise ScoringError(f"rules.{name}", "malformed", "rule_fixed")  # pragma: no cover
 
 
 #: Notes for values every text shares (RULESETS.md, "scoring arithmetic common to all"), or that
@@ -570,6 +566,5 @@ PRESETS: Mapping[str, Ruleset] = MappingProxyType({r.id: r for r in (WRR, EMA, J
 def get_ruleset(name: Any, overrides: Mapping[str, Any] | None = None) -> Ruleset:
     """The preset called ``name`` with ``overrides`` applied."""
     if not isinstance(name, str) or name not in PRESETS:
-        raise ScoringError("ruleset", f"unknown rule set {name!r}; choose one of {', '.join(PRESETS)}", 422,
-                      "unknown_ruleset", name=str(name))
+        raise ScoringError("ruleset", "impossible", "unknown_ruleset", name=str(name))
     return PRESETS[name].with_overrides(overrides)

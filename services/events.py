@@ -23,7 +23,7 @@ from league.seating import MODES, SeatingError, repeat_meetings, seat_round
 from league.standings import score_lines, standings
 from league.stats import event_stats, game_stats, game_tally
 from scoring.rules import get_ruleset
-from services.tables import KEY_CHARS, MAX_KEY, MAX_PLAYER_NAME, SHARE_ALPHABET, SHARE_CODE_LENGTH, TableError, TableService, csv_cell, hash_token, rules_of
+from services.tables import KEY_CHARS, MAX_KEY, SHARE_ALPHABET, SHARE_CODE_LENGTH, TableError, TableService, csv_cell, hash_token, player_names, rules_of
 from storage.db import VersionConflict, now
 
 MAX_EVENT_PLAYERS = 200
@@ -40,31 +40,12 @@ def _valid_key(key: Any) -> bool:
 
 def _name(raw: Any) -> str:
     if not isinstance(raw, str) or not raw.strip():
-        raise TableError(422 if isinstance(raw, str) else 400, "the event needs a name, like \"Thursday club night\"", "name")
+        raise TableError("name", "impossible" if isinstance(raw, str) else "malformed", "event_name")
     if len(raw.strip()) > MAX_NAME:
-        raise TableError(422, f"a name has at most {MAX_NAME} characters", "name")
+        raise TableError("name", "impossible", "name_length", max=MAX_NAME)
     if not printable(raw):
-        raise TableError(422, "a name cannot hold control characters or broken (unpaired) characters", "name")
+        raise TableError("name", "impossible", "name_characters")
     return raw.strip()
-
-
-def _players(raw: Any, at_least: int = 1) -> list[str]:
-    if not isinstance(raw, list):
-        raise TableError(400, "must be a list of the players' names", "players")
-    if not at_least <= len(raw) <= MAX_EVENT_PLAYERS:
-        raise TableError(422, f"an event has {at_least} to {MAX_EVENT_PLAYERS} players, got {len(raw)}", "players")
-    names: list[str] = []
-    for i, name in enumerate(raw):
-        if not isinstance(name, str) or not name.strip():
-            raise TableError(422, f"player {i + 1} needs a name", f"players[{i}]")
-        if len(name.strip()) > MAX_PLAYER_NAME:
-            raise TableError(422, f"a name has at most {MAX_PLAYER_NAME} characters", f"players[{i}]")
-        if not printable(name):
-            raise TableError(422, "a name cannot hold control characters or broken (unpaired) characters", f"players[{i}]")
-        if name.strip().lower() in (n.lower() for n in names):
-            raise TableError(422, f"{name.strip()!r} is listed twice: give each player a different name", f"players[{i}]")
-        names.append(name.strip())
-    return names
 
 
 def _settings(raw: Any, base: Mapping | None = None) -> dict:
@@ -72,19 +53,19 @@ def _settings(raw: Any, base: Mapping | None = None) -> dict:
     if raw is None:
         return out
     if not isinstance(raw, Mapping):
-        raise TableError(400, "must be an object like {\"seating\": \"balanced\", \"mode\": \"byes\", \"rounds_planned\": 4}", "settings")
+        raise TableError("settings", "malformed", "event_settings")
     for key, value in raw.items():
         if key == "seating":
             if value not in METHODS:
-                raise TableError(422, f"must be one of {', '.join(METHODS)}", "settings.seating")
+                raise TableError("settings.seating", "impossible", "choice", choices=', '.join(METHODS))
         elif key == "mode":
             if value not in MODES:
-                raise TableError(422, f"must be one of {', '.join(MODES)}", "settings.mode")
+                raise TableError("settings.mode", "impossible", "choice", choices=', '.join(MODES))
         elif key == "rounds_planned":
             if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_ROUNDS:
-                raise TableError(422, f"must be a whole number from 0 to {MAX_ROUNDS}", "settings.rounds_planned")
+                raise TableError("settings.rounds_planned", "impossible", "range", min=0, max=MAX_ROUNDS)
         else:
-            raise TableError(400, f"unknown setting {key!r}", f"settings.{key}")
+            raise TableError(f"settings.{key}", "malformed", "unknown_setting", key=str(key)[:40])
         out[key] = value
     return out
 
@@ -123,7 +104,7 @@ def _delta(old: Mapping, new: Mapping, doc: Mapping, since: str, tag: str) -> di
 
 def _body(payload: Any) -> Mapping:
     if not isinstance(payload, Mapping):
-        raise TableError(400, "the body must be a JSON object", "body")
+        raise TableError("body", "malformed", "body_object")
     return payload
 
 
@@ -148,7 +129,7 @@ class EventService:
         ruleset_id = body.get("ruleset", "wrr")
         overrides = body.get("rules") or {}
         rules_of(ruleset_id, overrides)
-        players = _players(body.get("players", []), at_least=0)
+        players = player_names(body.get("players", []), 0, MAX_EVENT_PLAYERS)
         settings = _settings(body.get("settings"))
         token = secrets.token_urlsafe(24)
         stamp = now()
@@ -161,20 +142,20 @@ class EventService:
                                         rounds=[], version=1, created_at=stamp, updated_at=stamp):
                     break
             else:  # pragma: no cover
-                raise TableError(503, "could not allocate an event id; try again")
+                raise TableError(None, "unavailable", "id_allocation")
         return {**self.read(event_id), "organiser_token": token}
 
     def _find(self, key: str, conn=None) -> dict:
         row = self.db.find_event(key, conn) if _valid_key(key) else None
         if row is None:
-            raise TableError(404, f"no event {key!r}", "id")
+            raise TableError("id", "not_found", "no_event")
         return row
 
     def read(self, key: str) -> dict:
         """The event JSON: players, rounds, games, standings, statistics."""
         found = self.db.event_fingerprint(key) if _valid_key(key) else None
         if found is None:
-            raise TableError(404, f"no event {key!r}", "id")
+            raise TableError("id", "not_found", "no_event")
         event_id, tag = found
         return self._cached(event_id, tag)["doc"]
 
@@ -182,7 +163,7 @@ class EventService:
         """(tag, the event JSON as text): what GET /api/events/<key> serves, encoded once per change."""
         found = self.db.event_fingerprint(key) if _valid_key(key) else None
         if found is None:
-            raise TableError(404, f"no event {key!r}", "id")
+            raise TableError("id", "not_found", "no_event")
         entry = self._cached(*found)
         return entry["doc"]["tag"], entry["json"]
 
@@ -198,7 +179,7 @@ class EventService:
         """
         found = self.db.event_fingerprint(key) if _valid_key(key) else None
         if found is None:
-            raise TableError(404, f"no event {key!r}", "id")
+            raise TableError("id", "not_found", "no_event")
         entry = self._cached(*found)
         tag = entry["doc"]["tag"]
         if since == tag:
@@ -244,7 +225,7 @@ class EventService:
         """What the ETag of the event JSON is now (cheap: no game is read)."""
         found = self.db.event_fingerprint(key) if _valid_key(key) else None
         if found is None:
-            raise TableError(404, f"no event {key!r}", "id")
+            raise TableError("id", "not_found", "no_event")
         return found[1]
 
     def _document(self, row: Mapping, games: list[dict], derived: dict | None = None) -> dict:
@@ -303,9 +284,9 @@ class EventService:
     @staticmethod
     def _authorise(row: Mapping, token: str | None) -> None:
         if not token:
-            raise TableError(401, "changing an event needs its organiser token (Authorization: Bearer <token>)", "Authorization")
+            raise TableError("Authorization", "token_missing", "organiser_token_missing")
         if not hmac.compare_digest(hash_token(token), row["token_hash"]):
-            raise TableError(403, "this token does not belong to the event", "Authorization")
+            raise TableError("Authorization", "token_wrong", "organiser_token_wrong")
 
     def _new_game(self, conn, row: Mapping, seats: list, round_no: int | None) -> dict:
         """A table for four seats (event player numbers, None for a substitute), seats as given."""
@@ -327,7 +308,7 @@ class EventService:
         try:
             self.db.update_event(conn, row["id"], row["version"], **changes)
         except VersionConflict:
-            raise TableError(409, "the event changed at the same moment; reload and try again", "If-Match") from None
+            raise TableError("If-Match", "conflict", "event_changed") from None
 
     def update(self, key: str, token: str | None, payload: Any) -> dict:
         """Rename the event, add players or correct their names, change its settings. Players are
@@ -340,15 +321,15 @@ class EventService:
             if "name" in body:
                 changes["name"] = _name(body["name"])
             if "players" in body:
-                players = _players(body["players"], at_least=0)
+                players = player_names(body["players"], 0, MAX_EVENT_PLAYERS)
                 if len(players) < len(row["players"]):
-                    raise TableError(422, f"players can be added or renamed, not removed: the event has {len(row['players'])}", "players")
+                    raise TableError("players", "impossible", "players_not_removed", count=len(row['players']))
                 changes["players"] = players
             if "settings" in body:
                 changes["settings"] = _settings(body["settings"], row["settings"])
             unknown = set(body) - {"name", "players", "settings"}
             if unknown:
-                raise TableError(400, f"unknown field {sorted(unknown)[0]!r}: name, players and settings can change", sorted(unknown)[0])
+                raise TableError(sorted(unknown)[0], "malformed", "event_field", key=str(sorted(unknown)[0])[:40])
             self._bump(conn, row, **changes)
         return self.read(row["id"])
 
@@ -364,16 +345,16 @@ class EventService:
             if present is None:
                 present = list(range(n))
             elif (not isinstance(present, list) or any(isinstance(p, bool) or not isinstance(p, int) for p in present)):
-                raise TableError(400, "must be a list of player numbers (0 for the first player)", "present")
+                raise TableError("present", "malformed", "player_numbers")
             elif any(not 0 <= p < n for p in present) or len(set(present)) != len(present):
-                raise TableError(422, f"lists a player twice or one the event does not have (0-{n - 1})", "present")
+                raise TableError("present", "impossible", "player_numbers_range", max=n - 1)
             if len(row["rounds"]) >= MAX_ROUNDS:
-                raise TableError(422, f"an event has at most {MAX_ROUNDS} rounds", "rounds")
+                raise TableError("rounds", "impossible", "rounds_count", max=MAX_ROUNDS)
             try:
                 seating = seat_round(settings["seating"], sorted(present), row["rounds"], random.SystemRandom(),
                                      settings["mode"], settings.get("rounds_planned", 0))
             except SeatingError as err:
-                raise TableError(422, err.message, "present" if err.field == "players" else err.field) from None
+                raise err.moved(TableError, "present" if err.field == "players" else err.field) from None
             number = len(row["rounds"]) + 1
             self.tables.check_event_room(conn, row["id"], len(seating["tables"]))
             games = [self._new_game(conn, row, seats, number) for seats in seating["tables"]]
@@ -391,12 +372,12 @@ class EventService:
             seats = body.get("players")
             n = len(row["players"])
             if not isinstance(seats, list) or len(seats) != 4 or any(isinstance(p, bool) or not (p is None or isinstance(p, int)) for p in seats):
-                raise TableError(400, "must be four player numbers (null for a substitute)", "players")
+                raise TableError("players", "malformed", "table_players")
             real = [p for p in seats if p is not None]
             if any(not 0 <= p < n for p in real) or len(set(real)) != len(real):
-                raise TableError(422, f"lists a player twice or one the event does not have (0-{n - 1})", "players")
+                raise TableError("players", "impossible", "player_numbers_range", max=n - 1)
             if not real:
-                raise TableError(422, "at least one of the four must be a player of the event", "players")
+                raise TableError("players", "impossible", "table_no_member")
             self.tables.check_event_room(conn, row["id"])
             seats = list(seats)
             random.SystemRandom().shuffle(seats)
@@ -408,12 +389,12 @@ class EventService:
         body = _body(payload)
         excluded = body.get("excluded")
         if not isinstance(excluded, bool):
-            raise TableError(400, "must be true (leave the game out of the standings) or false", "excluded")
+            raise TableError("excluded", "malformed", "excluded_flag")
         with self.db.writing() as conn:
             row = self._find(key, conn)
             self._authorise(row, token)
             if not _valid_key(table_id) or not self.db.set_game_excluded(conn, row["id"], table_id, excluded):
-                raise TableError(404, f"the event has no game {table_id!r}", "table_id")
+                raise TableError("table_id", "not_found", "no_event_game")
             self._bump(conn, row)
         return self.read(row["id"])
 
@@ -423,7 +404,7 @@ class EventService:
         if fmt == "json":
             return json.dumps(doc, indent=1), "application/json"
         if fmt != "csv":
-            raise TableError(400, f"format must be csv or json, got {fmt!r}", "format")
+            raise TableError("format", "malformed", "export_format")
         out = io.StringIO()
         writer = csv.writer(out)
 

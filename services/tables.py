@@ -21,7 +21,7 @@ from typing import Any
 
 from game.board import board, change_hands
 from game.ledger import LedgerError, TableState, clean_hand, new_state, printable, replay, state_dict, state_from_json, state_to_json
-from scoring.errors import ScoringError
+from scoring.errors import Refusal, ScoringError
 from scoring.rules import get_ruleset
 from storage.db import Database, TableRow, VersionConflict, hands_from_changes, now
 
@@ -38,35 +38,43 @@ KEY_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz01234
 MAX_KEY = 32
 
 
-class TableError(Exception):
-    """A request the tables layer refuses: status, the field at fault, and a message."""
+class TableError(Refusal):
+    """A request the tables and events layer refuses. ``table`` is the table's current JSON when the
+    refusal is a conflict, so the phone can show what changed."""
 
-    def __init__(self, status: int, message: str, field: str | None = None, table: str | None = None,
-                 detail: dict | None = None):
-        super().__init__(message)
-        self.status, self.message, self.field, self.table = status, message, field, table
-        self.detail = detail  # the stable id and parameters of a scoring error (scoring.errors.DETAILS)
+    def __init__(self, field: str | None, kind: str | None, detail_id: str, /, table: str | None = None,
+                 **params: Any) -> None:
+        super().__init__(field, kind, detail_id, **params)
+        self.table = table
 
 
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def _players(raw: Any) -> list[str]:
-    if not isinstance(raw, list) or len(raw) != 4:
-        raise TableError(422 if isinstance(raw, list) else 400, "must be a list of the four players' names, seat 0 (first East) first", "players")
+def player_names(raw: Any, least: int, most: int) -> list[str]:
+    """``raw`` as a list of ``least`` to ``most`` distinct, printable, stripped names: the one rule
+    for a table's four players and an event's players. A name is refused at ``players[i]`` (the list
+    index, from 0); the sentence a player reads numbers players from 1, as people count them."""
+    if not isinstance(raw, list):
+        raise TableError("players", "malformed", "players_list")
+    if not least <= len(raw) <= most:
+        if least == most == 4:
+            raise TableError("players", "impossible", "table_players_count", count=len(raw))
+        raise TableError("players", "impossible", "event_players_count", min=least, max=most, count=len(raw))
     names: list[str] = []
     for i, name in enumerate(raw):
+        field = f"players[{i}]"
         if not isinstance(name, str) or not name.strip():
-            raise TableError(422, f"player {i} needs a name", f"players[{i}]")
+            raise TableError(field, "impossible", "player_name_missing", number=i + 1)
         if len(name.strip()) > MAX_PLAYER_NAME:
-            raise TableError(422, f"a name has at most {MAX_PLAYER_NAME} characters", f"players[{i}]")
+            raise TableError(field, "impossible", "name_length", max=MAX_PLAYER_NAME)
         if not printable(name):
-            raise TableError(422, "a name cannot hold control characters or broken (unpaired) characters", f"players[{i}]")
+            raise TableError(field, "impossible", "name_characters")
         # two players of one name make the board, the history and the standings ambiguous
         same = [j for j, other in enumerate(names) if other.casefold() == name.strip().casefold()]
         if same:
-            raise TableError(422, f"{name.strip()!r} is already player {same[0]}'s name: give each player a different name", f"players[{i}]")
+            raise TableError(field, "impossible", "name_taken", name=name.strip(), number=same[0] + 1)
         names.append(name.strip())
     return names
 
@@ -75,7 +83,7 @@ def rules_of(ruleset_id: Any, overrides: Any):
     try:
         return get_ruleset(ruleset_id, overrides)
     except ScoringError as err:
-        raise TableError(err.status, err.message, err.field, detail=err.detail) from None
+        raise err.moved(TableError, err.field) from None
 
 
 def parse_if_match(value: str | None) -> int | None:
@@ -87,7 +95,7 @@ def parse_if_match(value: str | None) -> int | None:
         text = text[2:]
     text = text.strip('"')
     if not (text.isascii() and text.isdigit() and len(text) <= 12):
-        raise TableError(400, f"If-Match must be the table's version, like \"3\"; got {value[:20]!r}", "If-Match")
+        raise TableError("If-Match", "malformed", "if_match")
     return int(text)
 
 
@@ -104,17 +112,16 @@ class TableService:
         """Refuse (422) a game that would take the event past MAX_EVENT_GAMES."""
         have = self.db.event_game_count(conn, event_id)
         if have + adding > self.max_event_games:
-            raise TableError(422, f"an event holds at most {self.max_event_games} games; it has {have}. "
-                                  "Start a new event to go on.", "games")
+            raise TableError("games", "impossible", "event_games_full", max=self.max_event_games, count=have)
 
     # --- create & read -------------------------------------------------------------------
     def create(self, payload: Any) -> dict:
         if not isinstance(payload, Mapping):
-            raise TableError(400, "the body must be a JSON object", "body")
+            raise TableError("body", "malformed", "body_object")
         ruleset_id = payload.get("ruleset", "wrr")
         overrides = payload.get("rules") or {}
         rules_of(ruleset_id, overrides)
-        players = _players(payload.get("players"))
+        players = player_names(payload.get("players"), 4, 4)
         token = secrets.token_urlsafe(24)
         with self.db.writing() as conn:
             snapshot = self.insert(conn, ruleset_id, overrides, players, hash_token(token))
@@ -131,7 +138,7 @@ class TableService:
             snapshot = self._snapshot({**row, "created_at": stamp}, [], 1, stamp, links)
             if self.db.insert_table(conn, token_hash=token_hash, snapshot=snapshot, stamp=stamp, **row):
                 return snapshot
-        raise TableError(503, "could not allocate a table id; try again")  # pragma: no cover - 20 collisions in a row
+        raise TableError(None, "unavailable", "id_allocation")  # pragma: no cover - 20 collisions in a row
 
     def next_game(self, key: str, token: str | None) -> dict:
         """The next game with the same players: a new table, seats and winds drawn afresh, linked
@@ -139,20 +146,19 @@ class TableService:
         with self.db.writing() as conn:
             row = self.db.find(_key(key), conn)
             if row is None:
-                raise TableError(404, f"no table {key!r}", "id")
+                raise TableError("id", "not_found", "no_table")
             self._authorise(conn, row, token)
             links = self.db.links_of(conn, row.id)
             event = links.get("event")
             if event:  # a game of an event counts in its standings: only the organiser adds one
                 organiser = self.db.event_token_hash_of_table(conn, row.id)
                 if not (token and organiser and hmac.compare_digest(hash_token(token), organiser)):
-                    raise TableError(403, "the next game of an event is started by its organiser (the organiser token); "
-                                          "a table's edit token records hands only", "Authorization")
+                    raise TableError("Authorization", "token_wrong", "next_game_organiser")
             if "next_table" in links:
-                raise TableError(422, "this game already has a next game", "next_table")
+                raise TableError("next_table", "impossible", "next_game_exists")
             doc = json.loads(row.snapshot)
             if not doc["state"]["finished"]:
-                raise TableError(422, "finish this game first (record the last hand, or end it now)", "state")
+                raise TableError("state", "impossible", "finish_game_first")
             order = list(range(4))
             secrets.SystemRandom().shuffle(order)
             players = [row.players[s] for s in order]
@@ -180,20 +186,20 @@ class TableService:
     def get(self, key: str) -> TableRow:
         row = self.db.find(_key(key))
         if row is None:
-            raise TableError(404, f"no table {key!r}", "id")
+            raise TableError("id", "not_found", "no_table")
         return row
 
     def read(self, key: str) -> tuple[int, str]:
         """(version, table JSON): what GET /api/tables/<key> serves."""
         found = self.db.snapshot(_key(key))
         if found is None:
-            raise TableError(404, f"no table {key!r}", "id")
+            raise TableError("id", "not_found", "no_table")
         return found
 
     # --- writes --------------------------------------------------------------------------
     def record(self, key: str, token: str | None, if_match: int | None, body: Any) -> str:
         if not isinstance(body, Mapping):
-            raise TableError(400, "a hand must be a JSON object", "body")
+            raise TableError("body", "malformed", "hand_object")
         body = self._checked(body)
         return self._write(key, token, if_match, "add", None, body, {"op": "add", "body": body})
 
@@ -208,14 +214,14 @@ class TableService:
     def _checked(body: Any) -> dict:
         """A new hand: a JSON object with only its documented fields, of a sensible size."""
         if not isinstance(body, Mapping):
-            raise TableError(400, "a hand must be a JSON object", "body")
+            raise TableError("body", "malformed", "hand_object")
         try:
             body = clean_hand(body)
         except ScoringError as err:
-            raise TableError(err.status, err.message, err.field, detail=err.detail) from None
+            raise err.moved(TableError, err.field) from None
         size = len(json.dumps(body))
         if size > MAX_HAND_BYTES:
-            raise TableError(413, f"a hand may be at most {MAX_HAND_BYTES // 1024} KB of JSON; this one is {size // 1024} KB", "body")
+            raise TableError("body", "too_large", "hand_size", max=MAX_HAND_BYTES // 1024, size=size // 1024)
         return dict(body)
 
     def preview(self, key: str, token: str | None, body: Any, index: int | None = None) -> dict:
@@ -227,7 +233,7 @@ class TableService:
         with self.db.reading() as conn:
             row = self.db.find(_key(key), conn)
             if row is None:
-                raise TableError(404, f"no table {key!r}", "id")
+                raise TableError("id", "not_found", "no_table")
             self._authorise(conn, row, token)
             rules = get_ruleset(row.ruleset, row.rules)
             if row.board_version == row.version:  # from the board: only the hands from the changed one on
@@ -248,18 +254,14 @@ class TableService:
         with self.db.writing() as conn:
             row = self.db.find(key, conn)
             if row is None:
-                raise TableError(404, f"no table {key!r}", "id")
+                raise TableError("id", "not_found", "no_table")
             self._authorise(conn, row, token)
             if if_match is None:  # a hand sent twice, or a correction made on an old copy, would be stored again
-                raise TableError(428, "send If-Match with the version of the table this change was made on, like "
-                                      "If-Match: \"3\" (the table's ETag): without it a hand sent twice is recorded twice",
-                                 "If-Match")
+                raise TableError("If-Match", "precondition_required", "if_match_required")
             if if_match != row.version:
-                raise TableError(409, f"the table changed: you saw version {if_match}, it is now at {row.version}. "
-                                      "Reload it and record the hand again if it is still missing.", "If-Match", row.snapshot)
+                raise TableError("If-Match", "conflict", "table_changed", seen=if_match, now=row.version, table=row.snapshot)
             if row.version > MAX_CHANGES:
-                raise TableError(422, f"this table's log is full: it keeps at most {MAX_CHANGES} changes (hands recorded, "
-                                      "undone or corrected). Export it and start a new table to go on.", "hands")
+                raise TableError("hands", "impossible", "log_full", max=MAX_CHANGES)
             rules = get_ruleset(row.ruleset, row.rules)
             rebuilt = row.board_version != row.version
             try:
@@ -268,7 +270,7 @@ class TableService:
                 # replays from the changed hand only: refuses an impossible hand before anything is stored
                 step = self._step(conn, row, rules, change)
                 if step.count > MAX_HANDS:
-                    raise TableError(422, f"a table holds at most {MAX_HANDS} hands", "hands")
+                    raise TableError("hands", "impossible", "hands_full", max=MAX_HANDS)
                 dumped = [_dumps(r) for r in step.records]
                 records = self._new_records(conn, row, op, step, dumped, None if rebuilt else _records_json(row.snapshot))
                 shown = {"ruleset": rules.id, "ruleset_title": rules.title, "state": state_dict(rules, step.state)}
@@ -283,8 +285,7 @@ class TableService:
                 return snapshot
             except VersionConflict:
                 current = self.db.find(row.id)
-                raise TableError(409, "another phone recorded a change at the same moment; reload and try again",
-                                 "If-Match", current.snapshot if current else None) from None
+                raise TableError("If-Match", "conflict", "changed_same_moment", table=current.snapshot if current else None) from None
 
     # --- the board kept with the log --------------------------------------------------------
     def _rebuild_board(self, conn, row: TableRow, rules) -> None:
@@ -298,7 +299,7 @@ class TableService:
             try:
                 state, record = replay(rules, [hand], state, n)
             except ScoringError as err:
-                raise TableError(err.status, err.message, err.field, detail=err.detail) from None
+                raise err.moved(TableError, err.field) from None
             states.append(state)
             records.extend(record)
         self.db.put_board_rows(conn, row.id, 0, [(_dumps(h), _dumps(r), _dumps(state_to_json(st)))
@@ -313,12 +314,12 @@ class TableService:
             start, hands = count, [change["body"]]
         elif op == "undo":
             if count == 0:
-                raise TableError(422, "there is no hand to undo", "hands")
+                raise TableError("hands", "impossible", "nothing_to_undo")
             start, hands = count - 1, []
         else:
             index = change["index"]
             if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < count:
-                raise TableError(404, f"no hand {index}: the table has {count} hand(s), numbered from 0", "index")
+                raise TableError("index", "not_found", "no_such_hand", index=index, count=count)
             later = self.db.board_rows(conn, row.id, index + 1, columns=("hand",))
             start, hands = index, [change["body"]] + [clean_hand(json.loads(r[0]), strict=False) for r in later]
         before = self.db.board_state(conn, row.id, start - 1)
@@ -329,7 +330,7 @@ class TableService:
             try:
                 state, record = replay(rules, [hand], state, n)
             except ScoringError as err:
-                raise TableError(err.status, err.message, err.field, detail=err.detail) from None
+                raise err.moved(TableError, err.field) from None
             states.append(state)
             records.extend(record)
         return _Step(start, start + len(hands), hands, records, states, state)
@@ -351,14 +352,14 @@ class TableService:
     def _authorise(self, conn, row: TableRow, token: str | None) -> None:
         """The table's edit token, or the organiser token of the event the game belongs to."""
         if not token:
-            raise TableError(401, "recording hands needs the table's edit token (Authorization: Bearer <token>)", "Authorization")
+            raise TableError("Authorization", "token_missing", "edit_token_missing")
         digest = hash_token(token)
         if hmac.compare_digest(digest, row.token_hash):
             return
         organiser = self.db.event_token_hash_of_table(conn, row.id)
         if organiser and hmac.compare_digest(digest, organiser):
             return
-        raise TableError(403, "this edit token does not belong to the table", "Authorization")
+        raise TableError("Authorization", "token_wrong", "edit_token_wrong")
 
     # --- the table JSON --------------------------------------------------------------------
     @staticmethod
@@ -372,13 +373,13 @@ class TableService:
     # --- export ----------------------------------------------------------------------------
     def export(self, key: str, fmt: str) -> tuple[str, str]:
         if fmt not in ("csv", "json"):
-            raise TableError(400, f"format must be csv or json, got {str(fmt)[:20]!r}", "format")
+            raise TableError("format", "malformed", "export_format")
         if fmt == "json":
             # the snapshot and the log from one transaction, so a backup taken during play agrees with itself
             with self.db.reading() as conn:
                 row = self.db.find(_key(key), conn)
                 if row is None:
-                    raise TableError(404, f"no table {key!r}", "id")
+                    raise TableError("id", "not_found", "no_table")
                 evs = self.db.changes_of(conn, row.id)
             doc = json.loads(row.snapshot)
             doc["log"] = [{k: ev[k] for k in ("version", "op", "hand_index", "body", "created_at")} for ev in evs]
@@ -430,7 +431,7 @@ def _changed(hands: list, change: dict) -> list:
     try:
         return change_hands(hands, change)
     except LedgerError as err:
-        raise TableError(err.status, err.message, err.field, detail=err.detail) from None
+        raise err.moved(TableError, err.field) from None
 
 
 def _board(rules, hands: list) -> dict:
@@ -438,13 +439,13 @@ def _board(rules, hands: list) -> dict:
     try:
         return board(rules, hands)
     except ScoringError as err:
-        raise TableError(err.status, err.message, err.field, detail=err.detail) from None
+        raise err.moved(TableError, err.field) from None
 
 
 def _key(key: str) -> str:
     """A table id or share code as typed; anything else cannot name a table (and never reaches SQL)."""
     if not isinstance(key, str) or not 0 < len(key) <= MAX_KEY or not KEY_CHARS.issuperset(key):
-        raise TableError(404, "no such table: a table id or share code has only letters, digits, - and _", "id")
+        raise TableError("id", "not_found", "table_id_characters")
     return key
 
 

@@ -19,7 +19,7 @@ def test_score_errors_name_the_field(client):
     assert resp.get_json()["error"]["field"] == "hand"
     resp = client.post("/api/score", json={**HAND, "hand": "234q"})
     assert resp.status_code == 400
-    assert "unknown character" in resp.get_json()["error"]["message"]
+    assert resp.get_json()["error"]["detail"]["id"] == "notation_unknown_character"
 
 
 def test_score_rejects_non_json(client):

@@ -113,7 +113,9 @@ def test_a_correction_that_makes_a_later_hand_impossible_changes_nothing(tclient
     tclient.post(f"{url}/hands", json=draw(), headers=auth(t, 2))
     resp = tclient.put(f"{url}/hands/0", json=ron(1, W(3, {"yakuman": 1})), headers=auth(t, 3))
     assert resp.status_code == 422
-    assert "hand 1" in resp.get_json()["error"]["message"] and "game is over" in resp.get_json()["error"]["message"]
+    error = resp.get_json()["error"]
+    # which hand is a field of the refusal, not words in its sentence
+    assert error["hand"] == 1 and error["detail"]["id"] == "game_over" and not error["message"].startswith("hand")
     table = tclient.get(url).get_json()
     assert table["version"] == 3 and table["hands"][0]["deltas"] == [0, -1000, 0, 1000]
 

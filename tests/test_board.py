@@ -145,10 +145,10 @@ def test_changes_are_checked():
     assert err.value.field == "hands"
     with pytest.raises(LedgerError) as err:
         change_hands([draw()], {"op": "replace", "index": 1, "body": draw()})
-    assert (err.value.field, err.value.status) == ("index", 404)
+    assert (err.value.field, err.value.kind) == ("index", "not_found")
     with pytest.raises(LedgerError) as err:
         change_hands([], {"op": "drop"})
-    assert err.value.status == 400
+    assert err.value.kind == "malformed"
     assert fold([{"op": "add", "body": 1}, {"op": "next"}, {"op": "add", "body": 2}, {"op": "replace", "hand_index": 0, "body": 3}]) == [3, 2]
     with pytest.raises(LedgerError) as err:
         project({"ruleset": "nope", "hands": []}, [])

@@ -13,6 +13,7 @@ from PIL import Image
 from app import create_app
 from photo_helpers import gps_exif, make_photo
 from recognition.contributions import ContributionStore, Limits, clean_photo
+from web.errors import STATUS
 
 BOUNDARY = "tenbou-test-boundary"
 
@@ -192,7 +193,7 @@ def test_photo_size_and_pixel_caps(tmp_path):
     assert resp.status_code == 413 and resp.get_json()["error"]["field"] == "image"
     with pytest.raises(Exception) as err:
         clean_photo(make_photo(6000, 5000, fmt="PNG"), Limits(photo_bytes=10 ** 9))
-    assert getattr(err.value, "status", None) == 413
+    assert STATUS[err.value.kind] == 413
 
 
 def test_count_and_total_caps_refuse_with_507_and_keep_what_is_stored(tmp_path):

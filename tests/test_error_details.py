@@ -115,9 +115,11 @@ def test_table_hands_carry_the_detail_of_the_engine(client):
     assert resp.status_code == 422 and error_of(resp)["detail"] == {"id": "unknown_ruleset", "params": {"name": "nope"}}
 
 
-def test_an_error_without_a_detail_keeps_todays_shape(client):
+def test_a_body_that_is_not_json_is_a_refusal_with_its_detail(client):
     resp = client.post("/api/score", data="{not json", content_type="application/json")
-    assert set(error_of(resp)) == {"field", "message", "code"}
+    assert resp.status_code == 400
+    assert error_of(resp) == {"field": "body", "code": "malformed", "detail": {"id": "body_json", "params": {}},
+                              "message": EN["detail.body_json"]}
 
 
 def test_the_recognition_proposal_message_has_its_id():
@@ -136,9 +138,11 @@ def test_the_recognition_proposal_message_has_its_id():
 
 def test_a_detail_with_the_wrong_params_is_refused():
     with pytest.raises(KeyError):
-        ScoringError("hand", "x", 422, "no_yaku_two_han")
+        ScoringError("hand", "impossible", "no_yaku_two_han")
     with pytest.raises(KeyError):
-        ScoringError("hand", "x", 422, "not_an_id")
+        ScoringError("hand", "impossible", "not_an_id")
+    with pytest.raises(KeyError):
+        ScoringError("hand", "not_a_kind", "no_yaku")
 
 
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
@@ -162,7 +166,87 @@ def test_the_openapi_description_lists_every_detail_id():
 def test_every_detail_id_is_produced_somewhere():
     """Each id in DETAILS is raised by the code (an id no code produces is a catalogue entry nobody sees)."""
     root = Path(__file__).resolve().parents[1]
-    source = "".join(p.read_text(encoding="utf-8") for d in ("scoring", "recognition", "web") for p in (root / d).glob("*.py")
-                     if p != root / "scoring" / "errors.py")
+    source = "".join(p.read_text(encoding="utf-8") for d in ("scoring", "game", "league", "services", "recognition", "web")
+                     for p in (root / d).glob("*.py") if p != root / "scoring" / "errors.py")
     missing = [i for i in DETAILS if f'"{i}"' not in source]
     assert missing == []
+
+
+def test_every_detail_id_is_a_whole_sentence_in_both_languages():
+    """A player reads the catalogue's sentence as it is: English starts with a capital (or a value)
+    and ends with a full stop, Japanese ends with 。, and each has every parameter of its id."""
+    for detail_id, params in DETAILS.items():
+        en, ja = EN[f"detail.{detail_id}"], JA[f"detail.{detail_id}"]
+        assert en[:1].isupper() or en[:1].isdigit() or en.startswith("{"), (detail_id, en)
+        assert en.endswith("."), (detail_id, en)
+        assert ja.endswith("。"), (detail_id, ja)
+        for words in (en, ja):
+            assert set(PLACEHOLDER.findall(words)) == set(params), (detail_id, words)
+
+
+def test_every_kind_of_refusal_has_its_status_in_the_web_layer_only():
+    import ast
+
+    from scoring.errors import KINDS
+    from web.errors import STATUS
+
+    assert set(KINDS) <= set(STATUS)
+    root = Path(__file__).resolve().parents[1]
+    # no HTTP status in the domain: no refusal is built with a number where its kind goes
+    for folder in ("scoring", "game", "league", "services", "recognition"):
+        for path in (root / folder).glob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id.endswith(("Error", "Refusal")):
+                    numbers = [a.value for a in node.args if isinstance(a, ast.Constant) and isinstance(a.value, int)
+                               and 400 <= a.value < 600]
+                    assert not numbers, f"{path.name}:{node.lineno} builds a refusal with an HTTP status"
+
+
+@pytest.mark.parametrize("cls_path", ["scoring.errors.ScoringError", "scoring.errors.NotationError", "game.ledger.LedgerError",
+                                      "services.tables.TableError", "league.seating.SeatingError",
+                                      "recognition.contributions.ContributionError", "recognition.image_io.ImageError"])
+def test_every_error_class_of_the_domain_is_a_refusal(cls_path):
+    import importlib
+
+    from scoring.errors import Refusal
+
+    module, name = cls_path.rsplit(".", 1)
+    assert issubclass(getattr(importlib.import_module(module), name), Refusal)
+
+
+@pytest.mark.parametrize("payload,detail_id,params", [
+    # the three sentences a player met as fragments or twice
+    ({"ruleset": "wrr", "hand": "11111m234p567s99s", "win_tile": "9s"}, "tile_count", {"count": 13, "expected": 14, "melds": 0}),
+    ({"ruleset": "wrr", "hand": ""}, "hand_empty", {}),
+])
+def test_the_english_message_is_the_catalogue_sentence(client, payload, detail_id, params):
+    error = error_of(client.post("/api/score", json=payload))
+    assert error["detail"] == {"id": detail_id, "params": params}
+    words = EN[f"detail.{detail_id}"]
+    for name, value in params.items():
+        words = words.replace("{" + name + "}", str(value))
+    assert error["message"] == words
+
+
+def test_a_refused_table_hand_names_its_hand_as_a_field_not_in_its_sentence(client):
+    t = client.post("/api/tables", json={"ruleset": "wrr", "players": ["Ann", "Bo", "Cy", "Di"]}).get_json()
+    auth = {"Authorization": f"Bearer {t['edit_token']}"}
+    ron = {"result": "ron", "from_seat": 1, "winners": [{"seat": 2, "value": {"han": 1, "fu": 20}}]}
+    resp = client.post(f"/api/tables/{t['id']}/hands", json=ron, headers={**auth, "If-Match": '"1"'})
+    assert resp.status_code == 422
+    error = error_of(resp)
+    assert error["detail"] == {"id": "fu_20_ron", "params": {}}
+    assert error["hand"] == 0 and error["message"] == EN["detail.fu_20_ron"]
+
+
+def test_tables_and_events_number_their_players_the_same_way(client):
+    table = client.post("/api/tables", json={"ruleset": "wrr", "players": ["Ann", "Bo", "ann", "Di"]})
+    event = client.post("/api/events", json={"name": "Club", "ruleset": "wrr", "players": ["Ann", "Bo", "ann", "Di"]})
+    for resp in (table, event):
+        assert resp.status_code == 422
+        error = error_of(resp)
+        assert error["field"] == "players[2]"
+        assert error["detail"] == {"id": "name_taken", "params": {"name": "ann", "number": 1}}
+    blank_t = error_of(client.post("/api/tables", json={"ruleset": "wrr", "players": ["Ann", " ", "Cy", "Di"]}))
+    blank_e = error_of(client.post("/api/events", json={"name": "Club", "ruleset": "wrr", "players": ["Ann", " ", "Cy"]}))
+    assert blank_t["detail"] == blank_e["detail"] == {"id": "player_name_missing", "params": {"number": 2}}

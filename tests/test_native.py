@@ -21,7 +21,7 @@ for deal in random_deals(23, 1500):
         try:
             out.append(scoring.score(deal.payload(ruleset)))
         except scoring.ScoringError as err:
-            out.append({{"error": [err.field, err.message, err.status]}})
+            out.append({{"error": [err.field, err.message, err.kind, err.detail]}})
 print(json.dumps({{"native": scoring.NATIVE, "results": out}}))
 """
 

@@ -22,6 +22,7 @@ from ledger_helpers import W, draw, hf, ron, tsumo
 from scoring.rules import PRESETS, Ruleset, get_ruleset
 from services.tables import SHARE_ALPHABET, hash_token
 from storage.db import table_boards, tables
+from web.errors import STATUS
 
 
 def record(client, table, hand, version=None):
@@ -64,7 +65,7 @@ def test_nested_and_misplaced_fields_are_refused(hand, field):
     rules = PRESETS["wrr"]
     with pytest.raises(LedgerError) as err:
         apply_hand(rules, new_state(rules), hand)
-    assert err.value.field == field and err.value.status == 422
+    assert err.value.field == field and STATUS[err.value.kind] == 422
 
 
 @pytest.mark.parametrize("hand,field,status", [
@@ -81,7 +82,7 @@ def test_every_number_and_seat_is_checked(hand, field, status):
     rules = PRESETS["wrr"]
     with pytest.raises(LedgerError) as err:
         apply_hand(rules, new_state(rules), hand)
-    assert err.value.field == field and err.value.status == status
+    assert err.value.field == field and STATUS[err.value.kind] == status
     assert "digits" in err.value.message or len(err.value.message) < 200  # never a 300-digit echo
 
 
@@ -189,7 +190,7 @@ def test_every_numeric_rule_parameter_has_a_range_and_the_presets_are_inside_it(
 def test_rule_overrides_outside_their_range_are_refused(name, value):
     with pytest.raises(Exception) as err:
         get_ruleset("wrr", {name: value})
-    assert err.value.field == f"rules.{name}" and err.value.status == 422
+    assert err.value.field == f"rules.{name}" and STATUS[err.value.kind] == 422
     assert len(err.value.message) < 200
 
 
@@ -197,7 +198,7 @@ def test_rule_overrides_outside_their_range_are_refused(name, value):
 def test_uma_outside_its_range_is_refused(uma):
     with pytest.raises(Exception) as err:
         get_ruleset("wrr", {"uma": uma})
-    assert err.value.status == 422
+    assert STATUS[err.value.kind] == 422
 
 
 def test_a_table_with_absurd_overrides_is_refused_and_a_penalty_cannot_break_the_end(tclient):

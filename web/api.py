@@ -8,8 +8,7 @@ from flask import Blueprint, current_app, jsonify, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
 import scoring
-
-from .errors import ApiError
+from scoring.errors import Refusal
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -17,20 +16,20 @@ bp = Blueprint("api", __name__, url_prefix="/api")
 def json_body() -> dict:
     """The request's JSON object, or a 400/415 that says what was wrong."""
     if not request.is_json:
-        raise ApiError(415, "send JSON with Content-Type: application/json", "body")
+        raise Refusal("body", "unsupported_media_type", "body_json_type")
     try:
         payload = request.get_json(silent=True)
     except RecursionError:
-        raise ApiError(400, f"the JSON is nested too deeply (at most {MAX_JSON_DEPTH} levels)", "body") from None
+        raise Refusal("body", "malformed", "body_depth", max=MAX_JSON_DEPTH) from None
     except RequestEntityTooLarge:
         limit = current_app.config.get("MAX_JSON_BYTES", 256 * 1024)
-        raise ApiError(413, f"a JSON body may be at most {limit // 1024} KB", "body") from None
+        raise Refusal("body", "too_large", "body_size", max=limit // 1024) from None
     if payload is None:
-        raise ApiError(400, "the body is not valid JSON", "body")
+        raise Refusal("body", "malformed", "body_json")
     if not isinstance(payload, dict):
-        raise ApiError(400, "the body must be a JSON object", "body")
+        raise Refusal("body", "malformed", "body_object")
     if _depth(payload) > MAX_JSON_DEPTH:
-        raise ApiError(400, f"the JSON is nested too deeply (at most {MAX_JSON_DEPTH} levels)", "body")
+        raise Refusal("body", "malformed", "body_depth", max=MAX_JSON_DEPTH)
     return payload
 
 
@@ -57,10 +56,7 @@ def _depth(value) -> int:
 
 
 def scoring_call(fn, payload):
-    try:
-        return fn(payload)
-    except scoring.ScoringError as err:
-        raise ApiError.from_scoring(err) from None
+    return fn(payload)  # a refusal reaches the app's handler (web/errors.py) as it is
 
 
 @bp.post("/score")

@@ -13,9 +13,9 @@ import os
 
 from flask import Blueprint, current_app, jsonify, request
 
-from recognition.contributions import ContributionError, ContributionStore, Limits
+from recognition.contributions import ContributionStore, Limits
+from scoring.errors import Refusal
 from web.bodies import photo_slot
-from web.errors import ApiError
 
 bp = Blueprint("contributions", __name__, url_prefix="/api")
 
@@ -34,10 +34,7 @@ def get_store() -> ContributionStore:
 
 
 def _call(fn, *args):
-    try:
-        return fn(*args)
-    except ContributionError as err:
-        raise ApiError(err.status, err.message, err.field) from None
+    return fn(*args)  # a refusal (ContributionError) reaches the app's handler as it is
 
 
 def _token() -> str | None:
@@ -50,19 +47,19 @@ def contribute():
     store = get_store()
     limit = store.limits.photo_bytes + LABELS_SLACK
     if request.content_length and request.content_length > limit:  # refuse before spooling it
-        raise ApiError(413, f"the photo is over the {store.limits.photo_bytes // (1024 * 1024)} MB limit for sharing", "image")
+        raise Refusal("image", "too_large", "photo_bytes", max=store.limits.photo_bytes // (1024 * 1024))
     if request.mimetype != "multipart/form-data":
-        raise ApiError(415, "send the photo and its labels as multipart/form-data (fields 'image' and 'labels')", "body")
+        raise Refusal("body", "unsupported_media_type", "upload_multipart")
     upload = request.files.get("image")
     if upload is None:
-        raise ApiError(400, "send the photo as the multipart form field 'image'", "image")
+        raise Refusal("image", "malformed", "upload_image_field")
     try:
         data = upload.read()
     finally:
         upload.close()
     labels = request.form.get("labels")
     if labels is None:
-        raise ApiError(400, "send the tiles as the multipart form field 'labels' (JSON)", "labels")
+        raise Refusal("labels", "malformed", "upload_labels_field")
     with photo_slot():  # photos in flight: per worker and per client (web/bodies.py)
         record = _call(store.add, data, labels)
     resp = jsonify(record)

@@ -13,6 +13,8 @@ import logging
 from flask import Flask, jsonify, request
 from werkzeug.exceptions import HTTPException
 
+from scoring.errors import KINDS, Refusal
+
 log = logging.getLogger(__name__)
 
 
@@ -26,17 +28,17 @@ class ApiError(Exception):
         self.field = field
         self.extra = extra
 
-    @classmethod
-    def from_scoring(cls, err) -> ApiError:
-        """A scoring.ScoringError as an API error, keeping its detail id and parameters."""
-        return cls(err.status, err.message, err.field, **({"detail": err.detail} if err.detail else {}))
 
-
-CODES = {
-    400: "malformed", 401: "token_missing", 403: "token_wrong", 404: "not_found", 405: "method_not_allowed",
-    408: "request_timeout", 409: "conflict", 413: "too_large", 415: "unsupported_media_type", 422: "impossible",
-    428: "precondition_required", 429: "rate_limited", 500: "internal", 503: "unavailable",
+#: The HTTP status of each kind of refusal (scoring.errors.KINDS) and of the web layer's own failures:
+#: the one place a kind becomes a status. The kind is sent as the error's ``code``.
+STATUS: dict[str, int] = {
+    "malformed": 400, "token_missing": 401, "token_wrong": 403, "not_found": 404, "method_not_allowed": 405,
+    "request_timeout": 408, "conflict": 409, "too_large": 413, "unsupported_media_type": 415, "impossible": 422,
+    "precondition_required": 428, "rate_limited": 429, "internal": 500, "unavailable": 503, "no_room": 507,
 }
+assert set(KINDS) <= set(STATUS), "every kind of refusal has its HTTP status"
+#: The code of a status werkzeug or the web layer raises by itself (a 404 route, a 405 method...).
+CODES: dict[int, str] = {status: kind for kind, status in STATUS.items()}
 
 #: Seconds a client is told to wait (Retry-After) when the storage is down: a restart of the
 #: database or a disk freed takes about that long, and the phone's queue retries by itself.
@@ -52,7 +54,20 @@ def error_response(status: int, message: str, field: str | None = None, **extra)
     return jsonify(body), status
 
 
+def refusal_response(err: Refusal, **extra):
+    """A domain refusal as the API's error body and status: {"error": {field, message, code, detail[, hand]}}."""
+    resp = jsonify({"error": err.to_dict(), **extra})
+    status = STATUS[err.kind]
+    if status == 401:
+        resp.headers["WWW-Authenticate"] = 'Bearer realm="tenbou"'
+    return resp, status
+
+
 def register(app: Flask) -> None:
+    @app.errorhandler(Refusal)
+    def _refusal(err: Refusal):
+        return refusal_response(err)
+
     @app.errorhandler(ApiError)
     def _api_error(err: ApiError):
         resp, status = error_response(err.status, err.message, err.field, **err.extra)

@@ -7,7 +7,7 @@ from services.events import EventService
 from services.tables import TableError
 
 from .api import json_body
-from .errors import error_response
+from .errors import STATUS, error_response
 from .tables import _table_error, _token, no_store
 
 bp = Blueprint("events", __name__)
@@ -103,5 +103,5 @@ def print_page(key: str):
     try:
         doc = service().read(key)
     except TableError as err:
-        return render_template("event_print.html", doc=None, message=err.message), err.status
+        return render_template("event_print.html", doc=None, message=err.message), STATUS[err.kind]
     return render_template("event_print.html", doc=doc, message=None)

@@ -25,11 +25,12 @@ def healthz():
 
 
 def _model_status() -> str:
-    from .errors import ApiError
+    from scoring.errors import Refusal
+
     from .recognize import get_recognizer
 
     try:
         get_recognizer()  # built once per process; later calls are a dictionary lookup
-    except ApiError:
+    except Refusal:
         return "not loaded"
     return "ok"

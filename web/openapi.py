@@ -12,20 +12,20 @@ from pathlib import Path
 
 from flask import Blueprint, current_app, jsonify
 
-from scoring.engine import MAX_DORA_COUNT
-from scoring.errors import DETAILS
+from game import contract as game_contract
+from scoring import contract
+from services import contract as events_contract
 
 bp = Blueprint("openapi", __name__)
 
 EXAMPLES_FILE = Path(__file__).with_name("openapi_examples.json")
 
-TILES = {"type": "string", "maxLength": 64, "pattern": "^(?:[0-9]+[mps]|[1-7]+z)*$",
-         "description": "mpsz notation: 123m406p55z (0 = red five; 1z-7z = E S W N haku hatsu chun)",
-         "examples": ["234m067p345s11z555z"]}
-RULESET = {"type": "string", "enum": ["wrr", "ema", "jpml", "saikouisen", "general", "tenhou", "mahjongsoul"], "default": "wrr"}
-SEAT = {"type": "integer", "minimum": 0, "maximum": 3}
-WIND = {"type": "string", "enum": ["east", "south", "west", "north"]}
-SEATS = {"type": "array", "items": SEAT, "maxItems": 4}
+# the shapes are declared once, from the domain's constants (scoring/contract.py, game/contract.py)
+TILES = contract.TILES
+RULESET = contract.RULESET
+SEAT = game_contract.SEAT
+WIND = contract.WIND
+SEATS = game_contract.SEATS
 
 
 def _ref(name: str) -> dict:
@@ -50,17 +50,7 @@ ERRORS = {
 }
 
 SCHEMAS = {
-    "Error": {
-        "type": "object", "required": ["error"],
-        "properties": {"error": {"type": "object", "required": ["message", "code"],
-                                 "properties": {"field": {"type": ["string", "null"]}, "message": {"type": "string"},
-                                                "code": {"type": "string", "description": "stable kind of failure, for a translated message",
-                                                         "enum": ["malformed", "token_missing", "token_wrong", "not_found", "method_not_allowed",
-                                                                  "conflict", "too_large", "unsupported_media_type", "impossible",
-                                                                  "rate_limited", "internal", "unavailable", "request_timeout",
-                                                                  "precondition_required", "error"]},
-                                                "detail": _ref("ErrorDetail")}}},
-    },
+    "Error": contract.error(_ref("ErrorDetail")),
     "EventChanges": {
         "type": "object", "required": ["tag"],
         "properties": {
@@ -75,33 +65,9 @@ SCHEMAS = {
             "full": {"type": "object", "description": "the whole event (as GET /api/events/{key}), when the tag is unknown"},
         },
     },
-    "ErrorDetail": {
-        "type": "object", "required": ["id", "params"],
-        "description": "the reason as a stable id with its parameters, so an app can word it in the player's language "
-                       "(present on the errors a player can meet; message stays the English text)",
-        "properties": {"id": {"type": "string", "enum": list(DETAILS)}, "params": {"type": "object"}},
-    },
-    "Meld": {"type": "object", "required": ["type", "tiles"],
-             "properties": {"type": {"type": "string", "enum": ["chi", "pon", "daiminkan", "kakan", "ankan"]}, "tiles": TILES}},
-    "ScoreRequest": {
-        "type": "object", "required": ["hand"],
-        "properties": {
-            "ruleset": RULESET,
-            "rules": {"type": "object", "description": "overrides of rule parameters (GET /api/rulesets lists them)"},
-            "hand": TILES, "melds": {"type": "array", "items": _ref("Meld"), "maxItems": 4},
-            "win_tile": {"type": "string", "pattern": "^(?:[0-9][mps]|[1-7]z)$"}, "win": {"type": "string", "enum": ["ron", "tsumo"], "default": "ron"},
-            "seat_wind": WIND, "round_wind": WIND,
-            **{flag: {"type": "boolean", "default": False} for flag in (
-                "riichi", "double_riichi", "ippatsu", "haitei", "houtei", "rinshan", "chankan", "chankan_ankan",
-                "tenhou", "chiihou", "renhou")},
-            "dora_indicators": TILES, "ura_indicators": TILES,
-            "dora_count": {"type": "integer", "minimum": 0, "maximum": MAX_DORA_COUNT, "default": 0,
-                           "description": "dora han the player counted, added to any from indicators and red fives "
-                                          "(dora never make a hand without yaku score)"},
-            "honba": {"type": "integer", "minimum": 0}, "riichi_sticks": {"type": "integer", "minimum": 0},
-            "compare": {"type": "array", "items": RULESET},
-        },
-    },
+    "ErrorDetail": contract.ERROR_DETAIL,
+    "Meld": contract.MELD,
+    "ScoreRequest": contract.score_request(_ref("Meld")),
     "Yaku": {"type": "object", "required": ["id", "name", "han"],
              "properties": {"id": {"type": "string"}, "name": {"type": "string"}, "han": {"type": "integer"},
                             "yakuman": {"type": "integer"}}},
@@ -168,22 +134,11 @@ SCHEMAS = {
     ]},
     "Winner": {"type": "object", "required": ["seat", "value"],
                "properties": {"seat": SEAT, "value": _ref("Value"), "pao_seat": {"type": ["integer", "null"], "minimum": 0, "maximum": 3}}},
-    "Hand": {"type": "object", "required": ["result"],
-             "description": "one of ron, tsumo, draw, abort, chombo, end (see the README's table API). Only the fields "
+    "Hand": game_contract.hand(_ref("Winner"), "one of ron, tsumo, draw, abort, chombo, end (see the README's table API). Only the fields "
                             "of the result's kind are accepted (ron: from_seat, winners, riichi; tsumo: winner, riichi; "
                             "draw: tenpai, riichi, nagashi; abort: kind, riichi; chombo: seat, riichi; every kind: "
                             "penalties; all but chombo and end: continue_game); any other field, including those the "
-                            "table works out (index, dealer, honba...), is refused with 422 naming it.",
-             "properties": {
-                 "result": {"type": "string", "enum": ["ron", "tsumo", "draw", "abort", "chombo", "end"]},
-                 "from_seat": SEAT, "winners": {"type": "array", "items": _ref("Winner"), "minItems": 1, "maxItems": 3},
-                 "winner": _ref("Winner"), "riichi": SEATS, "tenpai": SEATS, "nagashi": SEATS,
-                 "kind": {"type": "string", "enum": ["nine_terminals", "four_winds", "four_kans", "four_riichi", "triple_ron"]},
-                 "seat": SEAT, "continue_game": {"type": "boolean"},
-                 "penalties": {"type": "array", "maxItems": 20, "items": {
-                     "type": "object", "required": ["seat", "points"],
-                     "properties": {"seat": SEAT, "points": {"type": "integer", "minimum": 100, "maximum": 1000000, "multipleOf": 100},
-                                    "reason": {"type": "string", "maxLength": 200}}}}}},
+                            "table works out (index, dealer, honba...), is refused with 422 naming it."),
     "State": {"type": "object",
               "required": ["scores", "round_wind", "hand_number", "dealer", "honba", "riichi_sticks", "finished"],
               "properties": {
@@ -243,9 +198,9 @@ SCHEMAS = {
                        "boxes": {"type": "array", "items": {"type": "object", "required": ["tile", "box"]}},
                        "delete_token": {"type": "string", "description": "only in the 201 answer to POST /api/contributions"}}},
     "EventSettings": {"type": "object", "properties": {
-        "seating": {"type": "string", "enum": ["balanced", "random"], "description": "balanced keeps players from meeting the same opponents again"},
-        "mode": {"type": "string", "enum": ["byes", "substitutes"], "description": "when the players present are not a multiple of 4"},
-        "rounds_planned": {"type": "integer", "minimum": 0, "maximum": 100,
+        "seating": {**events_contract.SEATING, "description": "balanced keeps players from meeting the same opponents again"},
+        "mode": {**events_contract.MODE, "description": "when the players present are not a multiple of 4"},
+        "rounds_planned": {**events_contract.ROUNDS_PLANNED,
                            "description": "rounds the night will have (balanced seating looks ahead); 0 if open"}}},
     "EventCreate": {"type": "object", "required": ["name"],
                     "properties": {"name": {"type": "string", "minLength": 1, "maxLength": 80}, "ruleset": RULESET,
@@ -258,7 +213,7 @@ SCHEMAS = {
                                                "description": "the full list: names may be corrected and players added, never removed"},
                                    "settings": _ref("EventSettings")}},
     "RoundRequest": {"type": "object", "properties": {
-        "seating": {"type": "string", "enum": ["balanced", "random"]}, "mode": {"type": "string", "enum": ["byes", "substitutes"]},
+        "seating": events_contract.SEATING, "mode": events_contract.MODE,
         "present": {"type": "array", "items": {"type": "integer", "minimum": 0}, "description": "players present (all if left out)"}}},
     "GameRequest": {"type": "object", "required": ["players"], "properties": {
         "players": {"type": "array", "items": {"type": ["integer", "null"], "minimum": 0}, "minItems": 4, "maxItems": 4,

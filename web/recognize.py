@@ -15,9 +15,8 @@ from pathlib import Path
 
 from flask import Blueprint, current_app, jsonify, request, send_from_directory
 
-from recognition.image_io import ImageError
+from scoring.errors import Refusal
 from web.bodies import photo_slot
-from web.errors import ApiError
 
 bp = Blueprint("recognize", __name__, url_prefix="/api")
 _build_lock = threading.Lock()
@@ -39,7 +38,7 @@ def get_recognizer():
                     rec = Recognizer.from_directory(models) if models else shared()
                 except Exception as exc:  # a missing or broken model file: say so, do not crash
                     current_app.logger.exception("recognition models could not be loaded")
-                    raise ApiError(503, f"photo recognition is not available on this server ({exc.__class__.__name__})") from exc
+                    raise Refusal(None, "unavailable", "recognition_unavailable") from exc
                 ext["recognizer"] = rec
     return rec
 
@@ -48,21 +47,18 @@ def get_recognizer():
 def recognize():
     limit = current_app.config.get("MAX_CONTENT_LENGTH")
     if limit and request.content_length and request.content_length > limit:  # refuse before spooling it
-        raise ApiError(413, f"the photo is over the {limit // (1024 * 1024)} MB limit", field="image")
+        raise Refusal("image", "too_large", "photo_bytes", max=limit // (1024 * 1024))
     upload = request.files.get("image")
     if upload is None:
-        raise ApiError(400, "send the photo as the multipart form field 'image'", field="image")
+        raise Refusal("image", "malformed", "upload_image_field")
     try:
         data = upload.read()
     finally:
         upload.close()  # a big upload is spooled to a temporary file: release it now
     if not data:
-        raise ApiError(400, "the uploaded photo is empty", field="image")
-    try:
-        with photo_slot():  # photos in flight: per worker and per client (web/bodies.py)
-            result = get_recognizer().recognize(data)
-    except ImageError as exc:
-        raise ApiError(exc.status, str(exc), field="image") from exc
+        raise Refusal("image", "malformed", "photo_empty")
+    with photo_slot():  # photos in flight: per worker and per client (web/bodies.py)
+        result = get_recognizer().recognize(data)  # an unreadable photo is an ImageError: a refusal of "image"
     return jsonify(result.to_json())
 
 
@@ -103,7 +99,7 @@ def model_info():
     the networks' metadata (labels travel with the weights) and the thresholds."""
     urls = model_assets()
     if not urls:
-        raise ApiError(503, "photo recognition is not available on this server", field="models")
+        raise Refusal("models", "unavailable", "recognition_unavailable")
     rec = get_recognizer()
     resp = jsonify({
         "detector": urls[1], "classifier": urls[2],
@@ -118,7 +114,7 @@ def model_info():
 @models_bp.get("/<name>")
 def model_file(name: str):
     if name not in MODEL_FILES:
-        raise ApiError(404, "no such model", field="name")
+        raise Refusal("name", "not_found", "no_model")
     resp = send_from_directory(models_dir(), name, mimetype="application/octet-stream", max_age=0)
     resp.cache_control.no_cache = True
     return resp

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from flask import Flask, current_app, request
 
-from .errors import ApiError
+from scoring.errors import Refusal
 
 CSP = "; ".join([
     "default-src 'self'",
@@ -47,9 +47,9 @@ def register(app: Flask) -> None:
         if request.is_json:
             limit = current_app.config.get("MAX_JSON_BYTES", 256 * 1024)
             if request.content_length is not None and request.content_length > limit:
-                raise ApiError(413, f"a JSON body may be at most {limit // 1024} KB", "body")
+                raise Refusal("body", "too_large", "body_size", max=limit // 1024)
             if request.content_length is None:  # chunked: read it now, one byte past the limit at most
                 request.max_content_length = limit + 1
                 if len(request.get_data(cache=True)) > limit:
-                    raise ApiError(413, f"a JSON body may be at most {limit // 1024} KB", "body")
+                    raise Refusal("body", "too_large", "body_size", max=limit // 1024)
 

@@ -6,10 +6,11 @@ import re
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
+from scoring.errors import Refusal
 from services.tables import TableError, TableService
 
 from .api import json_body
-from .errors import error_response
+from .errors import refusal_response
 
 bp = Blueprint("tables", __name__, url_prefix="/api/tables")
 
@@ -48,15 +49,11 @@ def _table_response(snapshot: str, version: int, status: int = 200) -> Response:
 
 @bp.errorhandler(TableError)
 def _table_error(err: TableError):
-    if err.status == 409 and err.table:
+    if err.kind == "conflict" and err.table:
         import json
 
-        body = {"error": {"field": err.field, "message": err.message, "code": "conflict"}, "table": json.loads(err.table)}
-        return jsonify(body), 409
-    resp, status = error_response(err.status, err.message, err.field, **({"detail": err.detail} if err.detail else {}))
-    if status == 401:
-        resp.headers["WWW-Authenticate"] = 'Bearer realm="tenbou"'
-    return resp, status
+        return refusal_response(err, table=json.loads(err.table))  # the table as it is now, to show what changed
+    return refusal_response(err)
 
 
 @bp.post("")
@@ -100,7 +97,7 @@ def preview(key: str):
     raw = request.args.get("index")
     # str.isdigit() accepts "²" and "①", which int() refuses: only the ASCII digits are a number here
     if raw is not None and not (raw.isascii() and raw.isdigit() and len(raw) <= 6):
-        return error_response(400, f"index must be a hand number from 0; got {raw!r}", "index")
+        raise Refusal("index", "malformed", "index_number")
     return jsonify(service().preview(key, _token(), json_body(), None if raw is None else int(raw)))
 
 

@@ -4,7 +4,7 @@
 import { h, clear } from "./util.js";
 import { api, ApiError, OfflineError } from "./api.js";
 import * as store from "./store.js";
-import { t, lang } from "./i18n.js";
+import { errorText, t, lang } from "./i18n.js";
 
 export const isOn = () => store.get("contribute", false) === true;
 export const setOn = (on) => store.set("contribute", Boolean(on));
@@ -41,7 +41,7 @@ export async function remove(entry) {
 
 function message(err) {
   if (err instanceof OfflineError) return t("share.offline");
-  return t("share.failed", { message: err.message });
+  return t("share.failed", { message: errorText(err) });
 }
 
 const when = (iso) => {
@@ -78,7 +78,7 @@ export function contributeCard(current) {
       await remove(entry);
       note = { kind: "info", text: t("share.deleted") };
     } catch (err) {
-      note = { kind: "error", text: err instanceof OfflineError ? t("share.delete_offline") : t("share.delete_failed", { message: err.message }) };
+      note = { kind: "error", text: err instanceof OfflineError ? t("share.delete_offline") : t("share.delete_failed", { message: errorText(err) }) };
     }
     refresh();
   }

@@ -7,7 +7,7 @@ import { qrSvg } from "./qr.js";
 import { ruleEditor } from "./tables.js";
 import { yakuName } from "./results.js";
 import * as store from "./store.js";
-import { t } from "./i18n.js";
+import { errorText, t } from "./i18n.js";
 
 const POLL_MS = 5000;
 const pct = (r) => (r === null || r === undefined ? "–" : `${Math.round(r * 100)}%`);
@@ -71,7 +71,7 @@ export async function eventsScreen(view) {
       store.saveEvent({ id: ev.id, share_code: ev.share_code, organiser_token: ev.organiser_token, name: ev.name, seen_at: Date.now() });
       location.hash = `#/event/${ev.id}`;
     } catch (ex) {
-      clear(err, h("div", { class: "banner error", role: "alert" }, ex instanceof OfflineError ? t("event.create_offline") : ex.message));
+      clear(err, h("div", { class: "banner error", role: "alert" }, ex instanceof OfflineError ? t("event.create_offline") : errorText(ex)));
     }
   });
   clear(view, h("h1", { class: "visually-hidden" }, t("event.events")),
@@ -160,7 +160,7 @@ export async function eventScreen(view, key, params) {
       render();
       if (done) toast(done);
     } catch (err) {
-      toast(err instanceof OfflineError ? t("event.offline") : err.message);
+      toast(err instanceof OfflineError ? t("event.offline") : errorText(err));
     }
   }
 
@@ -309,7 +309,7 @@ export async function eventScreen(view, key, params) {
 
   clear(view, body);
   if (ev) render(); else clear(body, h("p", { class: "card" }, t("event.loading")));
-  try { await load(); } catch (err) { if (!ev) { clear(body, h("div", { class: "banner error", role: "alert" }, err instanceof ApiError && err.status === 404 ? t("event.no_such") : err.message)); return null; } }
+  try { await load(); } catch (err) { if (!ev) { clear(body, h("div", { class: "banner error", role: "alert" }, err instanceof ApiError && err.status === 404 ? t("event.no_such") : errorText(err))); return null; } }
   if (token) history.replaceState(null, "", `#/event/${ev.id}`);
   render();
   timer = setTimeout(tick, POLL_MS);

@@ -53,19 +53,32 @@ export function t(key, vars = {}, fallback = undefined) {
 export const has = (key) => Boolean(catalogues[lang] && key in catalogues[lang]);
 
 /** A reason the server gave as {id, params} (an error's `detail`, a photo proposal's `detail`) in
- * the interface's language; null when there is none or the catalogue has no words for it. Yaku
- * named in the parameters are shown by their names. */
-export function detailText(detail) {
+ * the interface's language, as the catalogue's whole sentence; null when there is none or the
+ * catalogue has no words for it. Yaku named in the parameters are shown by their names, and a
+ * seat by its player's name when `players` (the table's names, by seat) are known. */
+export function detailText(detail, players = []) {
   if (!detail || typeof detail.id !== "string" || !has(`detail.${detail.id}`)) return null;
   const params = { ...(detail.params || {}) };
+  if (params.seat !== undefined) params.seat = players[Number(params.seat)] || t("refusal.seat", { n: params.seat });
   if (params.yaku) params.yaku = t(`yaku.${params.yaku}`);
   if (params.others) params.others = String(params.others).split(", ").map((y) => t(`yaku.${y}`)).join(t("list.sep"));
-  return t(`detail.${detail.id}`, params);
+  const text = t(`detail.${detail.id}`, params);
+  return text.charAt(0).toUpperCase() + text.slice(1);   // a sentence may start with a value ("{seat} declared riichi...")
 }
 
-/** What the server said, in the interface's language: English keeps the server's own (most precise)
- * message; another language words the reason from its stable id, else shows `message` as before. */
-export function reasonText(said) {
+/** An API error in the interface's language: the reason worded by the catalogue from its stable
+ * detail id (a whole sentence, in English too); an error without one (a rate limit, a server
+ * failure) by the kind of failure from its stable code, with the server's message after it in a
+ * language other than English. Any other error (one the app threw itself) by its message. */
+export function errorText(err) {
+  if (!err) return "";
+  if (!err.code) return err.message || "";
+  return detailText(err.detail) || (lang === "en" ? err.message : `${t(`error.${err.code}`)} (${err.message})`);
+}
+
+/** What the server said, in the interface's language: the reason worded from its stable id by the
+ * catalogue (every refusal carries one), else the server's message. */
+export function reasonText(said, players = []) {
   if (!said) return "";
-  return (lang !== "en" && detailText(said.detail)) || said.message || "";
+  return detailText(said.detail, players) || said.message || "";
 }

@@ -28,8 +28,8 @@ def _answer(fn):
     try:
         return json.dumps({"ok": True, "result": fn()})
     except scoring.ScoringError as err:
-        code = "malformed" if err.status == 400 else "impossible"
-        return json.dumps({"ok": False, "error": {"status": err.status, "field": err.field, "message": err.message, "code": code, "detail": err.detail}})
+        # the refusal as the API words it (its code is its kind); the status only tells malformed from the rest
+        return json.dumps({"ok": False, "error": {"status": 400 if err.kind == "malformed" else 422, **err.to_dict()}})
     except (KeyError, TypeError, ValueError, AttributeError) as err:  # JSON this phone cannot read
         return json.dumps({"ok": False, "error": {"status": 400, "field": None, "message": str(err), "code": "malformed"}})
 

@@ -3,7 +3,7 @@
 // worker). No rule is worked out here: this module only asks the ledger, remembers its answer and
 // marks on the screen what is not sent yet. Without Pyodide the board stays as the server last sent it.
 import { h, clear, fmtTime } from "./util.js";
-import { lang, t } from "./i18n.js";
+import { detailText, t } from "./i18n.js";
 import { prepareOffline, projectOffline } from "./offline.js";
 import { WIND_NAME } from "./tiles.js";
 import * as store from "./store.js";
@@ -85,16 +85,6 @@ export async function previewOf(id, change) {
 
 // --- a refused hand, in the player's words --------------------------------------------------------
 
-/** The ledger's refusals a hand recorded with the sheet can meet, as catalogue keys: the ledger words
- * them for the API ("hand 3: seat 0 ..."); the player reads names, the round, and their own language. */
-const REFUSALS = [
-  [/^seat (\d) declared riichi and must be tenpai at a draw/, "refusal.noten_riichi", (m) => ({ seat: m[1] })],
-  [/^seat (\d) has (-?\d+) points; .* needs (\d+) to declare riichi/, "refusal.riichi_points", (m) => ({ seat: m[1], points: m[2], needed: m[3] })],
-  [/^seat (\d) is (not )?in this hand's riichi list/, "refusal.riichi_mismatch", (m) => ({ seat: m[1] })],
-  [/^the game is over; no more hands can be recorded/, "refusal.game_over", () => ({})],
-  [/^the winner cannot be the discarder/, "refusal.winner_discarder", () => ({})],
-];
-
 /** Which hand, as the table calls it: "East 2, 1 honba". */
 export function handName(s) {
   const round = t("table.round", { wind: WIND_NAME[s.round_wind] || s.round_wind, n: s.hand_number });
@@ -106,22 +96,9 @@ export function handName(s) {
  * named by its round (unless `round` is false: the hand being entered in the sheet). */
 export function refusal(error, table, changes, { round = true } = {}) {
   const players = (table && table.players) || [];
-  const bare = String(error.message || "").replace(/^hand \d+: /, "");
-  const found = REFUSALS.map(([re, key, params]) => [re.exec(bare), key, params]).find(([m]) => m);
-  const name = (seat) => players[Number(seat)] || t("refusal.a_player");
-  let text;
-  const worded = lang !== "en" && error.detail ? reasonText(error) : "";   // a detail id the catalogue words
-  if (worded && worded !== error.message) {
-    text = worded;
-  } else if (found) {
-    const [m, key, params] = found;
-    const p = params(m);
-    text = t(key, { ...p, name: p.seat !== undefined ? name(p.seat) : "" });
-  } else {
-    // a refusal the catalogue has no words for: the ledger's own English, seats named, or in another
-    // language a plain sentence rather than English inside it
-    text = lang === "en" ? bare.replace(/\bseats? (\d)\b/g, (_, seat) => name(seat)) : t("refusal.other");
-  }
+  // every refusal carries its reason as {id, params}: the catalogue words it, seats by their players'
+  // names; the sentence is never taken apart (which hand it is about is the refusal's own field)
+  const text = detailText(error.detail, players) || t("refusal.other");
   if (!round || !table || error.change === null || error.change === undefined) return text;
   const change = changes[error.change];
   const at = change && change.op === "replace" ? (table.hands || [])[change.index] : table.state;

@@ -4,7 +4,7 @@ import { api, ApiError, OfflineError, rulesets, yakuNames } from "./api.js";
 import { createHandEditor, emptyHand, fieldKey } from "./hand.js";
 import { resultCard } from "./results.js";
 import { WIND_OF, WIND_NAME } from "./tiles.js";
-import { t, lang, detailText } from "./i18n.js";
+import { errorText, t } from "./i18n.js";
 import * as store from "./store.js";
 import { prepareOffline, scoreOffline } from "./offline.js";
 
@@ -102,13 +102,7 @@ export function createConditions(cond, { fixed = {}, onchange = () => {}, rulese
   return { el, request, showError, render };
 }
 
-/** An API error in the interface's language: in English the server's message; in Japanese the
- * reason worded from its stable detail id, else the kind of failure from its stable code with the
- * server's English message after it. */
-export function errorText(err) {
-  if (lang === "en" || !(err instanceof ApiError) || !err.code) return err.message;
-  return detailText(err.detail) || `${t(`error.${err.code}`)} (${err.message})`;
-}
+export { errorText };   // kept here for the screens that import it from quick.js
 
 /** Show an API error next to the field that caused it; false when no field matched. */
 export function placeError(err, parts, fallback) {

@@ -766,8 +766,10 @@ export async function tableScreen(view, key, params) {
       const m = field.match(/^winners\[(\d+)\]/);
       if (m && f.winners[Number(m[1])] !== undefined) return t("rec.hand_of", { name: players[f.winners[Number(m[1])]] });
       if (field.startsWith("winner")) return f.winners.length ? t("rec.hand_of", { name: players[f.winners[0]] }) : t("rec.winner");
-      return field.replace(/_/g, " ");
+      return "";   // the sentence says what is wrong; a field's raw name is no words for a player
     }
+    /** A refusal as the player reads it: the catalogue's sentence, after whose hand it is about. */
+    const refusedText = (err, text) => { const label = err.field ? fieldLabel(err.field) : ""; return label ? `${label}: ${text}` : text; };
 
     const save = h("button", { type: "button", class: "btn-primary", "data-testid": "save-hand", onclick: async () => {
       clearTimeout(previewTimer);   // the hand is being recorded: a preview now would describe the hand after it
@@ -779,7 +781,9 @@ export async function tableScreen(view, key, params) {
         const path = correcting ? `/api/tables/${table.id}/hands/${correcting.index}` : `/api/tables/${table.id}/hands`;
         await send(correcting ? "PUT" : "POST", path, body, version, s);
       } catch (err) {
-        clear(errBox, h("p", { class: "field-error", role: "alert", "data-field": err.field || "" }, err.field ? `${fieldLabel(err.field)}: ${errorText(err)}` : errorText(err)));
+        // said once, beside Record: the preview's copy of the same refusal goes
+        previewSeq += 1; busy(false); clear(footSummary); clear(previewBox);
+        clear(errBox, h("p", { class: "field-error", role: "alert", "data-field": err.field || "" }, refusedText(err, errorText(err))));
       } finally {
         save.disabled = false;
       }
@@ -815,7 +819,7 @@ export async function tableScreen(view, key, params) {
         if (seq !== previewSeq) return;
         clear(footSummary);
         clear(previewBox, err instanceof OfflineError ? h("p", { class: "hint" }, t("rec.preview_offline"))
-          : h("p", { class: "field-error", role: "alert", "data-state": "refused" }, err.field ? `${fieldLabel(err.field)}: ${errorText(err)}` : errorText(err)));
+          : h("p", { class: "field-error", role: "alert", "data-state": "refused" }, refusedText(err, errorText(err))));
         if (err instanceof OfflineError) offlinePreview(seq, body).finally(() => settled(seq));
         else settled(seq);
       }
@@ -824,7 +828,7 @@ export async function tableScreen(view, key, params) {
     async function offlinePreview(seq, body) {
       const res = await previewOf(table.id, correcting ? { op: "replace", index: correcting.index, body } : { op: "add", body });
       if (!res || seq !== previewSeq || !sheetOpen) return;
-      if (res.error) { clear(previewBox, h("p", { class: "field-error", role: "alert", "data-state": "refused" }, res.error.field ? `${fieldLabel(res.error.field)}: ${reasonText(res.error)}` : reasonText(res.error))); return; }
+      if (res.error) { clear(previewBox, h("p", { class: "field-error", role: "alert", "data-state": "refused" }, refusedText(res.error, reasonText(res.error, players)))); return; }
       clear(previewBox, previewLines(res, players), previewNote());
       clear(footSummary, res.hand.deltas.map((d, i) => h("span", { class: d > 0 ? "pos" : d < 0 ? "neg" : "" }, `${players[i]} ${points(d, true)}`)));
     }
@@ -863,7 +867,7 @@ export async function tableScreen(view, key, params) {
   try {
     await load();
   } catch (err) {
-    if (!table) { clear(body, h("div", { class: "banner error", role: "alert" }, err.message)); }
+    if (!table) { clear(body, h("div", { class: "banner error", role: "alert" }, errorText(err))); }
   }
   // a link with another edit token never replaces the one this phone has: the player chooses
   if (token && entry && entry.edit_token && entry.edit_token !== token) tokenChoice = token;
