@@ -280,6 +280,10 @@ class EventService:
                 raise TableError(422, f"lists a player twice or one the event does not have (0-{n - 1})", "present")
             if len(row["rounds"]) >= MAX_ROUNDS:
                 raise TableError(422, f"an event has at most {MAX_ROUNDS} rounds", "rounds")
+            planned = settings.get("rounds_planned", 0)
+            if planned and len(row["rounds"]) >= planned:
+                raise TableError(422, f"this event is planned for {planned} rounds and all of them are seated; "
+                                      "raise settings.rounds_planned to seat another", "rounds")
             try:
                 seating = seat_round(settings["seating"], sorted(present), row["rounds"], random.SystemRandom(),
                                      settings["mode"], settings.get("rounds_planned", 0))
