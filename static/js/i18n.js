@@ -64,3 +64,6 @@ export function reasonText(said) {
   if (!said) return "";
   return (lang !== "en" && detailText(said.detail)) || said.message || "";
 }
+
+/** A rule set's name in the language shown (ruleset.<id> in the catalogue); the server's title otherwise. */
+export const rulesetName = (id, title) => (has(`ruleset.${id}`) ? t(`ruleset.${id}`) : title || id);

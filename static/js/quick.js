@@ -4,7 +4,7 @@ import { api, ApiError, OfflineError, rulesets, yakuNames } from "./api.js";
 import { createHandEditor, emptyHand, fieldKey } from "./hand.js";
 import { resultCard } from "./results.js";
 import { WIND_OF, WIND_NAME } from "./tiles.js";
-import { t, lang, detailText } from "./i18n.js";
+import { t, lang, detailText, rulesetName } from "./i18n.js";
 import * as store from "./store.js";
 import { prepareOffline, scoreOffline } from "./offline.js";
 
@@ -41,7 +41,7 @@ export function createConditions(cond, { fixed = {}, onchange = () => {}, rulese
       h("h2", {}, t("score.situation")),
       f("ruleset") ? null : h("label", { class: "field" }, h("span", {}, t("score.ruleset")),
         h("select", { name: "ruleset", "aria-label": t("score.ruleset"), onchange: (e) => set("ruleset", e.target.value) },
-          rulesetList.map((r) => h("option", { value: r.id, selected: r.id === cond.ruleset }, r.title)))),
+          rulesetList.map((r) => h("option", { value: r.id, selected: r.id === cond.ruleset }, rulesetName(r.id, r.title))))),
       slot("ruleset"),
       waits ? null : segmented("win", [["ron", t("result.ron")], ["tsumo", t("result.tsumo")]], cond.win, (v) => set("win", v), { legend: t("score.won_by"), disabled: f("win") }),
       slot("win"),
@@ -172,7 +172,7 @@ export async function scoreScreen(view) {
         firstLaunch.remove();
         drawConditions();
         edited();
-      } }, h("span", {}, r.title), red === null ? null : h("small", { class: "muted" }, red ? t("first.red") : t("first.nored")));
+      } }, h("span", {}, rulesetName(r.id, r.title)), red === null ? null : h("small", { class: "muted" }, red ? t("first.red") : t("first.nored")));
     })));
   drawConditions();
   const button = h("button", { type: "button", class: "btn-primary", "data-testid": "score", onclick: score }, t("score.button"));
