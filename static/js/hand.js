@@ -303,8 +303,7 @@ export function createHandEditor({ state, withWin = true, withDiscards = false, 
     if (withDiscards) clear(discardRow, state.discards.length ? state.discards.map((tile, i) => indicatorButton(state.discards, tile, i, "discard")) : h("span", { class: "muted small" }, t("hand.none")));
     const c = counts();
     for (const btn of picker.querySelectorAll("button[data-tile]")) btn.dataset.used = String(c[plain(btn.dataset.tile)] || 0);
-    const complete = withWin && target === "hand" && state.concealed.length >= limit();
-    targetHint.textContent = complete ? t("hand.hint_complete") : t(`hand.hint_${target}`);
+    targetHint.textContent = t(`hand.hint_${target}`);
     if (doraCountBox) doraCountBox.setValue(state.doraCount || 0);
     for (const [key, el2] of Object.entries(slots)) {
       el2.textContent = errors[key] || (key === "picker" ? el2.textContent : "");
