@@ -688,6 +688,7 @@ export async function tableScreen(view, key, params) {
         if (m === "limit") f.values[seat] = { limit: "mangan" };
         if (m === "hand") f.values[seat] = { hand: null };
         fill(m);
+        paoBox();
       }, { legend: t("rec.how_value") });
       function fill(m) {
         const val = f.values[seat];
