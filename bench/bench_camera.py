@@ -6,10 +6,12 @@
   Chromium, 2 threads when the page is cross-origin isolated) and the server's time per frame
   (POST /api/recognize on loopback, the same JPEG frame), for 640 and 960 px frames;
 - time from opening the camera screen to the auto-capture of a still hand (Chromium's fake camera
-  showing tests/browser/camera_frames.py's hand, tiles cut out of the development photos), on each path
-  and with the network cut, and from the capture to both scores (ron and tsumo) shown: on the
+  showing tests/browser/camera_frames.py's hand, tiles cut out of the development photos), in
+  Automatic mode and on each path, and with the network cut, and from the capture to both scores (ron and tsumo) shown: on the
   server online, on the phone (Pyodide) offline;
-- what a phone downloads for on-phone recognition (ONNX Runtime Web's files, the worker, models).
+- what a phone downloads for on-phone recognition: the networks (ONNX Runtime Web's files, the
+  worker, the models) and the Python reader (Pyodide and recognition/reading.py's source, the same
+  files as offline scoring's).
 
 The frames are the hand picture of tests/browser/camera_frames.py scaled to each size. Phone and server
 alternate frame by frame so both see the same machine load: compare the ratio, not the numbers
@@ -39,20 +41,18 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-b
         "--disable-component-update", "--no-first-run", "--mute-audio"]
 
 INIT = """async () => {
-  window.bench = new Worker("/static/js/recognize-worker.js", { type: "module" });
-  const ready = await new Promise((resolve) => { window.bench.onmessage = (e) => resolve(e.data); window.bench.postMessage({ type: "init" }); });
-  return { ...ready, isolated: self.crossOriginIsolated };
+  const { phoneReader } = await import("/static/js/live-recognizer.js");
+  window.bench = phoneReader();
+  const ok = await window.bench.ready;
+  return { type: ok ? "ready" : window.bench.message, threads: window.bench.threads, isolated: self.crossOriginIsolated };
 }"""
 READ = """async ({b64, width, height}) => {
   const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
   const blob = new Blob([bytes], { type: "image/jpeg" });
   const t0 = performance.now();
   const bitmap = await createImageBitmap(blob);
-  const out = await new Promise((resolve) => {
-    window.bench.onmessage = (e) => resolve(e.data);
-    window.bench.postMessage({ type: "recognize", id: 1, bitmap }, [bitmap]);
-  });
-  return { ms: performance.now() - t0, tiles: out.result ? out.result.tiles.length : -1, timing: out.result && out.result.timing_ms };
+  const result = await window.bench.read(bitmap);
+  return { ms: performance.now() - t0, tiles: result.tiles.length, timing: result.timing_ms };
 }"""
 
 
@@ -86,11 +86,20 @@ def fetch(url: str) -> bytes:
         return resp.read()
 
 
-def download_size(base: str) -> tuple[int, int]:
-    info = json.loads(fetch(f"{base}/models/info.json"))
-    urls = ["/static/vendor/ort/ort.wasm.min.mjs", "/static/vendor/ort/ort-wasm-simd-threaded.mjs",
-            "/static/vendor/ort/ort-wasm-simd-threaded.wasm", "/static/js/recognize-worker.js",
-            "/static/js/recognize-core.js", "/static/js/live-recognizer.js", "/models/info.json", info["detector"], info["classifier"]]
+ONNX_FILES = ["/static/vendor/ort/ort.wasm.min.mjs", "/static/vendor/ort/ort-wasm-simd-threaded.mjs",
+              "/static/vendor/ort/ort-wasm-simd-threaded.wasm", "/static/js/recognize-worker.js",
+              "/static/js/frame-tensors.js", "/static/js/worker-bridge.js", "/static/js/live-recognizer.js", "/models/info.json"]
+# recognition/reading.py runs in Pyodide: the offline engine's files (shared with offline scoring: a
+# phone that made scoring work offline already has them)
+PYODIDE_FILES = ["/offline-worker.js", "/offline/scoring.zip", "/static/vendor/pyodide/pyodide.mjs",
+                 "/static/vendor/pyodide/pyodide.asm.js", "/static/vendor/pyodide/pyodide.asm.wasm",
+                 "/static/vendor/pyodide/python_stdlib.zip", "/static/vendor/pyodide/pyodide-lock.json"]
+
+
+def download_size(base: str, urls: list[str] | None = None) -> tuple[int, int]:
+    if urls is None:
+        info = json.loads(fetch(f"{base}/models/info.json"))
+        urls = ONNX_FILES + [info["detector"], info["classifier"]]
     raw = gz = 0
     for u in urls:
         body = fetch(base + u)
@@ -159,8 +168,11 @@ def main() -> None:
         raise SystemExit("the development photos are not in ../shared/data/dev-photos")
     server, base = serve()
     raw, gz = download_size(base)
-    print(f"on-phone download: {raw / 1e6:.1f} MB ({gz / 1e6:.1f} MB gzip-compressed); "
-          "fetched when the camera screen first opens, then kept by the service worker")
+    praw, pgz = download_size(base, PYODIDE_FILES)
+    print(f"on-phone download: networks {raw / 1e6:.1f} MB ({gz / 1e6:.1f} MB gzip-compressed) + the Python reader "
+          f"(Pyodide and the source, shared with offline scoring) {praw / 1e6:.1f} MB ({pgz / 1e6:.1f} MB) = "
+          f"{(raw + praw) / 1e6:.1f} MB ({(gz + pgz) / 1e6:.1f} MB); fetched when the camera screen first opens, "
+          "then kept by the service worker")
     y4m = Path(tempfile.mkdtemp()) / "hand.y4m"
     write_y4m(y4m, picture)
     with sync_playwright() as pw:
@@ -185,11 +197,12 @@ def main() -> None:
                     phone.append(out["ms"])
                     srv.append((t1 - t0) * 1e3)
             p, s = statistics.median(phone), statistics.median(srv)
+            print("  on-phone stages (last frame, ms):", out["timing"])
             print(f"{long_side} px frames ({w}x{h}, {out['tiles']} tiles): on-phone {p:.0f} ms/frame = {1000 / p:.2f} fps; "
                   f"server {s:.0f} ms/frame = {1000 / s:.2f} fps; phone/server time ratio {p / s:.2f}")
         page.close()  # its worker and models: the camera pages load their own
         context = browser.new_context(base_url=base, permissions=["camera"])
-        for mode in ("phone", "server"):
+        for mode in ("auto", "phone", "server"):  # auto: the default, either path, the streak carried across
             times, scores = [], []
             for _ in range(args.captures):
                 cam = context.new_page()

@@ -1,37 +1,20 @@
-"""Decoding the detector's output map into boxes (numpy only, testable without a model).
-
-The detector outputs, at a quarter of the input resolution, five channels: a centre heat-map
-logit, the box size as log(pixels / 4) and the centre's offset inside its cell.
-"""
+"""The detector's output map as numpy arrays, for training and evaluation code: the decoding itself
+is recognition.reading's (the one reader, run on the server and on the phone)."""
 from __future__ import annotations
 
-import cv2
 import numpy as np
 
-STRIDE = 4
+from recognition import reading
 
-
-def _sigmoid(x: np.ndarray) -> np.ndarray:
-    return 1.0 / (1.0 + np.exp(-x))
+STRIDE = reading.STRIDE
 
 
 def decode(out: np.ndarray, threshold: float = 0.3, max_boxes: int = 150, stride: int = STRIDE) -> np.ndarray:
     """(5, gh, gw) map -> (n, 5) float32 rows [x1, y1, x2, y2, score] in input pixels, best first,
-    after non-maximum suppression."""
-    heat = _sigmoid(out[0].astype(np.float32))
-    peaks = (heat == cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat >= threshold)
-    ys, xs = np.nonzero(peaks)
-    if len(ys) == 0:
-        return np.zeros((0, 5), np.float32)
-    scores = heat[ys, xs]
-    order = np.argsort(-scores, kind="stable")[:max_boxes]
-    ys, xs, scores = ys[order], xs[order], scores[order]
-    w = np.exp(np.clip(out[1, ys, xs], -3, 6)) * stride
-    h = np.exp(np.clip(out[2, ys, xs], -3, 6)) * stride
-    cx = (xs + out[3, ys, xs]) * stride
-    cy = (ys + out[4, ys, xs]) * stride
-    boxes = np.stack([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2, scores], 1).astype(np.float32)
-    return boxes[nms(boxes[:, :4], boxes[:, 4], 0.5)]
+    after non-maximum suppression (recognition.reading.decode)."""
+    _, gh, gw = out.shape
+    boxes = reading.decode(np.asarray(out, np.float32).ravel().tolist(), gh, gw, threshold, max_boxes, stride)
+    return np.array(boxes, np.float32).reshape(-1, 5)
 
 
 def iou_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -46,15 +29,5 @@ def iou_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 def nms(boxes: np.ndarray, scores: np.ndarray, iou: float) -> np.ndarray:
     """Indices of the boxes kept by greedy non-maximum suppression, best score first."""
-    order = np.argsort(-scores, kind="stable")
-    if len(order) == 0:
-        return order
-    ious = iou_matrix(boxes[order], boxes[order])
-    keep = []
-    suppressed = np.zeros(len(order), bool)
-    for i in range(len(order)):
-        if suppressed[i]:
-            continue
-        keep.append(order[i])
-        suppressed |= ious[i] > iou
-    return np.array(keep, np.int64)
+    return np.array(reading.nms(np.asarray(boxes, np.float64).tolist(), np.asarray(scores, np.float64).tolist(), iou),
+                    np.int64)

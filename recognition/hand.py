@@ -61,12 +61,13 @@ class Proposal:
     message: str = ""
     concealed: tuple[int, ...] = field(default=())
     detail: dict | None = None  # the message's stable id and parameters (scoring.errors.DETAILS)
+    extra: tuple[int, ...] = field(default=())  # tiles in the photo but not in the hand (recognition.reading)
 
     def to_json(self) -> dict:
         return {
             "hand": self.hand, "melds": list(self.melds), "win_tile": self.win_tile,
             "complete": self.complete, "changed": list(self.changed), "uncertain": list(self.uncertain),
-            "message": self.message,
+            "message": self.message, "concealed": list(self.concealed), "extra": list(self.extra),
             **({"detail": self.detail} if self.detail else {}),
         }
 

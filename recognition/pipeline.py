@@ -9,32 +9,19 @@ from __future__ import annotations
 import os
 import threading
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 import numpy as np
 
-from recognition import detect
-from recognition.hand import Proposal, TileReading, propose
+from recognition import detect, reading
+from recognition.hand import Proposal
 from recognition.image_io import LoadedImage, load_image
-from recognition.postprocess import Detection, Layout, drop_duplicates, layout
 from recognition.preprocess import CROP_CONTEXT, CROP_SIZE, fit_resize, square_crops, to_nchw
+from recognition.reading import DEFAULT_SETTINGS, NO_TILES, Detection, Layout, Settings
 from recognition.session import OnnxModel
 from scoring.errors import detail
 
-NO_TILES = "no tiles found in the photo"
-
 MODELS_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "models")
-
-
-@dataclass(frozen=True)
-class Settings:
-    detector_long_side: int = 512
-    detect_threshold: float = 0.35
-    reject_threshold: float = 0.6  # drop a box when the classifier says "not a tile" this surely
-    max_tiles: int = 120
-    half_turn_tta: bool = False  # also read every crop turned half round, and average
-    border_confidence: float = 0.9  # a tile cut by the photo's edge must be read at least this surely
-    min_confidence: float = 0.5  # a box read less surely than this as one tile (given it is one) is dropped
 
 
 @dataclass(frozen=True)
@@ -61,13 +48,8 @@ class Recognition:
         return out
 
 
-def _softmax(x: np.ndarray) -> np.ndarray:
-    e = np.exp(x - x.max(axis=1, keepdims=True))
-    return e / e.sum(axis=1, keepdims=True)
-
-
 class Recognizer:
-    def __init__(self, detector: OnnxModel, classifier: OnnxModel, settings: Settings = Settings()) -> None:
+    def __init__(self, detector: OnnxModel, classifier: OnnxModel, settings: Settings = DEFAULT_SETTINGS) -> None:
         self.detector = detector
         self.classifier = classifier
         self.settings = settings
@@ -81,38 +63,32 @@ class Recognizer:
 
     @classmethod
     def from_directory(cls, path: str = MODELS_DIR, threads: int | None = None,
-                       settings: Settings = Settings()) -> Recognizer:
+                       settings: Settings = DEFAULT_SETTINGS) -> Recognizer:
         return cls(OnnxModel(os.path.join(path, "detector.onnx"), threads),
                    OnnxModel(os.path.join(path, "classifier.onnx"), threads), settings)
 
     # -- stages, each usable alone -----------------------------------------------------------
 
     def detect(self, pixels: np.ndarray) -> np.ndarray:
-        """(n, 5) boxes [x1, y1, x2, y2, score] in the pixels of `pixels`."""
+        """(n, 5) boxes [x1, y1, x2, y2, score] in the pixels of `pixels` (decoded by recognition.reading)."""
         net_in, tf = fit_resize(pixels, self.long_side)
         out = self.detector.run(to_nchw(net_in[None]))[0]
-        boxes = detect.decode(out, self.settings.detect_threshold, self.settings.max_tiles, self.stride)
-        if len(boxes):
-            boxes[:, :4] = tf.to_source(boxes[:, :4])
-            h, w = pixels.shape[:2]
-            boxes[:, [0, 2]] = np.clip(boxes[:, [0, 2]], 0, w)
-            boxes[:, [1, 3]] = np.clip(boxes[:, [1, 3]], 0, h)
-        return boxes
+        h, w = pixels.shape[:2]
+        boxes = reading.detect_boxes(np.asarray(out, np.float32).ravel().tolist(), out.shape[1], out.shape[2],
+                                     tf.scale, w, h, self.settings, self.stride)
+        return np.array(boxes, np.float32).reshape(-1, 5)
 
     def classify(self, pixels: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Class probabilities (n, len(labels)) and orientation probabilities (n, 4)."""
         if len(boxes) == 0:
             return np.zeros((0, self.n_classes), np.float32), np.zeros((0, 4), np.float32)
         crops = square_crops(pixels, boxes[:, :4], self.crop_size, self.crop_context)
-        n = len(crops)
         if self.settings.half_turn_tta:
             crops = np.concatenate([crops, crops[:, ::-1, ::-1]])
         logits = self.classifier.run(to_nchw(crops))
-        probs, orient = _softmax(logits[:, :self.n_classes]), _softmax(logits[:, self.n_classes:])
-        if self.settings.half_turn_tta:  # turned half round, "up" reads as "down": turn it back
-            probs = (probs[:n] + probs[n:]) / 2
-            orient = (orient[:n] + np.roll(orient[n:], 2, axis=1)) / 2
-        return probs, orient
+        probs, orient = reading.probabilities(logits.ravel().tolist(), len(boxes), self.n_classes,
+                                              self.settings.half_turn_tta)
+        return np.array(probs, np.float32), np.array(orient, np.float32)
 
     # -- the whole thing -----------------------------------------------------------------------
 
@@ -132,61 +108,12 @@ class Recognizer:
 
     def assemble(self, image: LoadedImage, boxes: np.ndarray, probs: np.ndarray,
                  orient: np.ndarray) -> tuple[Layout, Proposal | None, str]:
-        """Drop non-tiles and duplicates, lay the tiles out, propose a hand."""
-        reject = self.labels.index(self.reject_label) if self.reject_label in self.labels else -1
-        keep = np.ones(len(boxes), bool)
-        if reject >= 0 and len(boxes):
-            keep &= probs[:, reject] < self.settings.reject_threshold
-        if len(boxes):  # tiles cut by the edge of the photo are counted only when clearly read
-            h, w = image.pixels.shape[:2]
-            m = 0.004 * max(h, w)
-            at_edge = (boxes[:, 0] <= m) | (boxes[:, 1] <= m) | (boxes[:, 2] >= w - m) | (boxes[:, 3] >= h - m)
-            # how surely it is this tile rather than another, given that it is a tile
-            tile_conf = (np.delete(probs, reject, axis=1).max(1) / np.maximum(1 - probs[:, reject], 1e-6)
-                         if reject >= 0 else probs.max(1))
-            keep &= ~at_edge | (tile_conf >= self.settings.border_confidence)
-            keep &= tile_conf >= self.settings.min_confidence
-        idx = np.nonzero(keep)[0]
-        if len(idx):
-            tile_p = probs[idx].copy()
-            if reject >= 0:
-                tile_p[:, reject] = 0
-            conf = tile_p.max(1)
-            idx = idx[drop_duplicates(boxes[idx, :4], conf * boxes[idx, 4])]
-        labels = self.labels
-        dets: list[Detection] = []
-        orients = []
-        orig = image.to_original(boxes[idx, :4]) if len(idx) else np.zeros((0, 4))
-        for k, i in enumerate(idx):
-            p = probs[i].copy()
-            if reject >= 0:
-                p[reject] = 0
-            p /= max(p.sum(), 1e-9)
-            order = np.argsort(-p, kind="stable")
-            alts = tuple((labels[j], float(p[j])) for j in order[1:4] if p[j] >= 0.005)
-            x1, y1, x2, y2 = (float(v) for v in orig[k])
-            dets.append(Detection((x1, y1, x2, y2), labels[order[0]], float(p[order[0]]), alts,
-                                  int(np.argmax(orient[i])), float(orient[i].max()), False, float(boxes[i, 4])))
-            orients.append(orient[i])
-        if not dets:
-            return Layout((), (), 0, ()), None, NO_TILES
-        lay = layout(dets, np.array(orients))
-        proposal = self._propose(lay)
-        if proposal is not None and proposal.changed:
-            # the tiles say what the proposal reads; the classifier's first choice stays an alternative
-            tiles = list(lay.tiles)
-            for changed in proposal.changed:
-                d = tiles[changed]
-                cands = dict(((d.tile, d.confidence),) + d.alternatives)
-                new = proposal.readings[changed]
-                alts = tuple(sorted(((c, p) for c, p in cands.items() if c != new), key=lambda cp: -cp[1]))
-                tiles[changed] = replace(d, tile=new, confidence=cands.get(new, 0.0), alternatives=alts)
-            lay = replace(lay, tiles=tuple(tiles))
-        return lay, proposal, ""
-
-    def _propose(self, lay: Layout) -> Proposal | None:
-        readings = [TileReading(((d.tile, d.confidence),) + d.alternatives, d.sideways) for d in lay.tiles]
-        return propose(readings, [list(r) for r in lay.rows])
+        """Drop non-tiles and duplicates, lay the tiles out, propose a hand: recognition.reading,
+        the code the phone runs too."""
+        h, w = image.pixels.shape[:2]
+        read = reading.assemble(boxes.tolist(), probs.tolist(), orient.tolist(), self.labels, self.reject_label,
+                                (w, h), self.settings, image.scale, image.original_size)
+        return Layout(read.tiles, read.rows), read.proposal, read.message
 
 
 _lock = threading.Lock()
@@ -203,4 +130,4 @@ def get_recognizer() -> Recognizer:
     return _shared
 
 
-__all__ = ["Recognizer", "Recognition", "Settings", "get_recognizer"]
+__all__ = ["Detection", "NO_TILES", "Recognizer", "Recognition", "Settings", "get_recognizer"]

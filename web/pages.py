@@ -125,6 +125,9 @@ WORKER_CSP = ("default-src 'self'; script-src 'self' 'wasm-unsafe-eval' 'unsafe-
 #: What the phone imports offline: one hand's scoring, and the game at a table (the board it
 #: projects from the hands not yet sent).
 OFFLINE_PACKAGES = ("scoring", "game")
+#: ...and the one reader of recognition (recognition.reading and the hand search it calls): plain
+#: Python, run on the camera's frames after ONNX Runtime Web, as the server runs it after its own.
+OFFLINE_MODULES = ("recognition/__init__.py", "recognition/reading.py", "recognition/hand.py")
 
 
 @lru_cache(maxsize=1)
@@ -139,6 +142,8 @@ def scoring_archive() -> bytes:
         for package in OFFLINE_PACKAGES:
             for path in sorted((root / package).glob("*.py")):
                 zf.writestr(f"{package}/{path.name}", path.read_bytes())
+        for module in OFFLINE_MODULES:
+            zf.writestr(module, (root / module).read_bytes())
     return buf.getvalue()
 
 

@@ -34,6 +34,17 @@ export function cameraProblem(err) {
 /** The key of a hand, to tell "the same hand" across frames. */
 const handKey = (p) => p && p.complete ? `${p.hand}|${p.win_tile}|${(p.melds || []).map((m) => m.type + m.tiles).join(",")}` : null;
 
+/** Why the camera waits, from a reading that is not a complete hand: the count of the hand's
+ * tiles against a winning hand's ("13 tiles, one more"), or what stops the tiles making one. */
+export function waitingFor(p) {
+  const kans = (p.melds || []).filter((m) => m.tiles.replace(/[mpsz]/g, "").length === 4).length;
+  const have = (p.concealed || []).length + 3 * (p.melds || []).length + kans;
+  const need = 14 + kans;
+  if (have < need) return t(need - have === 1 ? "camera.one_more" : "camera.more", { n: have, k: need - have });
+  if (have > need) return t(have - need === 1 ? "camera.one_too_many" : "camera.too_many", { n: have, k: have - need });
+  return reasonText(p) || t("camera.not_complete");
+}
+
 /** A captured hand's score request for one way of winning, with only the session's settings. */
 export function freshRequest(hand, cond, win) {
   const w = hand.winIndex !== null ? hand.winIndex : hand.concealed.length - 1;
@@ -160,8 +171,10 @@ export async function cameraScreen(view) {
   }
 
   function showHand(res) {
+    // the hand only (the row and the melds set apart), not the rest of the photo
     const p = res && res.proposal;
-    const order = (res && res.rows ? res.rows.flat() : []).filter((i) => res.tiles[i] && res.tiles[i].tile !== "back");
+    const extra = new Set((p && p.extra) || []);
+    const order = (res && res.rows ? res.rows.flat() : []).filter((i) => res.tiles[i] && res.tiles[i].tile !== "back" && !extra.has(i));
     const flagged = new Set((p && p.uncertain) || []);
     clear(rowTiles, order.map((i) => {
       const det = res.tiles[i];
@@ -197,12 +210,15 @@ export async function cameraScreen(view) {
       const { res } = out;
       draw(res);
       showHand(res);
+      // the streak counts readings of one complete hand, whichever path read them: a change of path
+      // (the phone's models ready, the network cut) carries it on
       const key = handKey(res.proposal);
+      const differs = key && lastKey && key !== lastKey;
       stable = key && key === lastKey ? stable + 1 : key ? 1 : 0;
       lastKey = key;
-      const n = res.tiles.filter((d) => d.tile !== "back").length;
-      const note = res.proposal && res.proposal.complete ? t("camera.hold", { n: stable, of: STABLE_FRAMES }) :
-        n ? ((res.proposal && reasonText(res.proposal)) || t("share.tiles", { n })) : t("camera.point");
+      screen.dataset.waiting = differs ? "differ" : key ? "hold" : res.proposal ? "count" : "none";
+      const note = differs ? t("camera.differ") : key ? t("camera.hold", { n: stable, of: STABLE_FRAMES }) :
+        res.proposal ? waitingFor(res.proposal) : t("camera.point");
       clear(status, `${pathLabel(out.path)} · ${note}`);
       if (stable >= STABLE_FRAMES) { await capture(res); return; }
     }
@@ -225,7 +241,8 @@ export async function cameraScreen(view) {
     clear(after, h("div", { class: "row" }, correct, again));
     // score it straight away, both ways (ron or tsumo is not in the picture), as a fresh hand: only
     // the session's settings (rule set, seat, round) are kept, never an earlier hand's riichi or dora
-    const dets = res.tiles.map((t) => ({ tile: t.tile, ignored: t.face_down || t.tile === "back" }));
+    const extra = new Set((res.proposal && res.proposal.extra) || []);
+    const dets = res.tiles.map((t, i) => ({ tile: t.tile, ignored: t.face_down || t.tile === "back" || extra.has(i) }));
     const hand = handFromDetections(res, dets, null);
     const box = h("div", { "data-testid": "camera-result", "aria-live": "polite" });
     after.prepend(box);

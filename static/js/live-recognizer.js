@@ -1,8 +1,11 @@
-// Where a camera frame is read: on the phone (recognize-worker.js, ONNX Runtime Web) or on the
-// server (POST /api/recognize). "auto" uses the phone once its models are loaded and a frame takes
+// Where a camera frame is read: on the phone (the networks in recognize-worker.js, ONNX Runtime
+// Web; what they saw decided by recognition/reading.py in the offline worker, Pyodide) or on the
+// server (POST /api/recognize, the same reading.py after the same networks). "auto" uses the phone once its models are loaded and a frame takes
 // at most FAST_ENOUGH_MS there, the server otherwise; offline it is always the phone.
 import { t } from "./i18n.js";
 import { api } from "./api.js";
+import { bridge } from "./worker-bridge.js";
+import { offlineEngine } from "./offline.js";
 
 export const FAST_ENOUGH_MS = 900;
 const LOAD_TIMEOUT_MS = 120_000;
@@ -16,11 +19,11 @@ class PhoneReader {
     this.state = "loading";  // loading | ready | unavailable
     this.message = "";
     this.threads = 0;
-    this.pending = new Map();
-    this.nextId = 1;
     this.times = [];
+    this.info = null;
     try {
-      this.worker = new Worker(new URL("./recognize-worker.js", import.meta.url), { type: "module" });
+      this.nets = bridge(new Worker(new URL("./recognize-worker.js", import.meta.url), { type: "module" }));
+      this.reader = offlineEngine();  // recognition/reading.py, run by Pyodide
     } catch (err) {
       this.state = "unavailable";
       this.message = "this browser cannot read frames on the phone";
@@ -28,42 +31,55 @@ class PhoneReader {
       return;
     }
     this.ready = new Promise((resolve) => {
-      this.worker.onmessage = (event) => {
-        const msg = event.data;
-        if (msg.type === "ready") { this.state = "ready"; this.threads = msg.threads; resolve(true); return; }
-        if (msg.type === "unavailable") { this.state = "unavailable"; this.message = msg.message; resolve(false); return; }
-        const p = this.pending.get(msg.id);
-        if (!p) return;
-        this.pending.delete(msg.id);
-        if (msg.type === "result") p.resolve(msg.result); else p.reject(new Error(msg.message));
-      };
-      this.worker.onerror = (event) => this.fail(event.message || "the on-phone reader stopped", resolve);
       // a download that never ends must not hold the camera: the server reads meanwhile
-      setTimeout(() => this.state === "loading" && this.fail("the on-phone models took too long to load", resolve), LOAD_TIMEOUT_MS);
+      const timer = setTimeout(() => this.state === "loading" && this.fail("the on-phone models took too long to load", resolve), LOAD_TIMEOUT_MS);
+      Promise.all([this.nets.call("init"), this.reader.call("warm")]).then(([{ threads, info }]) => {
+        clearTimeout(timer);
+        if (this.state !== "loading") return;
+        this.state = "ready";
+        this.threads = threads;
+        this.info = info;
+        resolve(true);
+      }, (err) => { clearTimeout(timer); this.fail(err.message, resolve); });
     });
-    this.worker.postMessage({ type: "init" });
   }
 
   fail(message, resolve) {
     this.state = "unavailable";
     this.message = message;
-    for (const p of this.pending.values()) p.reject(new Error(message));
-    this.pending.clear();
-    if (this.worker) this.worker.terminate();
+    if (this.nets) this.nets.terminate(message);
     if (resolve) resolve(false);
     if (shared === this) shared = null;  // the next camera screen tries again
   }
 
-  /** Read an ImageBitmap (transferred to the worker) or raw RGBA pixels. */
-  read(frame) {
-    const id = this.nextId++;
+  /** Read an ImageBitmap (transferred to the worker) or raw RGBA pixels {pixels, width, height}:
+   * the networks run in recognize-worker.js, recognition/reading.py decides what they saw. */
+  async read(frame) {
     const t0 = performance.now();
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => this.fail("reading a frame on the phone took too long"), FRAME_TIMEOUT_MS);
-      this.pending.set(id, { resolve: (v) => { clearTimeout(timer); resolve(v); }, reject: (e) => { clearTimeout(timer); reject(e); } });
-      if (frame instanceof ImageBitmap) this.worker.postMessage({ type: "recognize", id, bitmap: frame }, [frame]);
-      else this.worker.postMessage({ type: "recognize", id, ...frame });
-    }).then((res) => { this.times = [...this.times.slice(-4), performance.now() - t0]; return res; });
+    const timer = setTimeout(() => this.fail("reading a frame on the phone took too long"), FRAME_TIMEOUT_MS);
+    try {
+      const { info } = this;
+      const st = info.settings;
+      const det = frame instanceof ImageBitmap ? await this.nets.call("detect", { bitmap: frame }, [frame])
+        : await this.nets.call("detect", frame);
+      const t1 = performance.now();
+      const { width, height } = det;
+      const boxes = await this.reader.call("boxes", { map: det.map, gh: det.gh, gw: det.gw, scale: det.scale, width, height,
+        settings: st, stride: info.stride }, [det.map.buffer]);
+      const t2 = performance.now();
+      const { logits } = await this.nets.call("classify", { frame: det.frame, boxes });
+      const t3 = performance.now();
+      const result = await this.reader.call("read", { boxes, logits, labels: info.labels, reject_label: info.reject_label,
+        width, height, settings: st }, [logits.buffer]);
+      const t4 = performance.now();
+      const r = (v) => Math.round(v * 10) / 10;
+      result.image_size = [width, height];
+      result.timing_ms = { detect: r(t1 - t0), decode: r(t2 - t1), classify: r(t3 - t2), postprocess: r(t4 - t3), total: r(t4 - t0) };
+      this.times = [...this.times.slice(-4), t4 - t0];
+      return result;
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   get typicalMs() {

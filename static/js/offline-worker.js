@@ -1,16 +1,21 @@
-// Offline scoring in a Web Worker: Pyodide runs the server's own `scoring` package (its Python
-// source, /offline/scoring.zip), so a hand scores the same way with no connection. Messages in:
-// {id, request} (POST /api/score) or {id, call: "waits", request} (POST /api/waits); out:
-// {id, ok: true, result} or {id, ok: false, status, error: {field, message, code}}, as the API answers.
+// The server's own Python in a Web Worker: Pyodide imports the Python source of `scoring`, `game`
+// and recognition's one reader (/offline/scoring.zip), so a hand scores, a table projects and a
+// camera frame is read the same way as on the server, with or without a connection. It speaks the
+// protocol of worker-bridge.js: {id, call, args} -> {id, ok: true, result} or {id, ok: false,
+// error: {status, field, message, code, detail}}, the error as the API would answer it. Calls:
+//   warm {}                        load Pyodide and the packages now
+//   score {request} / waits {request}   POST /api/score, POST /api/waits
+//   project {table, changes}       game.board.project: the table with the hands not yet sent
+//   boxes {map, gh, gw, scale, width, height, settings, stride}   recognition.reading.detect_boxes
+//   read {boxes, logits, labels, reject_label, width, height, settings}   the hand in the frame
 // Served from /offline-worker.js with a policy that lets Pyodide compile WebAssembly.
+import { serve } from "/static/js/worker-bridge.js";
+
 let ready = null;
-let pyodideNow = null;   // the loaded Pyodide, for the ledger's messages below
-let projectFn = null;
 
 async function start() {
   const { loadPyodide } = await import("/static/vendor/pyodide/pyodide.mjs");
   const pyodide = await loadPyodide({ indexURL: "/static/vendor/pyodide/" });
-  pyodideNow = pyodide;
   const resp = await fetch("/offline/scoring.zip");
   if (!resp.ok) throw new Error(`the scoring source is not available (${resp.status})`);
   pyodide.unpackArchive(await resp.arrayBuffer(), "zip", { extractDir: "/tenbou" });
@@ -19,54 +24,65 @@ import sys, json
 sys.path.insert(0, "/tenbou")
 import scoring
 
-CALLS = {"score": scoring.score, "waits": scoring.waits}
-
-def tenbou_score(text, call="score"):
-    if call not in CALLS:
-        return json.dumps({"ok": False, "status": 400, "error": {"field": "call", "message": f"no such call: {call}", "code": "malformed"}})
+def _answer(fn):
     try:
-        return json.dumps({"ok": True, "result": CALLS[call](json.loads(text))})
+        return json.dumps({"ok": True, "result": fn()})
     except scoring.ScoringError as err:
         code = "malformed" if err.status == 400 else "impossible"
-        return json.dumps({"ok": False, "status": err.status, "error": {"field": err.field, "message": err.message, "code": code, "detail": err.detail}})
-`);
-  return pyodide.globals.get("tenbou_score");
-}
+        return json.dumps({"ok": False, "error": {"status": err.status, "field": err.field, "message": err.message, "code": code, "detail": err.detail}})
+    except (KeyError, TypeError, ValueError, AttributeError) as err:  # JSON this phone cannot read
+        return json.dumps({"ok": False, "error": {"status": 400, "field": None, "message": str(err), "code": "malformed"}})
 
-// The table's ledger offline: {id, ledger: {table, changes}} -> {id, ok: true, result} with result as
-// game.board.project gives it (the last table JSON the phone saw plus the hands not yet sent).
-function projector() {
-  if (!projectFn) {
-    pyodideNow.runPython(`
-import json
-import scoring
-from game.board import project
+def tenbou_score(text, call):
+    return _answer(lambda: {"score": scoring.score, "waits": scoring.waits}[call](json.loads(text)))
 
 def tenbou_project(text):
-    try:
-        msg = json.loads(text)
-        return json.dumps({"ok": True, "result": project(msg["table"], msg["changes"])})
-    except scoring.ScoringError as err:
-        return json.dumps({"ok": False, "status": err.status, "error": {"field": err.field, "message": err.message, "code": "impossible", "detail": err.detail}})
-    except (KeyError, TypeError, ValueError, AttributeError) as err:  # a table JSON this phone cannot read
-        return json.dumps({"ok": False, "status": 400, "error": {"field": "table", "message": str(err), "code": "malformed"}})
+    from game.board import project
+    msg = json.loads(text)
+    return _answer(lambda: project(msg["table"], msg["changes"]))
+
+def tenbou_boxes(out, text):
+    from recognition import reading
+    def run():
+        a = json.loads(text)
+        st = reading.Settings(**a["settings"])
+        return reading.detect_boxes(out.to_py(), a["gh"], a["gw"], a["scale"], a["width"], a["height"], st, a["stride"])
+    return _answer(run)
+
+def tenbou_read(logits, text):
+    from recognition import reading
+    def run():
+        a = json.loads(text)
+        st = reading.Settings(**a["settings"])
+        boxes = a["boxes"]
+        probs, orient = reading.probabilities(logits.to_py() if logits is not None else [], len(boxes), len(a["labels"]), st.half_turn_tta)
+        return reading.assemble(boxes, probs, orient, a["labels"], a["reject_label"], (a["width"], a["height"]), st).to_json()
+    return _answer(run)
 `);
-    projectFn = pyodideNow.globals.get("tenbou_project");
-  }
-  return projectFn;
+  const fn = (name) => pyodide.globals.get(name);
+  return { score: fn("tenbou_score"), project: fn("tenbou_project"), boxes: fn("tenbou_boxes"), read: fn("tenbou_read") };
 }
 
-self.addEventListener("message", async (event) => {
-  const { id, request, warm, ledger } = event.data || {};
-  const call = (event.data && event.data.call) || "score";
+async function engine() {
+  if (!ready) ready = start().catch((err) => { ready = null; throw err; });
   try {
-    if (!ready) ready = start();
-    const score = await ready;
-    if (warm) { self.postMessage({ id, ok: true, warm: true }); return; }
-    if (ledger) { self.postMessage({ id, ...JSON.parse(projector()(JSON.stringify(ledger))) }); return; }
-    self.postMessage({ id, ...JSON.parse(score(JSON.stringify(request), call)) });
+    return await ready;
   } catch (err) {
-    ready = null;
-    self.postMessage({ id, ok: false, status: 0, error: { field: null, message: `offline scoring could not start: ${err.message}`, code: "unavailable" } });
+    throw { error: { status: 503, field: null, message: `offline scoring could not start: ${err.message}`, code: "unavailable" } };
   }
+}
+
+function answer(text) {
+  const out = JSON.parse(text);
+  if (out.ok) return out.result;
+  throw { error: out.error };
+}
+
+serve({
+  warm: async () => { await engine(); return true; },
+  score: async ({ request }) => answer((await engine()).score(JSON.stringify(request), "score")),
+  waits: async ({ request }) => answer((await engine()).score(JSON.stringify(request), "waits")),
+  project: async ({ table, changes }) => answer((await engine()).project(JSON.stringify({ table, changes }))),
+  boxes: async ({ map, ...rest }) => answer((await engine()).boxes(map, JSON.stringify(rest))),
+  read: async ({ logits, ...rest }) => answer((await engine()).read(logits || null, JSON.stringify(rest))),
 });

@@ -3,52 +3,45 @@
 // demand.
 import { ApiError, onUnreachable } from "./api.js";
 import * as store from "./store.js";
+import { bridge } from "./worker-bridge.js";
 
-let worker = null;
-let seq = 0;
+let engine = null;
 let engineNow = "cold";
-const waiting = new Map();
 
-function getWorker() {
-  if (!worker) {
-    worker = new Worker("/offline-worker.js", { type: "module" });
-    worker.addEventListener("message", (event) => {
-      const { id, ...answer } = event.data;
-      const done = waiting.get(id);
-      if (done) { waiting.delete(id); done(answer); }
-    });
-    // a worker whose script cannot load (offline, never cached) answers nothing: say so to whoever waits
-    worker.addEventListener("error", (event) => {
-      event.preventDefault();
-      worker = null;
-      const error = { field: null, message: "offline scoring is not available on this phone", code: "unavailable" };
-      for (const [id, done] of waiting) { waiting.delete(id); done({ ok: false, status: 503, error }); }
-    });
+/** The offline worker behind worker-bridge.js's protocol (one per page; the recognition's reader
+ * on the phone shares it, see live-recognizer.js). */
+export function offlineEngine() {
+  if (!engine) {
+    const worker = new Worker("/offline-worker.js", { type: "module" });
+    engine = bridge(worker);
+    // a worker whose script cannot load (offline, never cached) answers nothing: the bridge says so
+    // to whoever waits; the next call starts a new one
+    worker.addEventListener("error", () => { engine = null; });
   }
-  return worker;
+  return engine;
 }
 
-function ask(message) {
-  const id = ++seq;
+function ask(call, args = {}) {
   if (engineNow !== "ready") engineNow = "warming";
-  return new Promise((resolve) => { waiting.set(id, resolve); getWorker().postMessage({ id, ...message }); })
-    .then((answer) => {
-      // any answer of the engine itself (a result or a refused hand) means it is loaded
-      engineNow = answer.ok || (answer.error && answer.error.code !== "unavailable") ? "ready" : "failed";
-      return answer;
-    });
+  return offlineEngine().call(call, args).then((result) => { engineNow = "ready"; return { ok: true, result }; }, (err) => {
+    const error = (err && err.error) || { message: String(err), code: "unavailable" };
+    // a refused hand is an answer of the engine itself: it is loaded
+    engineNow = error.code !== "unavailable" ? "ready" : "failed";
+    if (error.code === "unavailable" && !error.message.startsWith("offline")) error.message = "offline scoring is not available on this phone";
+    return { ok: false, status: error.status || 503, error };
+  });
 }
 
 /** Load Pyodide and the scoring package now (while online), so a later offline score is ready. */
 export async function prepareOffline() {
-  const answer = await ask({ warm: true });
+  const answer = await ask("warm");
   if (!answer.ok) throw new ApiError(503, answer.error, answer);
   return true;
 }
 
 /** Score a hand on the phone: resolves like api("POST", "/api/score", request), or throws ApiError. */
 export async function scoreOffline(request) {
-  const answer = await ask({ request });
+  const answer = await ask("score", { request });
   if (answer.ok) return answer.result;
   throw new ApiError(answer.status || 503, answer.error, answer);
 }
@@ -56,14 +49,14 @@ export async function scoreOffline(request) {
 /** The table board offline: game.board.project(table, changes) run by Pyodide (see offline-worker.js).
  * Resolves {table, applied, unsent, sent_hands, error}, or throws ApiError (503 when Pyodide cannot start). */
 export async function projectOffline(table, changes) {
-  const answer = await ask({ ledger: { table, changes } });
+  const answer = await ask("project", { table, changes });
   if (answer.ok) return answer.result;
   throw new ApiError(answer.status || 503, answer.error, answer);
 }
 
 /** Find the waits of a hand on the phone: resolves like api("POST", "/api/waits", request), or throws ApiError. */
 export async function waitsOffline(request) {
-  const answer = await ask({ call: "waits", request });
+  const answer = await ask("waits", { request });
   if (answer.ok) return answer.result;
   throw new ApiError(answer.status || 503, answer.error, answer);
 }

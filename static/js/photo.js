@@ -45,9 +45,17 @@ function readingOrder(res) {
  * `winInMeld` is true when the tile marked as winning is one of a called meld's tiles: a winning
  * tile is never part of a called meld, so the caller refuses to score it.
  */
-export function handFromDetections(res, dets, winDet) {
+export function handFromDetections(res, dets, winDet, added = []) {
   const order = readingOrder(res).filter((i) => !dets[i].ignored && dets[i].tile !== "back");
   const pool = order.map((i) => ({ tile: dets[i].tile, det: i }));
+  // tiles the player added where the photo missed them: each after the detection it was added after
+  // (-1: at the start of the row), in the order added
+  for (const a of added) {
+    let at = a.after < 0 ? 0 : pool.findIndex((p) => p.det === a.after) + 1;
+    if (a.after >= 0 && at === 0) at = pool.length;  // its neighbour was left out since: at the end
+    while (at < pool.length && pool[at].added && pool[at].after === a.after) at += 1;
+    pool.splice(at, 0, { tile: a.tile, det: null, added: true, after: a.after });
+  }
   const state = emptyHand();
   let winInMeld = false;
   const sameTiles = (a, b) => a.length === b.length && [...a].sort().join() === [...b].sort().join();
@@ -92,12 +100,19 @@ export function shapeProblem(state) {
   return null;
 }
 
-let last = null;  // {url, blob, res, dets, win}: the last photo, kept while the app is open
+let last = null;  // {url, blob, res, dets, win, added}: the last photo, kept while the app is open
+
+/** The player's view of each detection at first: the hand is the proposal's (the row and the melds
+ * set apart); what else the photo shows is left out until the player adds it. */
+function initialDets(res) {
+  const extra = new Set((res.proposal && res.proposal.extra) || []);
+  return res.tiles.map((d, i) => ({ tile: d.tile, ignored: d.face_down || d.tile === "back" || extra.has(i), checked: false, extra: extra.has(i) }));
+}
 
 /** Keep a recognised frame (the live camera's capture) as the photo to check and correct. */
 export function usePhoto(blob, res, size) {
   if (last && last.url) URL.revokeObjectURL(last.url);
-  last = { url: URL.createObjectURL(blob), blob, res, dets: res.tiles.map((d) => ({ tile: d.tile, ignored: d.face_down || d.tile === "back" })), win: null, size };
+  last = { url: URL.createObjectURL(blob), blob, res, dets: initialDets(res), win: null, size, added: [] };
 }
 
 export async function photoScreen(view) {
@@ -126,8 +141,8 @@ export async function photoScreen(view) {
       }
       if (last && last.url) URL.revokeObjectURL(last.url);
       // a new photo is a new hand: ron or tsumo and the seat are asked again, never carried over
-      last = { url: URL.createObjectURL(blob), blob, res, dets: res.tiles.map((d) => ({ tile: d.tile, ignored: d.face_down || d.tile === "back", checked: false })),
-        win: null, size: [width, height], winBy: null, seat: null, check: null };
+      last = { url: URL.createObjectURL(blob), blob, res, dets: initialDets(res),
+        win: null, size: [width, height], winBy: null, seat: null, check: null, added: [] };
       clear(status, onPhone ? h("p", { class: "banner info", "data-testid": "read-on-phone" }, t("photo.read_on_phone")) : null);
       show();
     } catch (err) {
@@ -185,21 +200,32 @@ export async function photoScreen(view) {
       svg.append(g);
     });
     const uncertain = res.tiles.filter((_, i) => isUncertain(i)).length;
-    const list = readingOrder(res).map((i) => h("button", {
+    const tileButton = (i) => h("button", {
       type: "button", class: [isUncertain(i) ? "uncertain" : "", last.win === i ? "win" : "", dets[i].ignored ? "ignored" : ""].join(" "),
       "aria-label": t("photo.tile_label", { n: i + 1, tile: tileName(dets[i].tile) + (dets[i].ignored ? t("photo.left_out") : "") + (last.win === i ? t("photo.winning") : "") }),
       "data-det": String(i), "data-tile-now": dets[i].tile, onclick: () => correct(i),
-    }, tileImg(dets[i].tile, { alt: "" }), `${Math.round(res.tiles[i].confidence * 100)}%`));
+    }, tileImg(dets[i].tile, { alt: "" }), `${Math.round(res.tiles[i].confidence * 100)}%`);
+    // the hand, in the row's order, with a "+" in every gap to add a tile the photo missed there;
+    // everything else the photo shows is listed apart, one tap adds it
+    const apart = readingOrder(res).filter((i) => dets[i].extra && dets[i].ignored);
+    const inHand = readingOrder(res).filter((i) => !apart.includes(i));
+    // (a span with the button role: the row's buttons stay the detections, one per tile)
+    const gap = (after) => h("span", { role: "button", tabindex: "0", class: "add-gap", "data-testid": "add-gap", "data-after": String(after),
+      "aria-label": t("photo.add_here"), onclick: () => addMissed(after),
+      onkeydown: (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); addMissed(after); } } }, "+");
+    const addedAfter = (after) => (last.added || []).map((a, k) => [a, k]).filter(([a]) => a.after === after).map(([a, k]) => h("span", {
+      role: "button", tabindex: "0", class: "added", "data-added": a.tile, "aria-label": `${tileName(a.tile)}: ${t("photo.leave_out")}`,
+      onclick: () => { last.added.splice(k, 1); show(); },
+      onkeydown: (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); last.added.splice(k, 1); show(); } } }, tileImg(a.tile, { alt: "" })));
+    const list = [gap(-1), ...addedAfter(-1), ...inHand.flatMap((i) => [tileButton(i), ...addedAfter(i), gap(i)])];
+    const alsoList = apart.map((i) => h("button", {
+      type: "button", class: "also", "data-det": String(i), "data-tile-now": dets[i].tile,
+      "aria-label": `${tileName(dets[i].tile)}: ${t("photo.include")}`,
+      onclick: () => { dets[i].ignored = false; dets[i].extra = false; dets[i].checked = true; show(); } }, tileImg(dets[i].tile, { alt: "" })));
     clear(stageBox,
       h("div", { class: "photo-stage" }, svg),
       h("button", { type: "button", class: "btn-block", onclick: () => { last.whole = !last.whole; show(); } }, last.whole ? t("photo.zoom") : t("photo.whole")),
-      h("section", { class: "card" },
-        h("h2", {}, t(res.tiles.length === 1 ? "photo.found_one" : "photo.found", { n: res.tiles.length })),
-        notes.map((n) => h("p", { class: "banner info" }, n)),
-        checkBox,
-        uncertain ? h("p", { class: "banner warn", "data-testid": "uncertain" }, t(uncertain === 1 ? "photo.uncertain_one" : "photo.uncertain", { n: uncertain })) : null,
-        h("p", { class: "hint" }, t("photo.tap_hint")),
-        h("div", { class: "det-list", "data-testid": "detections" }, list)),
+      // how the hand was won and the seat come first, beside the photo: never asked after Score
       h("section", { class: "card", "aria-label": t("photo.this_hand") },
         h("h2", {}, t("photo.this_hand")),
         h("p", { class: "small muted" }, t("photo.asked")),
@@ -207,6 +233,17 @@ export async function photoScreen(view) {
         h("div", { class: "wind-row" }, h("span", { class: "small" }, t("score.seat_wind")),
           segmented("photo-seat", WIND_OF.map((w) => [w, WIND_NAME[w]]), last.seat, (v) => { last.seat = v; choiceErr.textContent = ""; }, { legend: t("score.seat_wind") })),
         choiceErr),
+      h("section", { class: "card" },
+        h("h2", {}, t(res.tiles.length === 1 ? "photo.found_one" : "photo.found", { n: res.tiles.length })),
+        notes.map((n) => h("p", { class: "banner info" }, n)),
+        checkBox,
+        uncertain ? h("p", { class: "banner warn", "data-testid": "uncertain" }, t(uncertain === 1 ? "photo.uncertain_one" : "photo.uncertain", { n: uncertain })) : null,
+        h("p", { class: "hint" }, t("photo.tap_hint")),
+        h("h3", {}, t("photo.hand_row")),
+        h("div", { class: "det-list", "data-testid": "detections" }, list),
+        apart.length ? h("div", { class: "also-in-photo", "data-testid": "also-in-photo" },
+          h("h3", {}, t("photo.also")), h("p", { class: "small muted" }, t("photo.also_hint")),
+          h("div", { class: "det-list" }, alsoList)) : null),
       h("div", { class: "sticky-actions" },
         h("button", { type: "button", class: "btn-primary", "data-testid": "photo-score", onclick: toScore }, t("photo.score"))));
     recheck();
@@ -220,7 +257,7 @@ export async function photoScreen(view) {
    * engine (POST /api/waits) deciding whether the tiles form a complete hand. */
   async function recheck() {
     const seq = ++checking;
-    const hand = handFromDetections(last.res, last.dets, last.win);
+    const hand = handFromDetections(last.res, last.dets, last.win, last.added || []);
     const say = (kind, state, text) => { if (seq === checking) clear(checkBox, h("p", { class: `banner ${kind}`, "data-state": state }, text)); };
     const problem = shapeProblem(hand);
     if (problem) { say(hand.winInMeld ? "error" : "warn", hand.winInMeld ? "win-in-meld" : "count", problem); return; }
@@ -257,8 +294,20 @@ export async function photoScreen(view) {
       h("button", { type: "button", class: "btn-primary", "data-testid": "mark-win", onclick: () => { last.win = i; d.ignored = false; d.checked = true; s.close(); show(); } }, t("photo.mark_win")));
   }
 
+  /** "+" in the hand's row: pick the missed tile, it goes in at that place (two taps). */
+  function addMissed(after) {
+    const s = sheet(t("photo.add_title"));
+    s.body.append(h("div", { class: "picker" }, Object.values(PICKER).map((codes) => h("div", { class: "suit" }, codes.map((code) =>
+      h("button", { type: "button", "data-add": code, "aria-label": tileName(code), onclick: () => {
+        if (!last.added) last.added = [];
+        last.added.push({ after, tile: code });
+        s.close();
+        show();
+      } }, tileImg(code, { alt: "" })))))));
+  }
+
   function toScore() {
-    const hand = handFromDetections(last.res, last.dets, last.win);
+    const hand = handFromDetections(last.res, last.dets, last.win, last.added || []);
     if (hand.winInMeld) { clear(choiceErr, shapeProblem(hand)); choiceErr.scrollIntoView({ block: "center" }); return; }
     const missing = !last.winBy && !last.seat ? "both" : !last.winBy ? "win" : !last.seat ? "seat" : null;
     if (missing) { clear(choiceErr, t(`photo.choose_${missing}`)); choiceErr.scrollIntoView({ block: "center" }); return; }

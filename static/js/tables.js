@@ -750,7 +750,7 @@ export async function tableScreen(view, key, params) {
           const form = new FormData();
           form.append("image", blob, "photo.jpg");
           const res = await api("POST", "/api/recognize", form);
-          Object.assign(hs.state, handFromDetections(res, res.tiles.map((d) => ({ tile: d.tile, ignored: d.face_down || d.tile === "back" })), null));
+          Object.assign(hs.state, handFromDetections(res, res.tiles.map((d, i) => ({ tile: d.tile, ignored: d.face_down || d.tile === "back" || ((res.proposal && res.proposal.extra) || []).includes(i) })), null));
           editor.render();
           clear(out, h("p", { class: "banner info" }, t("rec.photo_read")));
         } catch (err) {

@@ -48,14 +48,19 @@ export function toMpsz(codes) {
   return digits ? out + digits + suit : out;
 }
 
-/** "234m11z" -> ["2m","3m","4m","1z","1z"]; throws on anything else. */
+/** "234m11z" -> ["2m","3m","4m","1z","1z"]; throws on anything else, as scoring.tiles.parse_tiles
+ * does: honours are 1z-7z (no 0z, 8z or 9z), a red five is 0m, 0p or 0s. */
 export function parseMpsz(text) {
   const out = [];
   let pending = [];
   for (const ch of (text || "").replace(/\s+/g, "")) {
     if (/[0-9]/.test(ch)) pending.push(ch);
-    else if (/[mpsz]/.test(ch) && pending.length) { out.push(...pending.map((d) => d + ch)); pending = []; }
-    else throw new Error(`cannot read ${JSON.stringify(text)}`);
+    else if (/[mpsz]/.test(ch) && pending.length) {
+      const bad = ch === "z" ? pending.find((d) => d === "0" || d > "7") : null;
+      if (bad) throw new Error(`cannot read ${JSON.stringify(text)}: there is no ${bad}z`);
+      out.push(...pending.map((d) => d + ch));
+      pending = [];
+    } else throw new Error(`cannot read ${JSON.stringify(text)}`);
   }
   if (pending.length) throw new Error(`cannot read ${JSON.stringify(text)}: digits without a suit`);
   return out;

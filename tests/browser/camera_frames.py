@@ -6,14 +6,16 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 from pathlib import Path
 
 import numpy as np
 from PIL import Image, ImageOps
 
 ROOT = Path(__file__).resolve().parents[2]
-CROPS = ROOT.parent / "shared" / "data" / "tile-crops"
-DEV_PHOTOS = ROOT.parent / "shared" / "data" / "dev-photos"
+SHARED = Path(os.environ.get("TENBOU_SHARED", ROOT.parent / "shared"))  # the rule texts and data, beside the checkout
+CROPS = SHARED / "data" / "tile-crops"
+DEV_PHOTOS = SHARED / "data" / "dev-photos"
 CROP_HAND = ["2m", "3m", "4m", "4p", "5p", "6p", "6s", "7s", "8s", "1z", "1z", "1z", "5z", "5z"]
 
 # A complete closed hand (222p 999p 123s 111z 66z, won on 6z) from tiles of the development photos.
@@ -103,3 +105,51 @@ def write_y4m(path: Path, rgb: np.ndarray, frames: int = 2) -> None:
             f.write(b"FRAME\n" + planes)
 
 
+
+
+def cluttered_table_picture(width: int = 960, height: int = 540, tile_w: int = 56, seed: int = 7) -> np.ndarray | None:
+    """The hand of DEV_TILES in a row on a wooden table among clutter drawn here: a laptop's keys
+    (pale rounded squares with a letter, the size of a tile), a mug, pens, a sheet of paper, and two
+    stray tiles from the tile cut-outs (../shared/data/tile-crops) lying apart from the row. The
+    row is the hand; everything else is what a real table has around it."""
+    from PIL import ImageDraw
+
+    hand = dev_hand_picture(width, height, tile_w)
+    if hand is None or not (CROPS / "labels.csv").exists():
+        return None
+    rng = np.random.default_rng(seed)
+    tile_h = round(tile_w * 4 / 3)
+    y0 = (height - tile_h) // 2
+    x0 = (width - len(DEV_TILES) * (tile_w + 3)) // 2
+    # wood: warm brown with grain
+    yy, xx = np.mgrid[0:height, 0:width]
+    grain = 12 * np.sin(xx / 37.0 + 3 * np.sin(yy / 53.0)) + rng.normal(0, 4, (height, width))
+    wood = np.stack([150 + grain, 100 + grain * 0.8, 60 + grain * 0.5], -1).clip(0, 255).astype(np.uint8)
+    img = Image.fromarray(wood)
+    draw = ImageDraw.Draw(img)
+    # a keyboard along the top: two rows of keys
+    for r in range(2):
+        for k in range(12):
+            kx, ky = 40 + k * (tile_w + 12), 18 + r * (tile_w + 10)
+            draw.rounded_rectangle((kx, ky, kx + tile_w, ky + tile_w), radius=8, fill=(228, 228, 224), outline=(150, 150, 150), width=2)
+            draw.text((kx + tile_w // 3, ky + tile_w // 4), "QWERTYUIOPAS"[k], fill=(40, 40, 40))
+    # a sheet of paper, pens and a mug below the row
+    draw.rectangle((60, y0 + tile_h + 50, 300, height - 10), fill=(245, 245, 240))
+    for k in range(4):
+        draw.line((80, y0 + tile_h + 80 + 20 * k, 280, y0 + tile_h + 80 + 20 * k), fill=(120, 140, 200), width=2)
+    draw.line((420, height - 60, 640, height - 110), fill=(30, 30, 160), width=9)
+    draw.line((430, height - 30, 660, height - 70), fill=(180, 30, 30), width=7)
+    draw.ellipse((760, y0 + tile_h + 40, 900, y0 + tile_h + 180), fill=(200, 60, 40), outline=(120, 30, 20), width=6)
+    draw.ellipse((790, y0 + tile_h + 70, 870, y0 + tile_h + 150), fill=(70, 40, 20))
+    # the hand's row, as dev_hand_picture lays it
+    row = (x0 - 4, y0 - 4, x0 + len(DEV_TILES) * (tile_w + 3) + 4, y0 + tile_h + 4)
+    img.paste(Image.fromarray(hand).crop(row), row[:2])
+    # two stray tiles lying apart
+    by_tile: dict[str, list[str]] = {}
+    with open(CROPS / "labels.csv", newline="") as f:
+        for line in csv.DictReader(f):
+            by_tile.setdefault(line["tile"], []).append(line["image"])
+    for code, (sx, sy) in (("7m", (340, y0 + tile_h + 60)), ("4p", (width - 90, 30))):
+        with Image.open(CROPS / "images" / by_tile[code][0]) as im:
+            img.paste(im.convert("RGB").resize((tile_w, tile_h), Image.LANCZOS), (sx, sy))
+    return np.asarray(img)

@@ -4,6 +4,7 @@ check's state, and the phone-layout check (no horizontal scrolling, 44 px contro
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 from playwright.sync_api import expect
@@ -63,7 +64,7 @@ def check_state(page) -> str:
     return banner.get_attribute("data-state")
 
 
-DEV_PHOTOS = Path(__file__).resolve().parents[3] / "shared" / "data" / "dev-photos"
+DEV_PHOTOS = Path(os.environ.get("TENBOU_SHARED", Path(__file__).resolve().parents[3] / "shared")) / "data" / "dev-photos"
 
 
 def assert_phone_layout(page):

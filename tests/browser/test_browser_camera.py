@@ -4,9 +4,7 @@ tests/browser/camera_frames.py) gets it captured and scored, as a ron and as a t
 and with the network cut. Offline, "Choose photo" reads the photo on the phone."""
 from __future__ import annotations
 
-import base64
 import io
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -15,34 +13,11 @@ from PIL import Image
 from recognition.image_io import load_image
 
 from .camera_frames import HAND, hand_picture, write_y4m
+from .camera_helpers import PYODIDE, both_ways, captured, needs_vendor, on_phone
 from .conftest import screenshot, unlabelled_controls
 from .hand_helpers import DEV_PHOTOS
 
-ROOT = Path(__file__).resolve().parents[2]
-VENDOR = ROOT / "static" / "vendor" / "ort" / "ort-wasm-simd-threaded.wasm"
-PYODIDE = ROOT / "static" / "vendor" / "pyodide"
 SAME_PHOTOS = sorted(p.name for p in DEV_PHOTOS.glob("*.jpg")) or ["IMG_3085.jpg"]
-
-# Runs the worker on raw RGBA pixels handed over from Python: the very pixels the server decodes.
-RUN_WORKER = """async ({b64, width, height}) => {
-  const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
-  const worker = new Worker("/static/js/recognize-worker.js", { type: "module" });
-  const answer = (want) => new Promise((resolve) => { worker.onmessage = (e) => { if (want.includes(e.data.type)) resolve(e.data); }; });
-  let msg = answer(["ready", "unavailable"]);
-  worker.postMessage({ type: "init" });
-  const ready = await msg;
-  if (ready.type !== "ready") return { error: ready.message };
-  msg = answer(["result", "failed"]);
-  worker.postMessage({ type: "recognize", id: 1, pixels: bytes, width, height });
-  const out = await msg;
-  worker.terminate();
-  return out.type === "result" ? { result: out.result, threads: ready.threads } : { error: out.message };
-}"""
-
-
-def needs_vendor():
-    if not VENDOR.exists():
-        pytest.skip("onnxruntime-web is not installed in static/vendor (scripts/_setup.sh needs npm)")
 
 
 def photo_pixels(name: str) -> np.ndarray:
@@ -56,13 +31,6 @@ def png(pixels: np.ndarray) -> bytes:
     buf = io.BytesIO()
     Image.fromarray(pixels).save(buf, "PNG")
     return buf.getvalue()
-
-
-def on_phone(page, pixels: np.ndarray) -> dict:
-    rgba = np.concatenate([pixels, np.full(pixels.shape[:2] + (1,), 255, np.uint8)], 2)
-    out = page.evaluate(RUN_WORKER, {"b64": base64.b64encode(rgba.tobytes()).decode(), "width": pixels.shape[1], "height": pixels.shape[0]})
-    assert "error" not in out, out.get("error")
-    return out["result"]
 
 
 @pytest.mark.parametrize("name", SAME_PHOTOS)
@@ -121,23 +89,6 @@ def camera_phone(fake_camera, live_server, request):
     yield page, console, context
     context.close()
     assert console.unexpected() == [], "console errors"
-
-
-def captured(page, timeout=120_000) -> dict:
-    try:
-        page.wait_for_selector('[data-testid="camera"][data-state="captured"]', timeout=timeout)
-    except Exception:
-        state = page.evaluate("() => [location.hash, document.querySelector('#view').innerText.slice(0, 400)]")
-        raise AssertionError(f"no auto-capture; the screen shows {state}") from None
-    return page.eval_on_selector('[data-testid="camera"]', "(el) => ({...el.dataset})")
-
-
-def both_ways(page, timeout=120_000) -> tuple[dict, dict]:
-    """The camera's two scores of the captured hand (as a ron and as a tsumo)."""
-    page.locator('[data-testid="camera-ron"]').wait_for(timeout=timeout)
-    page.locator('[data-testid="camera-tsumo"]').wait_for(timeout=timeout)
-    get = "(el) => ({...el.dataset, text: el.innerText})"
-    return (page.eval_on_selector('[data-testid="camera-ron"]', get), page.eval_on_selector('[data-testid="camera-tsumo"]', get))
 
 
 def test_the_camera_captures_and_scores_a_hand_without_a_tap(camera_phone):

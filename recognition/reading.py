@@ -1,0 +1,456 @@
+"""The one reader: from the networks' raw outputs to a proposed hand, in plain Python.
+
+Everything recognition decides after the networks have run happens here, once: decoding the
+detector's map into boxes, suppressing repeated boxes, dropping what is not a tile, laying the
+tiles out in rows, choosing the row that is the hand and the reading that makes it legal and
+complete (`recognition.hand`), and writing it in notation (`scoring.tiles`). The module needs no
+numpy, OpenCV or ONNX Runtime, so the server (recognition/pipeline.py) and the phone (Pyodide in
+static/js/offline-worker.js, fed by static/js/recognize-worker.js, which only turns camera frames
+into tensors and runs the networks) run the very same code and read the same tiles.
+
+Inputs are flat sequences of floats (a list, a memoryview of float32, a numpy array's `.ravel()`):
+the detector's map is (5, gh, gw) in row-major order: a centre heat-map logit, the box size as
+log(pixels / stride) and the centre's offset inside its cell; the classifier's logits are (n,
+classes + 4): the tile classes, then the orientation head (0 = the top of the tile points up in
+the image, 1 = right, 2 = down, 3 = left).
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from statistics import median
+from typing import Any
+
+from recognition.hand import Proposal, TileReading, find_melds, propose
+from scoring.errors import detail
+
+STRIDE = 4
+NO_TILES = "no tiles found in the photo"
+
+Box = tuple[float, float, float, float]
+
+
+@dataclass(frozen=True)
+class Settings:
+    detector_long_side: int = 512
+    detect_threshold: float = 0.35
+    reject_threshold: float = 0.6  # drop a box when the classifier says "not a tile" this surely
+    max_tiles: int = 120
+    half_turn_tta: bool = False  # also read every crop turned half round, and average
+    border_confidence: float = 0.9  # a tile cut by the photo's edge must be read at least this surely
+    min_confidence: float = 0.5  # a box read less surely than this as one tile (given it is one) is dropped
+
+    def to_json(self) -> dict[str, Any]:
+        return {k: getattr(self, k) for k in self.__dataclass_fields__}
+
+
+DEFAULT_SETTINGS = Settings()
+
+
+# -- the detector's map -------------------------------------------------------------------------
+
+def _sigmoid(x: float) -> float:
+    if x >= 0:
+        return 1.0 / (1.0 + math.exp(-x))
+    e = math.exp(x)
+    return e / (1.0 + e)
+
+
+def _clip(v: float, lo: float, hi: float) -> float:
+    return lo if v < lo else hi if v > hi else v
+
+
+def decode(out: Sequence[float], gh: int, gw: int, threshold: float = 0.3, max_boxes: int = 150,
+           stride: int = STRIDE) -> list[tuple[float, float, float, float, float]]:
+    """The (5, gh, gw) map, flat -> boxes [x1, y1, x2, y2, score] in network pixels, best first,
+    after non-maximum suppression. A box is a cell whose heat is at least `threshold` and no less
+    than any of its (up to eight) neighbours'."""
+    plane = gh * gw
+    if threshold <= 0:
+        cut = -math.inf
+    elif threshold >= 1:
+        return []
+    else:
+        cut = math.log(threshold / (1 - threshold))  # compare logits: the sigmoid is monotonic
+    peaks: list[tuple[float, int]] = []
+    for i in range(plane):
+        v = out[i]
+        if v < cut:
+            continue
+        y, x = divmod(i, gw)
+        peak = True
+        for dy in (-1, 0, 1):
+            yy = y + dy
+            if yy < 0 or yy >= gh:
+                continue
+            for dx in (-1, 0, 1):
+                xx = x + dx
+                if (dy or dx) and 0 <= xx < gw and out[yy * gw + xx] > v:
+                    peak = False
+                    break
+            if not peak:
+                break
+        if peak:
+            peaks.append((_sigmoid(float(v)), i))
+    peaks.sort(key=lambda p: -p[0])  # stable: equal scores keep the map's order
+    boxes = []
+    for score, i in peaks[:max_boxes]:
+        y, x = divmod(i, gw)
+        w = math.exp(_clip(float(out[plane + i]), -3, 6)) * stride
+        h = math.exp(_clip(float(out[2 * plane + i]), -3, 6)) * stride
+        cx = (x + float(out[3 * plane + i])) * stride
+        cy = (y + float(out[4 * plane + i])) * stride
+        boxes.append((cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2, score))
+    keep = nms([b[:4] for b in boxes], [b[4] for b in boxes], 0.5)
+    return [boxes[k] for k in keep]
+
+
+def iou(a: Sequence[float], b: Sequence[float]) -> float:
+    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    inter = ix * iy
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / max(union, 1e-6)
+
+
+def _best_first(scores: Sequence[float]) -> list[int]:
+    return sorted(range(len(scores)), key=lambda i: -scores[i])
+
+
+def nms(boxes: Sequence[Sequence[float]], scores: Sequence[float], threshold: float) -> list[int]:
+    """Indices of the boxes kept by greedy non-maximum suppression, best score first."""
+    keep: list[int] = []
+    for j in _best_first(scores):
+        if all(iou(boxes[i], boxes[j]) <= threshold for i in keep):
+            keep.append(j)
+    return keep
+
+
+def drop_duplicates(boxes: Sequence[Sequence[float]], scores: Sequence[float], threshold: float = 0.45,
+                    contain: float = 0.8) -> list[int]:
+    """Indices to keep after removing boxes that mostly repeat a better one (a box that sits
+    inside another for `contain` of its area, or overlaps it by `threshold`), best first."""
+    keep: list[int] = []
+    for j in _best_first(scores):
+        b = boxes[j]
+        area = max((b[2] - b[0]) * (b[3] - b[1]), 1e-6)
+        dup = False
+        for i in keep:
+            a = boxes[i]
+            ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+            iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+            if iou(a, b) > threshold or ix * iy / area > contain:
+                dup = True
+                break
+        if not dup:
+            keep.append(j)
+    return keep
+
+
+def softmax(row: Sequence[float]) -> list[float]:
+    top = max(row)
+    e = [math.exp(float(v) - top) for v in row]
+    s = sum(e)
+    return [v / s for v in e]
+
+
+# -- tiles in rows --------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Detection:
+    """One tile as read: box in original-photo pixels, code ("0m", "back"...), confidence, the
+    classifier's other readings, where the top of the tile points, and layout flags."""
+
+    box: tuple[float, float, float, float]
+    tile: str
+    confidence: float
+    alternatives: tuple[tuple[str, float], ...] = ()
+    orientation: int = 0
+    orientation_confidence: float = 1.0
+    sideways: bool = False
+    score: float = 1.0  # the detector's
+
+    @property
+    def face_down(self) -> bool:
+        return self.tile == "back"
+
+    @property
+    def center(self) -> tuple[float, float]:
+        x1, y1, x2, y2 = self.box
+        return (x1 + x2) / 2, (y1 + y2) / 2
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "tile": self.tile,
+            "box": [round(v, 1) for v in self.box],
+            "confidence": round(self.confidence, 4),
+            "sideways": self.sideways,
+            "face_down": self.face_down,
+            "alternatives": [{"tile": t, "confidence": round(p, 4)} for t, p in self.alternatives],
+        }
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Tiles in reading order and the rows (indices into `tiles`) they form; `up` is the
+    orientation most tiles share (the direction the row is read in follows from it)."""
+
+    tiles: tuple[Detection, ...]
+    rows: tuple[tuple[int, ...], ...]
+    up: int = 0
+    lines: tuple[tuple[int, ...], ...] = field(default=())  # rows that share a line, as row indices
+
+
+def dominant_orientation(orient_probs: Sequence[Sequence[float]], weights: Sequence[float] | None = None) -> int:
+    """The orientation most tiles share. Sideways tiles count against each other, so a pon with
+    one turned tile still reads as upright."""
+    if len(orient_probs) == 0:
+        return 0
+    votes = [0.0] * 4
+    for k, p in enumerate(orient_probs):
+        w = 1.0 if weights is None else float(weights[k])
+        for j in range(4):
+            votes[j] += float(p[j]) * w
+    return max(range(4), key=lambda j: (votes[j], -j))
+
+
+def _rotate(x: float, y: float, up: int) -> tuple[float, float]:
+    """A point in the frame where the tiles' top points up: (along the row, across the row)."""
+    if up == 0:
+        return x, y
+    if up == 1:  # tops point right: read top to bottom, "down the row" is towards -x
+        return y, -x
+    if up == 2:
+        return -x, -y
+    return -y, x
+
+
+def layout(dets: Sequence[Detection], orient_probs: Sequence[Sequence[float]], gap: float = 0.3,
+           across: float = 0.45) -> Layout:
+    """Order tiles into rows. Two tiles join one row when they sit side by side (the gap between
+    them under `gap` x the tile width) on one line (their centres across the row closer than
+    `across` x the tile height). Rows are read top to bottom, each left to right, in the frame
+    where the tiles stand upright; sideways tiles are those turned a quarter from that."""
+    n = len(dets)
+    if n == 0:
+        return Layout((), (), 0, ())
+    probs = [[float(v) for v in orient_probs[i]] for i in range(n)]
+    faces = [d.tile != "back" for d in dets]
+    up = dominant_orientation([p for p, f in zip(probs, faces) if f] if any(faces) else probs)
+    rc = [_rotate((d.box[0] + d.box[2]) / 2, (d.box[1] + d.box[3]) / 2, up) for d in dets]
+    wh = [(d.box[2] - d.box[0], d.box[3] - d.box[1]) for d in dets]
+    along = [w if up in (0, 2) else h for w, h in wh]
+    acr = [h if up in (0, 2) else w for w, h in wh]
+    # a tile's height across the row: the short side for sideways tiles
+    unit_w = float(median(min(a, c) for a, c in zip(along, acr)))
+    unit_h = float(median(max(a, c) for a, c in zip(along, acr)))
+
+    # sideways: turned a quarter from the row's "up"; face-down tiles go by their shape
+    sideways = [(probs[i][(up + 1) % 4] + probs[i][(up + 3) % 4] > 0.5) if faces[i] else along[i] > acr[i] * 1.15
+                for i in range(n)]
+
+    parent = list(range(n))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for i in range(n):
+        for j in range(i + 1, n):
+            d_along = abs(rc[i][0] - rc[j][0]) - (along[i] + along[j]) / 2
+            d_across = abs(rc[i][1] - rc[j][1])
+            # boxes may overlap a little (the detector's sizes are approximate), but two tiles
+            # side by side have centres apart along the row
+            apart = abs(rc[i][0] - rc[j][0]) > 0.3 * unit_w
+            if d_along < gap * unit_w and apart and d_across < across * unit_h:
+                parent[find(i)] = find(j)
+    groups: dict[int, list[int]] = {}
+    for i in range(n):
+        groups.setdefault(find(i), []).append(i)
+    segs = [sorted(g, key=lambda k: rc[k][0]) for g in groups.values()]
+    # lines: segments whose mean across-position agree, read top to bottom
+    seg_y = [sum(rc[k][1] for k in s) / len(s) for s in segs]
+    seg_x = [rc[s[0]][0] for s in segs]
+    order = sorted(range(len(segs)), key=lambda k: seg_y[k])
+    lines: list[list[int]] = []
+    for k in order:
+        if lines and abs(seg_y[k] - sum(seg_y[m] for m in lines[-1]) / len(lines[-1])) < 0.6 * unit_h:
+            lines[-1].append(k)
+        else:
+            lines.append([k])
+    seg_order: list[int] = []
+    line_rows: list[tuple[int, ...]] = []
+    for line in lines:
+        line.sort(key=lambda k: seg_x[k])
+        line_rows.append(tuple(range(len(seg_order), len(seg_order) + len(line))))
+        seg_order.extend(line)
+    tiles: list[Detection] = []
+    rows: list[tuple[int, ...]] = []
+    for k in seg_order:
+        row = []
+        for i in segs[k]:
+            tiles.append(replace(dets[i], sideways=bool(sideways[i])))
+            row.append(len(tiles) - 1)
+        rows.append(tuple(row))
+    return Layout(tuple(tiles), tuple(rows), up, tuple(line_rows))
+
+
+# -- the hand is the row --------------------------------------------------------------------------
+
+def _rank(p: Proposal, n_rows: int, n_tiles: int) -> tuple[int, int, int, int, int]:
+    """Complete first, then the tile count nearest a winning hand's, then fewest readings changed,
+    then fewest rows (a row is a hand; rows apart are less likely one), then most tiles."""
+    return (1 if p.complete else 0, -abs(14 - 3 * len(p.melds) - len(p.concealed)), -len(p.changed), -n_rows, n_tiles)
+
+
+def read_hand(readings: Sequence[TileReading], rows: Sequence[Sequence[int]],
+              lines: Sequence[Sequence[int]] = ()) -> Proposal:
+    """The hand the photo shows: of the rows (each alone, with a lone tile after it as the
+    winning tile, with the other rows on its line, or all of them) together with the groups set
+    apart as melds, the one that best makes a legal, complete hand, else the one whose tile count
+    is nearest a winning hand's. Every tile outside it is listed in
+    the proposal's `extra`: it is in the photo, not in the hand."""
+    rows_: list[list[int]] = [list(r) for r in rows]
+    rows = rows_
+    rs = list(readings)
+    _, slots, _ = find_melds(rows_, rs)
+    meld_rows = {s.positions for s in slots}
+    melds = [r for r in rows if tuple(r) in meld_rows]
+    plain_rows = [k for k, r in enumerate(rows) if tuple(r) not in meld_rows]
+    line_of = {r: k for k, line in enumerate(lines) for r in line}
+    choices: list[list[int]] = []
+    for k in sorted(plain_rows, key=lambda k: -len(rows[k]))[:6]:
+        choices.append([k])
+        nxt = k + 1
+        if nxt in plain_rows and len(rows[nxt]) == 1 and line_of.get(nxt, -1) == line_of.get(k, -2):
+            choices.append([k, nxt])
+    for line in lines:
+        on_line = [k for k in line if k in plain_rows]
+        if len(on_line) > 1:
+            choices.append(on_line)
+    choices.append(plain_rows)  # every row: the hand when no row alone comes nearer to one
+    best: Proposal | None = None
+    best_rank: tuple[int, int, int, int, int] | None = None
+    for choice in choices:
+        picked = [rows_[k] for k in sorted(choice)] + melds
+        p = propose(rs, picked)
+        rank = _rank(p, len(choice), sum(len(rows[k]) for k in choice))
+        if best_rank is None or rank > best_rank:
+            best, best_rank = p, rank
+    assert best is not None
+    used = set(best.concealed) | {i for r in melds for i in r}
+    extra = tuple(i for r in rows for i in r if i not in used)
+    return replace(best, extra=extra)
+
+
+# -- the whole reading ----------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Reading:
+    tiles: tuple[Detection, ...]
+    rows: tuple[tuple[int, ...], ...]
+    proposal: Proposal | None
+    message: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "tiles": [t.to_json() for t in self.tiles],
+            "rows": [list(r) for r in self.rows],
+            "proposal": self.proposal.to_json() if self.proposal else None,
+        }
+        if self.message:
+            out["message"] = self.message
+            if self.message == NO_TILES:
+                out["detail"] = detail("photo_no_tiles")
+        return out
+
+
+def detect_boxes(out: Sequence[float], gh: int, gw: int, scale: float, width: int, height: int,
+                 settings: Settings = Settings(), stride: int = STRIDE) -> list[tuple[float, float, float, float, float]]:
+    """The detector's map -> boxes in the pixels of the image it was given (`scale` = network
+    pixels per image pixel), clipped to the image (width x height)."""
+    boxes = decode(out, gh, gw, settings.detect_threshold, settings.max_tiles, stride)
+    return [(_clip(x1 / scale, 0, width), _clip(y1 / scale, 0, height), _clip(x2 / scale, 0, width),
+             _clip(y2 / scale, 0, height), s) for x1, y1, x2, y2, s in boxes]
+
+
+def probabilities(logits: Sequence[float], n: int, n_classes: int,
+                  half_turn: bool = False) -> tuple[list[list[float]], list[list[float]]]:
+    """The classifier's logits, flat (n rows, or 2n with the half-turned crops after them) ->
+    class and orientation probabilities per box."""
+    rows = 2 * n if half_turn else n
+    width = len(logits) // rows if rows else 0
+    probs, orient = [], []
+    for i in range(rows):
+        row = [float(v) for v in logits[i * width:(i + 1) * width]]
+        probs.append(softmax(row[:n_classes]))
+        orient.append(softmax(row[n_classes:]))
+    if half_turn:  # turned half round, "up" reads as "down": turn it back
+        probs = [[(a + b) / 2 for a, b in zip(probs[i], probs[n + i])] for i in range(n)]
+        orient = [[(orient[i][k] + orient[n + i][(k + 2) % 4]) / 2 for k in range(4)] for i in range(n)]
+    return probs, orient
+
+
+def assemble(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]], orient: Sequence[Sequence[float]],
+             labels: Sequence[str], reject_label: str, size: tuple[int, int], settings: Settings = Settings(),
+             to_original: float = 1.0, original_size: tuple[int, int] | None = None) -> Reading:
+    """Drop non-tiles and duplicates, lay the tiles out, propose a hand. `boxes` [x1, y1, x2, y2,
+    score] are in the pixels of an image of `size` (w, h); `to_original` is that image's pixels
+    per pixel of the photo the answer's boxes are given in (of `original_size`, clipped to it)."""
+    labels = list(labels)
+    reject = labels.index(reject_label) if reject_label in labels else -1
+    w, h = size
+    ow, oh = original_size or (w / to_original, h / to_original)
+    m = 0.004 * max(h, w)
+    idx = []
+    for i, b in enumerate(boxes):
+        p = probs[i]
+        if reject >= 0 and p[reject] >= settings.reject_threshold:
+            continue
+        # how surely it is this tile rather than another, given that it is a tile
+        if reject >= 0:
+            tile_conf = max(v for k, v in enumerate(p) if k != reject) / max(1 - p[reject], 1e-6)
+        else:
+            tile_conf = max(p)
+        at_edge = b[0] <= m or b[1] <= m or b[2] >= w - m or b[3] >= h - m
+        if (at_edge and tile_conf < settings.border_confidence) or tile_conf < settings.min_confidence:
+            continue
+        idx.append(i)
+    if idx:
+        conf = [max(v for k, v in enumerate(probs[i]) if k != reject) for i in idx]
+        keep = drop_duplicates([boxes[i][:4] for i in idx], [c * boxes[i][4] for c, i in zip(conf, idx)])
+        idx = [idx[k] for k in keep]
+    dets: list[Detection] = []
+    orients: list[list[float]] = []
+    for i in idx:
+        p = [0.0 if k == reject else float(v) for k, v in enumerate(probs[i])]
+        s = max(sum(p), 1e-9)
+        p = [v / s for v in p]
+        order = sorted(range(len(p)), key=lambda k: -p[k])
+        alts = tuple((labels[j], p[j]) for j in order[1:4] if p[j] >= 0.005)
+        o = [float(v) for v in orient[i]]
+        x1, y1, x2, y2 = (_clip(float(boxes[i][k]) / to_original, 0, (ow, oh, ow, oh)[k]) for k in range(4))
+        dets.append(Detection((x1, y1, x2, y2), labels[order[0]], p[order[0]], alts,
+                              max(range(4), key=lambda k: (o[k], -k)), max(o), False, float(boxes[i][4])))
+        orients.append(o)
+    if not dets:
+        return Reading((), (), None, NO_TILES)
+    lay = layout(dets, orients)
+    proposal = read_hand([TileReading(((d.tile, d.confidence),) + d.alternatives, d.sideways) for d in lay.tiles],
+                         lay.rows, lay.lines)
+    tiles = list(lay.tiles)
+    # the tiles say what the proposal reads; the classifier's first choice stays an alternative
+    for changed in proposal.changed:
+        d = tiles[changed]
+        cands = dict(((d.tile, d.confidence),) + d.alternatives)
+        new = proposal.readings[changed]
+        alts = tuple(sorted(((c, q) for c, q in cands.items() if c != new), key=lambda cq: -cq[1]))
+        tiles[changed] = replace(d, tile=new, confidence=cands.get(new, 0.0), alternatives=alts)
+    return Reading(tuple(tiles), lay.rows, proposal, "")
+
+
+__all__ = ["Detection", "Layout", "Reading", "Settings", "assemble", "decode", "detect_boxes", "drop_duplicates",
+           "layout", "nms", "probabilities", "read_hand", "softmax"]

@@ -1,0 +1,130 @@
+// Camera frames to tensors, the only part of recognition the phone does in JavaScript: the network
+// inputs as recognition/preprocess.py makes them on the server (OpenCV's area shrink, grey padding,
+// square crops around boxes). Everything decided after the networks run is recognition/reading.py,
+// run by Pyodide (offline-worker.js). Pixels are RGB(A) uint8 arrays.
+
+/** Area-interpolation weights along one axis (as OpenCV's INTER_AREA): for each output index, the
+ * source indices and their coverage, summing to 1. */
+function areaWeights(src, dst) {
+  const scale = src / dst;
+  const out = [];
+  for (let d = 0; d < dst; d++) {
+    const f1 = d * scale, f2 = f1 + scale;
+    const i1 = Math.floor(f1), i2 = Math.min(src, Math.ceil(f2));
+    const idx = [], w = [];
+    for (let i = i1; i < i2; i++) {
+      const cover = Math.min(f2, i + 1) - Math.max(f1, i);
+      if (cover > 1e-9) { idx.push(i); w.push(cover / scale); }
+    }
+    out.push([idx, w]);
+  }
+  return out;
+}
+
+/** Shrink RGB(A) pixels (w x h, `ch` channels) to cw x ch by area averaging: RGB uint8 out. */
+export function resizeArea(px, w, h, channels, cw, chh) {
+  const wx = areaWeights(w, cw), wy = areaWeights(h, chh);
+  const tmp = new Float32Array(cw * h * 3);  // horizontal pass
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < cw; x++) {
+      const [idx, wt] = wx[x];
+      let r = 0, g = 0, b = 0;
+      for (let k = 0; k < idx.length; k++) {
+        const o = (y * w + idx[k]) * channels;
+        r += px[o] * wt[k]; g += px[o + 1] * wt[k]; b += px[o + 2] * wt[k];
+      }
+      const t = (y * cw + x) * 3;
+      tmp[t] = r; tmp[t + 1] = g; tmp[t + 2] = b;
+    }
+  }
+  const out = new Uint8Array(cw * chh * 3);
+  for (let y = 0; y < chh; y++) {
+    const [idx, wt] = wy[y];
+    for (let x = 0; x < cw; x++) {
+      let r = 0, g = 0, b = 0;
+      for (let k = 0; k < idx.length; k++) {
+        const t = (idx[k] * cw + x) * 3;
+        r += tmp[t] * wt[k]; g += tmp[t + 1] * wt[k]; b += tmp[t + 2] * wt[k];
+      }
+      const o = (y * cw + x) * 3;
+      out[o] = Math.min(255, Math.round(r)); out[o + 1] = Math.min(255, Math.round(g)); out[o + 2] = Math.min(255, Math.round(b));
+    }
+  }
+  return out;
+}
+
+/** RGB(A) pixels -> plain RGB (a copy). */
+export function toRGB(px, w, h, channels) {
+  if (channels === 3) return px;
+  const out = new Uint8Array(w * h * 3);
+  for (let i = 0, j = 0; i < w * h; i++, j += channels) { out[3 * i] = px[j]; out[3 * i + 1] = px[j + 1]; out[3 * i + 2] = px[j + 2]; }
+  return out;
+}
+
+/** fit_resize: longer side to `longSide` (never up), pad right/bottom with grey 114 to a multiple
+ * of `stride`. Returns the network input (float32 NCHW in [0, 1]) and the transform. */
+export function fitResize(rgb, w, h, longSide, stride = 32) {
+  const scale = Math.min(1, longSide / Math.max(h, w));
+  const cw = Math.max(1, Math.round(w * scale)), ch = Math.max(1, Math.round(h * scale));
+  const small = (cw !== w || ch !== h) ? resizeArea(rgb, w, h, 3, cw, ch) : rgb;
+  const pw = Math.ceil(cw / stride) * stride, ph = Math.ceil(ch / stride) * stride;
+  const plane = pw * ph;
+  const data = new Float32Array(3 * plane).fill(114 / 255);
+  for (let y = 0; y < ch; y++) {
+    for (let x = 0; x < cw; x++) {
+      const s = (y * cw + x) * 3, d = y * pw + x;
+      data[d] = small[s] / 255; data[plane + d] = small[s + 1] / 255; data[2 * plane + d] = small[s + 2] / 255;
+    }
+  }
+  return { data, width: pw, height: ph, scale: cw / w };
+}
+
+function bilinear(img, w, h, x, y, out, o) {
+  // OpenCV's pixel centres: (x, y) in pixel units, border replicated
+  const x0 = Math.floor(x), y0 = Math.floor(y), fx = x - x0, fy = y - y0;
+  const xa = Math.min(Math.max(x0, 0), w - 1), xb = Math.min(Math.max(x0 + 1, 0), w - 1);
+  const ya = Math.min(Math.max(y0, 0), h - 1), yb = Math.min(Math.max(y0 + 1, 0), h - 1);
+  for (let c = 0; c < 3; c++) {
+    const a = img[(ya * w + xa) * 3 + c], b = img[(ya * w + xb) * 3 + c];
+    const d = img[(yb * w + xa) * 3 + c], e = img[(yb * w + xb) * 3 + c];
+    const v = (a * (1 - fx) + b * fx) * (1 - fy) + (d * (1 - fx) + e * fx) * fy;
+    out[o + c] = Math.round(v);
+  }
+}
+
+/** square_crops: per box a square centred on it, side = context x its longer side, resampled to
+ * size x size (regions shrunk below half first by area averaging); float32 NCHW in [0, 1]. */
+export function squareCrops(rgb, w, h, boxes, size = 64, context = 1.2) {
+  const n = boxes.length, plane = size * size;
+  const data = new Float32Array(n * 3 * plane);
+  const crop = new Uint8Array(plane * 3);
+  boxes.forEach(([x1, y1, x2, y2], i) => {
+    const side = Math.max(x2 - x1, y2 - y1, 1) * context;
+    const cx = (x1 + x2) / 2, cy = (y1 + y2) / 2;
+    const s = size / side;
+    let src = rgb, sw = w, sh = h, ox = size / 2 - s * cx, oy = size / 2 - s * cy, sx = s, sy = s;
+    if (s < 0.5) {
+      const rx0 = Math.trunc(Math.max(cx - side, 0)), ry0 = Math.trunc(Math.max(cy - side, 0));
+      const rx3 = Math.trunc(Math.min(cx + side, w)), ry3 = Math.trunc(Math.min(cy + side, h));
+      if (rx3 > rx0 && ry3 > ry0) {
+        const rw = rx3 - rx0, rh = ry3 - ry0;
+        const region = new Uint8Array(rw * rh * 3);
+        for (let y = 0; y < rh; y++) region.set(rgb.subarray(((ry0 + y) * w + rx0) * 3, ((ry0 + y) * w + rx3) * 3), y * rw * 3);
+        const k = s * 1.5;
+        const nw = Math.max(1, Math.trunc(rw * k)), nh = Math.max(1, Math.trunc(rh * k));
+        src = resizeArea(region, rw, rh, 3, nw, nh);
+        const kx = nw / rw, ky = nh / rh;
+        sx = s / kx; sy = s / ky; ox = size / 2 - s * (cx - rx0); oy = size / 2 - s * (cy - ry0);
+        sw = nw; sh = nh;
+      }
+    }
+    for (let v = 0; v < size; v++) {
+      for (let u = 0; u < size; u++) bilinear(src, sw, sh, (u - ox) / sx, (v - oy) / sy, crop, (v * size + u) * 3);
+    }
+    const base = i * 3 * plane;
+    for (let p = 0; p < plane; p++) {
+      data[base + p] = crop[3 * p] / 255; data[base + plane + p] = crop[3 * p + 1] / 255; data[base + 2 * plane + p] = crop[3 * p + 2] / 255;
+    }
+  });
+  return data;
+}

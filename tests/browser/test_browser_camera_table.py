@@ -1,0 +1,88 @@
+"""The live camera over a hand on a cluttered table: Chromium's fake camera shows a video built by
+this test's own code (tests/browser/camera_frames.py: the hand cut out of the development photos,
+in a row on a wooden table among keyboard keys, stray tiles from the tile cut-outs, pens and a mug).
+In its default mode (Automatic) the app captures the right hand without a tap, the clutter left
+out of it, online and with the network cut (then the phone reads alone: the networks in
+recognize-worker.js, recognition/reading.py in Pyodide)."""
+from __future__ import annotations
+
+import pytest
+
+from .camera_frames import HAND, cluttered_table_picture, write_y4m
+from .camera_helpers import PYODIDE, both_ways, captured, needs_vendor
+
+TILE_W = 60  # the hand's tiles are 60 px wide in the 960 px video (40 px in the 640 px frames read)
+
+
+@pytest.fixture(scope="module")
+def table_camera(playwright, chromium_path, tmp_path_factory):
+    from .conftest import CHROMIUM_ARGS
+
+    needs_vendor()
+    picture = cluttered_table_picture(tile_w=TILE_W)
+    if picture is None:
+        pytest.skip("the tile pictures are not in $TENBOU_SHARED/data")
+    path = tmp_path_factory.mktemp("table") / "table.y4m"
+    write_y4m(path, picture)
+    b = playwright.chromium.launch(executable_path=chromium_path, headless=True, args=CHROMIUM_ARGS + [
+        "--use-fake-device-for-media-stream", f"--use-file-for-fake-video-capture={path}"])
+    try:
+        yield b
+    finally:
+        b.close()
+
+
+@pytest.fixture
+def table_phone(table_camera, live_server):
+    from .conftest import new_phone
+
+    context, console = new_phone(table_camera, live_server, permissions=["camera"])
+    page = context.new_page()
+    yield page, console, context
+    context.close()
+    assert console.unexpected() == [], "console errors"
+
+
+def shown_hand(page) -> list[str]:
+    return page.eval_on_selector_all('[data-testid="camera-hand"] [data-tile]', "(els) => els.map((e) => e.dataset.tile)")
+
+
+def test_automatic_mode_captures_the_hand_among_clutter_online_and_offline(table_phone):
+    page, console, context = table_phone
+    if not (PYODIDE / "pyodide.asm.wasm").exists():
+        pytest.skip("Pyodide is not installed in static/vendor (scripts/test installs it with npm)")
+    page.goto("/#/score")
+    page.wait_for_function("async () => (await navigator.serviceWorker.ready) && navigator.serviceWorker.controller !== null")
+    page.click('[data-first-ruleset="wrr"]')
+    page.click('[data-testid="prepare-offline"]')
+    page.locator('[data-testid="offline-ready"]').wait_for(timeout=120_000)
+    assert page.evaluate("() => localStorage.getItem('tenbou.camera-mode')") in (None, '"auto"')  # the default
+    page.goto("/#/camera")
+    info = captured(page)
+    print("online: capture after", info["captureMs"], "ms on the", info["path"], "path,", info["frames"], "frames")
+    assert sorted(shown_hand(page)) == sorted(HAND)  # the keys, the stray tiles: not in the hand
+    online = both_ways(page)
+    assert int(online[0]["total"]) > 0
+    # the photo screen has the capture with the clutter listed apart, out of the hand
+    page.click('[data-testid="camera-correct"]')
+    page.locator('[data-testid="also-in-photo"] button').first.wait_for()
+    assert page.locator('[data-testid="detections"] button[data-det]:not(.ignored)').count() == len(HAND)
+
+    page.wait_for_function("""async () => {
+      const cached = async (n) => (await (await caches.open(n)).keys()).map((r) => new URL(r.url).pathname);
+      const keys = (await Promise.all((await caches.keys()).map(cached))).flat();
+      return ["/static/vendor/ort/ort-wasm-simd-threaded.wasm", "/models/detector.onnx", "/models/classifier.onnx",
+              "/offline-worker.js", "/offline/scoring.zip", "/static/js/worker-bridge.js"].every((k) => keys.includes(k));
+    }""", timeout=60_000, polling=500)
+    page.goto("/#/score")
+    context.set_offline(True)
+    console.allow_offline()
+    page.reload()
+    page.locator('[data-testid="score"]').wait_for()
+    page.goto("/#/camera")
+    info = captured(page)
+    print("offline: capture after", info["captureMs"], "ms,", info["frames"], "frames")
+    assert info["path"] == "phone"
+    assert sorted(shown_hand(page)) == sorted(HAND)
+    ron, tsumo = both_ways(page)
+    assert (ron["total"], tsumo["total"]) == (online[0]["total"], online[1]["total"])

@@ -1,0 +1,147 @@
+"""One reader on the phone and on the server: recognition/reading.py is run by Python on the
+server and by Pyodide in the phone's offline worker (static/js/offline-worker.js), behind the one
+worker protocol (static/js/worker-bridge.js). The same numbers give the very same answer there,
+and photos built by the project's own code (tests/browser/camera_frames.py: a hand from tile
+cut-outs, on felt and on a cluttered table) read on both paths give the same tiles and hand."""
+from __future__ import annotations
+
+import io
+import math
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from recognition import reading
+
+from .camera_frames import CROP_HAND, HAND, cluttered_table_picture, crop_hand_picture, dev_hand_picture
+from .camera_helpers import PYODIDE, needs_vendor, on_phone
+
+LABELS = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "1z", "2z", "back", "none"]
+
+CALL = """async ({call, args}) => {
+  const { offlineEngine } = await import("/static/js/offline.js");
+  if (args.map) args.map = new Float32Array(args.map);
+  if (args.logits) args.logits = new Float32Array(args.logits);
+  try { return { ok: true, result: await offlineEngine().call(call, args) }; }
+  catch (err) { return { ok: false, error: err.error || String(err) }; }
+}"""
+
+
+def needs_pyodide():
+    if not (PYODIDE / "pyodide.asm.wasm").exists():
+        pytest.skip("Pyodide is not installed in static/vendor (scripts/test installs it with npm)")
+
+
+def _numbers():
+    """A detector map with fourteen tiles in a row, two keys above it and their classifier logits."""
+    gh, gw, plane = 40, 60, 40 * 60
+    out = np.zeros((5, gh, gw), np.float32)
+    out[0] = -6
+    cells = [(20, 4 + 3 * k) for k in range(14)] + [(5, 10), (5, 14)]
+    for r, c in cells:
+        out[0, r, c] = 3.0
+        out[1, r, c] = math.log(11 / 4)
+        out[2, r, c] = math.log(15 / 4)
+        out[3, r, c] = out[4, r, c] = 0.5
+    codes = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "1z", "1z", "1z", "2z", "2z", "2z", "2z"]
+    rng = np.random.default_rng(3)
+    logits = []
+    for code in codes:
+        row = rng.normal(0, 0.3, len(LABELS) + 4)
+        row[LABELS.index(code)] += 6
+        row[len(LABELS)] += 5  # upright
+        logits.append(row)
+    return out, gh, gw, plane, np.array(logits, np.float32)
+
+
+def test_the_phone_runs_the_servers_reading_to_the_same_answer(phone):
+    needs_pyodide()
+    page, _ = phone
+    page.goto("/#/score")
+    out, gh, gw, _, logits = _numbers()
+    settings = reading.Settings().to_json()
+    args = {"map": out.ravel().tolist(), "gh": gh, "gw": gw, "scale": 0.5, "width": 480, "height": 320,
+            "settings": settings, "stride": 4}
+    got = page.evaluate(CALL, {"call": "boxes", "args": args})
+    assert got["ok"], got
+    boxes = reading.detect_boxes(out.ravel().tolist(), gh, gw, 0.5, 480, 320, reading.Settings(), 4)
+    assert len(boxes) == 16
+    assert np.allclose(got["result"], boxes, atol=1e-9)
+    # the crops were read in the order of the boxes: give each box its tile's logits
+    order = sorted(range(16), key=lambda k: (boxes[k][1], boxes[k][0]))
+    per_box = np.zeros_like(logits)
+    for k, i in enumerate(order):
+        per_box[i] = logits[[14, 15] + list(range(14))][k]
+    args = {"boxes": got["result"], "logits": per_box.ravel().tolist(), "labels": LABELS, "reject_label": "none",
+            "width": 480, "height": 320, "settings": settings}
+    phone_answer = page.evaluate(CALL, {"call": "read", "args": args})
+    assert phone_answer["ok"], phone_answer
+    probs, orient = reading.probabilities(per_box.ravel().tolist(), 16, len(LABELS))
+    server = reading.assemble(boxes, probs, orient, LABELS, "none", (480, 320)).to_json()
+    assert phone_answer["result"] == server
+    p = server["proposal"]
+    assert p["complete"] and p["hand"] == "123m456p789s11122z"
+    assert sorted(server["tiles"][i]["tile"] for i in p["extra"]) == ["2z", "2z"]  # the keys stay out of the hand
+
+
+def test_a_bad_call_is_refused_with_a_clear_error(phone):
+    needs_pyodide()
+    page, _ = phone
+    page.goto("/#/score")
+    got = page.evaluate(CALL, {"call": "nonsense", "args": {}})
+    assert not got["ok"] and got["error"]["field"] == "call" and "nonsense" in got["error"]["message"]
+    got = page.evaluate(CALL, {"call": "read", "args": {"boxes": [[0, 0, 1, 1, 0.9]], "labels": LABELS}})
+    assert not got["ok"] and got["error"]["status"] == 400
+
+
+def _png(pixels: np.ndarray) -> bytes:
+    buf = io.BytesIO()
+    Image.fromarray(pixels).save(buf, "PNG")
+    return buf.getvalue()
+
+
+PICTURES = {"dev-hand": (dev_hand_picture, HAND), "crop-hand": (crop_hand_picture, CROP_HAND),
+            "cluttered-table": (cluttered_table_picture, HAND)}
+
+
+@pytest.mark.parametrize("name", list(PICTURES))
+def test_built_photos_read_the_same_tiles_on_both_paths(phone, live_server, name):
+    needs_vendor()
+    needs_pyodide()
+    build, hand = PICTURES[name]
+    pixels = build()
+    if pixels is None:
+        pytest.skip("the tile pictures are not in $TENBOU_SHARED/data")
+    page, _ = phone
+    page.goto("/#/photo")
+    server = page.request.post(f"{live_server}/api/recognize", multipart={
+        "image": {"name": "p.png", "mimeType": "image/png", "buffer": _png(pixels)}})
+    assert server.ok, server.text()
+    want = server.json()
+    got = on_phone(page, pixels)
+    assert [t["tile"] for t in got["tiles"]] == [t["tile"] for t in want["tiles"]]
+    assert got["rows"] == want["rows"]
+    for key in ("hand", "melds", "win_tile", "complete", "concealed", "extra"):
+        assert got["proposal"][key] == want["proposal"][key], key
+    print(name, want["proposal"]["hand"], "extra:", [want["tiles"][i]["tile"] for i in want["proposal"]["extra"]])
+    if name == "cluttered-table":
+        # the hand read is the one in the picture, whatever else lies around it
+        p = want["proposal"]
+        assert p["complete"] and sorted(want["tiles"][i]["tile"] for i in p["concealed"]) == sorted(hand)
+        assert len(p["extra"]) >= 2, "the stray tiles and keys are listed apart"
+
+
+def test_the_camera_says_what_it_waits_for(phone):
+    """Not a count of tiles found: the hand's count against a winning hand's, from the proposal."""
+    page, _ = phone
+    page.goto("/#/score")
+    said = page.evaluate("""async () => {
+      const { waitingFor } = await import("/static/js/camera.js");
+      const p = (n, melds = []) => ({ concealed: Array.from({ length: n }, (_, i) => i), melds, extra: [0, 1, 2] });
+      return [waitingFor(p(13)), waitingFor(p(11)), waitingFor(p(15)),
+              waitingFor(p(10, [{ type: "daiminkan", tiles: "5555z" }])),
+              waitingFor({ ...p(14), message: "the tiles do not form a complete hand: please check the highlighted ones" })];
+    }""")
+    assert said == ["13 tiles, one more", "11 tiles, 3 more", "15 tiles, one too many", "14 tiles, one more",
+                    "the tiles do not form a complete hand: please check the highlighted ones"]

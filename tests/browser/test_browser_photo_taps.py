@@ -1,0 +1,115 @@
+"""Taps from opening a photo to seeing the payments, counted (conftest.Taps): the photo is read by
+the server's real models; the hand proposed is the row, so a photo with clutter around the hand
+(keys, stray tiles, a mug; built by tests/browser/camera_frames.py from tile cut-outs) costs no
+more taps than a clean one, and a tile the photo missed is added at its place in the row in two."""
+from __future__ import annotations
+
+import io
+
+import numpy as np
+import pytest
+from PIL import Image
+from playwright.sync_api import expect
+
+from .camera_frames import CROP_HAND, cluttered_table_picture, crop_hand_picture
+from .conftest import Taps, unlabelled_controls
+from .hand_helpers import score_api
+
+
+def _png(pixels: np.ndarray) -> bytes:
+    buf = io.BytesIO()
+    Image.fromarray(pixels).save(buf, "PNG")
+    return buf.getvalue()
+
+
+def open_photo(page, pixels: np.ndarray) -> None:
+    page.goto("/#/photo")
+    page.set_input_files('[data-testid="photo-choose"]', files=[{"name": "hand.png", "mimeType": "image/png", "buffer": _png(pixels)}])
+    page.locator('[data-testid="detections"] button').first.wait_for(timeout=120_000)
+
+
+def to_payments(page, taps: Taps) -> dict:
+    """Ron or tsumo and the seat (asked beside the hand, before Score), then Score: the payments."""
+    taps.check('input[name="photo-win"][value="tsumo"]')
+    taps.check('input[name="photo-seat"][value="south"]')
+    taps.tap('[data-testid="photo-score"]')
+    page.wait_for_url("**/#/score")
+    total = page.locator('[data-testid="result-total"]')
+    total.wait_for(timeout=60_000)
+    return {"total": int(total.inner_text())}
+
+
+def hand_in_list(page) -> list[str]:
+    return page.eval_on_selector_all('[data-testid="detections"] button[data-det]:not(.ignored)', "(els) => els.map((e) => e.dataset.tileNow)")
+
+
+def needs(picture):
+    if picture is None:
+        pytest.skip("the tile pictures are not in $TENBOU_SHARED/data")
+    return picture
+
+
+def test_a_clean_photo_takes_three_taps_to_the_payments(phone, live_server):
+    page, _ = phone
+    open_photo(page, needs(crop_hand_picture()))
+    assert sorted(hand_in_list(page)) == sorted(CROP_HAND)
+    assert page.locator('[data-testid="also-in-photo"]').count() == 0
+    # ron/tsumo and the seat are asked before the hand's tiles (and so before Score)
+    hand_y = page.locator('[data-testid="detections"]').bounding_box()["y"]
+    assert page.locator('input[name="photo-win"]').first.bounding_box()["y"] < hand_y
+    taps = Taps(page, "photo to payments (clean photo)")
+    got = to_payments(page, taps)
+    want = score_api(page, live_server, ruleset="wrr", hand="234m456p678s11155z", win_tile="5z", win="tsumo", seat_wind="south")
+    assert got["total"] == want["total"]
+    assert taps.record() == 3
+
+
+def test_clutter_costs_no_more_taps_than_a_clean_photo(phone, live_server):
+    page, _ = phone
+    open_photo(page, needs(cluttered_table_picture()))
+    # the keys and the stray tiles are listed apart, not in the hand
+    also = page.locator('[data-testid="also-in-photo"] button')
+    assert also.count() >= 2
+    from .camera_frames import HAND
+    assert sorted(hand_in_list(page)) == sorted(HAND)
+    assert unlabelled_controls(page) == []
+    taps = Taps(page, "photo to payments (cluttered table)")
+    got = to_payments(page, taps)
+    want = score_api(page, live_server, ruleset="wrr", hand="222999p123s11166z", win_tile="6z", win="tsumo", seat_wind="south")
+    assert got["total"] == want["total"]
+    assert taps.record() <= 3
+
+
+def test_a_tile_listed_apart_joins_the_hand_in_one_tap(phone):
+    page, _ = phone
+    open_photo(page, needs(cluttered_table_picture()))
+    apart = page.locator('[data-testid="also-in-photo"] button')
+    n_apart, n_hand = apart.count(), len(hand_in_list(page))
+    det = apart.first.get_attribute("data-det")
+    apart.first.click()
+    assert len(hand_in_list(page)) == n_hand + 1 and det in page.eval_on_selector_all(
+        '[data-testid="detections"] button[data-det]:not(.ignored)', "(els) => els.map((e) => e.dataset.det)")
+    assert page.locator('[data-testid="also-in-photo"] button').count() == n_apart - 1
+    expect(page.locator('[data-testid="hand-check"] [data-state="count"]')).to_be_visible()
+
+
+def test_a_missed_tile_is_added_at_its_place_in_two_taps(phone, live_server):
+    page, _ = phone
+    picture = needs(crop_hand_picture()).copy()
+    # hide the fifth tile (5p) under felt: the row is read with a gap, thirteen tiles
+    tile_w, tile_h = 56, round(56 * 4 / 3)
+    x0, y0 = (picture.shape[1] - len(CROP_HAND) * (tile_w + 3)) // 2, (picture.shape[0] - tile_h) // 2
+    picture[y0 - 2:y0 + tile_h + 2, x0 + 4 * (tile_w + 3) - 1:x0 + 5 * (tile_w + 3)] = (34, 96, 64)
+    open_photo(page, picture)
+    before = hand_in_list(page)
+    assert sorted(before) == sorted(CROP_HAND[:4] + CROP_HAND[5:])
+    expect(page.locator('[data-testid="hand-check"] [data-state="count"]')).to_be_visible()
+    taps = Taps(page, "photo with a missed tile to payments")
+    gap_after = page.eval_on_selector_all('[data-testid="detections"] button[data-det]', "(els) => els.map((e) => e.dataset.det)")[3]
+    taps.tap(f'[data-testid="add-gap"][data-after="{gap_after}"]')
+    taps.tap('dialog [data-add="5p"]')
+    expect(page.locator('[data-testid="hand-check"] [data-state="complete"]')).to_be_visible(timeout=30_000)
+    got = to_payments(page, taps)
+    want = score_api(page, live_server, ruleset="wrr", hand="234m456p678s11155z", win_tile="5z", win="tsumo", seat_wind="south")
+    assert got["total"] == want["total"]
+    assert taps.record() == 5

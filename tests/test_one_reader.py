@@ -1,0 +1,129 @@
+"""One reader: recognition.reading decides everything after the networks, in plain Python, for the
+server and the phone alike. Here: its decisions on hand-made numbers (the hand is the row, the
+rest of the photo is listed apart), that the server's pipeline goes through it, and that it is
+shipped to the phone as source (the Pyodide worker imports it; tests/browser/test_browser_one_reader.py
+runs it there on photos built by the project's own code and requires the same tiles)."""
+from __future__ import annotations
+
+import ast
+import io
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from recognition import reading
+from recognition.hand import TileReading
+from recognition.reading import Detection
+
+ROOT = Path(__file__).resolve().parents[1]
+UP, RIGHT = (1.0, 0.0, 0.0, 0.0), (0.0, 1.0, 0.0, 0.0)
+HAND = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "1z", "1z", "1z", "2z", "2z"]
+
+
+def _dets(specs):
+    return [Detection((x, y, x + w, y + h), code, 0.99) for x, y, w, h, code in specs]
+
+
+def _read(specs, orient=None):
+    dets = _dets(specs)
+    lay = reading.layout(dets, orient or [UP] * len(dets))
+    readings = [TileReading(((d.tile, d.confidence),) + d.alternatives, d.sideways) for d in lay.tiles]
+    return lay, reading.read_hand(readings, lay.rows, lay.lines)
+
+
+def test_the_hand_is_the_row_and_the_clutter_is_listed_apart():
+    row = [(100 + 40 * i, 500, 40, 52, c) for i, c in enumerate(HAND)]
+    keys = [(100 + 40 * i, 200, 40, 52, c) for i, c in enumerate(["2s", "5z", "3z"])]  # keyboard keys read as tiles
+    stray = [(900, 800, 40, 52, "9m")]
+    lay, p = _read(keys + row + stray)
+    assert p.complete and p.hand == "123m456p789s11122z"
+    extra = sorted(lay.tiles[i].tile for i in p.extra)
+    assert extra == ["2s", "3z", "5z", "9m"]
+    assert not set(p.extra) & set(p.concealed)
+    assert p.to_json()["extra"] == list(p.extra)
+
+
+def test_a_row_with_a_gap_on_its_line_is_one_hand():
+    # the row lies in two pieces (a wider gap after the sixth tile): both are the hand
+    row = [(100 + 40 * i + (30 if i >= 6 else 0), 500, 40, 52, c) for i, c in enumerate(HAND)]
+    lay, p = _read(row + [(100, 100, 40, 52, "5m")])
+    assert len(lay.rows) == 3
+    assert p.complete and p.hand == "123m456p789s11122z"
+    assert [lay.tiles[i].tile for i in p.extra] == ["5m"]
+
+
+def test_the_winning_tile_set_apart_and_a_called_pon_join_the_row():
+    hand = ["2m", "3m", "4m", "6p", "7p", "8p", "3s", "9s", "9s", "9s"]
+    specs = [(100 + 40 * i, 500, 40, 52, c) for i, c in enumerate(hand)]
+    specs.append((100 + 40 * 10 + 40, 500, 40, 52, "3s"))  # the winning tile, apart
+    specs += [(900, 500, 40, 52, "7z"), (940, 512, 52, 40, "7z"), (992, 500, 40, 52, "7z")]  # pon, middle turned
+    specs.append((400, 150, 40, 52, "1p"))  # something else on the table
+    orient = [UP] * 12 + [RIGHT, UP, UP]
+    lay, p = _read(specs, orient)
+    assert p.complete, p.message
+    assert p.hand == "234m678p33999s" and p.win_tile == "3s"
+    assert p.melds == ({"type": "pon", "tiles": "777z"},)
+    assert [lay.tiles[i].tile for i in p.extra] == ["1p"]
+
+
+def test_nothing_complete_keeps_the_count_nearest_a_hand():
+    row = [(100 + 40 * i, 500, 40, 52, c) for i, c in enumerate(HAND[:13])]
+    lay, p = _read(row + [(100, 100, 40, 52, "9m"), (140, 100, 40, 52, "9m")])
+    assert not p.complete
+    assert len(p.concealed) == 13
+    assert sorted(lay.tiles[i].tile for i in p.extra) == ["9m", "9m"]
+    assert p.detail == {"id": "photo_tile_count", "params": {"count": 13}}
+
+
+def test_decode_reads_peaks_the_same_from_a_flat_list():
+    gh, gw = 8, 10
+    plane = gh * gw
+    out = [-8.0] * plane + [0.0] * (4 * plane)
+    out[3 * gw + 4] = 3.0
+    out[3 * gw + 5] = 2.0  # a weaker neighbour: not a peak
+    out[plane + 3 * gw + 4] = 1.6094379  # log(20 / 4)
+    out[2 * plane + 3 * gw + 4] = 1.9459101  # log(28 / 4)
+    boxes = reading.decode(out, gh, gw, 0.3)
+    assert len(boxes) == 1
+    x1, y1, x2, y2, s = boxes[0]
+    assert (x1 + x2) / 2 == pytest.approx(16) and (y1 + y2) / 2 == pytest.approx(12)
+    assert x2 - x1 == pytest.approx(20, rel=1e-6) and y2 - y1 == pytest.approx(28, rel=1e-6)
+    assert reading.decode(out, gh, gw, 0.99) == []
+
+
+def test_probabilities_average_the_half_turned_crops():
+    # one box, 3 classes + 4 orientations; the half-turned crop says "down" where the first says "up"
+    logits = [2.0, 0.0, 0.0, 5.0, 0.0, 0.0, 0.0] + [2.0, 0.0, 0.0, 0.0, 0.0, 5.0, 0.0]
+    probs, orient = reading.probabilities(logits, 1, 3, half_turn=True)
+    assert probs[0] == pytest.approx(reading.softmax([2.0, 0.0, 0.0]))
+    assert max(range(4), key=lambda k: orient[0][k]) == 0
+
+
+def test_the_reading_module_needs_nothing_the_phone_lacks():
+    """Pyodide runs it with the standard library and the scoring package only."""
+    allowed = {"__future__", "math", "collections", "dataclasses", "statistics", "typing", "heapq", "itertools",
+               "recognition", "scoring"}
+    for name in ("reading.py", "hand.py", "__init__.py"):
+        tree = ast.parse((ROOT / "recognition" / name).read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            mods = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+            for mod in mods:
+                assert mod.split(".")[0] in allowed, f"recognition/{name} imports {mod}"
+
+
+def test_the_offline_archive_ships_the_reader(client):
+    resp = client.get("/offline/scoring.zip")
+    assert resp.status_code == 200
+    names = zipfile.ZipFile(io.BytesIO(resp.data)).namelist()
+    assert {"recognition/__init__.py", "recognition/reading.py", "recognition/hand.py"} <= set(names)
+    assert "recognition/pipeline.py" not in names  # numpy and ONNX Runtime stay on the server
+
+
+def test_the_javascript_copy_of_the_rules_is_gone():
+    assert not (ROOT / "static" / "js" / "recognize-core.js").exists()
+    for path in (ROOT / "static" / "js").glob("*.js"):
+        text = path.read_text(encoding="utf-8")
+        for name in ("function propose", "function layout", "function isComplete", "function dropDuplicates"):
+            assert name not in text, f"{path.name} re-implements {name}"
