@@ -34,9 +34,10 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         RATE_LIMITS={
             "recognize": "10 per 10 seconds; 30 per minute",
             "contribute": "5 per 10 seconds; 10 per minute",   # photos players share for training
-            "table_create": "30 per minute; 300 per hour",
+            "table_create": "30 per minute; 300 per hour",   # tables, events' games, next games
+            "event_create": "10 per minute; 50 per hour",
             "table_read": "600 per minute",
-            "table_miss": "30 per minute",   # reads of share codes that do not exist
+            "table_miss": "30 per minute",   # reads of codes that do not exist (tables, events): only these are refused
         },
         RATE_LIMIT_STORAGE="memory://",      # REDIS_URL: one count across workers and machines
         RATE_LIMIT_STRATEGY="sliding-window-counter",  # or "moving-window": exact, dearer (web/limits.py)
@@ -46,6 +47,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         CONTRIBUTIONS_MAX_COUNT=5000,
         CONTRIBUTIONS_MAX_BYTES=2 * 1024 ** 3,
         CONTRIBUTION_MAX_PHOTO_BYTES=8 * 1024 * 1024,
+        MAX_EVENT_GAMES=1000,    # games one event may hold (TENBOU_MAX_EVENT_GAMES)
     )
     if test_config is None:
         app.config.from_prefixed_env("TENBOU")
@@ -60,7 +62,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     from services.events import EventService
     from services.tables import TableService
     from storage import Database, migrate
-    from web import api, contributions, errors, events, health, limits, openapi, pages, recognize, security, tables
+    from web import api, bodies, contributions, errors, events, health, limits, openapi, pages, recognize, security, tables
+    from web.compression import init_compression
 
     database = Database(app.config["DATABASE_URL"])
     # Prepare the schema: gunicorn's master does it once before forking (gunicorn.conf.py) and sets
@@ -74,11 +77,14 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     except BaseException:
         database.dispose()
         raise
+    database.integrity_every = float(app.config["INTEGRITY_CHECK_SECONDS"])
     app.extensions["database"] = database
-    app.extensions["tables"] = TableService(database)
+    app.extensions["tables"] = TableService(database, max_event_games=int(app.config["MAX_EVENT_GAMES"]))
     app.extensions["events"] = EventService(app.extensions["tables"])
 
+    init_compression(app)  # registered first, so its hook runs last, on the finished response
     errors.register(app)
+    bodies.register(app)   # before security (its refusals come first) and limits (whose proxy rule runs first)
     security.register(app)
     for blueprint in (api.bp, recognize.bp, contributions.bp, tables.bp, events.bp, health.bp, openapi.bp, pages.bp,
                       recognize.models_bp):

@@ -72,9 +72,9 @@ def make_table(base: str) -> str:
     hands = [{"result": "ron", "from_seat": 1, "winners": [{"seat": 2, "value": {"han": 3, "fu": 40}}], "riichi": [2]},
              {"result": "tsumo", "winner": {"seat": 0, "value": {"han": 2, "fu": 30}}, "riichi": []},
              {"result": "draw", "tenpai": [1, 3], "riichi": []}] * 3
-    for hand in hands:
+    for version, hand in enumerate(hands, start=1):
         http("POST", f"{base}/api/tables/{table['id']}/hands", json.dumps(hand).encode(),
-             {"Content-Type": "application/json", "Authorization": f"Bearer {table['edit_token']}"})
+             {"Content-Type": "application/json", "Authorization": f"Bearer {table['edit_token']}", "If-Match": f'"{version}"'})
     return table["id"]
 
 

@@ -653,11 +653,16 @@ def _check_bust(rules: Ruleset, state: TableState) -> TableState:
     return state
 
 
-def replay(rules: Ruleset, hands: Sequence[Any]) -> tuple[TableState, list[dict[str, Any]]]:
-    """The state after every hand of the log, and each hand's record. Raises on the first bad hand."""
-    state = new_state(rules)
+def replay(rules: Ruleset, hands: Sequence[Any], state: TableState | None = None,
+           start: int = 0) -> tuple[TableState, list[dict[str, Any]]]:
+    """The state after every hand of the log, and each hand's record. Raises on the first bad hand.
+
+    With ``state`` (the state after the first ``start`` hands), ``hands`` are the hands from number
+    ``start`` on: a table replays only from the hand that changed (errors name the hand's number)."""
+    if state is None:
+        state = new_state(rules)
     records = []
-    for n, body in enumerate(hands):
+    for n, body in enumerate(hands, start):
         try:
             state, record = apply_hand(rules, state, body)
         except LedgerError as err:
@@ -724,6 +729,16 @@ def _num(x: float) -> float:
     """Whole numbers as int, others rounded to 0.1 (thousands of points)."""
     x = round(x, 1)
     return int(x) if x == int(x) else x
+
+
+def state_to_json(state: TableState) -> dict[str, Any]:
+    """The whole state as plain JSON (the server keeps it with each hand of a table's board)."""
+    return dataclasses.asdict(state)
+
+
+def state_from_json(data: Mapping[str, Any]) -> TableState:
+    """The state :func:`state_to_json` wrote."""
+    return TableState(**{**data, "scores": tuple(data["scores"]), "penalties": tuple(data["penalties"])})
 
 
 def state_dict(rules: Ruleset, state: TableState) -> dict[str, Any]:

@@ -94,14 +94,31 @@ def game_stats(game: Mapping[str, Any]) -> list[dict[str, Any]]:
     return [summarise(acc.get(s, _blank())) for s in range(4)]
 
 
-def event_stats(players: int, games: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+def game_tally(game: Mapping[str, Any]) -> dict[int, dict[str, Any]]:
+    """The counts of one game's hands for each event player at it (``entrants`` maps seats to
+    players; substitutes are left out): what :func:`event_stats` adds up over the games."""
+    acc: dict[int, dict[str, Any]] = {}
+    entrants = game.get("entrants") or [None] * 4
+    for hand in game.get("hands", []):
+        _add_hand(acc, entrants.__getitem__, hand)
+    return acc
+
+
+def event_stats(players: int, games: Iterable[Mapping[str, Any]],
+                tally: Callable[[Mapping[str, Any]], dict[int, dict[str, Any]]] = game_tally) -> list[dict[str, Any]]:
     """Statistics of each event player over every game they sat in (``entrants`` maps seats to
-    players; substitutes are left out). Excluded games are left out too."""
+    players; substitutes are left out). Excluded games are left out too. ``tally`` gives a game's
+    counts (:func:`game_tally`; a caller may keep them per game, so a new hand recounts one game)."""
     acc: dict[int, dict[str, Any]] = {}
     for game in games:
         if game.get("excluded"):
             continue
-        entrants = game.get("entrants") or [None] * 4
-        for hand in game.get("hands", []):
-            _add_hand(acc, entrants.__getitem__, hand)
+        for key, counts in tally(game).items():
+            a = acc.setdefault(key, _blank())
+            for name, value in counts.items():
+                if name == "yaku":
+                    for y, n in value.items():
+                        a["yaku"][y] = a["yaku"].get(y, 0) + n
+                else:
+                    a[name] += value
     return [summarise(acc.get(p, _blank())) for p in range(players)]

@@ -31,7 +31,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from PIL import Image, ImageOps
+from PIL import Image
 
 try:  # HEIC/HEIF from iPhones, when the optional package is installed (as in image_io)
     import pillow_heif
@@ -143,9 +143,59 @@ def check_boxes_fit(labels: dict, width: int, height: int) -> None:
             raise ContributionError(422, f"box {i + 1} reaches outside the {width}x{height} photo", f"labels.boxes[{i}].box")
 
 
+FLATTEN_ROWS = 256  # rows converted at a time when a photo is flattened to RGB
+
+
+def _orientation_copies(orientation: int) -> int:
+    return 1 if orientation in range(2, 9) else 0
+
+
+def _needs_rgb_copy(im: Image.Image) -> bool:
+    return im.mode != "RGB"
+
+
+def _flat_rgb(im: Image.Image) -> Image.Image:
+    """``im`` as RGB, transparency laid over white, made strip by strip: besides the decoded image
+    only the RGB result is full size (no whole-image RGBA copy, no composite of it)."""
+    if im.mode == "RGB":
+        return im
+    alpha = im.mode in ("RGBA", "LA", "PA", "RGBa", "La") or (im.mode == "P" and "transparency" in im.info)
+    w, h = im.size
+    out = Image.new("RGB", (w, h), (255, 255, 255))
+    for top in range(0, h, FLATTEN_ROWS):
+        strip = im.crop((0, top, w, min(h, top + FLATTEN_ROWS)))
+        if alpha:
+            rgba = strip.convert("RGBA")
+            out.paste(rgba.convert("RGB"), (0, top), rgba)  # the alpha band as the mask: over white
+        else:
+            out.paste(strip.convert("RGB"), (0, top))
+    return out
+
+
+def _to_srgb(rgb: Image.Image, icc: Any) -> None:
+    """Convert ``rgb`` (in place, no copy) from its embedded colour profile to sRGB. A profile that
+    is not a usable RGB profile is simply dropped: the pixels are kept as they are."""
+    if not isinstance(icc, bytes) or not icc:
+        return
+    try:
+        from PIL import ImageCms
+
+        source = ImageCms.ImageCmsProfile(io.BytesIO(icc))
+        transform = ImageCms.buildTransform(source, ImageCms.createProfile("sRGB"), "RGB", "RGB")
+        ImageCms.applyTransform(rgb, transform, inPlace=True)
+    except Exception:  # noqa: BLE001 - a broken, grey or CMYK profile: keep the pixels, drop the profile
+        return
+
+
 def clean_photo(data: bytes, limits: Limits = Limits()) -> tuple[bytes, int, int]:
-    """Decode the upload, turn it upright by its EXIF orientation, and re-encode the pixels alone as
-    JPEG (only an ICC colour profile is kept). Returns (jpeg bytes, width, height)."""
+    """Decode the upload, turn it upright by its EXIF orientation, convert it to sRGB and re-encode
+    the pixels alone as JPEG: no EXIF, XMP, comment or colour profile follows (a profile can carry
+    up to a megabyte of anything). Returns (jpeg bytes, width, height).
+
+    The memory the decoding will take is worked out from the header and checked against the same
+    budget as /api/recognize (recognition.image_io.check_decode_budget) before any pixel is decoded."""
+    from recognition.image_io import _TRANSPOSE, ImageTooLarge, check_decode_budget
+
     if not data:
         raise ContributionError(400, "the uploaded photo is empty", "image")
     if len(data) > limits.photo_bytes:
@@ -171,26 +221,28 @@ def clean_photo(data: bytes, limits: Limits = Limits()) -> tuple[bytes, int, int
         except Exception:  # a broken EXIF block: the photo is read as it lies
             orientation = 1
         try:
+            check_decode_budget(w, h, im.mode, fmt, _needs_rgb_copy(im) + _orientation_copies(orientation))
+        except ImageTooLarge as err:
+            raise ContributionError(413, str(err), "image") from None
+        try:
             im.load()
             icc = im.info.get("icc_profile")
-            upright = ImageOps.exif_transpose(im) if orientation in range(2, 9) else im
-            if upright.mode in ("RGBA", "LA", "PA") or (upright.mode == "P" and "transparency" in upright.info):
-                rgba = upright.convert("RGBA")
-                upright = Image.alpha_composite(Image.new("RGBA", rgba.size, (255, 255, 255, 255)), rgba)
-            pixels = upright.convert("RGB") if upright.mode != "RGB" or upright is im else upright
-            # nothing of the upload's info (EXIF, XMP, comments) may follow the pixels
-            pixels.info = {}
-            im.close()
+            rgb = _flat_rgb(im)
+            if rgb is not im:
+                im.close()
+            _to_srgb(rgb, icc)
+            upright = rgb.transpose(_TRANSPOSE[orientation]) if orientation in _TRANSPOSE else rgb
+            if upright is not rgb:
+                rgb.close()
+            # nothing of the upload's info (EXIF, XMP, comments, the colour profile) may follow the pixels
+            upright.info = {}
         except ContributionError:
             raise
         except Exception:
             raise ContributionError(415, "the image could not be decoded (is the file complete?)", "image") from None
     out = io.BytesIO()
-    save: dict[str, Any] = {"quality": JPEG_QUALITY, "optimize": True}
-    if isinstance(icc, bytes) and len(icc) < 1 << 20:
-        save["icc_profile"] = icc
-    pixels.save(out, "JPEG", **save)
-    return out.getvalue(), pixels.width, pixels.height
+    upright.save(out, "JPEG", quality=JPEG_QUALITY, optimize=True)
+    return out.getvalue(), upright.width, upright.height
 
 
 # --- the folder ---------------------------------------------------------------------------------

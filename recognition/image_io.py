@@ -35,7 +35,7 @@ MAX_PIXELS = 50_000_000  # a 200 MP photo is not a phone photo: treat it as a de
 DECODE_BUDGET = 200 * 1024 * 1024  # bytes of decoded pixels one photo may take in a worker
 #: How many copies of the decoded pixels a format's decoder holds at once, as measured (PNG and BMP decode into
 #: the image itself; the HEIF decoder fills a buffer of its own that is then copied; WebP takes four).
-DECODER_COPIES = {"PNG": 1, "BMP": 1, "WEBP": 4, "HEIF": 2, "HEIC": 2, "AVIF": 4}
+DECODER_COPIES = {"JPEG": 1, "MPO": 1, "PNG": 1, "BMP": 1, "WEBP": 4, "HEIF": 2, "HEIC": 2, "AVIF": 4}
 STRIP_ROWS = 64  # rows of the reduced image made per strip
 WORK_LONG_SIDE = 1008
 FORMATS = {"JPEG", "MPO", "PNG", "WEBP", "HEIF", "HEIC", "AVIF", "BMP"}
@@ -82,6 +82,29 @@ def _bytes_per_pixel(mode: str) -> int:
     if mode.startswith("I;16"):
         return 2
     return 4
+
+
+def decode_cost(width: int, height: int, mode: str, fmt: str, extra_copies: int = 0) -> int:
+    """Bytes of pixels decoding a ``width`` x ``height`` image of ``mode`` in ``fmt`` holds at its peak,
+    from the header alone: what the decoder holds, plus ``extra_copies`` full-size RGB images the
+    caller makes afterwards (PIL keeps RGB in 4 bytes a pixel)."""
+    pixels = width * height
+    return pixels * (_bytes_per_pixel(mode) * DECODER_COPIES.get(fmt, 4) + 4 * extra_copies)
+
+
+def check_decode_budget(width: int, height: int, mode: str, fmt: str, extra_copies: int = 0,
+                        budget: int | None = None) -> None:
+    """Raise ImageTooLarge (413) before decoding when the image would cost more than the budget.
+
+    Every path that decodes an upload (``load_image`` here, shared photos in
+    recognition/contributions.py) calls this with what it will make of the image, so a tiny file
+    that decodes to a huge picture (a lossless WebP or PNG of one colour) is refused unread."""
+    budget = DECODE_BUDGET if budget is None else budget
+    cost = decode_cost(width, height, mode, fmt, extra_copies)
+    if cost > budget:
+        per_mp = cost / (width * height) * 1_000_000
+        raise ImageTooLarge(f"a {width}x{height} {fmt} image is too large to read here: at most {budget / per_mp:.0f} MP "
+                            f"in this format (a JPEG photo may be larger)")
 
 
 def _reduced(im: Image.Image, long_side: int) -> Image.Image:
@@ -131,17 +154,15 @@ def load_image(data: bytes, long_side: int = WORK_LONG_SIDE) -> LoadedImage:
             orientation = im.getexif().get(0x0112, 1)
         except Exception:  # a broken EXIF block should not lose the photo
             orientation = 1
-        if fmt not in ("JPEG", "MPO"):
-            cost = w * h * _bytes_per_pixel(im.mode) * DECODER_COPIES.get(fmt, 4)
-            if cost > DECODE_BUDGET:
-                most = DECODE_BUDGET // (_bytes_per_pixel(im.mode) * DECODER_COPIES.get(fmt, 4))
-                raise ImageTooLarge(f"a {w}x{h} {fmt} image is too large to read here: at most {most / 1e6:.0f} MP in "
-                                    f"this format (a JPEG photo may be larger)")
-        try:
-            if fmt in ("JPEG", "MPO"):
-                s = long_side / max(w, h)
-                if s < 1:
+        if fmt in ("JPEG", "MPO"):  # libjpeg decodes at reduced scale: the budget is that of the draft
+            s = long_side / max(w, h)
+            if s < 1:
+                try:
                     im.draft("RGB", (math.ceil(w * s), math.ceil(h * s)))
+                except Exception as exc:  # a header libjpeg cannot scale
+                    raise NotAnImage("the image could not be decoded (is the file complete?)") from exc
+        check_decode_budget(*im.size, im.mode, fmt)
+        try:
             im.load()
             if fmt not in ("JPEG", "MPO"):  # a JPEG is already small (draft); others shrink strip by strip
                 im = _reduced(im, long_side)

@@ -76,6 +76,8 @@ DETAILS: dict[str, tuple[str, ...]] = {
     "photo_not_complete": (),
     "photo_tile_count": ("count",),
     "photo_no_tiles": (),
+    # the server (web/errors.py): its storage cannot be reached or written just now
+    "storage_unavailable": (),
 }
 
 

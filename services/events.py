@@ -21,7 +21,7 @@ from typing import Any
 from game.ledger import printable
 from league.seating import MODES, SeatingError, repeat_meetings, seat_round
 from league.standings import score_lines, standings
-from league.stats import event_stats, game_stats
+from league.stats import event_stats, game_stats, game_tally
 from scoring.rules import get_ruleset
 from services.tables import KEY_CHARS, MAX_KEY, MAX_PLAYER_NAME, SHARE_ALPHABET, SHARE_CODE_LENGTH, TableError, TableService, csv_cell, hash_token, rules_of
 from storage.db import VersionConflict, now
@@ -30,7 +30,6 @@ MAX_EVENT_PLAYERS = 200
 MAX_NAME = 80
 METHODS = ("balanced", "random")
 MAX_ROUNDS = 100
-MAX_GAMES = 1000
 
 
 def _valid_key(key: Any) -> bool:
@@ -90,6 +89,38 @@ def _settings(raw: Any, base: Mapping | None = None) -> dict:
     return out
 
 
+def _encoded(doc: Mapping) -> tuple[dict, str]:
+    """The document as JSON text (byte for byte ``json.dumps(doc, separators=(",", ":"))``), and
+    the fingerprint of each part: a hash per top-level value, and per entry of a list."""
+    parts: dict[str, Any] = {}
+    pieces = []
+    for key, value in doc.items():
+        if isinstance(value, list):
+            items = [json.dumps(v, separators=(",", ":")) for v in value]
+            parts[key] = [hash(i) for i in items]
+            text = "[" + ",".join(items) + "]"
+        else:
+            text = json.dumps(value, separators=(",", ":"))
+            parts[key] = hash(text)
+        pieces.append(json.dumps(key) + ":" + text)
+    return parts, "{" + ",".join(pieces) + "}"
+
+
+def _delta(old: Mapping, new: Mapping, doc: Mapping, since: str, tag: str) -> dict:
+    """What changed from the document whose fingerprints are ``old`` to ``doc`` (fingerprints ``new``)."""
+    out: dict[str, Any] = {"tag": tag, "since": since, "set": {}, "lists": {}}
+    for key, mark in new.items():
+        before = old.get(key)
+        if before == mark:
+            continue
+        if isinstance(mark, list) and isinstance(before, list):
+            items = {str(i): doc[key][i] for i, m in enumerate(mark) if i >= len(before) or before[i] != m}
+            out["lists"][key] = {"length": len(mark), "items": items}
+        else:
+            out["set"][key] = doc[key]
+    return out
+
+
 def _body(payload: Any) -> Mapping:
     if not isinstance(payload, Mapping):
         raise TableError(400, "the body must be a JSON object", "body")
@@ -98,6 +129,9 @@ def _body(payload: Any) -> Mapping:
 
 class EventService:
     CACHED_EVENTS = 64
+    #: Earlier versions of each cached event a phone can ask "what changed since" about (only the
+    #: fingerprints of their parts are kept, not the documents).
+    KEPT_TAGS = 16
 
     def __init__(self, tables: TableService):
         self.tables = tables
@@ -150,9 +184,36 @@ class EventService:
         if found is None:
             raise TableError(404, f"no event {key!r}", "id")
         entry = self._cached(*found)
-        if entry["json"] is None:
-            entry["json"] = json.dumps(entry["doc"], separators=(",", ":"))
         return entry["doc"]["tag"], entry["json"]
+
+    def changes(self, key: str, since: str) -> tuple[str, str | None]:
+        """(tag, what changed since the version tagged ``since``, as JSON text; None if nothing).
+
+        What a phone on the event page polls: ``{"tag", "since", "set": {key: value}, "lists":
+        {key: {"length": n, "items": {"i": value}}}}`` gives the top-level values that changed
+        whole and, of the lists (games, standings, statistics, rounds...), the new length and
+        only the entries that changed. Applied to the document tagged ``since`` it gives the
+        current one exactly. A tag this server no longer knows (too old, or another server
+        process) gets ``{"tag", "full": <the event JSON>}``.
+        """
+        found = self.db.event_fingerprint(key) if _valid_key(key) else None
+        if found is None:
+            raise TableError(404, f"no event {key!r}", "id")
+        entry = self._cached(*found)
+        tag = entry["doc"]["tag"]
+        if since == tag:
+            return tag, None
+        with self._lock:
+            text = entry["deltas"].get(since)
+            old = entry["history"].get(since)
+        if text is not None:
+            return tag, text
+        if old is None:
+            return tag, '{"tag":' + json.dumps(tag) + ',"full":' + entry["json"] + "}"
+        text = json.dumps(_delta(old, entry["parts"], entry["doc"], since, tag), separators=(",", ":"))
+        with self._lock:
+            entry["deltas"][since] = text
+        return tag, text
 
     def _cached(self, event_id: str, tag: str) -> dict:
         with self._lock:
@@ -160,8 +221,18 @@ class EventService:
             if entry is not None and entry["doc"]["tag"] == tag:
                 self._cache.move_to_end(event_id)
                 return entry
+            # what the last document read of the event keeps for the next: decoded tables, each
+            # game's figures, and the fingerprints of earlier versions
+            known = dict(entry["tables"]) if entry else {}
+            derived = dict(entry["derived"]) if entry else {}
+            history = OrderedDict(entry["history"]) if entry else OrderedDict()
         row = self._find(event_id)
-        entry = {"doc": self._document(row, self.db.event_games_of(row["id"])), "json": None}
+        doc = self._document(row, self.db.event_games_cached(row["id"], known), derived)
+        parts, text = _encoded(doc)
+        history[doc["tag"]] = parts
+        while len(history) > self.KEPT_TAGS:
+            history.popitem(last=False)
+        entry = {"doc": doc, "json": text, "parts": parts, "tables": known, "derived": derived, "history": history, "deltas": {}}
         with self._lock:
             self._cache[event_id] = entry
             self._cache.move_to_end(event_id)
@@ -176,8 +247,11 @@ class EventService:
             raise TableError(404, f"no event {key!r}", "id")
         return found[1]
 
-    def _document(self, row: Mapping, games: list[dict]) -> dict:
+    def _document(self, row: Mapping, games: list[dict], derived: dict | None = None) -> dict:
+        """The event JSON. ``derived`` keeps each game's statistics and chart by table version, so
+        a change at one table works out that table's figures only."""
         rules = get_ruleset(row["ruleset"], row["rules"])
+        derived = {} if derived is None else derived
         players = row["players"]
         docs = []
         for g in games:
@@ -185,11 +259,15 @@ class EventService:
             docs.append({"id": t["id"], "share_code": t["share_code"], "round": g["round"], "number": g["position"],
                          "players": t["players"], "entrants": g["entrants"], "excluded": g["excluded"],
                          "previous_table": t.get("previous_table"), "next_table": t.get("next_table"),
-                         "state": t["state"], "hands": t["hands"]})
+                         "state": t["state"], "hands": t["hands"], "version": t["version"]})
         table = standings(rules.ranking_tie_break, players, docs)
         out_games = []
-        for d in docs:
+        for d, g in zip(docs, games):
             s = d["state"]
+            figures = derived.get(d["id"])
+            if figures is None or figures[0] != g["table"]["version"]:
+                figures = (g["table"]["version"], score_lines(d, rules.start_points), game_stats(d))
+                derived[d["id"]] = figures
             out_games.append({
                 "id": d["id"], "share_code": d["share_code"], "round": d["round"], "number": d["number"],
                 "players": d["players"], "entrants": d["entrants"], "excluded": d["excluded"],
@@ -197,18 +275,29 @@ class EventService:
                 "finished": s["finished"], "hands_played": s["hands_played"], "scores": s["scores"],
                 "round_wind": s["round_wind"], "hand_number": s["hand_number"],
                 "standings": s.get("standings", []),
-                "score_lines": score_lines(d, rules.start_points), "stats": game_stats(d),
+                "score_lines": figures[1], "stats": figures[2],
             })
         return {
             "id": row["id"], "share_code": row["share_code"], "name": row["name"], "ruleset": rules.id,
             "ruleset_title": rules.title, "rules": row["rules"], "players": players, "settings": row["settings"],
             "version": row["version"], "rounds": row["rounds"], "games": out_games,
             "standings": table["rows"], "progress": table["progress"], "tie_break": table["tie_break"],
-            "stats": event_stats(len(players), docs),
+            "stats": event_stats(len(players), docs, lambda d: self._tally(derived, d)),
             "repeat_meetings": repeat_meetings(row["rounds"]),
             "tag": f"{row['version']}.{len(games)}.{sum(g['table']['version'] for g in games)}",
             "created_at": row["created_at"], "updated_at": row["updated_at"],
         }
+
+    @staticmethod
+    def _tally(derived: dict, game: Mapping) -> dict:
+        """A game's counts for the event statistics, kept by table version and seating."""
+        key = ("tally", game["id"])
+        version = (game["version"], tuple(game["entrants"]))
+        kept = derived.get(key)
+        if kept is None or kept[0] != version:
+            kept = (version, game_tally(game))
+            derived[key] = kept
+        return kept[1]
 
     # --- writes --------------------------------------------------------------------------
     @staticmethod
@@ -290,6 +379,7 @@ class EventService:
             except SeatingError as err:
                 raise TableError(422, err.message, "present" if err.field == "players" else err.field) from None
             number = len(row["rounds"]) + 1
+            self.tables.check_event_room(conn, row["id"], len(seating["tables"]))
             games = [self._new_game(conn, row, seats, number) for seats in seating["tables"]]
             rnd = {"number": number, "method": settings["seating"], "tables": seating["tables"], "byes": seating["byes"],
                    "games": [g["id"] for g in games]}
@@ -311,6 +401,7 @@ class EventService:
                 raise TableError(422, f"lists a player twice or one the event does not have (0-{n - 1})", "players")
             if not real:
                 raise TableError(422, "at least one of the four must be a player of the event", "players")
+            self.tables.check_event_room(conn, row["id"])
             seats = list(seats)
             random.SystemRandom().shuffle(seats)
             game = self._new_game(conn, row, seats, None)

@@ -1,8 +1,11 @@
 """Tables: create, read, record hands, undo, correct, export. No Flask here.
 
-Every write is one transaction: read the log, fold it into the hand list, apply the change,
-replay the whole game (so an impossible hand is refused before anything is stored), then append
-one event and the new snapshot only if the version the client saw is still current.
+Every write is one transaction: apply the change to the table's board (kept with the log, one
+row per hand with the state after it), replaying only from the hand it changes (so an impossible
+hand is refused before anything is stored), then append one change to the log and the new
+snapshot only if the version the client saw is still current. A write costs the same at hand
+1,000 as at hand 10; a correction replays from the corrected hand on. The log stays the truth: a
+board behind its log is rebuilt from it.
 """
 from __future__ import annotations
 
@@ -13,10 +16,11 @@ import io
 import json
 import secrets
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from game.board import board, change_hands
-from game.ledger import LedgerError, clean_hand, printable
+from game.ledger import LedgerError, TableState, clean_hand, new_state, printable, replay, state_dict, state_from_json, state_to_json
 from scoring.errors import ScoringError
 from scoring.rules import get_ruleset
 from storage.db import Database, TableRow, VersionConflict, hands_from_changes, now
@@ -26,9 +30,9 @@ SHARE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
 #: about 76,000 years on average. Codes of 6 characters made before are still found.
 SHARE_CODE_LENGTH = 16
 MAX_PLAYER_NAME = 40
-MAX_HANDS = 200
+MAX_HANDS = 1000
 #: Changes (hands added, undone or corrected) one table keeps in its log, and the bytes of one hand.
-MAX_CHANGES = 1000
+MAX_CHANGES = 3000
 MAX_HAND_BYTES = 16 * 1024
 KEY_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
 MAX_KEY = 32
@@ -75,6 +79,7 @@ def rules_of(ruleset_id: Any, overrides: Any):
 
 
 def parse_if_match(value: str | None) -> int | None:
+    """The table version a write says it was made on (None when the header is missing or "*")."""
     if value is None or value.strip() in ("", "*"):
         return None
     text = value.strip()
@@ -86,9 +91,21 @@ def parse_if_match(value: str | None) -> int | None:
     return int(text)
 
 
+#: Games one event may hold (the app setting MAX_EVENT_GAMES): every change to an event re-reads its games.
+MAX_EVENT_GAMES = 1000
+
+
 class TableService:
-    def __init__(self, db: Database):
+    def __init__(self, db: Database, max_event_games: int = MAX_EVENT_GAMES):
         self.db = db
+        self.max_event_games = max_event_games
+
+    def check_event_room(self, conn, event_id: str, adding: int = 1) -> None:
+        """Refuse (422) a game that would take the event past MAX_EVENT_GAMES."""
+        have = self.db.event_game_count(conn, event_id)
+        if have + adding > self.max_event_games:
+            raise TableError(422, f"an event holds at most {self.max_event_games} games; it has {have}. "
+                                  "Start a new event to go on.", "games")
 
     # --- create & read -------------------------------------------------------------------
     def create(self, payload: Any) -> dict:
@@ -125,6 +142,12 @@ class TableService:
                 raise TableError(404, f"no table {key!r}", "id")
             self._authorise(conn, row, token)
             links = self.db.links_of(conn, row.id)
+            event = links.get("event")
+            if event:  # a game of an event counts in its standings: only the organiser adds one
+                organiser = self.db.event_token_hash_of_table(conn, row.id)
+                if not (token and organiser and hmac.compare_digest(hash_token(token), organiser)):
+                    raise TableError(403, "the next game of an event is started by its organiser (the organiser token); "
+                                          "a table's edit token records hands only", "Authorization")
             if "next_table" in links:
                 raise TableError(422, "this game already has a next game", "next_table")
             doc = json.loads(row.snapshot)
@@ -134,20 +157,24 @@ class TableService:
             secrets.SystemRandom().shuffle(order)
             players = [row.players[s] for s in order]
             new_links: dict = {"previous_table": row.id}
-            event = links.get("event")
             if event:
+                self.check_event_room(conn, event["id"])
                 new_links["event"] = {**event, "entrants": [event["entrants"][s] for s in order]}
             snapshot = self.insert(conn, row.ruleset, row.rules, players, row.token_hash, new_links)
             new = json.loads(snapshot)
             self.db.link_tables(conn, row.id, new["id"])
             if event:
                 self.db.add_event_game(conn, event["id"], new["id"], None, new_links["event"]["entrants"])
-            hands = self._hands(conn, row)
             fields = {"id": row.id, "share_code": row.share_code, "ruleset": row.ruleset, "rules": row.rules,
                       "players": row.players, "created_at": row.created_at}
             after = {**links, "next_table": new["id"]}
+            shown = {"ruleset": doc["ruleset"], "ruleset_title": doc["ruleset_title"], "state": doc["state"]}
+            records = _records_json(row.snapshot)
+            if records is None:
+                records = ",".join(_dumps(h) for h in doc["hands"])
             self.db.append_change(conn, row.id, row.version, "next", None, {"table": new["id"]},
-                                 lambda version, stamp: self._snapshot(fields, hands, version, stamp, after))
+                                 lambda version, stamp: _compose(fields, shown, records, version, stamp, after),
+                                 board=row.board_version == row.version)
         return new
 
     def get(self, key: str) -> TableRow:
@@ -196,15 +223,19 @@ class TableService:
         storing anything: the hand's record (who pays whom, the deltas, where the sticks go) and the
         state after it. The record sheet shows this before the player taps Record."""
         body = self._checked(body)
-        with self.db.engine.connect() as conn:
+        change = {"op": "add", "body": body} if index is None else {"op": "replace", "index": index, "body": body}
+        with self.db.reading() as conn:
             row = self.db.find(_key(key), conn)
             if row is None:
                 raise TableError(404, f"no table {key!r}", "id")
             self._authorise(conn, row, token)
+            rules = get_ruleset(row.ruleset, row.rules)
+            if row.board_version == row.version:  # from the board: only the hands from the changed one on
+                step = self._step(conn, row, rules, change)
+                return {"version": row.version, "hand": step.records[0], "state": state_dict(rules, step.state)}
             hands = self._hands(conn, row)
-        change = {"op": "add", "body": body} if index is None else {"op": "replace", "index": index, "body": body}
         at = len(hands) if index is None else index
-        shown = _board(get_ruleset(row.ruleset, row.rules), _changed(hands, change))
+        shown = _board(rules, _changed(hands, change))
         return {"version": row.version, "hand": shown["hands"][at], "state": shown["state"]}
 
     def _hands(self, conn, row: TableRow) -> list:
@@ -219,27 +250,103 @@ class TableService:
             if row is None:
                 raise TableError(404, f"no table {key!r}", "id")
             self._authorise(conn, row, token)
-            if if_match is not None and if_match != row.version:
+            if if_match is None:  # a hand sent twice, or a correction made on an old copy, would be stored again
+                raise TableError(428, "send If-Match with the version of the table this change was made on, like "
+                                      "If-Match: \"3\" (the table's ETag): without it a hand sent twice is recorded twice",
+                                 "If-Match")
+            if if_match != row.version:
                 raise TableError(409, f"the table changed: you saw version {if_match}, it is now at {row.version}. "
                                       "Reload it and record the hand again if it is still missing.", "If-Match", row.snapshot)
             if row.version > MAX_CHANGES:
                 raise TableError(422, f"this table's log is full: it keeps at most {MAX_CHANGES} changes (hands recorded, "
                                       "undone or corrected). Export it and start a new table to go on.", "hands")
-            new_hands = _changed(self._hands(conn, row), change)
-            if len(new_hands) > MAX_HANDS:
-                raise TableError(422, f"a table holds at most {MAX_HANDS} hands", "hands")
-            # one replay: it refuses an impossible hand before anything is stored, and is the board stored
-            shown = _board(get_ruleset(row.ruleset, row.rules), new_hands)
-            fields = {"id": row.id, "share_code": row.share_code, "ruleset": row.ruleset, "rules": row.rules,
-                      "players": row.players, "created_at": row.created_at}
-            links = self.db.links_of(conn, row.id)
+            rules = get_ruleset(row.ruleset, row.rules)
+            rebuilt = row.board_version != row.version
             try:
-                return self.db.append_change(conn, row.id, row.version, op, index, body,
-                                            lambda version, stamp: self._snapshot(fields, new_hands, version, stamp, links, shown))
+                if rebuilt:
+                    self._rebuild_board(conn, row, rules)
+                # replays from the changed hand only: refuses an impossible hand before anything is stored
+                step = self._step(conn, row, rules, change)
+                if step.count > MAX_HANDS:
+                    raise TableError(422, f"a table holds at most {MAX_HANDS} hands", "hands")
+                dumped = [_dumps(r) for r in step.records]
+                records = self._new_records(conn, row, op, step, dumped, None if rebuilt else _records_json(row.snapshot))
+                shown = {"ruleset": rules.id, "ruleset_title": rules.title, "state": state_dict(rules, step.state)}
+                fields = {"id": row.id, "share_code": row.share_code, "ruleset": row.ruleset, "rules": row.rules,
+                          "players": row.players, "created_at": row.created_at}
+                links = self.db.links_of(conn, row.id)
+                # the version check first: a second writer of the same version stops there, before the board
+                snapshot = self.db.append_change(conn, row.id, row.version, op, index, body,
+                                                 lambda version, stamp: _compose(fields, shown, records, version, stamp, links))
+                self.db.put_board_rows(conn, row.id, step.start, [
+                    (_dumps(h), r, _dumps(state_to_json(st))) for h, r, st in zip(step.hands, dumped, step.states)])
+                return snapshot
             except VersionConflict:
                 current = self.db.find(row.id)
                 raise TableError(409, "another phone recorded a change at the same moment; reload and try again",
                                  "If-Match", current.snapshot if current else None) from None
+
+    # --- the board kept with the log --------------------------------------------------------
+    def _rebuild_board(self, conn, row: TableRow, rules) -> None:
+        """The board of the whole log (a table written before boards were kept, or one whose board
+        is behind): one full replay, stored row by row."""
+        hands = self._hands(conn, row)
+        states: list[TableState] = []
+        records: list[dict] = []
+        state = new_state(rules)
+        for n, hand in enumerate(hands):
+            try:
+                state, record = replay(rules, [hand], state, n)
+            except ScoringError as err:
+                raise TableError(err.status, err.message, err.field, detail=err.detail) from None
+            states.append(state)
+            records.extend(record)
+        self.db.put_board_rows(conn, row.id, 0, [(_dumps(h), _dumps(r), _dumps(state_to_json(st)))
+                                                 for h, r, st in zip(hands, records, states)])
+
+    def _step(self, conn, row: TableRow, rules, change: dict) -> _Step:
+        """One change applied to the board (which must be current): the hands from the first one it
+        changes, their records and the states after each, and the state at the end."""
+        count = self.db.board_count(conn, row.id)
+        op = change["op"]
+        if op == "add":
+            start, hands = count, [change["body"]]
+        elif op == "undo":
+            if count == 0:
+                raise TableError(422, "there is no hand to undo", "hands")
+            start, hands = count - 1, []
+        else:
+            index = change["index"]
+            if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < count:
+                raise TableError(404, f"no hand {index}: the table has {count} hand(s), numbered from 0", "index")
+            later = self.db.board_rows(conn, row.id, index + 1, columns=("hand",))
+            start, hands = index, [change["body"]] + [clean_hand(json.loads(r[0]), strict=False) for r in later]
+        before = self.db.board_state(conn, row.id, start - 1)
+        state = state_from_json(json.loads(before)) if before is not None else new_state(rules)
+        states: list[TableState] = []
+        records: list[dict] = []
+        for n, hand in enumerate(hands, start):
+            try:
+                state, record = replay(rules, [hand], state, n)
+            except ScoringError as err:
+                raise TableError(err.status, err.message, err.field, detail=err.detail) from None
+            states.append(state)
+            records.extend(record)
+        return _Step(start, start + len(hands), hands, records, states, state)
+
+    def _new_records(self, conn, row: TableRow, op: str, step: _Step, dumped: list[str], old: str | None) -> str:
+        """The ``hands`` array of the new table JSON (without its brackets), read before the board
+        rows change. An added or undone hand is put on or taken off the end of the stored array
+        (``old``), so the other hands are not encoded again; a correction joins the stored records
+        before it with the replayed ones."""
+        if old is not None and op == "add":
+            return old + "," + dumped[0] if old else dumped[0]
+        if old is not None and op == "undo":
+            last = self.db.board_rows(conn, row.id, step.start, step.start + 1, columns=("record",))
+            if last and old.endswith(last[0][0]):
+                return old[:len(old) - len(last[0][0])].rstrip(",")
+        before = [r[0] for r in self.db.board_rows(conn, row.id, 0, step.start, columns=("record",))]
+        return ",".join(before + dumped)
 
     def _authorise(self, conn, row: TableRow, token: str | None) -> None:
         """The table's edit token, or the organiser token of the event the game belongs to."""
@@ -260,13 +367,7 @@ class TableService:
         """The table JSON; ``shown`` is the board of ``hands`` when the caller has worked it out already."""
         if shown is None:
             shown = board(get_ruleset(row["ruleset"], row["rules"]), hands)  # the same board a phone projects offline
-        doc = {
-            "id": row["id"], "share_code": row["share_code"], "ruleset": shown["ruleset"], "ruleset_title": shown["ruleset_title"],
-            "rules": row["rules"], "players": row["players"], "version": version,
-            "state": shown["state"], "hands": shown["hands"],
-            "created_at": row["created_at"], "updated_at": stamp, **(links or {}),
-        }
-        return json.dumps(doc, separators=(",", ":"))
+        return _compose(row, shown, ",".join(_dumps(r) for r in shown["hands"]), version, stamp, links)
 
     # --- export ----------------------------------------------------------------------------
     def export(self, key: str, fmt: str) -> tuple[str, str]:
@@ -284,6 +385,45 @@ class TableService:
             return json.dumps(doc, indent=1), "application/json"
         doc = json.loads(self.get(key).snapshot)
         return export_csv(doc), "text/csv"
+
+
+@dataclass(frozen=True)
+class _Step:
+    """One change on a table's board: the hands from ``start`` to ``count`` (exclusive) after it,
+    their records and the state after each, and the state after the last hand."""
+    start: int
+    count: int
+    hands: list
+    records: list
+    states: list
+    state: TableState
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"))
+
+
+_HANDS_OPEN, _HANDS_CLOSE = ',"hands":[', '],"created_at":'
+
+
+def _records_json(snapshot: str) -> str | None:
+    """The inside of the ``hands`` array of a stored table JSON, as stored (None if not found).
+    Keys are written unescaped and no text of a hand, name or rule is, so the two markers can only
+    be the array's own ends."""
+    start, end = snapshot.find(_HANDS_OPEN), snapshot.rfind(_HANDS_CLOSE)
+    if start < 0 or end < start:
+        return None
+    return snapshot[start + len(_HANDS_OPEN):end]
+
+
+def _compose(row: Mapping, shown: Mapping, records: str | None, version: int, stamp: str | None,
+             links: Mapping | None = None) -> str:
+    """The table JSON, with its ``hands`` array given already encoded (``records``, no brackets).
+    Byte for byte what encoding the whole document at once gives."""
+    head = {"id": row["id"], "share_code": row["share_code"], "ruleset": shown["ruleset"], "ruleset_title": shown["ruleset_title"],
+            "rules": row["rules"], "players": row["players"], "version": version, "state": shown["state"]}
+    tail = {"created_at": row["created_at"], "updated_at": stamp, **(links or {})}
+    return _dumps(head)[:-1] + _HANDS_OPEN + (records or "") + "]," + _dumps(tail)[1:]
 
 
 def _changed(hands: list, change: dict) -> list:

@@ -7,6 +7,11 @@ Schema:
   last, ``replace`` hand n, ``next`` game); the hand list is the fold of the changes
   (:func:`game.board.fold`), and the state its replay. Named ``events`` before revision 0003.
   ``(table_id, version)`` is the primary key, so two writers can never both append version n.
+- ``table_boards``: a table's board, kept with its log so a write replays only from the hand it
+  changes: one row per hand (the hand as sent, its record in the table JSON, and the state after
+  it). ``tables.board_version`` is the log version the rows stand for; a table whose board is
+  behind its log (written before revision 0004) has it rebuilt from the log on its next write.
+  The log stays the truth: the board can always be rebuilt from it.
 - ``table_links``: a game that follows another with the same players ("next game").
 - ``club_events``: a club night or a league season: its organiser token's hash, rule set, players,
   settings and the seating of its rounds (JSON), and a version bumped on every change.
@@ -23,7 +28,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from sqlalchemy import Boolean, Column, ForeignKey, Integer, MetaData, String, Table, Text, create_engine, event, func, insert, select, update
+from sqlalchemy import Boolean, Column, ForeignKey, Integer, MetaData, String, Table, Text, create_engine, delete, event, func, insert, select, update
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
@@ -43,6 +48,16 @@ tables = Table(
     Column("snapshot", Text, nullable=False),
     Column("created_at", String(40), nullable=False),
     Column("updated_at", String(40), nullable=False),
+    Column("board_version", Integer, nullable=False, server_default="0"),
+)
+
+table_boards = Table(
+    "table_boards", metadata,
+    Column("table_id", String(32), ForeignKey("tables.id"), primary_key=True),
+    Column("hand_index", Integer, primary_key=True),
+    Column("hand", Text, nullable=False),
+    Column("record", Text, nullable=False),
+    Column("state", Text, nullable=False),
 )
 
 changes = Table(
@@ -108,6 +123,7 @@ class TableRow:
     snapshot: str
     created_at: str
     updated_at: str
+    board_version: int = 0
 
 
 def now() -> str:
@@ -151,10 +167,37 @@ def make_engine(url: str) -> Engine:
     return engine
 
 
+class StorageUnavailable(Exception):
+    """The storage is known to be unusable (a damaged SQLite file): nothing is written to it."""
+
+
+def storage_failure(err: BaseException) -> bool:
+    """Whether ``err`` says the storage cannot be used now (a database down or unreachable, a disk
+    full, a damaged SQLite file) rather than a bug in a query (a constraint or syntax error)."""
+    from sqlalchemy import exc as sa
+
+    if isinstance(err, (sa.IntegrityError, sa.ProgrammingError, sa.DataError, sa.NotSupportedError)):
+        return False
+    if isinstance(err, (StorageUnavailable, sa.OperationalError, sa.InterfaceError, sa.DatabaseError, sa.TimeoutError,
+                        sa.DisconnectionError)):
+        return True
+    import errno
+
+    return isinstance(err, OSError) and err.errno in (errno.ENOSPC, errno.EDQUOT, errno.EIO, errno.EROFS)
+
+
+#: For this long after a write failed for want of storage (a full disk), /healthz says so, unless a
+#: write succeeds meanwhile: reads alone cannot tell that writes fail.
+WRITE_FAILURE_SECONDS = 60.0
+
+
 class Database:
     def __init__(self, url: str):
         """Connect; the schema is prepared apart, by storage.migrate (see create_app)."""
         self.engine = make_engine(url)
+        self._write_failed_at: float | None = None
+        #: how often (seconds) SQLite's quick_check runs, for /healthz and before writes (INTEGRITY_CHECK_SECONDS)
+        self.integrity_every = 300.0
         self._integrity: tuple[float | None, bool] = (None, True)   # (when, verdict) of quick_check
         self._integrity_lock = threading.Lock()
 
@@ -163,9 +206,24 @@ class Database:
 
     @contextmanager
     def writing(self) -> Iterator[Connection]:
-        with self.engine.connect().execution_options(write=True) as conn:
-            with conn.begin():
-                yield conn
+        try:
+            with self.engine.connect().execution_options(write=True) as conn:
+                with conn.begin():
+                    # a damaged SQLite file may still take a new row (a table answered 201 that no
+                    # read could return): write nothing to it (the check is cached, see health())
+                    if conn.dialect.name == "sqlite" and not self._integrity_ok(conn, self.integrity_every):
+                        raise StorageUnavailable("the database file is damaged")
+                    yield conn
+        except Exception as err:
+            if storage_failure(err):
+                self._write_failed_at = time.monotonic()
+            raise
+        self._write_failed_at = None
+
+    def writes_failing(self) -> bool:
+        """Whether the last write failed for want of storage, within WRITE_FAILURE_SECONDS."""
+        failed = self._write_failed_at
+        return failed is not None and time.monotonic() - failed < WRITE_FAILURE_SECONDS
 
     @contextmanager
     def reading(self) -> Iterator[Connection]:
@@ -208,7 +266,7 @@ class Database:
                     or getattr(err.orig, "sqlstate", "") in ("XX001", "XX002"):  # data / index corrupted
                 return "corrupt"
             raise
-        return "ok"
+        return "writes failing" if self.writes_failing() else "ok"
 
     def _integrity_ok(self, conn: Connection, every: float) -> bool:
         with self._integrity_lock:
@@ -253,19 +311,24 @@ class Database:
             with conn.begin_nested():
                 conn.execute(insert(tables).values(
                     id=id, share_code=share_code, token_hash=token_hash, ruleset=ruleset, rules=json.dumps(rules),
-                    players=json.dumps(players), version=1, snapshot=snapshot, created_at=stamp, updated_at=stamp))
+                    players=json.dumps(players), version=1, snapshot=snapshot, created_at=stamp, updated_at=stamp,
+                    board_version=1))
         except IntegrityError:
             return False
         return True
 
     def append_change(self, conn: Connection, table_id: str, version: int, op: str, hand_index: int | None,
-                     body: dict | None, snapshot_for) -> str:
-        """Append change ``version + 1`` and store the new snapshot; VersionConflict if not current."""
+                     body: dict | None, snapshot_for, board: bool = True) -> str:
+        """Append change ``version + 1`` and store the new snapshot; VersionConflict if not current.
+        ``board``: the caller brought the table's board rows to the new version in this transaction."""
         new_version = version + 1
         stamp = now()
         snapshot = snapshot_for(new_version, stamp)
+        values = {"version": new_version, "snapshot": snapshot, "updated_at": stamp}
+        if board:
+            values["board_version"] = new_version
         result = conn.execute(update(tables).where((tables.c.id == table_id) & (tables.c.version == version))
-                              .values(version=new_version, snapshot=snapshot, updated_at=stamp))
+                              .values(**values))
         if result.rowcount != 1:
             raise VersionConflict()
         try:
@@ -277,6 +340,38 @@ class Database:
             raise VersionConflict() from None
         return snapshot
 
+
+    # --- a table's board: one row per hand --------------------------------------------------
+    def board_count(self, conn: Connection, table_id: str) -> int:
+        """How many hands the board holds (the primary key's last entry: no scan)."""
+        last = conn.execute(select(func.max(table_boards.c.hand_index)).where(table_boards.c.table_id == table_id)).scalar()
+        return 0 if last is None else last + 1
+
+    def board_rows(self, conn: Connection, table_id: str, start: int = 0, stop: int | None = None,
+                   columns: tuple[str, ...] = ("hand_index", "hand", "record", "state")) -> list:
+        """Rows ``start`` to ``stop`` (exclusive) of a table's board, in order, undecoded."""
+        query = select(*(table_boards.c[c] for c in columns)).where(
+            (table_boards.c.table_id == table_id) & (table_boards.c.hand_index >= start))
+        if stop is not None:
+            query = query.where(table_boards.c.hand_index < stop)
+        return list(conn.execute(query.order_by(table_boards.c.hand_index)).all())
+
+    def board_state(self, conn: Connection, table_id: str, index: int) -> str | None:
+        """The state after hand ``index`` (JSON text), or None if there is no such hand."""
+        if index < 0:
+            return None
+        return conn.execute(select(table_boards.c.state).where(
+            (table_boards.c.table_id == table_id) & (table_boards.c.hand_index == index))).scalar()
+
+    def put_board_rows(self, conn: Connection, table_id: str, start: int, rows: list[tuple[str, str, str]]) -> None:
+        """Replace the board from hand ``start`` on with ``rows`` (hand, record, state as JSON text)."""
+        conn.execute(delete(table_boards).where((table_boards.c.table_id == table_id) & (table_boards.c.hand_index >= start)))
+        if rows:
+            try:
+                conn.execute(insert(table_boards), [{"table_id": table_id, "hand_index": start + i, "hand": h, "record": r, "state": s}
+                                                    for i, (h, r, s) in enumerate(rows)])
+            except IntegrityError:  # another writer built the same rows first (PostgreSQL): the caller rolls back
+                raise VersionConflict() from None
 
     # --- links between games, and events -------------------------------------------------
     def links_of(self, conn: Connection, table_id: str) -> dict:
@@ -343,6 +438,10 @@ class Database:
         conn.execute(insert(event_games).values(table_id=table_id, event_id=event_id, position=position, round=round,
                                                 entrants=json.dumps(entrants), excluded=False, created_at=now()))
 
+    def event_game_count(self, conn: Connection, event_id: str) -> int:
+        return conn.execute(select(func.count()).select_from(event_games)
+                            .where(event_games.c.event_id == event_id)).scalar_one()
+
     def set_game_excluded(self, conn: Connection, event_id: str, table_id: str, excluded: bool) -> bool:
         result = conn.execute(update(event_games).where((event_games.c.event_id == event_id) & (event_games.c.table_id == table_id))
                               .values(excluded=excluded))
@@ -360,6 +459,26 @@ class Database:
                                  .select_from(event_games.join(tables, tables.c.id == event_games.c.table_id))
                                  .where(event_games.c.event_id == row[0])).one()
         return row[0], f"{row[1]}.{games[0]}.{games[1]}"
+
+    def event_games_cached(self, event_id: str, known: dict[str, tuple[int, dict]]) -> list[dict]:
+        """The event's games in order, like :meth:`event_games_of`, decoding only the tables whose
+        version is not the one in ``known`` (table id -> (version, table JSON decoded)), which is
+        brought up to date: after one hand, one table is read and decoded, not every table."""
+        with self.reading() as conn:
+            rows = conn.execute(select(event_games.c.table_id, event_games.c.position, event_games.c.round, event_games.c.entrants,
+                                       event_games.c.excluded, tables.c.version)
+                                .join(tables, tables.c.id == event_games.c.table_id)
+                                .where(event_games.c.event_id == event_id).order_by(event_games.c.position)).mappings().all()
+            stale = [r["table_id"] for r in rows if known.get(r["table_id"], (None,))[0] != r["version"]]
+            for i in range(0, len(stale), 500):
+                for tid, version, snapshot in conn.execute(select(tables.c.id, tables.c.version, tables.c.snapshot)
+                                                           .where(tables.c.id.in_(stale[i:i + 500]))).all():
+                    known[tid] = (version, json.loads(snapshot))
+        for gone in set(known) - {r["table_id"] for r in rows}:
+            del known[gone]
+        return [{"table_id": r["table_id"], "position": r["position"], "round": r["round"],
+                 "entrants": json.loads(r["entrants"]), "excluded": bool(r["excluded"]),
+                 "table": known[r["table_id"]][1]} for r in rows]
 
     def event_games_of(self, event_id: str, conn: Connection | None = None) -> list[dict]:
         """The event's games in order, each with its table's current JSON."""

@@ -13,3 +13,10 @@ def auth(table, version=None):
     if version is not None:
         headers["If-Match"] = f'"{version}"'
     return headers
+
+
+def current(client, table_id, headers):
+    """``headers`` with If-Match: the table's version now, as a phone that has just read the table
+    sends it (a hand write without If-Match is refused with 428)."""
+    version = client.get(f"/api/tables/{table_id}").get_json()["version"]
+    return {**headers, "If-Match": f'"{version}"'}

@@ -4,6 +4,8 @@ import io
 
 import pytest
 
+from api_helpers import current
+
 NAMES = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal"]
 
 
@@ -69,10 +71,11 @@ def test_a_round_opens_tables_with_the_events_players_and_rules(tclient):
         assert table["event"]["id"] == ev["id"] and table["event"]["entrants"] == seats
     # the table's own token records on it, and so does the organiser's
     g0, g1 = doc["new_games"]
-    assert tclient.post(f"/api/tables/{g0['id']}/hands", json={"result": "draw"}, headers={"Authorization": f"Bearer {g0['edit_token']}"}).status_code == 200
-    assert tclient.post(f"/api/tables/{g1['id']}/hands", json={"result": "draw"}, headers=org(ev)).status_code == 200
+    mine = {"Authorization": f"Bearer {g0['edit_token']}"}
+    assert tclient.post(f"/api/tables/{g0['id']}/hands", json={"result": "draw"}, headers=current(tclient, g0['id'], mine)).status_code == 200
+    assert tclient.post(f"/api/tables/{g1['id']}/hands", json={"result": "draw"}, headers=current(tclient, g1['id'], org(ev))).status_code == 200
     # but one table's token does not record on another table
-    assert tclient.post(f"/api/tables/{g1['id']}/hands", json={"result": "draw"}, headers={"Authorization": f"Bearer {g0['edit_token']}"}).status_code == 403
+    assert tclient.post(f"/api/tables/{g1['id']}/hands", json={"result": "draw"}, headers=current(tclient, g1['id'], mine)).status_code == 403
 
 
 def test_ten_players_get_two_byes_or_two_substitutes(tclient):
@@ -99,15 +102,15 @@ def test_standings_follow_games_an_exclusion_and_a_correction(tclient):
     # Ben rons Cat for 3 han 30 fu (3900, or 5800 if the draw made Ben the dealer), then the session ends
     won = 20.8 if seat["Ben"] == 0 else 18.9
     first = ron(seat["Cat"], seat["Ben"], 3, 30)
-    assert tclient.post(path, json=first, headers=org(ev)).status_code == 200
-    assert tclient.post(path, json={"result": "end"}, headers=org(ev)).status_code == 200
+    assert tclient.post(path, json=first, headers={**org(ev), "If-Match": '"1"'}).status_code == 200
+    assert tclient.post(path, json={"result": "end"}, headers={**org(ev), "If-Match": '"2"'}).status_code == 200
     rows = {r["name"]: r for r in tclient.get(f"/api/events/{ev['id']}").get_json()["standings"]}
     # WRR: Ben +3.9 + 15; Ann and Dan tie at 30000 for 2nd: (5 - 5) / 2 = 0; Cat -3.9 - 15
     assert (rows["Ben"]["total"], rows["Ann"]["total"], rows["Dan"]["total"], rows["Cat"]["total"]) == (won, 0, 0, -won)
     assert rows["Ann"]["rank"] == rows["Dan"]["rank"] == 2
     # corrected after the game ended: it was Ann who dealt in, not Cat
     fixed = ron(seat["Ann"], seat["Ben"], 3, 30)
-    assert tclient.put(f"/api/tables/{g['id']}/hands/0", json=fixed, headers=org(ev)).status_code == 200
+    assert tclient.put(f"/api/tables/{g['id']}/hands/0", json=fixed, headers=current(tclient, g['id'], org(ev))).status_code == 200
     rows = {r["name"]: r for r in tclient.get(f"/api/events/{ev['id']}").get_json()["standings"]}
     assert (rows["Ann"]["total"], rows["Cat"]["total"], rows["Dan"]["total"]) == (-won, 0, 0)
     # a practice game: excluded, the standings drop it; counted again, it is back
@@ -123,10 +126,13 @@ def test_next_game_same_players_fresh_draw_linked_and_in_the_event(tclient):
     ev = new_event(tclient, players=NAMES[:4])
     g = tclient.post(f"/api/events/{ev['id']}/games", json={"players": [0, 1, 2, 3]}, headers=org(ev)).get_json()["new_games"][0]
     mine = {"Authorization": f"Bearer {g['edit_token']}"}
-    resp = tclient.post(f"/api/tables/{g['id']}/next", headers=mine)
+    resp = tclient.post(f"/api/tables/{g['id']}/next", headers=org(ev))
     assert resp.status_code == 422 and resp.get_json()["error"]["field"] == "state"  # the game is not over
-    tclient.post(f"/api/tables/{g['id']}/hands", json={"result": "end"}, headers=mine)
+    tclient.post(f"/api/tables/{g['id']}/hands", json={"result": "end"}, headers=current(tclient, g['id'], mine))
+    # a game of the event counts in its standings: the table's token cannot add one (issue 24)
     resp = tclient.post(f"/api/tables/{g['id']}/next", headers=mine)
+    assert resp.status_code == 403 and resp.get_json()["error"]["field"] == "Authorization"
+    resp = tclient.post(f"/api/tables/{g['id']}/next", headers=org(ev))
     assert resp.status_code == 201
     nxt = resp.get_json()
     assert sorted(nxt["players"]) == sorted(g["players"]) and nxt["previous_table"] == g["id"]
@@ -134,8 +140,8 @@ def test_next_game_same_players_fresh_draw_linked_and_in_the_event(tclient):
     old = tclient.get(f"/api/tables/{g['id']}").get_json()
     assert old["next_table"] == nxt["id"] and old["state"]["finished"]
     # the same phones (the same token) record on the next game
-    assert tclient.post(f"/api/tables/{nxt['id']}/hands", json={"result": "draw"}, headers=mine).status_code == 200
-    assert tclient.post(f"/api/tables/{g['id']}/next", headers=mine).status_code == 422  # only one next game
+    assert tclient.post(f"/api/tables/{nxt['id']}/hands", json={"result": "draw"}, headers=current(tclient, nxt['id'], mine)).status_code == 200
+    assert tclient.post(f"/api/tables/{g['id']}/next", headers=org(ev)).status_code == 422  # only one next game
     doc = tclient.get(f"/api/events/{ev['id']}").get_json()
     assert [x["id"] for x in doc["games"]] == [g["id"], nxt["id"]] and doc["games"][1]["previous_table"] == g["id"]
 
@@ -143,7 +149,7 @@ def test_next_game_same_players_fresh_draw_linked_and_in_the_event(tclient):
 def test_next_game_of_a_plain_table(tclient):
     t = tclient.post("/api/tables", json={"players": ["A", "B", "C", "D"]}).get_json()
     mine = {"Authorization": f"Bearer {t['edit_token']}"}
-    tclient.post(f"/api/tables/{t['id']}/hands", json={"result": "end"}, headers=mine)
+    tclient.post(f"/api/tables/{t['id']}/hands", json={"result": "end"}, headers=current(tclient, t['id'], mine))
     assert tclient.post(f"/api/tables/{t['id']}/next").status_code == 401
     nxt = tclient.post(f"/api/tables/{t['id']}/next", headers=mine).get_json()
     assert "event" not in nxt and nxt["previous_table"] == t["id"] and nxt["hands"] == []
@@ -163,8 +169,8 @@ def test_export_csv_json_and_the_print_page(tclient):
     ev = new_event(tclient, players=NAMES[:4])
     g = tclient.post(f"/api/events/{ev['id']}/games", json={"players": [0, 1, 2, 3]}, headers=org(ev)).get_json()["new_games"][0]
     seat = {name: i for i, name in enumerate(g["players"])}
-    tclient.post(f"/api/tables/{g['id']}/hands", json=ron(seat["Cat"], seat["Ben"], 3, 30), headers=org(ev))
-    tclient.post(f"/api/tables/{g['id']}/hands", json={"result": "end"}, headers=org(ev))
+    tclient.post(f"/api/tables/{g['id']}/hands", json=ron(seat["Cat"], seat["Ben"], 3, 30), headers=current(tclient, g['id'], org(ev)))
+    tclient.post(f"/api/tables/{g['id']}/hands", json={"result": "end"}, headers=current(tclient, g['id'], org(ev)))
     data = tclient.get(f"/api/events/{ev['id']}/export?format=json").get_json()
     assert data["standings"][0]["name"] == "Ben" and data["stats"][1]["wins"] == 1
     text = tclient.get(f"/api/events/{ev['id']}/export?format=csv").get_data(as_text=True)
@@ -183,7 +189,7 @@ def test_polling_an_unchanged_event_gets_304_until_a_game_changes(tclient):
     first = tclient.get(f"/api/events/{ev['share_code']}")
     etag = first.headers["ETag"]
     assert tclient.get(f"/api/events/{ev['share_code']}", headers={"If-None-Match": etag}).status_code == 304
-    tclient.post(f"/api/tables/{g['id']}/hands", json={"result": "draw"}, headers=org(ev))  # a hand at a table
+    tclient.post(f"/api/tables/{g['id']}/hands", json={"result": "draw"}, headers=current(tclient, g['id'], org(ev)))  # a hand at a table
     fresh = tclient.get(f"/api/events/{ev['share_code']}", headers={"If-None-Match": etag})
     assert fresh.status_code == 200 and fresh.headers["ETag"] != etag
     assert fresh.get_json()["games"][0]["hands_played"] == 1

@@ -18,7 +18,7 @@ def _database_with_hands(path, hands=120):
         table = client.post("/api/tables", json=PLAYERS).get_json()
         auth = {"Authorization": f"Bearer {table['edit_token']}"}
         for n in range(hands):
-            resp = client.post(f"/api/tables/{table['id']}/hands", headers=auth,
+            resp = client.post(f"/api/tables/{table['id']}/hands", headers={**auth, "If-Match": f'"{n + 1}"'},
                                json={"result": "abort", "kind": "four_winds",  # a referee's note pads the hand
                                      "penalties": [{"seat": 0, "points": 100, "reason": f"hand {n} " + "x" * 180}]})
             assert resp.status_code == 200

@@ -58,3 +58,75 @@ def test_reduced_decoding_keeps_the_picture(tmp_path):
     assert tuple(img.pixels[y, x]) == (10, 200, 30)
     corner = img.pixels[5, 5].astype(int)           # half-transparent red 0, green 5 over white
     assert corner.min() >= 120 and np.all(corner <= 255)
+
+
+# --- issue 24: shared photos (/api/contributions) go through the same budget ------------------
+
+CLEAN_CHILD = r"""
+import sys, json
+def hwm_kb():
+    for line in open("/proc/self/status"):
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1])
+sys.path.insert(0, sys.argv[2])
+from recognition.contributions import ContributionError, clean_photo
+data = open(sys.argv[1], "rb").read()
+before = hwm_kb()
+try:
+    jpeg, w, h = clean_photo(data)
+    outcome = f"{w}x{h}"
+except ContributionError as exc:
+    outcome = f"{exc.status}: {exc.message}"
+print(json.dumps({"before_kb": before, "peak_kb": hwm_kb(), "outcome": outcome}))
+"""
+
+
+def measure_clean(path) -> dict:
+    """Peak memory of a fresh process cleaning ``path`` for sharing (recognition.contributions.clean_photo)."""
+    import json
+    import subprocess
+    import sys
+
+    from bench.bench_image_memory import ROOT
+
+    out = subprocess.run([sys.executable, "-c", CLEAN_CHILD, str(path), ROOT], capture_output=True, text=True, check=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def test_a_tiny_lossless_webp_of_24_megapixels_is_refused_for_sharing_before_decoding(tmp_path):
+    """A 24 MP RGBA lossless WebP of one colour is under a kilobyte and needed ~550 MB to decode."""
+    path = tmp_path / "bomb.webp"
+    Image.new("RGBA", (6000, 4000), (10, 20, 30, 128)).save(path, "WEBP", lossless=True)
+    assert path.stat().st_size < 10_000
+    m = measure_clean(path)
+    assert m["outcome"].startswith("413") and "6000x4000" in m["outcome"], m
+    assert (m["peak_kb"] - m["before_kb"]) / 1024 < 50, m
+
+
+def test_a_transparent_png_is_flattened_for_sharing_without_whole_image_copies(tmp_path):
+    """A 24 MP RGBA PNG (0.5 MB on disk) took +370 MB (four RGBA copies): now the decoded image, its RGB
+    result and PIL's working memory (measured +233 MB)."""
+    path = tmp_path / "big.png"
+    Image.fromarray(pattern(6000, 4000, 4), "RGBA").save(path, "PNG", compress_level=1)
+    m = measure_clean(path)
+    assert m["outcome"] == "6000x4000", m
+    rgba_mb = 6000 * 4000 * 4 / 2 ** 20
+    assert (m["peak_kb"] - m["before_kb"]) / 1024 < rgba_mb * 2.8, m   # was 4.0 copies
+
+
+def test_flattening_lays_transparency_over_white(tmp_path):
+    import io
+
+    import numpy as np
+
+    from recognition.contributions import clean_photo
+
+    a = np.zeros((600, 500, 4), np.uint8)
+    a[..., 3] = 0                       # transparent: white
+    a[300:, :, :] = (0, 0, 200, 255)    # opaque blue below
+    buf = io.BytesIO()
+    Image.fromarray(a, "RGBA").save(buf, "PNG")
+    jpeg, w, h = clean_photo(buf.getvalue())
+    out = np.asarray(Image.open(io.BytesIO(jpeg)).convert("RGB")).astype(int)
+    assert (w, h) == (500, 600)
+    assert out[100, 100].min() > 245 and abs(out[500, 250] - (0, 0, 200)).max() < 12

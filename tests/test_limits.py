@@ -56,9 +56,10 @@ def test_table_creation_is_limited_per_client(tmp_path):
 def test_table_reads_are_limited_and_guessing_codes_much_more(tmp_path):
     client = make_app(tmp_path, RATE_LIMITS={"table_read": "6 per minute", "table_miss": "2 per minute"}).test_client()
     table = client.post("/api/tables", json=PLAYERS).get_json()
-    # wrong codes: two misses, then this client may not look up anything for a while
+    # wrong codes: two misses, then this client's misses are refused for a while; its real table is
+    # still read (only misses are limited: a guesser cannot lock the phones behind its address out)
     assert codes(client, 3, "GET", "/api/tables/ZZZZZZ", addr="192.0.2.5") == [404, 404, 429]
-    assert codes(client, 1, "GET", f"/api/tables/{table['share_code']}", addr="192.0.2.5") == [429]
+    assert codes(client, 1, "GET", f"/api/tables/{table['share_code']}", addr="192.0.2.5") == [200]
     # an honest phone reads its own table (reads and exports share one bucket)
     assert codes(client, 3, "GET", f"/api/tables/{table['share_code']}", addr="192.0.2.6") == [200] * 3
     assert codes(client, 3, "GET", f"/api/tables/{table['id']}/export", addr="192.0.2.6") == [200] * 3

@@ -86,8 +86,8 @@ def written_then_taken_back(url: str, revision: str, write) -> object:
 def record_four(service):
     table = service.create({"ruleset": "ema", "players": ["a", "b", "c", "d"]})
     for n in range(3):
-        service.record(table["id"], table["edit_token"], None, {"result": "abort", "kind": "four_winds", "riichi": [n]})
-    service.undo(table["id"], table["edit_token"], None)
+        service.record(table["id"], table["edit_token"], n + 1, {"result": "abort", "kind": "four_winds", "riichi": [n]})
+    service.undo(table["id"], table["edit_token"], 4)
     return table, service.read(table["id"])
 
 
@@ -111,7 +111,7 @@ def test_a_database_made_before_migrations_is_adopted_with_every_hand(empty_db):
             assert migrate.current(conn) == migrate.head()
         # and it goes on taking hands with the old token
         resp = app.test_client().post(f"/api/tables/{table['id']}/hands", json={"result": "abort", "kind": "four_winds"},
-                                      headers={"Authorization": f"Bearer {table['edit_token']}"})
+                                      headers={"Authorization": f"Bearer {table['edit_token']}", "If-Match": f'"{old_snapshot[0]}"'})
         assert resp.status_code == 200, resp.get_json()
         assert len(resp.get_json()["hands"]) == 3
         assert [h.get("riichi") for h in resp.get_json()["hands"]] == [[0], [1], None]
@@ -182,8 +182,8 @@ def test_upgrading_a_database_at_0001_with_data_keeps_every_hand(empty_db):
 
     def write(service):
         table = service.create({"ruleset": "wrr", "players": ["a", "b", "c", "d"]})
-        for hand in hands:
-            service.record(table["id"], table["edit_token"], None, hand)
+        for version, hand in enumerate(hands, start=1):
+            service.record(table["id"], table["edit_token"], version, hand)
         return table, service.read(table["id"])
 
     table, old_snapshot = written_then_taken_back(empty_db, "0001", write)
@@ -265,3 +265,38 @@ def test_gunicorn_prepares_an_empty_database_once_before_its_workers(empty_db, t
     text = log.read_text()
     assert text.count("database schema: empty -> ") == 1
     assert "Worker failed to boot" not in text and "Traceback" not in text, text[-3000:]
+
+
+def test_table_boards_come_and_go_with_0004_and_a_table_from_before_gets_its_board_from_the_log(empty_db):
+    """Revision 0004 adds the boards kept with the logs; down to 0003 drops them and keeps every
+    change. A table written at 0003 has no board: its next write builds it from its log."""
+    table, snapshot = written_then_taken_back(empty_db, "0003", record_four)
+    engine = Database(empty_db).engine
+    with engine.connect() as conn:
+        from sqlalchemy import inspect
+
+        assert not inspect_has(conn, "table_boards")
+        assert "board_version" not in {c["name"] for c in inspect(conn).get_columns("tables")}
+        assert conn.execute(text("SELECT count(*) FROM changes")).scalar_one() == 4
+    engine.dispose()
+    assert migrate.upgrade(empty_db) == ("0003", migrate.head())
+    database = Database(empty_db)
+    try:
+        with database.engine.connect() as conn:
+            assert conn.execute(text("SELECT version, board_version FROM tables")).one() == (5, 0)
+            assert conn.execute(text("SELECT count(*) FROM table_boards")).scalar_one() == 0
+        service = TableService(database)
+        assert service.read(table["id"]) == snapshot
+        written = json.loads(service.record(table["id"], table["edit_token"], None, {"result": "abort", "kind": "four_winds"}))
+        assert [h.get("riichi") for h in written["hands"]] == [[0], [1], None]
+        with database.engine.connect() as conn:
+            assert conn.execute(text("SELECT version, board_version FROM tables")).one() == (6, 6)
+            assert conn.execute(text("SELECT hand_index FROM table_boards ORDER BY hand_index")).scalars().all() == [0, 1, 2]
+        # and back down: the log is all there is again, with its new change
+        database.dispose()
+        migrate.downgrade(empty_db, "0003")
+        with database.engine.connect() as conn:
+            assert not inspect_has(conn, "table_boards")
+            assert conn.execute(text("SELECT count(*) FROM changes")).scalar_one() == 5
+    finally:
+        database.dispose()

@@ -14,6 +14,7 @@ import os
 from flask import Blueprint, current_app, jsonify, request
 
 from recognition.contributions import ContributionError, ContributionStore, Limits
+from web.bodies import photo_slot
 from web.errors import ApiError
 
 bp = Blueprint("contributions", __name__, url_prefix="/api")
@@ -62,7 +63,12 @@ def contribute():
     labels = request.form.get("labels")
     if labels is None:
         raise ApiError(400, "send the tiles as the multipart form field 'labels' (JSON)", "labels")
-    return jsonify(_call(store.add, data, labels)), 201
+    with photo_slot():  # photos in flight: per worker and per client (web/bodies.py)
+        record = _call(store.add, data, labels)
+    resp = jsonify(record)
+    resp.status_code = 201
+    resp.headers["Cache-Control"] = "no-store"  # it carries the delete token
+    return resp
 
 
 @bp.get("/contributions/<cid>")

@@ -34,9 +34,13 @@ class ApiError(Exception):
 
 CODES = {
     400: "malformed", 401: "token_missing", 403: "token_wrong", 404: "not_found", 405: "method_not_allowed",
-    409: "conflict", 413: "too_large", 415: "unsupported_media_type", 422: "impossible", 429: "rate_limited",
-    500: "internal", 503: "unavailable",
+    408: "request_timeout", 409: "conflict", 413: "too_large", 415: "unsupported_media_type", 422: "impossible",
+    428: "precondition_required", 429: "rate_limited", 500: "internal", 503: "unavailable",
 }
+
+#: Seconds a client is told to wait (Retry-After) when the storage is down: a restart of the
+#: database or a disk freed takes about that long, and the phone's queue retries by itself.
+STORAGE_RETRY_AFTER = 5
 
 
 def error_code(status: int) -> str:
@@ -64,6 +68,15 @@ def register(app: Flask) -> None:
         return err
 
     @app.errorhandler(Exception)
-    def _unexpected(err: Exception):  # pragma: no cover - the last line of defence
-        log.exception("unhandled error on %s", request.path)
+    def _unexpected(err: Exception):
+        from storage.db import storage_failure
+
+        if storage_failure(err):  # the request did nothing (its transaction was rolled back): say try again
+            log.error("storage unavailable on %s: %s: %s", request.path, err.__class__.__name__, err)
+            resp, status = error_response(503, "the server cannot use its storage just now; nothing was changed. "
+                                               "Try again in a moment.", None, retry_after=STORAGE_RETRY_AFTER,
+                                          detail={"id": "storage_unavailable", "params": {}})
+            resp.headers["Retry-After"] = str(STORAGE_RETRY_AFTER)
+            return resp, status
+        log.exception("unhandled error on %s", request.path)  # pragma: no cover - the last line of defence
         return error_response(500, "internal error; nothing was changed", None)

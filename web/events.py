@@ -7,7 +7,8 @@ from services.events import EventService
 from services.tables import TableError
 
 from .api import json_body
-from .tables import _table_error, _token
+from .errors import error_response
+from .tables import _table_error, _token, no_store
 
 bp = Blueprint("events", __name__)
 
@@ -32,7 +33,7 @@ def create():
     doc = service().create(json_body())
     resp = _event_response(doc, 201)
     resp.headers["Location"] = f"/api/events/{doc['id']}"
-    return resp
+    return no_store(resp)  # it carries the organiser token
 
 
 @bp.get("/api/events/<key>")
@@ -50,6 +51,23 @@ def read(key: str):
     return resp
 
 
+@bp.get("/api/events/<key>/changes")
+def changes(key: str):
+    """What phones on the event page poll: 304 when nothing changed since ``since`` (the tag of the
+    document they hold), else only what changed (see EventService.changes)."""
+    since = request.args.get("since", "")
+    if not since or len(since) > 64:
+        return error_response(400, "since must be the tag of the event document you hold (its ETag)", "since")
+    tag, text = service().changes(key, since)
+    if text is None:
+        resp = Response(status=304)
+    else:
+        resp = Response(text, mimetype="application/json")
+    resp.headers["ETag"] = f'"{tag}"'
+    resp.headers["Cache-Control"] = "no-cache"
+    return resp
+
+
 @bp.patch("/api/events/<key>")
 def update(key: str):
     return _event_response(service().update(key, _token(), json_body()))
@@ -57,12 +75,12 @@ def update(key: str):
 
 @bp.post("/api/events/<key>/rounds")
 def draw_round(key: str):
-    return _event_response(service().draw_round(key, _token(), json_body()), 201)
+    return no_store(_event_response(service().draw_round(key, _token(), json_body()), 201))  # the games' edit tokens
 
 
 @bp.post("/api/events/<key>/games")
 def add_game(key: str):
-    return _event_response(service().add_game(key, _token(), json_body()), 201)
+    return no_store(_event_response(service().add_game(key, _token(), json_body()), 201))  # the game's edit token
 
 
 @bp.put("/api/events/<key>/games/<table_id>")

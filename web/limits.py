@@ -19,6 +19,9 @@ import time
 
 from flask import Flask, current_app, request
 from flask_limiter import Limiter, RateLimitExceeded
+from limits import parse_many
+from limits.storage import MemoryStorage
+from limits.strategies import MovingWindowRateLimiter
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from .errors import error_response
@@ -27,11 +30,16 @@ from .errors import error_response
 GUARDED = {
     "recognize": ["recognize.recognize"],             # the expensive call: a photo through the models
     "contribute": ["contributions.contribute"],       # a photo shared for training, kept on disk
-    "table_create": ["tables.create"],
+    # everything that makes a table: a new table, an event's games (one at a time or a round), the next game
+    "table_create": ["tables.create", "tables.next_game", "events.add_game", "events.draw_round"],
+    "event_create": ["events.create"],
     "table_read": ["tables.read", "tables.export"],   # one bucket for both
-    "table_miss": ["tables.read", "tables.export"],   # reads of codes that do not exist: guessing
 }
-MISSES = {"table_miss"}   # counted only when the answer is 404
+#: Reads by id or share code. Only MISSES (404: a code that names nothing) count against
+#: RATE_LIMITS["table_miss"], and only a miss is refused once it is spent: a phone reading its real
+#: table is never locked out by wrong guesses made from the same address (a club's wifi).
+MISS_ENDPOINTS = {"tables.read", "tables.export", "events.read", "events.export", "events.print_page"}
+MISSES = {"table_miss"}
 
 
 def _proxy_networks(setting) -> list:
@@ -97,10 +105,38 @@ def register(app: Flask) -> None:
     for name, endpoints in GUARDED.items():
         decorate = limiter.shared_limit(
             _limit(name), scope=name, exempt_when=_off(name),
-            deduct_when=(lambda resp: resp.status_code == 404) if name in MISSES else None)
+            )
         for endpoint in endpoints:
             # flask-limiter types the decorated view as possibly async; these views are plain functions
             app.view_functions[endpoint] = decorate(app.view_functions[endpoint])  # type: ignore[assignment]
+
+    fallback = MovingWindowRateLimiter(MemoryStorage())  # when the shared store is down
+
+    @app.after_request
+    def _limit_misses(resp):
+        if resp.status_code != 404 or request.endpoint not in MISS_ENDPOINTS:
+            return resp
+        setting = current_app.config.get("RATE_LIMITS", {}).get("table_miss")
+        if not setting:
+            return resp
+        ids = (current_app.config.get("RATE_LIMIT_PREFIX") or "tenbou", "table_miss", client_address())
+        wait = 0
+        for item in parse_many(setting):
+            try:
+                allowed = limiter.limiter.hit(item, *ids)
+                reset = limiter.limiter.get_window_stats(item, *ids).reset_time
+            except Exception:  # noqa: BLE001 - the store is down: count in this process
+                allowed = fallback.hit(item, *ids)
+                reset = fallback.get_window_stats(item, *ids).reset_time
+            if not allowed:
+                wait = max(wait, min(max(1, math.ceil(reset - time.time())), item.get_expiry()))
+        if not wait:
+            return resp
+        out, status = error_response(429, f"too many requests for codes that do not exist; try again in {wait} s",
+                                     None, retry_after=wait)
+        out.status_code = status
+        out.headers["Retry-After"] = str(wait)
+        return out
 
     @app.errorhandler(RateLimitExceeded)
     def _too_many(err: RateLimitExceeded):

@@ -43,6 +43,7 @@ def _error(description: str) -> dict:
 
 ERRORS = {
     "400": _error("Malformed request: the field and what was wrong"),
+    "408": _error("The request body did not arrive in time (the connection is closed)"),
     "413": _error("Request too large"),
     "415": _error("Not JSON (or not an image)"),
     "422": _error("Well-formed but impossible: the field and why"),
@@ -56,8 +57,23 @@ SCHEMAS = {
                                                 "code": {"type": "string", "description": "stable kind of failure, for a translated message",
                                                          "enum": ["malformed", "token_missing", "token_wrong", "not_found", "method_not_allowed",
                                                                   "conflict", "too_large", "unsupported_media_type", "impossible",
-                                                                  "rate_limited", "internal", "unavailable", "error"]},
+                                                                  "rate_limited", "internal", "unavailable", "request_timeout",
+                                                                  "precondition_required", "error"]},
                                                 "detail": _ref("ErrorDetail")}}},
+    },
+    "EventChanges": {
+        "type": "object", "required": ["tag"],
+        "properties": {
+            "tag": {"type": "string", "description": "the tag (ETag) of the event now"},
+            "since": {"type": "string", "description": "the tag the changes are from"},
+            "set": {"type": "object", "description": "top-level values of the event that changed, whole"},
+            "lists": {"type": "object", "description": "per list of the event (games, standings, stats...): its new length "
+                                                        "and the entries that changed, by index",
+                      "additionalProperties": {"type": "object", "required": ["length", "items"],
+                                               "properties": {"length": {"type": "integer", "minimum": 0},
+                                                              "items": {"type": "object"}}}},
+            "full": {"type": "object", "description": "the whole event (as GET /api/events/{key}), when the tag is unknown"},
+        },
     },
     "ErrorDetail": {
         "type": "object", "required": ["id", "params"],
@@ -292,7 +308,7 @@ SCHEMAS = {
     "Health": {"type": "object", "required": ["ok", "checks"],
                "properties": {"ok": {"type": "boolean"}, "checks": {
                    "type": "object", "properties": {
-                       "database": {"enum": ["ok", "unreachable", "corrupt"]},
+                       "database": {"enum": ["ok", "unreachable", "corrupt", "writes failing"]},
                        "model": {"enum": ["ok", "not loaded"]}}}}},
 }
 
@@ -300,13 +316,16 @@ TABLE_KEY = {"name": "key", "in": "path", "required": True, "schema": {"type": "
              "description": "the table id, or its share code (read only)"}
 AUTH = {"name": "Authorization", "in": "header", "required": False, "schema": {"type": "string"},
         "description": "Bearer <edit_token>"}
-IF_MATCH = {"name": "If-Match", "in": "header", "required": False, "schema": {"type": "string"},
-            "description": "the version the client saw, like \"3\"; a stale one gives 409"}
+IF_MATCH = {"name": "If-Match", "in": "header", "required": True, "schema": {"type": "string"},
+            "description": "the version the client saw, like \"3\"; a stale one gives 409, none 428"}
+STORAGE = _error("The storage cannot be used just now (database down, disk full, damaged file): nothing was "
+                 "changed; see Retry-After (detail id storage_unavailable)")
 TOO_MANY = _error("Too many requests from this client (or too many reads of codes that do not exist); see Retry-After")
 WRITE_ERRORS = {**ERRORS,
                 "401": _error("No edit token"), "403": _error("Wrong edit token"), "404": _error("No such table or hand"),
                 "409": {"description": "The table changed since If-Match: the current table is in the body",
-                        "content": {"application/json": {"schema": _ref("Conflict")}}}}
+                        "content": {"application/json": {"schema": _ref("Conflict")}}},
+                "428": _error("No If-Match: the version the change was made on is required"), "503": STORAGE}
 
 CONTRIBUTION_ID = {"name": "cid", "in": "path", "required": True, "schema": {"type": "string", "maxLength": 64},
                    "description": "the contribution's id"}
@@ -319,7 +338,10 @@ EVENT_KEY = {"name": "key", "in": "path", "required": True, "schema": {"type": "
 ORGANISER = {"name": "Authorization", "in": "header", "required": False, "schema": {"type": "string"},
              "description": "Bearer <organiser_token>"}
 EVENT_ERRORS = {**ERRORS, "401": _error("No organiser token"), "403": _error("Wrong organiser token"),
-                "404": _error("No such event or game"), "409": _error("The event changed at the same moment")}
+                "404": _error("No such event or game"), "409": _error("The event changed at the same moment"),
+                "503": STORAGE}
+EVENT_GAME_ERRORS = {**EVENT_ERRORS, "422": _error("Impossible, or the event would hold more than MAX_EVENT_GAMES games"),
+                     "429": TOO_MANY}
 
 
 def _op(summary: str, ok: dict, *, body: dict | None = None, params=(), errors=ERRORS, ok_code="200", security=False,
@@ -369,9 +391,10 @@ PATHS = {
                       scheme="delete_token")},
     "/api/tables": {"post": _op("Create a table", _ok("The new table, with its edit token", _ref("Table")),
                                 body=_json(_ref("TableCreate"), "create_table"), ok_code="201",
-                                errors={**ERRORS, "429": TOO_MANY})},
+                                errors={**ERRORS, "429": TOO_MANY, "503": STORAGE})},
     "/api/tables/{key}": {"get": _op("A table: players, state and every hand", _ok("The table", _ref("Table")),
-                                     params=[TABLE_KEY], errors={"404": _error("No such table"), "429": TOO_MANY})},
+                                     params=[TABLE_KEY], errors={"404": _error("No such table"), "429": TOO_MANY,
+                                                                 "503": STORAGE})},
     "/api/tables/{key}/hands": {"post": _op("Record a hand", _ok("The updated table", _ref("Table")),
                                             body=_json(_ref("Hand"), "record_hand"), params=[TABLE_KEY, AUTH, IF_MATCH],
                                             errors=WRITE_ERRORS, security=True)},
@@ -396,21 +419,34 @@ PATHS = {
     "/api/tables/{key}/next": {"post": _op(
         "Next game, same players: a new table with seats and winds drawn afresh, linked to this one (the same edit token records on it)",
         _ok("The new table", _ref("Table")), params=[TABLE_KEY, AUTH], ok_code="201",
-        errors={"401": _error("No edit token"), "403": _error("Wrong edit token"), "404": _error("No such table"),
-                "422": _error("The game is not over, or already has a next game")}, security=True)},
+        errors={"401": _error("No edit token"),
+                "403": _error("Wrong edit token; for a game of an event, anything but the organiser token"),
+                "404": _error("No such table"), "429": TOO_MANY, "503": STORAGE,
+                "422": _error("The game is not over, already has a next game, or its event is full (MAX_EVENT_GAMES)")},
+        security=True)},
     "/api/events": {"post": _op("Create an event (a club night or a league season)", _ok("The event, with its organiser token", _ref("Event")),
-                                body=_json(_ref("EventCreate")), ok_code="201")},
+                                body=_json(_ref("EventCreate")), ok_code="201",
+                                errors={**ERRORS, "429": TOO_MANY, "503": STORAGE})},
     "/api/events/{key}": {
         "get": _op("An event: players, rounds, games, standings, statistics", _ok("The event", _ref("Event")),
-                   params=[EVENT_KEY], errors={"404": _error("No such event")}),
+                   params=[EVENT_KEY], errors={"404": _error("No such event"), "429": TOO_MANY, "503": STORAGE}),
         "patch": _op("Rename the event, add or rename players, change its settings", _ok("The event", _ref("Event")),
                      body=_json(_ref("EventUpdate")), params=[EVENT_KEY, ORGANISER], errors=EVENT_ERRORS, security=True)},
+    "/api/events/{key}/changes": {"get": _op(
+        "What changed in an event since the version a phone holds (what the event page polls): the values "
+        "that changed whole, and of its lists the new length and only the changed entries",
+        _ok("The changes since that version; or, for a tag the server no longer knows, the whole event under \"full\"",
+            _ref("EventChanges")),
+        params=[EVENT_KEY, {"name": "since", "in": "query", "required": True, "schema": {"type": "string", "maxLength": 64},
+                            "description": "the tag of the event document held (its ETag, without quotes)"}],
+        errors={"304": {"description": "Nothing changed since that version"}, "400": _error("No since tag"),
+                "404": _error("No such event")})},
     "/api/events/{key}/rounds": {"post": _op(
         "Seat the next round and open its tables", _ok("The event, with the new games and their edit tokens", _ref("Event")),
-        body=_json(_ref("RoundRequest")), params=[EVENT_KEY, ORGANISER], errors=EVENT_ERRORS, ok_code="201", security=True)},
+        body=_json(_ref("RoundRequest")), params=[EVENT_KEY, ORGANISER], errors=EVENT_GAME_ERRORS, ok_code="201", security=True)},
     "/api/events/{key}/games": {"post": _op(
         "Open one game for four players of the event", _ok("The event, with the new game and its edit token", _ref("Event")),
-        body=_json(_ref("GameRequest")), params=[EVENT_KEY, ORGANISER], errors=EVENT_ERRORS, ok_code="201", security=True)},
+        body=_json(_ref("GameRequest")), params=[EVENT_KEY, ORGANISER], errors=EVENT_GAME_ERRORS, ok_code="201", security=True)},
     "/api/events/{key}/games/{table_id}": {"put": _op(
         "Leave a game out of the standings (a practice game), or count it again", _ok("The event", _ref("Event")),
         body=_json(_ref("GameUpdate")), params=[EVENT_KEY, {"name": "table_id", "in": "path", "required": True,
@@ -420,7 +456,7 @@ PATHS = {
         "The event's standings, statistics and games as CSV or JSON",
         {"description": "The record", "content": {"text/csv": {"schema": {"type": "string"}}, "application/json": {"schema": {"type": "object"}}}},
         params=[EVENT_KEY, {"name": "format", "in": "query", "required": False, "schema": {"type": "string", "enum": ["csv", "json"]}}],
-        errors={"400": _error("Unknown format"), "404": _error("No such event")})},
+        errors={"400": _error("Unknown format"), "404": _error("No such event"), "429": TOO_MANY})},
     "/healthz": {"get": _op("Database reachable and undamaged, model loaded", _ok("Healthy", _ref("Health")),
                             errors={"503": {"description": "Not healthy", "content": {"application/json": {"schema": _ref("Health")}}}})},
     "/api/openapi.json": {"get": _op("This description", _ok("OpenAPI 3.1", {"type": "object"}), errors={})},

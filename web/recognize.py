@@ -16,6 +16,7 @@ from pathlib import Path
 from flask import Blueprint, current_app, jsonify, request, send_from_directory
 
 from recognition.image_io import ImageError
+from web.bodies import photo_slot
 from web.errors import ApiError
 
 bp = Blueprint("recognize", __name__, url_prefix="/api")
@@ -58,7 +59,8 @@ def recognize():
     if not data:
         raise ApiError(400, "the uploaded photo is empty", field="image")
     try:
-        result = get_recognizer().recognize(data)
+        with photo_slot():  # photos in flight: per worker and per client (web/bodies.py)
+            result = get_recognizer().recognize(data)
     except ImageError as exc:
         raise ApiError(exc.status, str(exc), field="image") from exc
     return jsonify(result.to_json())

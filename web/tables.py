@@ -1,6 +1,9 @@
 """JSON API for live tables: create, read, record hands, undo, correct, export."""
 from __future__ import annotations
 
+import json
+import re
+
 from flask import Blueprint, Response, current_app, jsonify, request
 
 from services.tables import TableError, TableService
@@ -27,6 +30,13 @@ def _if_match() -> int | None:
     from services.tables import parse_if_match
 
     return parse_if_match(request.headers.get("If-Match"))
+
+
+def no_store(resp: Response) -> Response:
+    """A response that carries a secret token (an edit, organiser or delete token): no cache, no
+    proxy and no browser history may keep a copy."""
+    resp.headers["Cache-Control"] = "no-store"
+    return resp
 
 
 def _table_response(snapshot: str, version: int, status: int = 200) -> Response:
@@ -56,7 +66,7 @@ def create():
     resp.status_code = 201
     resp.headers["Location"] = f"/api/tables/{table['id']}"
     resp.headers["ETag"] = f'"{table["version"]}"'
-    return resp
+    return no_store(resp)
 
 
 @bp.get("/<key>")
@@ -70,10 +80,14 @@ def read(key: str):
     return _table_response(snapshot, version)
 
 
-def _written(snapshot: str) -> Response:
-    import json
+_VERSION = re.compile(r',"version":(\d+),"state":')
 
-    return _table_response(snapshot, json.loads(snapshot)["version"])
+
+def _written(snapshot: str) -> Response:
+    """The table JSON after a write; its version read from the text (decoding a table of a thousand
+    hands to find one number would cost more than the write)."""
+    found = _VERSION.search(snapshot)
+    return _table_response(snapshot, int(found.group(1)) if found else json.loads(snapshot)["version"])
 
 
 @bp.post("/<key>/hands")
@@ -84,7 +98,8 @@ def record(key: str):
 @bp.post("/<key>/preview")
 def preview(key: str):
     raw = request.args.get("index")
-    if raw is not None and not raw.isdigit():
+    # str.isdigit() accepts "²" and "①", which int() refuses: only the ASCII digits are a number here
+    if raw is not None and not (raw.isascii() and raw.isdigit() and len(raw) <= 6):
         return error_response(400, f"index must be a hand number from 0; got {raw!r}", "index")
     return jsonify(service().preview(key, _token(), json_body(), None if raw is None else int(raw)))
 
@@ -106,7 +121,7 @@ def next_game(key: str):
     resp.status_code = 201
     resp.headers["Location"] = f"/api/tables/{table['id']}"
     resp.headers["ETag"] = f'"{table["version"]}"'
-    return resp
+    return no_store(resp)
 
 
 @bp.get("/<key>/export")

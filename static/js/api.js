@@ -41,7 +41,11 @@ export async function api(method, path, body, { headers = {}, raw = false } = {}
   const text = await resp.text();
   try { data = text ? JSON.parse(text) : null; } catch { data = null; }
   if (!resp.ok) {
-    if (resp.status === 503 && !data) throw unreachable("the server is not reachable");
+    // a proxy with no server behind it (502/504), or a server whose storage is down for a moment
+    // (503 with Retry-After): nothing was done, so the request is one to send again later, as offline
+    if (resp.status === 502 || resp.status === 504 || (resp.status === 503 && (!data || resp.headers.get("Retry-After")))) {
+      throw unreachable((data && data.error && data.error.message) || "the server is not reachable");
+    }
     throw new ApiError(resp.status, data && data.error, data);
   }
   return data;

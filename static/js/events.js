@@ -85,6 +85,20 @@ export async function eventsScreen(view) {
 
 // --- one event -----------------------------------------------------------------------------------
 
+/** The event document after the changes GET /api/events/<key>/changes sent: whole values under
+ * `set`, and for lists their new length and only the entries that changed. No rule is worked out
+ * here: the server sends the values, this puts them in place. */
+export function applyChanges(doc, delta) {
+  const out = { ...doc, ...(delta.set || {}) };
+  for (const [name, change] of Object.entries(delta.lists || {})) {
+    const list = (Array.isArray(doc[name]) ? doc[name] : []).slice(0, change.length);
+    for (const [i, value] of Object.entries(change.items || {})) list[Number(i)] = value;
+    out[name] = list;
+  }
+  out.tag = delta.tag;
+  return out;
+}
+
 export async function eventScreen(view, key, params) {
   let entry = store.event(key);
   let ev = entry && entry.doc;
@@ -98,6 +112,22 @@ export async function eventScreen(view, key, params) {
 
   async function load() {
     try {
+      if (ev && ev.id && ev.tag) {
+        // only what changed since the document we hold: 304 when nothing did (a few hundred bytes
+        // after a hand, where the whole document of a big event is hundreds of KB)
+        const resp = await api("GET", `/api/events/${encodeURIComponent(ev.id)}/changes?since=${encodeURIComponent(ev.tag)}`,
+          undefined, { raw: true });
+        if (resp.status === 304) return false;
+        if (resp.ok) {
+          const delta = await resp.json();
+          const fresh = delta.full || applyChanges(ev, delta);
+          const changed = fresh.tag !== ev.tag;
+          ev = fresh;
+          entry = store.saveEvent({ id: fresh.id, share_code: fresh.share_code, name: fresh.name, doc: fresh, seen_at: Date.now() });
+          return changed;
+        }
+        // anything else (an older server without it...): read the whole document as before
+      }
       const resp = await api("GET", `/api/events/${encodeURIComponent(entry && entry.id ? entry.id : key)}`, undefined,
         { raw: true, headers: ev && ev.tag ? { "If-None-Match": `"${ev.tag}"` } : {} });
       if (resp.status === 304) return false;

@@ -317,6 +317,8 @@ export async function tableScreen(view, key, params) {
     busy = true;
     try {
       if (document.visibilityState === "visible" && (await load())) render();
+      // hands queued while the server could not take them (offline, or a 502/503/504) go in by themselves
+      if (store.queue().some((q) => q.table === (table && table.id) && !q.conflict && !q.error)) flushQueue();
     } catch { /* keep the last state on a passing error */ } finally {
       busy = false;
       clearTimeout(timer);
@@ -396,7 +398,10 @@ export async function tableScreen(view, key, params) {
       edit && !offline ? offlineOffer() : null,
       s.finished && table.next_table ? h("a", { class: "btn btn-primary btn-block", href: `#/table/${table.next_table}`, "data-testid": "open-next",
         onclick: () => carryToken(table.next_table) }, t("table.go_next")) : null,
-      s.finished && !table.next_table && edit ? h("button", { type: "button", class: "btn-primary btn-block", "data-testid": "next-game", onclick: nextGame }, t("table.next_game")) : null,
+      s.finished && !table.next_table && edit && (!table.event || organiserToken())
+        ? h("button", { type: "button", class: "btn-primary btn-block", "data-testid": "next-game", onclick: nextGame }, t("table.next_game")) : null,
+      s.finished && !table.next_table && edit && table.event && !organiserToken()
+        ? h("p", { class: "small muted", "data-testid": "next-by-organiser" }, t("table.next_by_organiser")) : null,
       s.finished ? standingsCard() : null,
       (table.hands || []).length ? scoreChart() : null,
       historyCard(edit),
@@ -474,9 +479,16 @@ export async function tableScreen(view, key, params) {
     try { await send("POST", `/api/tables/${table.id}/hands`, { result: "end" }, table.version, null); } catch (err) { toast(errorText(err)); }
   }
 
+  /** The organiser token of this game's event, when this phone organises it: only it starts an event's next game. */
+  function organiserToken() {
+    const ev = table && table.event ? store.event(table.event.id) : null;
+    return ev && ev.organiser_token ? ev.organiser_token : null;
+  }
+
   async function nextGame() {
     try {
-      const next = await api("POST", `/api/tables/${table.id}/next`, undefined, { headers: { Authorization: `Bearer ${entry.edit_token}` } });
+      const token = table.event ? organiserToken() : entry.edit_token;
+      const next = await api("POST", `/api/tables/${table.id}/next`, undefined, { headers: { Authorization: `Bearer ${token}` } });
       store.saveTable({ id: next.id, share_code: next.share_code, edit_token: entry.edit_token, table: next, seen_at: Date.now(), view_seat: 0 });
       toast(t("table.next_drawn"));
       location.hash = `#/table/${next.id}`;

@@ -338,3 +338,30 @@ def test_east_only_game_then_the_next_game_with_the_same_players(phone, live_ser
     page.goto(f"/#/table/{table_id}")
     expect(page.locator('[data-testid="open-next"]')).to_be_visible()
     expect(page.locator('[data-testid="next-game"]')).to_have_count(0)
+
+
+def test_the_event_page_follows_a_hand_with_a_poll_of_only_what_changed(phone, live_server):
+    """After its first read, the event page asks only for what changed (GET .../changes?since=<tag>)
+    and puts it in place: a hand at one table shows there without the whole event being read again."""
+    page, _ = phone
+    ev = page.request.post(f"{live_server}/api/events", data={"name": "Polling night", "players": PLAYERS}).json()
+    drawn = page.request.post(f"{live_server}/api/events/{ev['id']}/rounds", data={},
+                              headers={"Authorization": f"Bearer {ev['organiser_token']}"}).json()
+    game = drawn["new_games"][1]
+    polls, whole = [], []
+
+    def seen(request):
+        if "/changes?since=" in request.url:
+            polls.append(request.url)
+        elif re.search(r"/api/events/[\w-]+$", request.url):
+            whole.append(request.url)
+    page.on("request", seen)
+    page.goto(f"{live_server}/#/event/{ev['id']}")
+    page.locator('input[name="event-tab"][value="games"]').check()
+    card = page.locator(f'[data-game="{game["id"]}"]')
+    expect(card).to_contain_text("0 hands")
+    hand = {"result": "ron", "from_seat": 1, "winners": [{"seat": 0, "value": {"han": 2, "fu": 30}}]}
+    assert page.request.post(f"{live_server}/api/tables/{game['id']}/hands", data=hand,
+                             headers={"Authorization": f"Bearer {game['edit_token']}"}).ok
+    expect(card).to_contain_text("1 hand", timeout=15_000)
+    assert polls and len(whole) == 1

@@ -67,8 +67,8 @@ def finished_table(page, live_server, ruleset="wrr") -> dict:
     table = created
     for body in hands:
         table = page.request.post(f"{live_server}/api/tables/{created['id']}/hands", headers={
-            "Content-Type": "application/json", "Authorization": f"Bearer {created['edit_token']}"},
-            data=json.dumps(body)).json()
+            "Content-Type": "application/json", "Authorization": f"Bearer {created['edit_token']}",
+            "If-Match": f'"{table["version"]}"'}, data=json.dumps(body)).json()
     return {**table, "edit_token": created["edit_token"]}
 
 

@@ -419,10 +419,11 @@ def test_a_damaged_record_stored_before_the_checks_does_not_break_the_table_scre
     lenient = lambda body, strict=True: dict(body) if isinstance(body, dict) else body  # noqa: E731  (the old code)
     monkeypatch.setattr(game.ledger, "clean_hand", lenient)
     monkeypatch.setattr(services.tables, "clean_hand", lenient)
-    for hand in ({"result": "ron", "from_seat": 1, "winners": [{"seat": 0, "value": {"han": 2, "fu": 30}}], "riichi": [],
-                  "index": 7, "deltas": "x"},
-                 {"result": "end", "riichi": "x", "winners": "y"}):
-        resp = page.request.post(f"{live_server}/api/tables/{created['id']}/hands", headers=headers, data=json.dumps(hand))
+    for version, hand in enumerate(({"result": "ron", "from_seat": 1, "winners": [{"seat": 0, "value": {"han": 2, "fu": 30}}],
+                                     "riichi": [], "index": 7, "deltas": "x"},
+                                    {"result": "end", "riichi": "x", "winners": "y"}), start=1):
+        resp = page.request.post(f"{live_server}/api/tables/{created['id']}/hands", headers={**headers, "If-Match": f'"{version}"'},
+                                 data=json.dumps(hand))
         assert resp.ok, resp.text()
     monkeypatch.undo()
     page.goto(f"/t/{created['id']}#token={created['edit_token']}")
@@ -435,4 +436,51 @@ def test_a_damaged_record_stored_before_the_checks_does_not_break_the_table_scre
     page.click('[data-testid="undo"]')
     expect(page.locator('[data-testid="record-hand"]')).to_be_visible()
     expect(page.locator(".history li")).to_have_count(1)
+    assert console.unexpected() == []
+
+
+def test_a_hand_refused_with_503_waits_in_the_queue_and_goes_in_by_itself(phone, live_server):
+    """Storage down for a moment (503 + Retry-After, issue 24): the hand is kept on the phone, and the
+    queue sends it again by itself once the server takes it, with no tap and no network change."""
+    page, console = phone
+    console.allow(503)
+    console.allow_offline()
+    table_id = create_table(page)
+    refused = []
+
+    def storage_down(route):
+        if route.request.method == "POST" and len(refused) < 2:
+            refused.append(route.request.headers.get("if-match"))
+            route.fulfill(status=503, headers={"Retry-After": "5", "Content-Type": "application/json"},
+                          body=json.dumps({"error": {"field": None, "code": "unavailable", "message": "storage down",
+                                                     "detail": {"id": "storage_unavailable", "params": {}}}}))
+        else:
+            route.continue_()
+
+    page.route(re.compile(r".*/api/tables/[^/]+/hands$"), storage_down)
+    save(record_ron(page, 1, 3, 1, 30))
+    expect(page.locator('[data-testid="pending"]')).to_contain_text("1 hand waiting to be sent", timeout=10_000)
+    expect(page.locator('[data-testid="pending"]')).to_have_count(0, timeout=20_000)
+    table = api_table(page, live_server, table_id)
+    assert len(table["hands"]) == 1 and table["hands"][0]["winners"][0]["seat"] == 3
+    assert refused and all(v == '"1"' for v in refused)   # sent with If-Match each time
+    assert console.unexpected() == []
+
+
+def test_an_event_games_next_game_is_left_to_the_organiser(phone, live_server):
+    """A phone holding only the table's token is not offered "next game" for a game of an event
+    (the server refuses it with 403, issue 24): it says the organiser starts it."""
+    page, console = phone
+    ev = page.request.post(f"{live_server}/api/events", data=json.dumps({"name": "Club", "players": NAMES}),
+                           headers={"Content-Type": "application/json"}).json()
+    org = {"Content-Type": "application/json", "Authorization": f"Bearer {ev['organiser_token']}"}
+    game = page.request.post(f"{live_server}/api/events/{ev['id']}/games", data=json.dumps({"players": [0, 1, 2, 3]}),
+                             headers=org).json()["new_games"][0]
+    resp = page.request.post(f"{live_server}/api/tables/{game['id']}/hands", data=json.dumps({"result": "end"}),
+                             headers={**org, "If-Match": '"1"'})
+    assert resp.ok, resp.text()
+    page.goto(f"/t/{game['id']}#token={game['edit_token']}")
+    expect(page.locator('[data-testid="round"]')).to_have_text("Game over")
+    expect(page.locator('[data-testid="next-by-organiser"]')).to_contain_text("its organiser starts the next game")
+    expect(page.locator('[data-testid="next-game"]')).to_have_count(0)
     assert console.unexpected() == []
