@@ -34,7 +34,11 @@ def lang_phone(request, browser, live_server):
 
 
 def post(page, live_server, path, body, token):
-    resp = page.request.post(f"{live_server}{path}", data=body, headers={"Authorization": f"Bearer {token}"})
+    headers = {"Authorization": f"Bearer {token}"}
+    if path.endswith("/hands"):  # a hand is recorded on the version of the table it was made on
+        version = page.request.get(f"{live_server}{path[:-len('/hands')]}").json()["version"]
+        headers["If-Match"] = f'"{version}"'
+    resp = page.request.post(f"{live_server}{path}", data=body, headers=headers)
     assert resp.ok, resp.text()
     return resp.json()
 

@@ -78,7 +78,7 @@ def test_closed_riichi_tsumo_in_taps_first_open_and_returning(browser, live_serv
         table_id = create_table(page)
         token = page.evaluate(f"JSON.parse(localStorage.getItem('tenbou.tables'))['{table_id}'].edit_token")
         resp = page.request.post(f"{live_server}/api/tables/{table_id}/hands", data={"result": "draw", "tenpai": [2], "riichi": [2]},
-                                 headers={"Authorization": f"Bearer {token}"})
+                                 headers={"Authorization": f"Bearer {token}", "If-Match": '"1"'})
         assert resp.ok
         state = resp.json()["state"]
         page.goto(f"/#/table/{table_id}")
