@@ -18,6 +18,11 @@ import time
 
 from app import create_app
 
+
+def current(client, table_id: str, headers: dict) -> dict:
+    """``headers`` with If-Match on the table's version now, as a phone that has read it sends."""
+    return {**headers, "If-Match": f'"{client.get(f"/api/tables/{table_id}").get_json()["version"]}"'}
+
 SIZES = (4, 40, 200)
 
 
@@ -32,7 +37,7 @@ def build(client, tables: int, hands: int) -> tuple[dict, list]:
         for k in range(hands):
             body = ({"result": "ron", "from_seat": (n + k + 1) % 4, "winners": [{"seat": (n + k) % 4, "value": {"han": 1 + k % 3, "fu": 30}}]}
                     if k % 2 == 0 else {"result": "draw", "tenpai": [k % 4]})
-            assert client.post(f"/api/tables/{g['id']}/hands", json=body, headers={"Authorization": f"Bearer {g['edit_token']}"}).status_code == 200
+            assert client.post(f"/api/tables/{g['id']}/hands", json=body, headers=current(client, g["id"], {"Authorization": f"Bearer {g['edit_token']}"})).status_code == 200
     return ev, games
 
 
@@ -44,7 +49,7 @@ def ms(fn, *args, **kwargs):
 
 def measure(tables: int, hands: int, repeat: int) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
-        app = create_app({"TESTING": True, "DATABASE_URL": f"sqlite:///{tmp}/bench.sqlite3"})
+        app = create_app({"TESTING": True, "DATABASE_URL": f"sqlite:///{tmp}/bench.sqlite3", "RATE_LIMITS": {}})  # games in bulk
         client = app.test_client()
         ev, games = build(client, tables, hands)
         url = f"/api/events/{ev['id']}"
@@ -54,7 +59,7 @@ def measure(tables: int, hands: int, repeat: int) -> dict:
         for k in range(repeat):
             g = games[(k * 7) % len(games)]
             body = {"result": "draw", "tenpai": [k % 4]}
-            assert client.post(f"/api/tables/{g['id']}/hands", json=body, headers={"Authorization": f"Bearer {g['edit_token']}"}).status_code == 200
+            assert client.post(f"/api/tables/{g['id']}/hands", json=body, headers=current(client, g["id"], {"Authorization": f"Bearer {g['edit_token']}"})).status_code == 200
             t, resp = ms(client.get, f"{url}/changes?since={tag}")      # the first phone after the hand
             out["delta_ms"].append(t)
             out["delta_bytes"], out["delta_gzip"] = len(resp.data), len(gzip.compress(resp.data))

@@ -31,6 +31,14 @@ def timed(fn, *args, **kwargs) -> tuple[float, float]:
     return (time.perf_counter() - wall) * 1000, (time.process_time() - cpu) * 1000
 
 
+def send(fn, url: str, headers: dict, **kwargs):
+    """One write as the phone makes it: If-Match on the version it last saw, moved on by the answer."""
+    resp = fn(url, headers=headers, **kwargs)
+    assert resp.status_code == 200, resp.get_json()
+    headers["If-Match"] = resp.headers["ETag"]
+    return resp
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--repeat", type=int, default=60, help="writes of each kind timed at each size")
@@ -42,15 +50,15 @@ def main() -> None:
         client = app.test_client()
         for size in SIZES:
             t = client.post("/api/tables", json={"ruleset": "wrr", "players": ["A", "B", "C", "D"]}).get_json()
-            auth = {"Authorization": f"Bearer {t['edit_token']}"}
+            auth = {"Authorization": f"Bearer {t['edit_token']}", "If-Match": f'"{t['version']}"'}
             url = f"/api/tables/{t['id']}"
             for _ in range(size - 1):  # each add below makes the table `size` hands long (the cap is 1,000)
-                assert client.post(f"{url}/hands", json=HAND, headers=auth).status_code == 200
+                send(client.post, f"{url}/hands", auth, json=HAND)
             add, undo, fix = [], [], []
             for _ in range(args.repeat):
-                add.append(timed(client.post, f"{url}/hands", json=HAND, headers=auth))
-                fix.append(timed(client.put, f"{url}/hands/{size - 1}", json=HAND, headers=auth))
-                undo.append(timed(client.delete, f"{url}/hands/last", headers=auth))
+                add.append(timed(send, client.post, f"{url}/hands", auth, json=HAND))
+                fix.append(timed(send, client.put, f"{url}/hands/{size - 1}", auth, json=HAND))
+                undo.append(timed(send, client.delete, f"{url}/hands/last", auth))
             assert len(client.get(url).get_json()["hands"]) == size - 1  # every write above was taken
             hands = [HAND] * size
             replay = [timed(board, rules, hands) for _ in range(max(5, args.repeat // 6))]

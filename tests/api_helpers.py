@@ -20,3 +20,14 @@ def current(client, table_id, headers):
     sends it (a hand write without If-Match is refused with 428)."""
     version = client.get(f"/api/tables/{table_id}").get_json()["version"]
     return {**headers, "If-Match": f'"{version}"'}
+
+
+def write(client, method, table, path, **kwargs):
+    """A write to ``/api/tables/<id><path>`` as the phone makes it: with the table's edit token
+    and If-Match on the version it last saw (kept in ``table["version"]``, moved on by each
+    accepted write's ETag)."""
+    headers = {**auth(table, table["version"]), **kwargs.pop("headers", {})}
+    resp = getattr(client, method)(f"/api/tables/{table['id']}{path}", headers=headers, **kwargs)
+    if resp.status_code == 200 and resp.headers.get("ETag"):
+        table["version"] = int(resp.headers["ETag"].strip('"'))
+    return resp

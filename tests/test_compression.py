@@ -8,7 +8,7 @@ import gzip
 import brotli
 import pytest
 
-from api_helpers import auth, new_table
+from api_helpers import auth, new_table, write
 from app import create_app
 
 
@@ -36,14 +36,14 @@ def test_pages_scripts_styles_and_json_come_compressed(client, path):
 def test_a_compressed_table_keeps_its_version_etag_for_if_match_and_if_none_match(client):
     t = new_table(client)
     for _ in range(4):
-        assert client.post(f"/api/tables/{t['id']}/hands", json={"result": "draw", "tenpai": [0]}, headers=auth(t)).status_code == 200
+        assert write(client, "post", t, "/hands", json={"result": "draw", "tenpai": [0]}).status_code == 200
     resp = client.get(f"/api/tables/{t['id']}", headers={"Accept-Encoding": "gzip, br"})
     assert resp.headers["Content-Encoding"] == "br" and resp.headers["ETag"] == '"5"'
     same = client.get(f"/api/tables/{t['id']}", headers={"Accept-Encoding": "gzip, br", "If-None-Match": resp.headers["ETag"]})
     assert same.status_code == 304 and not same.get_data() and "Content-Encoding" not in same.headers
-    write = client.post(f"/api/tables/{t['id']}/hands", json={"result": "draw", "tenpai": [1]},
-                        headers={**auth(t), "If-Match": resp.headers["ETag"], "Accept-Encoding": "gzip"})
-    assert write.status_code == 200 and write.headers["ETag"] == '"6"'
+    written = client.post(f"/api/tables/{t['id']}/hands", json={"result": "draw", "tenpai": [1]},
+                          headers={**auth(t), "If-Match": resp.headers["ETag"], "Accept-Encoding": "gzip"})
+    assert written.status_code == 200 and written.headers["ETag"] == '"6"'
 
 
 def test_small_responses_and_other_types_are_left_alone(client):

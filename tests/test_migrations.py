@@ -287,7 +287,7 @@ def test_table_boards_come_and_go_with_0004_and_a_table_from_before_gets_its_boa
             assert conn.execute(text("SELECT count(*) FROM table_boards")).scalar_one() == 0
         service = TableService(database)
         assert service.read(table["id"]) == snapshot
-        written = json.loads(service.record(table["id"], table["edit_token"], None, {"result": "abort", "kind": "four_winds"}))
+        written = json.loads(service.record(table["id"], table["edit_token"], 5, {"result": "abort", "kind": "four_winds"}))
         assert [h.get("riichi") for h in written["hands"]] == [[0], [1], None]
         with database.engine.connect() as conn:
             assert conn.execute(text("SELECT version, board_version FROM tables")).one() == (6, 6)

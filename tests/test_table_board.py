@@ -7,7 +7,7 @@ import json
 
 from sqlalchemy import delete, select, update
 
-from api_helpers import auth, new_table
+from api_helpers import auth, new_table, write
 from game.board import board, fold
 from ledger_helpers import draw, hf, ron, tsumo
 from scoring.rules import get_ruleset
@@ -52,7 +52,7 @@ def test_a_thousand_hand_table_serves_the_board_of_its_whole_log(tclient):
     t = new_table(tclient)
     hands = long_game(1000)
     for n, hand in enumerate(hands):
-        resp = tclient.post(f"/api/tables/{t['id']}/hands", json=hand, headers=auth(t))
+        resp = write(tclient, "post", t, "/hands", json=hand)
         assert resp.status_code == 200, (n, resp.get_json())
     written = resp.get_json()
     assert written["version"] == 1001 and resp.headers["ETag"] == '"1001"'
@@ -62,20 +62,20 @@ def test_a_thousand_hand_table_serves_the_board_of_its_whole_log(tclient):
     assert doc["state"]["honba"] > 900  # the draws really did keep the dealer: the table never ended
 
     # the cap is a thousand hands now (it was 200)
-    refused = tclient.post(f"/api/tables/{t['id']}/hands", json=draw(tenpai=[0, 1, 2, 3]), headers=auth(t))
+    refused = write(tclient, "post", t, "/hands", json=draw(tenpai=[0, 1, 2, 3]))
     assert refused.status_code == 422 and "at most 1000 hands" in refused.get_json()["error"]["message"]
 
     # correcting an early hand replays everything after it
-    resp = tclient.put(f"/api/tables/{t['id']}/hands/1", json=tsumo(2, hf(3, 30)), headers=auth(t))
+    resp = write(tclient, "put", t, "/hands/1", json=tsumo(2, hf(3, 30)))
     assert resp.status_code == 200, resp.get_json()
     doc = assert_board_is_the_replay(tclient, t)
     assert doc["hands"][1]["winners"][0]["han"] == 3 and doc["state"]["scores"] != written["state"]["scores"]
 
     # undo and a correction of the last hand, then a new hand again
-    assert tclient.delete(f"/api/tables/{t['id']}/hands/last", headers=auth(t)).status_code == 200
+    assert write(tclient, "delete", t, "/hands/last").status_code == 200
     assert len(assert_board_is_the_replay(tclient, t)["hands"]) == 999
-    assert tclient.put(f"/api/tables/{t['id']}/hands/998", json=draw(tenpai=[0]), headers=auth(t)).status_code == 200
-    assert tclient.post(f"/api/tables/{t['id']}/hands", json=draw(tenpai=[1, 2]), headers=auth(t)).status_code == 200
+    assert write(tclient, "put", t, "/hands/998", json=draw(tenpai=[0])).status_code == 200
+    assert write(tclient, "post", t, "/hands", json=draw(tenpai=[1, 2])).status_code == 200
     doc = assert_board_is_the_replay(tclient, t)
     assert doc["version"] == 1005 and doc["hands"][998]["tenpai"] == [0] and doc["hands"][999]["tenpai"] == [1, 2]
 
@@ -83,25 +83,25 @@ def test_a_thousand_hand_table_serves_the_board_of_its_whole_log(tclient):
 def test_corrections_undos_and_refusals_keep_board_and_log_together(tclient):
     t = new_table(tclient)
     for hand in long_game(12):
-        assert tclient.post(f"/api/tables/{t['id']}/hands", json=hand, headers=auth(t)).status_code == 200
+        assert write(tclient, "post", t, "/hands", json=hand).status_code == 200
     # a correction the rules refuse (a winner paying himself) stores nothing: not the board, not the log
     before = served(tclient, t)
-    bad = tclient.put(f"/api/tables/{t['id']}/hands/3", json=ron(1, (1, hf(2, 30), None)), headers=auth(t))
+    bad = write(tclient, "put", t, "/hands/3", json=ron(1, (1, hf(2, 30), None)))
     assert bad.status_code in (400, 422) and bad.get_json()["error"]["field"]
     assert served(tclient, t) == before
-    assert tclient.put(f"/api/tables/{t['id']}/hands/40", json=draw(), headers=auth(t)).status_code == 404
+    assert write(tclient, "put", t, "/hands/40", json=draw()).status_code == 404
     # undo every hand, one by one: each time the board is the replay of the log
     for left in range(11, -1, -1):
-        assert tclient.delete(f"/api/tables/{t['id']}/hands/last", headers=auth(t)).status_code == 200
+        assert write(tclient, "delete", t, "/hands/last").status_code == 200
         assert len(assert_board_is_the_replay(tclient, t)["hands"]) == left
-    nothing = tclient.delete(f"/api/tables/{t['id']}/hands/last", headers=auth(t))
+    nothing = write(tclient, "delete", t, "/hands/last")
     assert nothing.status_code == 422 and nothing.get_json()["error"]["field"] == "hands"
     # and the preview reads the same board
-    assert tclient.post(f"/api/tables/{t['id']}/hands", json=long_game(1)[0], headers=auth(t)).status_code == 200
-    preview = tclient.post(f"/api/tables/{t['id']}/preview", json=draw(tenpai=[0]), headers=auth(t)).get_json()
+    assert write(tclient, "post", t, "/hands", json=long_game(1)[0]).status_code == 200
+    preview = write(tclient, "post", t, "/preview", json=draw(tenpai=[0])).get_json()
     expected = board(get_ruleset("wrr"), [long_game(1)[0], draw(tenpai=[0])])
     assert preview["hand"] == expected["hands"][1] and preview["state"] == expected["state"]
-    fixed = tclient.post(f"/api/tables/{t['id']}/preview?index=0", json=draw(tenpai=[2]), headers=auth(t)).get_json()
+    fixed = write(tclient, "post", t, "/preview?index=0", json=draw(tenpai=[2])).get_json()
     assert fixed["state"] == board(get_ruleset("wrr"), [draw(tenpai=[2])])["state"]
 
 
@@ -110,12 +110,12 @@ def test_a_board_behind_its_log_is_rebuilt_from_the_log(tclient):
     from the log, and the log alone decides what it holds."""
     t = new_table(tclient)
     for hand in long_game(8):
-        assert tclient.post(f"/api/tables/{t['id']}/hands", json=hand, headers=auth(t)).status_code == 200
+        assert write(tclient, "post", t, "/hands", json=hand).status_code == 200
     database = tclient.application.extensions["database"]
     with database.writing() as conn:
         conn.execute(delete(table_boards).where(table_boards.c.table_id == t["id"]))
         conn.execute(update(tables).where(tables.c.id == t["id"]).values(board_version=0))
-    assert tclient.put(f"/api/tables/{t['id']}/hands/2", json=draw(tenpai=[3]), headers=auth(t)).status_code == 200
+    assert write(tclient, "put", t, "/hands/2", json=draw(tenpai=[3])).status_code == 200
     doc = assert_board_is_the_replay(tclient, t)
     assert doc["hands"][2]["tenpai"] == [3] and len(doc["hands"]) == 8
     with database.engine.connect() as conn:
