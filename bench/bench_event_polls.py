@@ -19,9 +19,10 @@ import time
 from app import create_app
 
 
-def current(client, table_id: str, headers: dict) -> dict:
-    """``headers`` with If-Match on the table's version now, as a phone that has read it sends."""
-    return {**headers, "If-Match": f'"{client.get(f"/api/tables/{table_id}").get_json()["version"]}"'}
+def edit(client, game: dict) -> dict:
+    """A game's edit token and If-Match on its table's version now, as a phone that has read it sends."""
+    version = client.get(f"/api/tables/{game['id']}").get_json()["version"]
+    return {"Authorization": f"Bearer {game['edit_token']}", "If-Match": f'"{version}"'}
 
 SIZES = (4, 40, 200)
 
@@ -37,7 +38,7 @@ def build(client, tables: int, hands: int) -> tuple[dict, list]:
         for k in range(hands):
             body = ({"result": "ron", "from_seat": (n + k + 1) % 4, "winners": [{"seat": (n + k) % 4, "value": {"han": 1 + k % 3, "fu": 30}}]}
                     if k % 2 == 0 else {"result": "draw", "tenpai": [k % 4]})
-            assert client.post(f"/api/tables/{g['id']}/hands", json=body, headers=current(client, g["id"], {"Authorization": f"Bearer {g['edit_token']}"})).status_code == 200
+            assert client.post(f"/api/tables/{g['id']}/hands", json=body, headers=edit(client, g)).status_code == 200
     return ev, games
 
 
@@ -59,7 +60,7 @@ def measure(tables: int, hands: int, repeat: int) -> dict:
         for k in range(repeat):
             g = games[(k * 7) % len(games)]
             body = {"result": "draw", "tenpai": [k % 4]}
-            assert client.post(f"/api/tables/{g['id']}/hands", json=body, headers=current(client, g["id"], {"Authorization": f"Bearer {g['edit_token']}"})).status_code == 200
+            assert client.post(f"/api/tables/{g['id']}/hands", json=body, headers=edit(client, g)).status_code == 200
             t, resp = ms(client.get, f"{url}/changes?since={tag}")      # the first phone after the hand
             out["delta_ms"].append(t)
             out["delta_bytes"], out["delta_gzip"] = len(resp.data), len(gzip.compress(resp.data))

@@ -50,7 +50,7 @@ def main() -> None:
         client = app.test_client()
         for size in SIZES:
             t = client.post("/api/tables", json={"ruleset": "wrr", "players": ["A", "B", "C", "D"]}).get_json()
-            auth = {"Authorization": f"Bearer {t['edit_token']}", "If-Match": f'"{t['version']}"'}
+            auth = {"Authorization": f"Bearer {t['edit_token']}", "If-Match": f'"{t["version"]}"'}
             url = f"/api/tables/{t['id']}"
             for _ in range(size - 1):  # each add below makes the table `size` hands long (the cap is 1,000)
                 send(client.post, f"{url}/hands", auth, json=HAND)

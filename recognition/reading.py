@@ -22,6 +22,7 @@ from dataclasses import dataclass, field, replace
 from statistics import median
 from typing import Any
 
+from recognition import scales
 from recognition.hand import Proposal, TileReading, find_melds, propose
 from scoring.errors import detail
 
@@ -40,6 +41,14 @@ class Settings:
     half_turn_tta: bool = False  # also read every crop turned half round, and average
     border_confidence: float = 0.9  # a tile cut by the photo's edge must be read at least this surely
     min_confidence: float = 0.5  # a box read less surely than this as one tile (given it is one) is dropped
+    # recognition.scales (issue 19): the first three run where the networks run (pipeline.py) and
+    # are off until the phone's worker runs them too (the phone and the server read the same
+    # tiles); the last two run here, after classifying, on both
+    multi_scale: bool = False  # detect again where the tiles are the size the detector learned
+    merge_fragments: bool = False  # parts of one tile's face (blank top, pip groups) are not tiles
+    tall_faces: bool = False  # a face far taller than wide, read as blank, is read again from its lower part
+    drop_misfits: bool = True  # boxes of no tile's shape (a strip of print, a point stick) are not tiles
+    drop_unsure_groups: bool = True  # groups read unsurely, and unsure lone boxes beside a sure hand, are clutter
 
     def to_json(self) -> dict[str, Any]:
         return {k: getattr(self, k) for k in self.__dataclass_fields__}
@@ -406,6 +415,7 @@ def assemble(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]],
     ow, oh = original_size or (w / to_original, h / to_original)
     m = 0.004 * max(h, w)
     idx = []
+    sure: list[float] = []
     for i, b in enumerate(boxes):
         p = probs[i]
         if reject >= 0 and p[reject] >= settings.reject_threshold:
@@ -419,6 +429,13 @@ def assemble(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]],
         if (at_edge and tile_conf < settings.border_confidence) or tile_conf < settings.min_confidence:
             continue
         idx.append(i)
+        sure.append(float(tile_conf))
+    if idx and (settings.drop_misfits or settings.drop_unsure_groups):
+        # shapes no tile has, and clutter judged by the company it keeps (recognition.scales)
+        kept = scales.keep_tiles([(float(boxes[i][0]), float(boxes[i][1]), float(boxes[i][2]), float(boxes[i][3]),
+                                   float(boxes[i][4])) for i in idx], sure, settings.drop_misfits,
+                                 settings.drop_unsure_groups)
+        idx = [idx[k] for k in kept]
     if idx:
         conf = [max(v for k, v in enumerate(probs[i]) if k != reject) for i in idx]
         keep = drop_duplicates([boxes[i][:4] for i in idx], [c * boxes[i][4] for c, i in zip(conf, idx)])

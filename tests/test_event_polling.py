@@ -9,6 +9,12 @@ import pytest
 
 from api_helpers import current
 
+
+def edit(client, game: dict) -> dict:
+    """A game's edit token and If-Match on its table's version now."""
+    return current(client, game["id"], {"Authorization": f"Bearer {game['edit_token']}"})
+
+
 PLAYERS = [f"Player {i:03d}" for i in range(200)]
 
 
@@ -70,7 +76,7 @@ def test_a_poll_after_one_hand_at_200_tables_sends_only_that_table(big_event):
 
     g = games[137]
     hand = {"result": "ron", "from_seat": 2, "winners": [{"seat": 0, "value": {"han": 3, "fu": 30}}], "riichi": [0]}
-    assert client.post(f"/api/tables/{g['id']}/hands", json=hand, headers=current(client, g["id"], {"Authorization": f"Bearer {g['edit_token']}"})).status_code == 200
+    assert client.post(f"/api/tables/{g['id']}/hands", json=hand, headers=edit(client, g)).status_code == 200
     resp = poll(client, ev["id"], doc["tag"])
     assert resp.status_code == 200
     assert len(resp.get_data()) < 50_000
@@ -92,12 +98,12 @@ def test_finished_games_excluded_games_and_new_games_arrive_as_changes(big_event
     for n, g in enumerate(games[10:16]):
         for hand in ({"result": "tsumo", "winner": {"seat": n % 4, "value": {"han": 2, "fu": 30}}, "riichi": [n % 4]},
                      {"result": "draw", "tenpai": [0, 2]}):
-            assert client.post(f"/api/tables/{g['id']}/hands", json=hand, headers=current(client, g["id"], {"Authorization": f"Bearer {g['edit_token']}"})).status_code == 200
+            assert client.post(f"/api/tables/{g['id']}/hands", json=hand, headers=edit(client, g)).status_code == 200
     doc = client.get(f"/api/events/{ev['id']}").get_json()
     start = doc
     # two games end (the standings and their progress change), one is excluded, one more game is added
     for g in games[:2]:
-        ended = client.post(f"/api/tables/{g['id']}/hands", json={"result": "end"}, headers=current(client, g["id"], {"Authorization": f"Bearer {g['edit_token']}"}))
+        ended = client.post(f"/api/tables/{g['id']}/hands", json={"result": "end"}, headers=edit(client, g))
         assert ended.status_code == 200 and ended.get_json()["state"]["finished"]
         delta = poll(client, ev["id"], doc["tag"]).get_json()
         new = client.get(f"/api/events/{ev['id']}").get_json()

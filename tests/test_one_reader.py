@@ -104,7 +104,7 @@ def test_the_reading_module_needs_nothing_the_phone_lacks():
     """Pyodide runs it with the standard library and the scoring package only."""
     allowed = {"__future__", "math", "collections", "dataclasses", "statistics", "typing", "heapq", "itertools",
                "recognition", "scoring"}
-    for name in ("reading.py", "hand.py", "__init__.py"):
+    for name in ("reading.py", "hand.py", "scales.py", "__init__.py"):
         tree = ast.parse((ROOT / "recognition" / name).read_text(encoding="utf-8"))
         for node in ast.walk(tree):
             mods = [a.name for a in node.names] if isinstance(node, ast.Import) else \
@@ -117,7 +117,8 @@ def test_the_offline_archive_ships_the_reader(client):
     resp = client.get("/offline/scoring.zip")
     assert resp.status_code == 200
     names = zipfile.ZipFile(io.BytesIO(resp.data)).namelist()
-    assert {"recognition/__init__.py", "recognition/reading.py", "recognition/hand.py"} <= set(names)
+    assert {"recognition/__init__.py", "recognition/reading.py", "recognition/hand.py",
+            "recognition/scales.py"} <= set(names)
     assert "recognition/pipeline.py" not in names  # numpy and ONNX Runtime stay on the server
 
 

@@ -7,7 +7,7 @@ import json
 
 from sqlalchemy import delete, select, update
 
-from api_helpers import auth, new_table, write
+from api_helpers import new_table, write
 from game.board import board, fold
 from ledger_helpers import draw, hf, ron, tsumo
 from scoring.rules import get_ruleset

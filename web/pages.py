@@ -125,9 +125,11 @@ WORKER_CSP = ("default-src 'self'; script-src 'self' 'wasm-unsafe-eval' 'unsafe-
 #: What the phone imports offline: one hand's scoring, and the game at a table (the board it
 #: projects from the hands not yet sent).
 OFFLINE_PACKAGES = ("scoring", "game")
-#: ...and the one reader of recognition (recognition.reading and the hand search it calls): plain
+#: ...and the one reader of recognition (recognition.reading, the box clean-up of recognition.scales
+#: and the hand search it calls): plain
 #: Python, run on the camera's frames after ONNX Runtime Web, as the server runs it after its own.
-OFFLINE_MODULES = ("recognition/__init__.py", "recognition/reading.py", "recognition/hand.py")
+OFFLINE_MODULES = ("recognition/__init__.py", "recognition/reading.py", "recognition/hand.py",
+                   "recognition/scales.py")
 
 
 @lru_cache(maxsize=1)

@@ -1,0 +1,334 @@
+"""Detection at the scale of the tiles, and one tile per box: pure Python on lists of boxes.
+
+The detector learned tiles of a certain size (in its input's pixels). A row photographed from
+across the table gives tiles far smaller than that, a close-up of two tiles far larger, and both
+are read badly or not at all. The functions here look at a first pass's boxes, say at which input
+sizes to run the detector again (`rescan_sides`), merge the passes (`merge_passes`), and then
+clean the boxes up: parts of one tile boxed as tiles of their own (the blank upper half of an
+upright tile's face, a pinzu tile's groups of pips) are dropped or merged into one tile
+(`merge_fragments`), and boxes that do not fit the tiles around them in size, shape and
+confidence are dropped (`drop_misfits`).
+
+Everything works on plain tuples and floats, with no numpy, so the phone's Pyodide reader can run
+the same code as the server (recognition.reading calls it there). A box is
+``(x1, y1, x2, y2, score)`` in one pixel frame; functions return new lists, never change theirs.
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+Box = tuple[float, float, float, float, float]
+
+FACE_ASPECT = 1.35  # a tile's face: height / width
+TALL = 1.75  # a box this much higher than wide is more than a face (a standing tile's blank top)
+
+
+@dataclass(frozen=True)
+class ScaleRule:
+    """The tile sizes the detector reads well, as the side of a square of the tile's box area, in
+    the detector's input pixels; `target` is where a second pass puts the tiles. `max_side` and
+    `min_side` bound the input's long side, `pyramid` are the long sides tried when a first pass
+    finds nothing it can measure."""
+
+    low: float = 16.0
+    high: float = 64.0
+    target: float = 34.0
+    min_side: int = 96
+    max_side: int = 1024
+    # nothing found at 512 px: try smaller (a close-up), not larger: a far row is found in part
+    # at 512 px and measured, and a pass at 1008 px costs four of 512 px on every photo with no tile
+    pyramid: tuple[int, ...] = (128, 256)
+    cluster: float = 1.3  # boxes within this factor of each other's size are "the same size"
+
+
+DEFAULT_RULE = ScaleRule()
+
+
+def side(box: Sequence[float]) -> float:
+    """The side of a square with the box's area (orientation-free: a sideways tile gives the same)."""
+    return math.sqrt(max(box[2] - box[0], 0.0) * max(box[3] - box[1], 0.0))
+
+
+def area(box: Sequence[float]) -> float:
+    return max(box[2] - box[0], 0.0) * max(box[3] - box[1], 0.0)
+
+
+def intersection(a: Sequence[float], b: Sequence[float]) -> float:
+    ix = min(a[2], b[2]) - max(a[0], b[0])
+    iy = min(a[3], b[3]) - max(a[1], b[1])
+    return ix * iy if ix > 0 and iy > 0 else 0.0
+
+
+def iou(a: Sequence[float], b: Sequence[float]) -> float:
+    inter = intersection(a, b)
+    union = area(a) + area(b) - inter
+    return inter / union if union > 0 else 0.0
+
+
+def inside_share(inner: Sequence[float], outer: Sequence[float]) -> float:
+    """The share of `inner`'s area that lies inside `outer`."""
+    a = area(inner)
+    return intersection(inner, outer) / a if a > 0 else 0.0
+
+
+def _weighted_median(values: list[float], weights: list[float]) -> float:
+    pairs = sorted(zip(values, weights))
+    half = sum(w for _, w in pairs) / 2
+    acc = 0.0
+    for v, w in pairs:
+        acc += w
+        if acc >= half:
+            return v
+    return pairs[-1][0]
+
+
+def tile_size(boxes: Sequence[Box], rule: ScaleRule = DEFAULT_RULE) -> float | None:
+    """The tiles' typical size (see `side`), or None for no boxes.
+
+    Not the plain median: fragments of tiles are smaller than tiles and clutter may be any size,
+    so this takes the largest group of boxes of about one size (within `rule.cluster` of each
+    other, counted by detector score; a tie goes to the larger size, as fragments are smaller)
+    and returns its score-weighted median."""
+    sized = [(side(b), max(b[4], 1e-3)) for b in boxes if side(b) > 0]
+    if not sized:
+        return None
+    spread = math.log(rule.cluster)
+    best: tuple[float, float] | None = None
+    best_members: list[tuple[float, float]] = []
+    for s, _ in sized:
+        members = [(t, w) for t, w in sized if abs(math.log(t / s)) <= spread]
+        weight = sum(w for _, w in members)
+        if best is None or (weight, s) > best:
+            best = (weight, s)
+            best_members = members
+    return _weighted_median([t for t, _ in best_members], [w for _, w in best_members])
+
+
+def rescan_sides(size: float | None, long_side: int, work_side: int,
+                 rule: ScaleRule = DEFAULT_RULE) -> list[int]:
+    """The detector input long sides to run again at, given the tiles' `size` measured in a
+    pass at `long_side` on an image whose long side is `work_side` (detection never enlarges
+    the image past that). Empty when the tiles are already of a size the detector reads well.
+
+    No size (nothing found): the pyramid, for a close-up (tiles too large to be seen as tiles)
+    and a far row (too small). Too small or too large: the one long side that brings them to
+    `rule.target`, bounded; none when that cannot change the scale much."""
+    top = min(rule.max_side, work_side)
+    if size is None:
+        sides = {min(max(s, rule.min_side), top) for s in rule.pyramid}
+        return sorted(s for s in sides if abs(math.log(s / long_side)) >= math.log(1.25))
+    if rule.low <= size <= rule.high:
+        return []
+    new = int(round(min(max(long_side * rule.target / size, rule.min_side), top)))
+    if abs(math.log(new / long_side)) < math.log(1.25):  # too little change to read differently
+        return []
+    return [new]
+
+
+def fit(box: Box, scale: float, rule: ScaleRule = DEFAULT_RULE) -> float:
+    """How far (in log size) a box found at `scale` (detector pixels per frame pixel) was from
+    the sizes the detector reads well: 0 inside [low, high]."""
+    s = side(box) * scale
+    if s <= 0:
+        return math.inf
+    if s < rule.low:
+        return math.log(rule.low / s)
+    if s > rule.high:
+        return math.log(s / rule.high)
+    return 0.0
+
+
+def merge_passes(passes: Sequence[tuple[Sequence[Box], float]], rule: ScaleRule = DEFAULT_RULE,
+                 overlap: float = 0.45, contain: float = 0.7) -> list[Box]:
+    """One list of boxes from several detector passes. Each pass is (boxes in one common frame,
+    its scale: detector pixels per frame pixel).
+
+    The pass that found the most at sizes the detector reads well (the sum of the scores of its
+    boxes whose `fit` is 0; a tie goes to the pass whose `tile_size` is nearest `rule.target`)
+    leads: all its boxes are kept. The others' boxes fill in what it missed, those
+    seen at a size the detector reads well (`fit`) first, then by score; a box that covers a
+    kept box of another pass (IoU over `overlap`, or the smaller lying `contain` inside the
+    larger) is dropped, so a close-up's whole tiles are not joined by the pieces of their faces
+    that a pass at a finer scale took for tiles. Within one pass, boxes are all kept (the
+    detector's own suppression already ran)."""
+    def lead(k: int) -> tuple[float, float]:
+        boxes, scale = passes[k]
+        size = tile_size(boxes, rule)
+        found = sum(b[4] for b in boxes if fit(b, scale, rule) == 0)
+        return -found, abs(math.log(size * scale / rule.target)) if size else math.inf
+
+    rank = {k: r for r, k in enumerate(sorted(range(len(passes)), key=lead))}
+    tagged: list[tuple[int, float, float, int, Box]] = []
+    for k, (boxes, scale) in enumerate(passes):
+        for b in boxes:
+            tagged.append((0 if rank[k] == 0 else 1, fit(b, scale, rule), -b[4], rank[k], b))
+    tagged.sort(key=lambda t: t[:4])
+    kept: list[tuple[int, Box]] = []
+    for _, _, _, k, b in tagged:
+        clash = False
+        for k2, c in kept:
+            if k2 == k:
+                continue
+            small, large = (b, c) if area(b) <= area(c) else (c, b)
+            if iou(b, c) > overlap or inside_share(small, large) > contain:
+                clash = True
+                break
+        if not clash:
+            kept.append((k, b))
+    return [b for _, b in kept]
+
+
+def _union(a: Sequence[float], b: Sequence[float], score: float) -> Box:
+    return (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]), score)
+
+
+def _gap(a: Sequence[float], b: Sequence[float]) -> float:
+    """The distance between two boxes (0 when they touch or overlap)."""
+    dx = max(a[0] - b[2], b[0] - a[2], 0.0)
+    dy = max(a[1] - b[3], b[1] - a[3], 0.0)
+    return math.hypot(dx, dy)
+
+
+def merge_fragments(boxes: Sequence[Box], size: float | None = None, small: float = 0.6,
+                    inside: float = 0.6, grow: float = 1.45, touch: float = 0.15) -> list[Box]:
+    """Boxes with the parts of one tile gone: a box under `small` x a tile's area (the tile
+    size is `size`, or `tile_size(boxes)`) is a fragment. A fragment lying `inside` within a
+    tile-sized box is dropped (the blank top of an upright face boxed beside its tile; a pip
+    group inside its tile). Fragments that touch (gap under `touch` x the tile size) and whose
+    union is no bigger than `grow` x a tile's area and no longer than a tile's long side
+    allows are merged into one box (a tile split into its upper and lower half, or a 4p split
+    into two 2p), with the better score. Order: tile-sized boxes first, as given, then merged
+    ones."""
+    if size is None:
+        size = tile_size(boxes)
+    if size is None:
+        return []
+    tile_area = size * size
+    whole = [b for b in boxes if area(b) >= small * tile_area]
+    parts = [b for b in boxes if area(b) < small * tile_area]
+    parts = [p for p in parts if not any(inside_share(p, w) >= inside for w in whole)]
+    # a tile's face is at most about 1.6 times longer than wide; allow its box a little more
+    longest = size * math.sqrt(2.2)
+    merged = True
+    while merged and len(parts) > 1:
+        merged = False
+        best: tuple[float, int, int] | None = None
+        for i in range(len(parts)):
+            for j in range(i + 1, len(parts)):
+                a, b = parts[i], parts[j]
+                if _gap(a, b) > touch * size:
+                    continue
+                u = _union(a, b, max(a[4], b[4]))
+                if area(u) > grow * tile_area or max(u[2] - u[0], u[3] - u[1]) > longest:
+                    continue
+                # prefer the pair whose union is closest to one tile
+                cost = abs(math.log(max(area(u), 1e-9) / tile_area))
+                if best is None or cost < best[0]:
+                    best = (cost, i, j)
+        if best is not None:
+            _, i, j = best
+            u = _union(parts[i], parts[j], max(parts[i][4], parts[j][4]))
+            parts = [p for k, p in enumerate(parts) if k not in (i, j)] + [u]
+            merged = True
+    return whole + parts
+
+
+def drop_misfits(boxes: Sequence[Box], confidences: Sequence[float], size: float | None = None,
+                 ratio: float | None = None, aspect: float = 3.2, sure: float = 0.9) -> list[int]:
+    """Indices of the boxes to keep: a box longer than `aspect` times its width is no tile's
+    face at any angle the reader handles and is dropped; with a `ratio`, a box whose size is
+    off the tiles' (`size`, or `tile_size(boxes)`) by more than `ratio` either way is kept only
+    when read at least `sure` (its `confidences` entry: how surely it is a tile and which).
+
+    The size test is off by default, and `aspect` is generous: a hand near the camera and the
+    discards across the table differ in size by more than two, and photos squashed by an export
+    stretch tiles to over twice as long as wide; tighter, both cost hand-row tiles on the real
+    photos' training scenes."""
+    if ratio is not None and size is None:
+        size = tile_size(boxes)
+    keep: list[int] = []
+    for i, b in enumerate(boxes):
+        w, h = b[2] - b[0], b[3] - b[1]
+        if w <= 0 or h <= 0 or max(w, h) / min(w, h) > aspect:
+            continue
+        if (ratio is not None and size is not None and abs(math.log(side(b) / size)) > math.log(ratio)
+                and confidences[i] < sure):
+            continue
+        keep.append(i)
+    return keep
+
+
+def groups(boxes: Sequence[Box], size: float | None = None, reach: float = 0.35) -> list[list[int]]:
+    """Indices of the boxes in groups that touch: two boxes are in one group when the gap between
+    them is under `reach` x the tiles' size (`size`, or `tile_size(boxes)`), in any direction (a
+    row of tiles, a pond of discards, a keyboard's keys). Groups in order of their first box."""
+    if size is None:
+        size = tile_size(boxes)
+    n = len(boxes)
+    parent = list(range(n))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    if size is not None:
+        for i in range(n):
+            for j in range(i + 1, n):
+                if _gap(boxes[i], boxes[j]) < reach * size:
+                    parent[find(i)] = find(j)
+    out: dict[int, list[int]] = {}
+    for i in range(n):
+        out.setdefault(find(i), []).append(i)
+    return list(out.values())
+
+
+def drop_unsure_groups(boxes: Sequence[Box], confidences: Sequence[float], size: float | None = None,
+                       least: int = 3, typical: float = 0.75, sure: float = 0.97, alone: float = 0.8) -> list[int]:
+    """Indices of the boxes to keep, judging boxes by the company they keep (`groups`).
+
+    - A group of at least `least` touching boxes whose median confidence is under `typical` is
+      clutter read as tiles (a keyboard's keys, letters of print: each looks a little like some
+      tile, none like one surely): only its members read at least `sure` stay.
+    - When the photo has a group of tiles read surely (`least` or more, median at least
+      `typical`), a box standing alone or in a pair away from it must be read at least `alone`:
+      beside a hand read surely, an unsure thing on its own is far more often a key, a die or a
+      wrapper than a tile. Photos of tiles lying apart (a scattered pond) have no such group,
+      and their lone tiles are kept as read.
+    Tiles read unsurely inside a group read surely always stay: this judges groups, not tiles."""
+    found = groups(boxes, size)
+    keep: list[int] = []
+    small: list[int] = []
+    anchored = False
+    for g in found:
+        if len(g) < least:
+            small.extend(g)
+            continue
+        conf = sorted(confidences[i] for i in g)
+        median = (conf[(len(conf) - 1) // 2] + conf[len(conf) // 2]) / 2
+        if median < typical:
+            keep.extend(i for i in g if confidences[i] >= sure)
+        else:
+            anchored = True
+            keep.extend(g)
+    keep.extend(i for i in small if not anchored or confidences[i] >= alone)
+    return sorted(keep)
+
+
+def keep_tiles(boxes: Sequence[Box], confidences: Sequence[float], misfits: bool = True,
+               unsure_groups: bool = True) -> list[int]:
+    """Indices of the classified boxes that stay: `drop_misfits`, then `drop_unsure_groups` on
+    what is left (the one call a reader makes after classifying; recognition.pipeline and the
+    phone's reader share it)."""
+    idx = drop_misfits(boxes, confidences) if misfits else list(range(len(boxes)))
+    if unsure_groups and idx:
+        kept = drop_unsure_groups([boxes[i] for i in idx], [confidences[i] for i in idx])
+        idx = [idx[k] for k in kept]
+    return idx
+
+
+__all__ = ["Box", "DEFAULT_RULE", "ScaleRule", "drop_misfits", "drop_unsure_groups", "groups", "keep_tiles", "fit", "inside_share", "iou", "merge_fragments",
+           "merge_passes", "rescan_sides", "side", "tile_size"]

@@ -1,0 +1,142 @@
+"""The hard-case suite (issue 19): photos staged by training.hard_cases with this project's own
+drawing code, one per way recognition fails on other sets and scenes, read by the real models.
+
+Each case checks the face-up tiles read (as a multiset) and that no face-down tile is invented.
+Cases still read wrongly are marked xfail(strict=True): when a change fixes one, its test
+passes, the strict mark fails the run, and the mark is taken off, so the suite records progress
+both ways. The suite's tile F1 has a floor under which it may not fall.
+"""
+from __future__ import annotations
+
+import json
+import os
+from collections import Counter
+
+import pytest
+
+from recognition.pipeline import get_recognizer
+
+HERE = os.path.join(os.path.dirname(__file__), "data", "hard_cases")
+with open(os.path.join(HERE, "labels.json")) as _f:
+    LABELS: dict[str, dict] = json.load(_f)
+
+# why each of these is still read wrongly (models of this release)
+STILL_FAILING = {
+    "far_row.jpg": "tiles 20 px wide: all seven found at the second scale, but 1p, 9p and 1s misread at that size",
+    "keyboard_alone.jpg": "keys read as tiles (2s, 3z, 5z...): the classifier has seen too few keyboards",
+    "keyboard_hand.jpg": "one key read as 2p surely, two keys as face-down tiles",
+    "standing_low.jpg": "the upright haku set apart is taken for no tile (the classifier's 'none' at 0.62)",
+    "standing_tall.jpg": "faces twice as high as wide, upper half blank: those read whole as haku are read "
+                         "again from their lower part, 6 of 10 right; the others are misread whole",
+}
+
+
+def scaled():  # type: ignore[no-untyped-def]
+    """The recogniser with every part of recognition.scales on (the server-only ones are off by
+    default until the phone runs them too)."""
+    import dataclasses
+
+    from recognition.pipeline import Recognizer
+
+    shared = get_recognizer()
+    return Recognizer(shared.detector, shared.classifier, dataclasses.replace(
+        shared.settings, multi_scale=True, merge_fragments=True, tall_faces=True))
+
+
+def _read(name: str) -> tuple[Counter, int]:
+    with open(os.path.join(HERE, name), "rb") as f:
+        result = scaled().recognize(f.read())
+    return Counter(t.tile for t in result.tiles if not t.face_down), sum(t.face_down for t in result.tiles)
+
+
+_cache: dict[str, tuple[Counter, int]] = {}
+
+
+def read(name: str) -> tuple[Counter, int]:
+    if name not in _cache:
+        _cache[name] = _read(name)
+    return _cache[name]
+
+
+@pytest.mark.parametrize("name", [
+    pytest.param(n, marks=pytest.mark.xfail(strict=True, reason=STILL_FAILING[n])) if n in STILL_FAILING else n
+    for n in sorted(LABELS)])
+def test_hard_case_is_read_exactly(name: str) -> None:
+    faces, backs = read(name)
+    want = Counter(LABELS[name]["tiles"])
+    assert faces == want, f"missing {sorted((want - faces).elements())}, invented {sorted((faces - want).elements())}"
+    assert backs == LABELS[name]["back"]
+
+
+def test_hard_case_suite_tile_f1_floor() -> None:
+    """Tile F1 over the suite (multiset match per photo): 0.730 with one detection pass and no
+    clean-up, 0.898 with recognition.scales and tall faces read from their lower part; the floor
+    keeps the gain."""
+    tp = n_pred = n_true = 0
+    for name, lab in LABELS.items():
+        faces, _ = read(name)
+        want = Counter(lab["tiles"])
+        tp += sum((faces & want).values())
+        n_pred += sum(faces.values())
+        n_true += sum(want.values())
+    p, r = tp / n_pred, tp / n_true
+    assert 2 * p * r / (p + r) >= 0.88
+
+
+def test_labels_cover_every_fixture() -> None:
+    photos = {f for f in os.listdir(HERE) if f.endswith(".jpg")}
+    assert photos == set(LABELS)
+    assert {lab["kind"] for lab in LABELS.values()} >= {"standing", "far_row", "closeup", "clutter", "hand_row"}
+    assert LABELS["keyboard_alone.jpg"]["tiles"] == []
+
+
+SHARED = os.environ.get("TENBOU_SHARED", os.path.join(os.path.dirname(__file__), "..", "..", "shared"))
+
+
+@pytest.mark.skipif(not os.path.isdir(os.path.join(SHARED, "tiles", "Export")), reason="../shared/tiles not present")
+def test_fixtures_are_rebuilt_by_their_script(tmp_path) -> None:
+    """training.hard_cases makes the committed fixtures: the same labels, and the same pictures
+    (compared as decoded pixels, so a different JPEG encoder build does not matter)."""
+    import cv2
+    import numpy as np
+
+    from training import hard_cases
+
+    assert hard_cases.build(str(tmp_path)) == LABELS
+    for name in LABELS:
+        a = cv2.imread(os.path.join(HERE, name)).astype(np.int16)
+        b = cv2.imread(str(tmp_path / name)).astype(np.int16)
+        assert a.shape == b.shape
+        assert float(np.abs(a - b).mean()) < 1.0, name
+
+
+def test_the_close_up_needs_the_second_scale() -> None:
+    """The close-up is read because of recognition.scales, not by luck of the models: with one
+    detection pass at 512 px (the reader before issue 19) it gives no tile at all."""
+    import dataclasses
+
+    from recognition.pipeline import Recognizer
+
+    on = scaled()
+    one_pass = Recognizer(on.detector, on.classifier, dataclasses.replace(on.settings, multi_scale=False))
+    with open(os.path.join(HERE, "closeup_two.jpg"), "rb") as f:
+        data = f.read()
+    assert [t.tile for t in one_pass.recognize(data).tiles] == []
+    assert sorted(t.tile for t in on.recognize(data).tiles) == ["0m", "3s"]
+
+
+def test_tall_faces_are_read_from_their_lower_part() -> None:
+    """Read whole, a tall standing face with a blank upper half looks like haku; read from its
+    lower part it is its tile (Settings.tall_faces): 4 of 10 right without, 6 with."""
+    import dataclasses
+
+    from recognition.pipeline import Recognizer
+
+    on = scaled()
+    whole = Recognizer(on.detector, on.classifier, dataclasses.replace(on.settings, tall_faces=False))
+    with open(os.path.join(HERE, "standing_tall.jpg"), "rb") as f:
+        data = f.read()
+    want = Counter(LABELS["standing_tall.jpg"]["tiles"])
+    right_whole = sum((Counter(t.tile for t in whole.recognize(data).tiles) & want).values())
+    right_lower = sum((read("standing_tall.jpg")[0] & want).values())
+    assert right_whole <= 4 and right_lower >= 6

@@ -1,0 +1,187 @@
+"""recognition.scales on hand-made box lists: the tiles' size, where to detect again, merging
+passes, parts of one tile, boxes that fit no tile. Pure Python (no numpy), as the phone runs it."""
+from __future__ import annotations
+
+import ast
+import math
+import os
+
+import pytest
+
+from recognition import scales
+from recognition.scales import ScaleRule, drop_misfits, merge_fragments, merge_passes, rescan_sides, tile_size
+
+
+def row(n: int, x0: float = 100, y0: float = 200, w: float = 30, h: float = 40, gap: float = 2,
+        score: float = 0.9) -> list[scales.Box]:
+    return [(x0 + k * (w + gap), y0, x0 + k * (w + gap) + w, y0 + h, score) for k in range(n)]
+
+
+def test_numpy_free() -> None:
+    """The phone's reader runs this module under Pyodide without numpy: it imports only the
+    standard library."""
+    path = os.path.join(os.path.dirname(scales.__file__), "scales.py")
+    with open(path) as f:
+        tree = ast.parse(f.read())
+    imported = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            imported |= {a.name.split(".")[0] for a in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            imported.add((node.module or "").split(".")[0])
+    assert imported <= {"__future__", "math", "collections", "dataclasses", "typing"}, imported
+
+
+def test_tile_size_of_a_row_ignores_fragments_and_clutter() -> None:
+    tiles = row(8)  # 30 x 40: side sqrt(1200) = 34.6
+    fragments = [(100, 200, 130, 215, 0.5), (132, 200, 162, 214, 0.5), (164, 200, 180, 220, 0.6)]
+    clutter = [(500, 500, 620, 600, 0.7)]
+    assert tile_size(tiles + fragments + clutter) == pytest.approx(math.sqrt(1200))
+
+
+def test_tile_size_prefers_the_larger_when_groups_tie() -> None:
+    big, small = row(3, w=30, h=40), row(3, y0=400, w=12, h=16)
+    assert tile_size(small + big) == pytest.approx(math.sqrt(1200))
+    assert tile_size([]) is None
+
+
+def test_rescan_sides() -> None:
+    rule = ScaleRule(low=16, high=64, target=32, min_side=192, max_side=1024, pyramid=(256, 1024))
+    assert rescan_sides(30.0, 512, 1008, rule) == []  # already the size it learned
+    # a far row: tiles of 8 px at 512 -> four times larger, but never past the image's own 1008
+    assert rescan_sides(8.0, 512, 1008, rule) == [1008]
+    assert rescan_sides(12.0, 512, 4000, rule) == [1024]  # bounded by max_side
+    # a close-up: tiles of 200 px at 512 -> the long side that makes them 32 px, not under min_side
+    assert rescan_sides(200.0, 512, 1008, rule) == [192]
+    assert rescan_sides(100.0, 512, 1008, rule) == [192]  # 512 * 32 / 100 = 164, under min_side
+    assert rescan_sides(80.0, 512, 1008, rule) == [205]  # 512 * 32 / 80 = 204.8
+    # nothing measurable: the pyramid, minus the pass already made
+    assert rescan_sides(None, 512, 1008, rule) == [256, 1008]
+    assert rescan_sides(None, 256, 1008, rule) == [1008]
+    assert rescan_sides(None, 512, 560, rule) == [256]  # 560 is too close to 512 to read differently
+    # a small image cannot be enlarged: no second pass that would change nothing
+    assert rescan_sides(8.0, 300, 300, rule) == []
+
+
+def test_merge_passes_keeps_each_tile_from_the_pass_that_saw_it_at_a_learned_size() -> None:
+    rule = ScaleRule(low=16, high=64, target=34)
+    # first pass at scale 0.5: the far row's tiles are 10 px in the detector (too small), and it
+    # boxed two tiles as one, twice
+    first = [(100, 100, 140, 120, 0.8), (140, 100, 180, 120, 0.8)]
+    # second pass at scale 2: the same tiles are 40 px: each found
+    second = [(100 + 20 * k, 100, 120 + 20 * k, 120, 0.6) for k in range(4)]
+    merged = merge_passes([(first, 0.5), (second, 2.0)], rule)
+    assert sorted(merged) == sorted(second)
+    # a tile only the first pass found (well sized there) is kept alongside
+    lone = (400, 400, 480, 480, 0.9)
+    merged = merge_passes([(first + [lone], 0.5), (second, 2.0)], rule)
+    assert sorted(merged) == sorted(second + [lone])
+
+
+def test_merge_passes_a_close_up_keeps_whole_tiles_not_their_pieces() -> None:
+    rule = ScaleRule(low=16, high=64, target=34)
+    # at scale 0.125 two huge tiles are 50 px: whole; at scale 1 the pass sees a piece of a face
+    # (a character's stroke) at a size it reads well, and it must not replace the tile
+    whole = [(100, 100, 420, 540, 0.7), (430, 100, 750, 540, 0.8)]
+    pieces = [(500, 200, 545, 240, 0.9)]
+    merged = merge_passes([(pieces, 1.0), (whole, 0.125)], rule)
+    assert sorted(merged) == sorted(whole)
+
+
+def test_merge_passes_keeps_overlapping_boxes_of_one_pass() -> None:
+    boxes = [(0, 0, 40, 40, 0.9), (10, 0, 50, 40, 0.8)]  # the detector's own NMS let both through
+    assert merge_passes([(boxes, 1.0)]) == boxes
+
+
+def test_fragment_inside_a_tile_is_dropped() -> None:
+    tiles = row(5)
+    blank_top = (100 + 32 * 2 + 2, 200, 100 + 32 * 2 + 28, 216, 0.7)  # the upper part of the third tile
+    out = merge_fragments(tiles + [blank_top])
+    assert out == tiles
+
+
+def test_halves_of_one_tile_merge_into_it() -> None:
+    tiles = row(5)
+    # the sixth tile was boxed as its upper and lower half, never whole
+    upper, lower = (260, 200, 290, 219, 0.6), (260, 221, 290, 240, 0.7)
+    out = merge_fragments(tiles + [upper, lower])
+    assert out[:5] == tiles
+    assert out[5:] == [(260, 200, 290, 240, 0.7)]
+
+
+def test_pip_groups_of_a_4p_merge_and_two_separate_tiles_do_not() -> None:
+    tiles = row(6)
+    # a 4p boxed as two 2p side by side (each half a tile wide)
+    left, right = (300, 200, 315, 240, 0.5), (315, 200, 330, 240, 0.5)
+    out = merge_fragments(tiles + [left, right])
+    assert len(out) == 7 and out[-1] == (300, 200, 330, 240, 0.5)
+    # two whole tiles are never merged, however close
+    assert merge_fragments(row(2, gap=0)) == row(2, gap=0)
+
+
+def test_three_pip_groups_merge_into_one_tile() -> None:
+    tiles = row(6)
+    thirds = [(300, 200 + 13 * k, 330, 200 + 13 * k + 13, 0.5) for k in range(3)]  # an 8p in three bands
+    out = merge_fragments(tiles + thirds)
+    assert len(out) == 7 and out[-1][:4] == (300, 200, 330, 239)
+
+
+def test_small_things_far_apart_are_not_merged() -> None:
+    tiles = row(6)
+    specks = [(500, 500, 510, 510, 0.4), (700, 700, 710, 710, 0.4)]
+    out = merge_fragments(tiles + specks)
+    assert sorted(out) == sorted(tiles + specks)
+
+
+def test_drop_misfits() -> None:
+    tiles = row(6)
+    huge = (600, 100, 760, 300, 0.6)  # five times a tile's size
+    strip = (100, 400, 400, 430, 0.9)  # ten times longer than wide: a line of print, a point stick
+    sure_huge = (800, 100, 960, 300, 0.9)
+    boxes = tiles + [huge, strip, sure_huge]
+    conf = [0.95] * 6 + [0.7, 0.99, 0.97]
+    # by default only the shape counts: tiles near the camera may be far larger than the rest
+    assert drop_misfits(boxes, conf) == [0, 1, 2, 3, 4, 5, 6, 8]
+    keep = drop_misfits(boxes, conf, ratio=1.9)
+    assert keep == [0, 1, 2, 3, 4, 5, 8]  # the surely-read big one stays (a close-up of one tile)
+    # unsure tiles of the row's own size are kept: this is not a confidence filter
+    assert drop_misfits(tiles, [0.3] * 6, ratio=1.9) == list(range(6))
+
+
+def test_groups_link_touching_boxes_only() -> None:
+    tiles = row(4)
+    apart = [(600, 600, 630, 640, 0.9)]
+    pair = [(100, 500, 130, 540, 0.9), (132, 500, 162, 540, 0.9)]
+    assert scales.groups(tiles + apart + pair) == [[0, 1, 2, 3], [4], [5, 6]]
+
+
+def test_an_unsurely_read_group_is_clutter() -> None:
+    keys = [(100 + 40 * c, 100 + 45 * r, 134 + 40 * c, 140 + 45 * r, 0.6) for r in range(3) for c in range(6)]
+    conf = [0.5, 0.6, 0.4, 0.7, 0.98, 0.55] * 3
+    keep = scales.drop_unsure_groups(keys, conf)
+    assert keep == [4, 10, 16]  # only the keys read as surely as a tile is
+    # the same boxes read surely (a pond of discards) all stay, unsure members included
+    conf = [0.95, 0.96, 0.6, 0.97, 0.98, 0.55] * 3
+    assert scales.drop_unsure_groups(keys, conf) == list(range(18))
+
+
+def test_lone_unsure_boxes_beside_a_sure_hand_are_dropped_but_not_without_one() -> None:
+    hand = row(10)
+    lone = [(150, 500, 180, 540, 0.6), (700, 100, 730, 140, 0.6)]
+    conf = [0.95] * 10 + [0.6, 0.85]
+    assert scales.drop_unsure_groups(hand + lone, conf) == list(range(10)) + [11]
+    # tiles lying apart with no row read surely: each is kept as read
+    scattered = [(100 + 200 * k, 100, 130 + 200 * k, 140, 0.6) for k in range(4)]
+    assert scales.drop_unsure_groups(scattered, [0.6, 0.55, 0.9, 0.7]) == [0, 1, 2, 3]
+
+
+def test_keep_tiles_combines_shape_and_company() -> None:
+    hand = row(10)
+    strip = (100, 400, 400, 430, 0.9)  # print: no tile's shape, however surely read
+    lone_key = (700, 100, 730, 140, 0.6)
+    boxes = hand + [strip, lone_key]
+    conf = [0.95] * 10 + [0.99, 0.6]
+    assert scales.keep_tiles(boxes, conf) == list(range(10))
+    assert scales.keep_tiles(boxes, conf, misfits=False) == list(range(11))  # the strip sits alone, read surely
+    assert scales.keep_tiles(boxes, conf, unsure_groups=False) == list(range(10)) + [11]
+    assert scales.keep_tiles([], []) == []

@@ -1,0 +1,302 @@
+"""Stage the photos recognition gets wrong on other sets, with this project's own drawing code.
+
+    python -m training.hard_cases [OUT]     (default tests/data/hard_cases)
+
+Each case is a phone-sized JPEG and its expected tiles in a labels.json of the dev-photos format
+(per photo: "kind", the multiset of face-up "tiles", "back"), so `python -m training.evaluate
+tests/data/hard_cases` scores it like any labelled folder, and tests/test_recognition_hard_cases.py
+checks each case. The cases (issue 19):
+
+- standing_low: a hand standing on felt, seen from a low angle: each face's upper third is blank
+  (the engraving sits low on a tall face) and the tiles' tops show; an upright haku set apart;
+- far_row: a row of seven tiles photographed from across the table (tiles about 20 px wide in a
+  1008 px photo);
+- closeup_two: a close-up of two tiles filling the photo;
+- keyboard_hand: a hand row lying on a laptop's keyboard; keyboard_alone: the keyboard, no tile;
+- pinzu_row: 4p, 6p, 8p and 9p side by side (tiles split into their groups of pips);
+- clutter_row: a hand row among dice, playing cards and printed text;
+- standing_tall: tall tiles standing close to a low camera, the upper half of each face blank
+  (the blank part read as haku, the tile lost);
+- crops_row: a hand row of another set's faces (the real photographed faces of tile-crops, a
+  Chinese-style set with other artwork).
+
+Not the training renderer (training.render): the tiles here are drawn as flat quads warped in
+perspective with their own faces, bodies, tables and clutter, so the suite is not the training
+distribution seen again. Faces come from ../shared (FluffyStuff artwork, CC0; tile-crops, MIT).
+Deterministic: the same seed gives the same bytes.
+"""
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import os
+
+import cv2
+import numpy as np
+from PIL import Image
+
+SHARED = os.environ.get("TENBOU_SHARED", os.path.join(os.path.dirname(__file__), "..", "..", "shared"))
+OUT = os.path.join(os.path.dirname(__file__), "..", "tests", "data", "hard_cases")
+W, H = 1008, 756  # the recogniser's working size: fixtures stay small and lose nothing
+FACE_W, FACE_H = 150, 200
+
+_FLUFFY = {**{f"{n}m": f"Man{n}" for n in range(1, 10)}, **{f"{n}p": f"Pin{n}" for n in range(1, 10)},
+           **{f"{n}s": f"Sou{n}" for n in range(1, 10)}, "1z": "Ton", "2z": "Nan", "3z": "Shaa", "4z": "Pei",
+           "5z": "Haku", "6z": "Hatsu", "7z": "Chun", "0m": "Man5-Dora", "0p": "Pin5-Dora", "0s": "Sou5-Dora"}
+IVORY = (238, 234, 222)
+
+
+def _glyph(code: str) -> np.ndarray:
+    """FluffyStuff's Regular artwork for `code` as RGBA float (FACE_H, FACE_W, 4)."""
+    im = Image.open(os.path.join(SHARED, "tiles", "Export", "Regular", f"{_FLUFFY[code]}.png")).convert("RGBA")
+    return np.asarray(im.resize((FACE_W, FACE_H), Image.Resampling.LANCZOS), np.float32) / 255.0
+
+
+def face(code: str, blank_top: float = 0.0, ground: tuple[int, int, int] = IVORY) -> np.ndarray:
+    """A tile's face, RGB uint8 (h, FACE_W, 3): the artwork on an ivory ground; with `blank_top`
+    the face is that much taller and the artwork sits in its lower part, as on sets whose faces
+    are engraved low on a tall tile."""
+    g = _glyph(code)
+    top = int(round(FACE_H * blank_top / (1 - blank_top))) if blank_top else 0
+    out = np.empty((FACE_H + top, FACE_W, 3), np.float32)
+    out[:] = np.array(ground, np.float32) / 255.0
+    a = g[..., 3:4]
+    out[top:] = out[top:] * (1 - a) + g[..., :3] * a
+    return (out * 255).astype(np.uint8)
+
+
+def crop_faces() -> dict[str, list[np.ndarray]]:
+    """The photographed faces of tile-crops (another set), RGB uint8 at FACE_W x FACE_H."""
+    root = os.path.join(SHARED, "data", "tile-crops")
+    out: dict[str, list[np.ndarray]] = {}
+    with open(os.path.join(root, "labels.csv"), newline="") as f:
+        for row in csv.DictReader(f):
+            im = Image.open(os.path.join(root, "images", row["image"])).convert("RGB")
+            out.setdefault(row["tile"], []).append(np.asarray(im.resize((FACE_W, FACE_H), Image.Resampling.LANCZOS)))
+    return out
+
+
+def warp(img: np.ndarray, src: np.ndarray, quad: np.ndarray) -> None:
+    """Draw `src` (RGB uint8) into `img` in place, its corners going to `quad` (4, 2): tl, tr, br, bl."""
+    h, w = src.shape[:2]
+    m = cv2.getPerspectiveTransform(np.float32([[0, 0], [w, 0], [w, h], [0, h]]), np.float32(quad))
+    layer = cv2.warpPerspective(src, m, (img.shape[1], img.shape[0]), flags=cv2.INTER_AREA)
+    mask = cv2.warpPerspective(np.full((h, w), 255, np.uint8), m, (img.shape[1], img.shape[0]), flags=cv2.INTER_LINEAR)
+    a = (mask.astype(np.float32) / 255.0)[..., None]
+    img[:] = (img * (1 - a) + layer * a).astype(np.uint8)
+
+
+def poly(img: np.ndarray, pts: np.ndarray, colour: tuple[int, int, int]) -> None:
+    cv2.fillConvexPoly(img, np.int32(np.round(pts)), colour, cv2.LINE_AA)
+
+
+def table(rng: np.random.Generator, colour: tuple[int, int, int], grain: float = 8.0) -> np.ndarray:
+    """Felt or cloth: a colour, low-frequency shading and fine noise."""
+    base = np.array(colour, np.float32)
+    shade = cv2.resize(rng.normal(0, 1, (6, 8)).astype(np.float32), (W, H), interpolation=cv2.INTER_CUBIC)
+    img = base[None, None, :] * (1 + 0.06 * shade[..., None]) + rng.normal(0, grain, (H, W, 3))
+    return np.clip(cv2.GaussianBlur(img, (3, 3), 0), 0, 255).astype(np.uint8)
+
+
+def lying_tile(img: np.ndarray, tex: np.ndarray, x: float, y: float, w: float, h: float,
+               back: tuple[int, int, int], lean: float = 0.0, depth: float = 0.25) -> tuple[float, float, float, float]:
+    """A tile lying face up seen from above and a little in front: its face (w x h, the top edge
+    shifted by `lean` x w for perspective) and its front side in the back colour below.
+    Returns the face's box."""
+    d = h * depth
+    poly(img, np.array([[x, y + h], [x + w, y + h], [x + w, y + h + d], [x, y + h + d]]), back)
+    poly(img, np.array([[x, y + h - 2], [x + w, y + h - 2], [x + w, y + h + d * 0.35], [x, y + h + d * 0.35]]), IVORY)
+    quad = np.array([[x + lean * w, y], [x + w + lean * w, y], [x + w, y + h], [x, y + h]])
+    warp(img, tex, quad)
+    cv2.polylines(img, [np.int32(quad)], True, (170, 165, 150), 1, cv2.LINE_AA)
+    return (float(quad[:, 0].min()), y, float(quad[:, 0].max()), y + h)
+
+
+def standing_tile(img: np.ndarray, tex: np.ndarray, x: float, y: float, w: float, h: float,
+                  back: tuple[int, int, int], top: float = 0.18) -> None:
+    """A tile standing upright seen from a low angle: its face (w x h) and, above it, a thin
+    sliver of its top (ivory then back colour, `top` x w deep)."""
+    t = w * top
+    poly(img, np.array([[x + 2, y - t], [x + w - 2, y - t], [x + w, y], [x, y]]), back)
+    poly(img, np.array([[x + 1, y - t * 0.45], [x + w - 1, y - t * 0.45], [x + w, y], [x, y]]), (225, 222, 210))
+    warp(img, tex, np.array([[x, y], [x + w, y], [x + w, y + h], [x, y + h]]))
+    cv2.line(img, (int(x), int(y)), (int(x), int(y + h)), (150, 145, 130), 1, cv2.LINE_AA)
+
+
+def keyboard(img: np.ndarray, x0: int, y0: int, x1: int, y1: int, rng: np.random.Generator) -> None:
+    """A laptop keyboard: a dark deck with rows of light-grey or black keys carrying letters."""
+    dark = rng.random() < 0.5
+    poly(img, np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]), (45, 45, 50) if dark else (190, 192, 196))
+    keys = ["1234567890-=", "QWERTYUIOP[]", "ASDFGHJKL;'", "ZXCVBNM,./"]
+    rows = len(keys) + 1
+    kh = (y1 - y0) / rows
+    for r, letters in enumerate(keys + [" "]):
+        n = len(letters) if letters != " " else 1
+        kw = (x1 - x0 - 20) / 13.0
+        off = x0 + 10 + r * kw * 0.3
+        for k in range(n):
+            wk = kw * (6 if letters == " " else 1)
+            kx = off + k * kw + (kw * 3 if letters == " " else 0)
+            ky = y0 + r * kh
+            poly(img, np.array([[kx + 3, ky + 3], [kx + wk - 3, ky + 3], [kx + wk - 3, ky + kh - 3], [kx + 3, ky + kh - 3]]),
+                 (25, 25, 28) if dark else (245, 245, 245))
+            if letters != " ":
+                cv2.putText(img, letters[k], (int(kx + kw * 0.3), int(ky + kh * 0.6)), cv2.FONT_HERSHEY_SIMPLEX,
+                            kh / 55.0, (230, 230, 230) if dark else (40, 40, 40), max(1, int(kh / 25)), cv2.LINE_AA)
+
+
+def die(img: np.ndarray, cx: float, cy: float, s: float, n: int) -> None:
+    poly(img, np.array([[cx - s, cy - s], [cx + s, cy - s], [cx + s, cy + s], [cx - s, cy + s]]), (246, 244, 238))
+    spots = {1: [(0, 0)], 2: [(-1, -1), (1, 1)], 3: [(-1, -1), (0, 0), (1, 1)], 4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
+             5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)], 6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)]}[n]
+    for ox, oy in spots:
+        cv2.circle(img, (int(cx + ox * s * 0.55), int(cy + oy * s * 0.55)), max(2, int(s * 0.18)),
+                   (200, 30, 40) if n == 1 else (20, 20, 20), -1, cv2.LINE_AA)
+
+
+def card(img: np.ndarray, x: float, y: float, w: float, h: float, rank: str, red: bool) -> None:
+    poly(img, np.array([[x, y], [x + w, y], [x + w, y + h], [x, y + h]]), (250, 250, 248))
+    col = (200, 20, 30) if red else (15, 15, 15)
+    cv2.putText(img, rank, (int(x + w * 0.08), int(y + h * 0.2)), cv2.FONT_HERSHEY_SIMPLEX, h / 160, col, 2, cv2.LINE_AA)
+    cv2.circle(img, (int(x + w / 2), int(y + h / 2)), int(w * 0.18), col, -1, cv2.LINE_AA)
+
+
+def printed_text(img: np.ndarray, x: float, y: float, lines: int, rng: np.random.Generator) -> None:
+    """A sheet of printed text (a score sheet, a receipt)."""
+    poly(img, np.array([[x, y], [x + 330, y], [x + 330, y + 30 + lines * 26], [x, y + 30 + lines * 26]]), (244, 242, 236))
+    words = ["EAST", "ROUND", "1000", "8000", "RIICHI", "TSUMO", "DEALER", "2600", "TOTAL", "3900", "HONBA"]
+    for k in range(lines):
+        text = " ".join(words[int(i)] for i in rng.integers(0, len(words), 3))
+        cv2.putText(img, text, (int(x + 12), int(y + 30 + k * 26)), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (30, 30, 30), 1, cv2.LINE_AA)
+
+
+def _row(img: np.ndarray, codes: list[str], x: float, y: float, w: float, h: float, back: tuple[int, int, int],
+         faces: dict[str, list[np.ndarray]] | None = None, rng: np.random.Generator | None = None,
+         lean: float = 0.03) -> None:
+    for k, code in enumerate(codes):
+        if faces is not None and rng is not None:
+            tex = faces[code][int(rng.integers(0, len(faces[code])))]
+        else:
+            tex = face(code)
+        lying_tile(img, tex, x + k * (w + 1), y, w, h, back, lean)
+
+
+HAND = ["1m", "2m", "3m", "4p", "0p", "6p", "7s", "8s", "9s", "2z", "2z", "6z", "6z", "6z"]
+
+
+def standing_low(rng: np.random.Generator) -> tuple[np.ndarray, list[str]]:
+    img = table(rng, (35, 95, 60))
+    codes = ["2m", "3m", "4m", "5p", "6p", "7p", "3s", "4s", "5s", "1z", "1z", "7z", "7z"]
+    w, h = 58.0, 58.0 * 1.55
+    x0, y0 = 40.0, 330.0
+    for k, code in enumerate(codes):
+        standing_tile(img, face(code, blank_top=0.33), x0 + k * (w + 1), y0, w, h, (220, 150, 30))
+    standing_tile(img, face("5z", blank_top=0.33), x0 + 13 * (w + 1) + 40, y0, w, h, (220, 150, 30))  # haku apart
+    return img, codes + ["5z"]
+
+
+def standing_tall(rng: np.random.Generator) -> tuple[np.ndarray, list[str]]:
+    """Tall tiles standing close to a low camera: each face twice as high as wide, its upper
+    half blank, the tops showing deep."""
+    img = table(rng, (35, 95, 60))
+    codes = ["4p", "6p", "8p", "9p", "2m", "5z", "1z", "6z", "7s", "2s"]
+    w = 70.0
+    for k, code in enumerate(codes):
+        standing_tile(img, face(code, blank_top=0.5), 80 + k * (w + 1), 250, w, w * 2.1, (220, 150, 30), top=0.35)
+    return img, codes
+
+
+def far_row(rng: np.random.Generator) -> tuple[np.ndarray, list[str]]:
+    img = table(rng, (30, 70, 120))
+    codes = ["1m", "9m", "1p", "9p", "1s", "9s", "7z"]
+    _row(img, codes, 420, 300, 19, 25, (40, 120, 60))
+    return img, codes
+
+
+def closeup_two(rng: np.random.Generator) -> tuple[np.ndarray, list[str]]:
+    img = table(rng, (120, 45, 40))
+    codes = ["3s", "0m"]
+    _row(img, codes, 150, 90, 330, 440, (40, 90, 170), lean=0.0)
+    return img, codes
+
+
+def keyboard_hand(rng: np.random.Generator) -> tuple[np.ndarray, list[str]]:
+    img = table(rng, (150, 150, 155), grain=4)
+    keyboard(img, 40, 60, 970, 520, rng)
+    _row(img, HAND, 130, 560, 50, 67, (230, 160, 30))
+    return img, list(HAND)
+
+
+def keyboard_alone(rng: np.random.Generator) -> tuple[np.ndarray, list[str]]:
+    img = table(rng, (110, 100, 90), grain=4)
+    keyboard(img, 20, 120, 990, 660, rng)
+    return img, []
+
+
+def pinzu_row(rng: np.random.Generator) -> tuple[np.ndarray, list[str]]:
+    img = table(rng, (30, 100, 70))
+    codes = ["4p", "4p", "6p", "6p", "8p", "8p", "9p", "9p", "4p", "6p", "8p", "9p"]
+    _row(img, codes, 70, 300, 66, 88, (230, 160, 30))
+    return img, codes
+
+
+def clutter_row(rng: np.random.Generator) -> tuple[np.ndarray, list[str]]:
+    img = table(rng, (40, 90, 55))
+    _row(img, HAND, 150, 420, 48, 64, (40, 110, 180))
+    die(img, 120, 150, 24, 5)
+    die(img, 190, 170, 24, 2)
+    card(img, 330, 80, 110, 160, "K", True)
+    card(img, 460, 100, 110, 160, "7", False)
+    printed_text(img, 620, 60, 8, rng)
+    die(img, 880, 640, 26, 4)
+    return img, list(HAND)
+
+
+def crops_row(rng: np.random.Generator) -> tuple[np.ndarray, list[str]]:
+    img = table(rng, (60, 60, 110))
+    codes = ["2m", "3m", "4m", "6p", "7p", "8p", "1s", "2s", "3s", "4z", "4z", "5z", "5z", "5z"]
+    _row(img, codes, 100, 300, 54, 72, (30, 130, 70), crop_faces(), rng)
+    return img, codes
+
+
+CASES = {
+    "standing_low": ("standing", standing_low),
+    "far_row": ("far_row", far_row),
+    "closeup_two": ("closeup", closeup_two),
+    "keyboard_hand": ("clutter", keyboard_hand),
+    "keyboard_alone": ("clutter", keyboard_alone),
+    "pinzu_row": ("hand_row", pinzu_row),
+    "clutter_row": ("clutter", clutter_row),
+    "crops_row": ("hand_row", crops_row),
+    "standing_tall": ("standing", standing_tall),
+}
+
+
+def build(out: str = OUT, seed: int = 19) -> dict:
+    os.makedirs(out, exist_ok=True)
+    labels = {}
+    for k, (name, (kind, make)) in enumerate(CASES.items()):
+        img, codes = make(np.random.default_rng(seed * 100 + k))
+        ok, buf = cv2.imencode(".jpg", np.ascontiguousarray(img[..., ::-1]), [cv2.IMWRITE_JPEG_QUALITY, 85])
+        assert ok
+        with open(os.path.join(out, f"{name}.jpg"), "wb") as f:
+            f.write(buf.tobytes())
+        labels[f"{name}.jpg"] = {"kind": kind, "tiles": codes, "back": 0}
+    with open(os.path.join(out, "labels.json"), "w") as f:
+        json.dump(labels, f, indent=1, sort_keys=True)
+        f.write("\n")
+    return labels
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("out", nargs="?", default=OUT)
+    ap.add_argument("--seed", type=int, default=19)
+    args = ap.parse_args(argv)
+    build(args.out, args.seed)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
