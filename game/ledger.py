@@ -12,7 +12,8 @@ A hand is a JSON object (the body of ``POST /api/tables/<id>/hands``)::
     {"result": "chombo", "seat": 1}
     {"result": "end"}                      (the session stops here: standings are final)
 
-with ``V`` one of ``{"han": 3, "fu": 40}``, ``{"yakuman": 1}`` or ``{"hand": <score request>}``.
+with ``V`` one of ``{"han": 3, "fu": 40}``, ``{"limit": "mangan"}`` (a limit entered as a limit: its record
+keeps no han or fu nobody entered), ``{"yakuman": 1}`` or ``{"hand": <score request>}``.
 
 Points are conserved: the four scores plus the riichi sticks on the table always add up to four
 starting scores (chombo point penalties are kept apart, off the table).
@@ -114,9 +115,13 @@ RESULT_FIELDS: Mapping[str, tuple[str, ...]] = {
 }
 #: Fields of a hand's record that the table works out: a client never sends them.
 COMPUTED_FIELDS = ("index", "round_wind", "hand_number", "dealer", "honba", "riichi_sticks_before", "payments",
-                   "deltas", "scores_after", "riichi_sticks_after", "dealer_repeats", "game_over", "penalty")
+                   "deltas", "scores_after", "riichi_sticks_after", "dealer_repeats", "game_over", "penalty",
+                   "chombo")
 WINNER_FIELDS = ("seat", "value", "pao_seat")
-VALUE_FORMS = (("han", "fu"), ("yakuman", "pao_yakuman"), ("hand",))
+VALUE_FORMS = (("han", "fu"), ("limit",), ("yakuman", "pao_yakuman"), ("hand",))
+#: A limit hand entered as a limit (``{"limit": "mangan"}``): its base points, with no han or fu invented.
+LIMIT_BASES: Mapping[str, int] = {"mangan": 2000, "haneman": 3000, "baiman": 4000, "sanbaiman": 6000}
+VALUE_SHAPES = '{"han": 3, "fu": 40}, {"limit": "mangan"}, {"yakuman": 1} or {"hand": <score request>}'
 #: What a winner's ``{"hand": ...}`` may hold: a score request without comparisons; its ``ruleset`` and
 #: ``rules``, when given, must be the table's own.
 HAND_FIELDS = ("hand", "melds", "win", "win_tile", "seat_wind", "round_wind", "dora_indicators", "ura_indicators",
@@ -236,13 +241,19 @@ def _value(rules: Ruleset, state: TableState, seat: int, raw: Any, tsumo: bool, 
     dealer = seat == state.dealer
     if "hand" in raw:
         return _value_of_hand(rules, state, seat, raw["hand"], tsumo, riichi, field, sticks)
+    if "limit" in raw:
+        name = raw["limit"]
+        if not isinstance(name, str) or name not in LIMIT_BASES:
+            raise LedgerError(f"{field}.limit", "malformed", "choice", choices=", ".join(LIMIT_BASES))
+        return {"yakuman": 0, "limit": name, "base": LIMIT_BASES[name], "dealer": dealer,
+                "pao_units": 0}
     if "yakuman" in raw:
         n = raw["yakuman"]
         most = rules.max_yakuman if rules.yakuman_stacking else (2 if rules.double_yakuman else 1)
         if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= most:
             raise LedgerError(f"{field}.yakuman", "impossible", "yakuman_count", max=most)
-        units = raw.get("pao_yakuman", 1)
-        if isinstance(units, bool) or not isinstance(units, int) or not 1 <= units <= n:
+        units = raw.get("pao_yakuman", 1 if n == 1 else None)  # None: not said (asked for when it matters)
+        if units is not None and (isinstance(units, bool) or not isinstance(units, int) or not 1 <= units <= n):
             raise LedgerError(f"{field}.pao_yakuman", "impossible", "range", min=1, max=n)
         return {"han": 13 * n, "fu": 0, "yakuman": n, "limit": "yakuman", "base": 8000 * n, "dealer": dealer,
                 "pao_units": units}
@@ -319,11 +330,17 @@ def _pao(rules: Ruleset, value: dict[str, Any], winner: Mapping[str, Any], seat:
         raise LedgerError(f"{field}.pao_seat", "impossible", "pao_winner")
     if not rules.pao_yaku:
         raise LedgerError(f"{field}.pao_seat", "impossible", "pao_none")
-    if not value["yakuman"] or not value["pao_units"]:
+    if not value["yakuman"] or value["pao_units"] == 0:
         raise LedgerError(f"{field}.pao_seat", "impossible", "pao_yaku", yaku=', '.join(rules.pao_yaku))
+    if rules.pao_scope == "hand":
+        value["pao_base"] = value["base"]  # the liable player answers for the whole hand (WRR 6.2, EMA 3.3.6)
+        return pao
     units = value["pao_units"]
+    if units is None:
+        raise LedgerError(f"{field}.value.pao_yakuman", "impossible", "pao_yakuman_needed", yakuman=value["yakuman"])
     if isinstance(units, bool) or not isinstance(units, int) or not 1 <= units <= value["yakuman"]:
         raise LedgerError(f"{field}.value.pao_yakuman", "impossible", "range", min=1, max=value['yakuman'])
+    value["pao_base"] = 8000 * units
     return pao
 
 
@@ -381,7 +398,7 @@ def _pay_ron(rules: Ruleset, book: _Book, frm: int, seat: int, value: Mapping[st
         book.pay(frm, seat, hand_payments(value["base"], dealer=dealer, tsumo=False)["ron"], "hand")
         book.pay(frm, seat, rules.honba_ron * honba, "honba")
         return
-    pao_base = 8000 * value["pao_units"]
+    pao_base = value["pao_base"]
     pao_part = hand_payments(pao_base, dealer=dealer, tsumo=False)["ron"]
     liable_share = round_up_100(pao_part // 2)
     rest = value["base"] - pao_base
@@ -419,7 +436,7 @@ def _tsumo(rules: Ruleset, state: TableState, body: Mapping[str, Any], book: _Bo
             book.pay(s, seat, amount, "hand")
             book.pay(s, seat, rules.honba_tsumo * state.honba, "honba")
     else:
-        pao_base = 8000 * value["pao_units"]
+        pao_base = value["pao_base"]
         rest = value["base"] - pao_base
         book.pay(pao, seat, sum(shares(pao_base).values()), "hand (liability)")
         if rest > 0:
@@ -502,7 +519,7 @@ HANDLERS = {"ron": _ron, "tsumo": _tsumo, "draw": _draw, "abort": _abort, "chomb
 
 
 def _winner_record(seat: int, value: dict[str, Any], pao: int | None, request: Any, tsumo: bool) -> dict[str, Any]:
-    out = {"seat": seat, **{k: v for k, v in value.items() if k not in ("base", "dealer", "pao_units")}}
+    out = {"seat": seat, **{k: v for k, v in value.items() if k not in ("base", "dealer", "pao_units", "pao_base")}}
     out["value"] = request  # as recorded, so a correction can start from it
     out["points"] = payment_total(hand_payments(value["base"], dealer=value["dealer"], tsumo=tsumo), value["dealer"])
     if pao is not None:
@@ -547,7 +564,10 @@ def apply_hand(rules: Ruleset, state: TableState, body: Any) -> tuple[TableState
     if kind == "chombo":
         seat, penalty = outcome["penalty"]
         penalties[seat] += penalty
-        record["penalty"] = {"seat": seat, "points": penalty}
+        # what the chombo costs, as the rule set has it: a payment now (in the payments) or a penalty at the end
+        record["chombo"] = {"seat": seat, "kind": "payment" if rules.chombo == "mangan" else "penalty"}
+        if penalty:
+            record["penalty"] = {"seat": seat, "points": penalty}
         new = dataclasses.replace(state, scores=scores, penalties=tuple(penalties), riichi_sticks=book.sticks,
                                   hands_played=state.hands_played + 1)
         return _check_bust(rules, new), record

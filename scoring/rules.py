@@ -93,6 +93,8 @@ class Ruleset:
     multi_ron_honba: str = _f("each", "honba with several ron winners", choices=("each", "closest"), scope="table")
     multi_ron_sticks: str = _f("closest", "riichi sticks with several ron winners", choices=("closest", "closest_own_back"), scope="table")
     pao_yaku: tuple[str, ...] = _f(("daisangen", "daisuushii"), "liability (pao) yakuman", items=PAO_YAKU, scope="table", group=("wins", 3))
+    pao_scope: str = _f("hand", "what a liable (pao) player answers for: the whole hand, or only the yakuman it is for",
+                        choices=("hand", "yakuman"), scope="table")
     pao_ron_honba: str = _f("discarder", "who pays honba on a ron with pao", choices=("discarder", "liable", "split"), scope="table")
     nagashi_mangan: bool = _f(False, "nagashi mangan", scope="table", group=("wins", 2))
     nagashi_collects: bool = _f(True, "nagashi mangan collects honba and riichi sticks", scope="table")
@@ -270,7 +272,7 @@ WRR = _preset(
     chankan_ankan_kokushi=True, two_yaku_minimum_honba=0,
     start_points=30000, return_points=30000, uma=(15000, 5000, -5000, -15000), tie_break="split",
     riichi_needs_points=False, abortive_draws=(), max_ron_winners=1, pao_yaku=("daisangen", "daisuushii"),
-    pao_ron_honba="discarder", nagashi_mangan=False, leftover_sticks="table", agari_yame=False,
+    pao_ron_honba="discarder", pao_scope="hand", nagashi_mangan=False, leftover_sticks="table", agari_yame=False,
     bust_ends_game=False, chombo="penalty", chombo_penalty=20000,
     notes={
         "red_fives": "3.3: red fives are not used",
@@ -293,6 +295,7 @@ WRR = _preset(
         "riichi_needs_points": "6.1: a player below zero can still declare riichi",
         "noten_total": "5.7.2: 3000 in all", "abortive_draws": "5.7.3: none",
         "max_ron_winners": "5.7.6: head bump, one winner", "pao_yaku": "6.2: daisangen and daisuushii",
+        "pao_scope": "6.2: the liable player pays 'the full value of the hand' (no yakuman add up under WRR)",
         "pao_ron_honba": "6.2: on ron only the discarder pays the counters",
         "nagashi_mangan": "not a WRR yaku", "dealer_repeat_on_abort": "no abortive draws",
         "leftover_sticks": "5.9: left on the table, nobody collects", "agari_yame": "5.9.1: no agari yame",
@@ -311,7 +314,7 @@ EMA = _preset(
     start_points=30000, return_points=30000, uma=(9000, 3000, -3000, -9000), tie_break="split",
     riichi_needs_points=False, abortive_draws=("nine_terminals", "four_winds", "four_kans", "four_riichi"),
     max_ron_winners=3, multi_ron_honba="each", multi_ron_sticks="closest_own_back", pao_yaku=("daisangen", "daisuushii"),
-    pao_ron_honba="discarder", nagashi_mangan=True, nagashi_collects=True, dealer_repeat_on_abort=True, leftover_sticks="first",
+    pao_ron_honba="discarder", pao_scope="hand", nagashi_mangan=True, nagashi_collects=True, dealer_repeat_on_abort=True, leftover_sticks="first",
     agari_yame=False, bust_ends_game=False, chombo="mangan", chombo_penalty=0,
     notes={
         "red_fives": "1.1: three red fives, one per suit; 4.1 they add a fan each",
@@ -339,7 +342,10 @@ EMA = _preset(
         "max_ron_winners": "3.3.1, 4.1: several players may win on the same discard, each paid in full",
         "multi_ron_honba": "4.1: each winner receives the value including counters",
         "multi_ron_sticks": "4.1: winners get their own riichi bet back; the others go to the winner closest to the discarder's right",
-        "pao_yaku": "3.3.6: third dragon pung, fourth wind pung", "pao_ron_honba": "not in the text (assumption: discarder, as in WRR)",
+        "pao_yaku": "3.3.6: third dragon pung, fourth wind pung",
+        "pao_scope": "3.3.6: the liable player pays 'the full value of the hand': big four winds is two yakuman and all of "
+                      "it",
+        "pao_ron_honba": "not in the text (assumption: discarder, as in WRR)",
         "nagashi_mangan": "4.2.4: paid as a self-drawn mangan plus counters and riichi bets",
         "nagashi_collects": "4.2.4: plus counters and richi bets",
         "dealer_repeat_on_abort": "3.4.10: a counter is placed after an abortive draw (assumption: the dealer stays, as RULESETS.md reads it)",
@@ -359,7 +365,7 @@ JPML = _preset(
     start_points=30000, return_points=30000, uma=(8000, 4000, -4000, -8000),
     uma_by_positive=((1, (12000, -1000, -3000, -8000)), (2, (8000, 4000, -4000, -8000)), (3, (8000, 3000, 1000, -12000))),
     tie_break="split", riichi_needs_points=False, abortive_draws=(), max_ron_winners=1,
-    pao_yaku=("daisangen", "daisuushii", "suukantsu"), pao_ron_honba="discarder", nagashi_mangan=False,
+    pao_yaku=("daisangen", "daisuushii", "suukantsu"), pao_ron_honba="discarder", pao_scope="yakuman", nagashi_mangan=False,
     leftover_sticks="lost", agari_yame=False, bust_ends_game=False, chombo="penalty", chombo_penalty=20000,
     notes={
         "red_fives": "not in the text: no red fives (league practice)",
@@ -388,6 +394,8 @@ JPML = _preset(
         "noten_total": "fundamental 4: 3000", "abortive_draws": "renchan and ryuukyoku 3: no hand aborts",
         "max_ron_winners": "fundamental 6: atamahane",
         "pao_yaku": "yakuman pao: big three dragons, big four winds, four kans",
+        "pao_scope": "Yakuman Pao: liability is for the yakuman named; on a double yakuman by tsumo 'honba will be paid by "
+                      "everyone', so the rest of the hand is paid as usual (assumption: each yakuman is paid on its own)",
         "pao_ron_honba": "yakuman pao: the player dealing in is responsible for all honba on ron",
         "nagashi_mangan": "not in the text: no", "dealer_repeat_on_abort": "no abortive draws",
         "leftover_sticks": "riichi 4: remaining deposits after South 4 are lost",
@@ -406,7 +414,7 @@ SAIKOUISEN = _preset(
     chankan_ankan_kokushi=False, two_yaku_minimum_honba=0,
     start_points=30000, return_points=30000, uma=(30000, 10000, -10000, -30000), tie_break="split",
     riichi_needs_points=False, abortive_draws=(), max_ron_winners=1, pao_yaku=("daisangen", "daisuushii"),
-    pao_ron_honba="discarder", nagashi_mangan=False, leftover_sticks="table", agari_yame=False,
+    pao_ron_honba="discarder", pao_scope="yakuman", nagashi_mangan=False, leftover_sticks="table", agari_yame=False,
     bust_ends_game=False, chombo="penalty", chombo_penalty=20000,
     notes={
         "red_fives": "art. 2, 24: no red fives listed",
@@ -430,6 +438,7 @@ SAIKOUISEN = _preset(
         "riichi_needs_points": "not in the text (assumption: no minimum)",
         "noten_total": "art. 52.8: 1000 / 1500 / 1000 pattern, 3000 in all", "abortive_draws": "art. 52: none listed",
         "max_ron_winners": "art. 45.4: atama hane", "pao_yaku": "not in the text (assumption: daisangen and daisuushii)",
+        "pao_scope": 'not in the text (assumption: only the yakuman it is for, Japanese league practice)',
         "pao_ron_honba": "assumption: the discarder", "nagashi_mangan": "not listed",
         "dealer_repeat_on_abort": "no abortive draws", "leftover_sticks": "art. 39.12: left on the table",
         "agari_yame": "art. 27.6: renchan continues until South 4 ends without one",
@@ -447,7 +456,7 @@ GENERAL = _preset(
     chankan_ankan_kokushi=True, two_yaku_minimum_honba=0,
     start_points=25000, return_points=30000, uma=(30000, 10000, -10000, -30000), tie_break="split",
     riichi_needs_points=True, abortive_draws=(), max_ron_winners=1, pao_yaku=("daisangen", "daisuushii", "suukantsu"),
-    pao_ron_honba="discarder", nagashi_mangan=False, leftover_sticks="first", agari_yame=True, tenpai_yame=False,
+    pao_ron_honba="discarder", pao_scope="yakuman", nagashi_mangan=False, leftover_sticks="first", agari_yame=True, tenpai_yame=False,
     bust_ends_game=True, chombo="mangan", chombo_penalty=0,
     notes={
         "red_fives": "dora section names dora, ura, kan dora only (assumption: no red fives)",
@@ -471,6 +480,7 @@ GENERAL = _preset(
         "noten_total": "section five part three: 3000", "abortive_draws": "section six: no reason a round should end",
         "max_ron_winners": "section three: only one winner, first in order from the discarder",
         "pao_yaku": "section five part four: daisangen, daisuushii, suukantsu",
+        "pao_scope": "part four names who is 'responsible' but not for how much (assumption: only the yakuman it is for)",
         "pao_ron_honba": "not in the text (assumption: the discarder)",
         "nagashi_mangan": "not in the text (assumption: no)", "dealer_repeat_on_abort": "no abortive draws",
         "leftover_sticks": "section two: remaining riichi sticks go to the winner of the game",
@@ -499,7 +509,7 @@ TENHOU = _preset(
     start_points=25000, return_points=30000, uma=(20000, 10000, -10000, -20000), tie_break="seat_order",
     final_rounding="nearest_1000", riichi_needs_points=True,
     abortive_draws=("nine_terminals", "four_winds", "four_kans", "four_riichi", "triple_ron"),
-    max_ron_winners=2, multi_ron_honba="closest", pao_yaku=("daisangen", "daisuushii"), pao_ron_honba="liable",
+    max_ron_winners=2, multi_ron_honba="closest", pao_yaku=("daisangen", "daisuushii"), pao_ron_honba="liable", pao_scope="yakuman",
     nagashi_mangan=True, nagashi_collects=False, dealer_repeat_on_abort=True, leftover_sticks="first",
     agari_yame=True, tenpai_yame=True, bust_ends_game=True, extension_target=30000, chombo="mangan", chombo_penalty=0,
     notes={
@@ -515,7 +525,8 @@ TENHOU = _preset(
         "max_ron_winners": "double ron allowed; three ron is an abortive draw",
         "multi_ron_honba": "repeats and deposits go to the winner closest to the discarder",
         "multi_ron_sticks": "deposits go to the winner closest to the discarder",
-        "pao_yaku": "daisangen and daisuushii", "pao_ron_honba": "related repeats are paid through pao",
+        "pao_yaku": "daisangen and daisuushii", "pao_scope": 'pao covers the yakuman it is for; other yakuman of the hand are paid as usual',
+        "pao_ron_honba": "related repeats are paid through pao",
         "nagashi_mangan": "tenpai payments are replaced by the mangan payment",
         "nagashi_collects": "assumption: nagashi mangan takes no repeats or deposits",
         "dealer_repeat_on_abort": "all abortive draws count as renchan",
@@ -534,7 +545,7 @@ MAHJONGSOUL = _preset(
     ryuuiisou_needs_hatsu=False, chankan_ankan_kokushi=True, two_yaku_minimum_honba=0,
     start_points=25000, return_points=25000, uma=(15000, 5000, -5000, -15000), tie_break="seat_order",
     riichi_needs_points=True, abortive_draws=("nine_terminals", "four_winds", "four_kans", "four_riichi"),
-    max_ron_winners=3, multi_ron_honba="closest", pao_yaku=("daisangen", "daisuushii"), pao_ron_honba="liable",
+    max_ron_winners=3, multi_ron_honba="closest", pao_yaku=("daisangen", "daisuushii"), pao_ron_honba="liable", pao_scope="yakuman",
     nagashi_mangan=True, nagashi_collects=False, dealer_repeat_on_abort=True, leftover_sticks="first",
     agari_yame=True, tenpai_yame=True, bust_ends_game=True, extension_target=30000, chombo="mangan", chombo_penalty=0,
     notes={
@@ -542,6 +553,7 @@ MAHJONGSOUL = _preset(
         "red_fives": "one red five per suit",
         "rinshan_tsumo_fu": "rinshan tsumo is worth 2 fu", "haitei_with_rinshan": "not combined",
         "riichi_needs_points": "1000 points needed to declare riichi",
+        "pao_scope": 'separate responsibility per yakuman: only the yakuman it is for',
         "pao_ron_honba": "assumption: the liable player pays the honba, as on Tenhou",
         "dealer_repeat_on_abort": "abortive draws are renchan", "final_rounding": "assumption: not rounded",
         "double_yakuman": "thirteen-sided kokushi, pure nine gates, suuankou tanki and daisuushii are double",

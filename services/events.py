@@ -350,6 +350,9 @@ class EventService:
                 raise TableError("present", "impossible", "player_numbers_range", max=n - 1)
             if len(row["rounds"]) >= MAX_ROUNDS:
                 raise TableError("rounds", "impossible", "rounds_count", max=MAX_ROUNDS)
+            planned = settings.get("rounds_planned", 0)
+            if planned and len(row["rounds"]) >= planned:
+                raise TableError("rounds", "impossible", "rounds_planned_seated", planned=planned)
             try:
                 seating = seat_round(settings["seating"], sorted(present), row["rounds"], random.SystemRandom(),
                                      settings["mode"], settings.get("rounds_planned", 0))

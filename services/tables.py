@@ -519,7 +519,12 @@ def _details(h: Mapping, names: list) -> str:
     for w in _seat_list(h.get("winners")):
         if not isinstance(w, Mapping):
             continue
-        value = f"{w.get('yakuman')}x yakuman" if w.get("yakuman") else f"{w.get('han')} han {w.get('fu')} fu"
+        if w.get("yakuman"):
+            value = f"{w.get('yakuman')}x yakuman"
+        elif w.get("han") is None and isinstance(w.get("limit"), str):
+            value = str(w["limit"])  # a limit entered as a limit: no han or fu were entered
+        else:
+            value = f"{w.get('han')} han {w.get('fu')} fu"
         parts.append(f"{_name(names, w.get('seat'))} {value}")
     result = h.get("result")
     if result == "ron":

@@ -128,6 +128,8 @@ SCHEMAS = {
     "Value": {"oneOf": [
         {"type": "object", "required": ["han", "fu"], "properties": {"han": {"type": "integer", "minimum": 1, "maximum": 100},
                                                                      "fu": {"type": "integer", "minimum": 20, "maximum": 130}}},
+        {"type": "object", "required": ["limit"], "description": "a limit entered as a limit: recorded with no han or fu",
+         "properties": {"limit": {"type": "string", "enum": ["mangan", "haneman", "baiman", "sanbaiman"]}}},
         {"type": "object", "required": ["yakuman"], "properties": {"yakuman": {"type": "integer", "minimum": 1},
                                                                    "pao_yakuman": {"type": "integer", "minimum": 1}}},
         {"type": "object", "required": ["hand"], "properties": {"hand": _ref("ScoreRequest")}},

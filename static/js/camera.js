@@ -10,7 +10,7 @@ import { handFromDetections, usePhoto } from "./photo.js";
 import { errorText, handOver, newHandConditions } from "./quick.js";
 import { summary, yakuName } from "./results.js";
 import { prepareOffline, scoreOffline } from "./offline.js";
-import { t, reasonText } from "./i18n.js";
+import { t, reasonText, rulesetName } from "./i18n.js";
 import * as store from "./store.js";
 
 export const STABLE_FRAMES = 3;
@@ -72,7 +72,7 @@ async function scoreAnywhere(req) {
 export async function scoreBothWays(box, hand) {
   const cond = newHandConditions();  // the session's rule set, seat and round; nothing of an earlier hand
   let title = cond.ruleset;
-  try { title = ((await rulesets()).rulesets.find((r) => r.id === cond.ruleset) || {}).title || title; } catch { /* offline, not cached */ }
+  try { title = ((await rulesets()).rulesets.find((r) => r.id === cond.ruleset) || {}).title || title; title = rulesetName(cond.ruleset, title); } catch { /* offline, not cached */ }
   clear(box, h("p", { class: "banner info" }, t("camera.scoring")));
   const answers = await Promise.all(["ron", "tsumo"].map((win) => scoreAnywhere(freshRequest(hand, cond, win))
     .then((a) => ({ win, ...a }), (error) => ({ win, error }))));

@@ -7,7 +7,7 @@ import { qrSvg } from "./qr.js";
 import { ruleEditor } from "./tables.js";
 import { yakuName } from "./results.js";
 import * as store from "./store.js";
-import { errorText, t } from "./i18n.js";
+import { errorText, t, rulesetName } from "./i18n.js";
 
 const POLL_MS = 5000;
 const pct = (r) => (r === null || r === undefined ? "–" : `${Math.round(r * 100)}%`);
@@ -26,7 +26,7 @@ export async function eventsScreen(view) {
   try { list = (await rulesets()).rulesets; } catch { list = [{ id: "wrr", title: "World Riichi Rules" }]; }
   const err = h("div", { "aria-live": "polite" });
   const name = h("input", { type: "text", name: "event-name", maxlength: 80, required: true, "data-testid": "event-name", placeholder: t("event.name_example") });
-  const rulesetSelect = h("select", { name: "event-ruleset", "data-testid": "event-ruleset" }, list.map((r) => h("option", { value: r.id }, r.title)));
+  const rulesetSelect = h("select", { name: "event-ruleset", "data-testid": "event-ruleset" }, list.map((r) => h("option", { value: r.id }, rulesetName(r.id, r.title))));
   const overrides = {};
   const rulesBox = h("div");
   let gameLength = "east_south";
@@ -177,7 +177,7 @@ export async function eventScreen(view, key, params) {
     clear(body,
       h("h1", { class: "visually-hidden" }, t("event.event")),
       h("div", { class: "row" }, h("h2", { class: "grow", "data-testid": "event-title" }, ev.name),
-        h("span", { class: "small muted" }, `${ev.ruleset_title}${ev.rules && ev.rules.game_length === "east" ? ` · ${t("length.east")}` : ""}${organiser() ? "" : ` · ${t("event.following")}`}`)),
+        h("span", { class: "small muted" }, `${rulesetName(ev.ruleset, ev.ruleset_title)}${ev.rules && ev.rules.game_length === "east" ? ` · ${t("length.east")}` : ""}${organiser() ? "" : ` · ${t("event.following")}`}`)),
       tabs,
       tab === "standings" ? standingsCard() : null,
       tab === "standings" ? chartsCard() : null,
@@ -191,12 +191,15 @@ export async function eventScreen(view, key, params) {
     return h("section", { class: "card", "aria-label": t("event.standings"), "data-testid": "event-standings" },
       h("h2", {}, t(counted === 1 ? "event.standings_one" : "event.standings_n", { n: counted })),
       h("div", { class: "scroll-x" }, h("table", { class: "standings" },
-        h("thead", {}, h("tr", {}, ["#", t("col.player"), t("col.total"), t("col.games"), t("col.avg"), ...ord()].map((c) => h("th", { scope: "col" }, c)))),
+        // the four placement counts share one column (1st·2nd·3rd·4th): every column fits at 360 px in both languages
+        h("thead", {}, h("tr", {}, ["#", t("col.player"), t("col.total"), t("col.games"), t("col.avg")].map((c) => h("th", { scope: "col" }, c)),
+          h("th", { scope: "col", "aria-label": ord().join(" · ") }, t("col.places")))),
         h("tbody", {}, ev.standings.map((r) => h("tr", { "data-player": r.name },
           h("td", {}, r.rank === null ? "–" : String(r.rank)), h("td", {}, r.name),
           h("td", { "data-col": "total" }, h("b", {}, signed(r.total))), h("td", { "data-col": "games" }, String(r.games)),
           h("td", { "data-col": "average" }, r.average_place === null ? "–" : r.average_place.toFixed(2)),
-          r.places.map((c, i) => h("td", { "data-col": `place-${i + 1}` }, String(c)))))))),
+          h("td", { "data-col": "places", class: "places" }, r.places.map((c, i) => [i ? h("span", { class: "muted", "aria-hidden": "true" }, "·") : null,
+            h("span", { "data-col": `place-${i + 1}`, title: ord()[i] }, String(c))]))))))),
       h("p", { class: "small muted" }, t("event.total_note"), " ",
         ev.tie_break === "placements" ? t("event.tie_placements") : t("event.tie_shared")));
   }
@@ -232,8 +235,11 @@ export async function eventScreen(view, key, params) {
             h("td", {}, String(s.deal_ins)), h("td", {}, String(s.riichi)), h("td", {}, `${s.tenpai_at_draw}/${s.draws}`)); }))))) : null);
     };
     const nextRound = ev.rounds.length + 1;
+    const planned = (ev.settings && ev.settings.rounds_planned) || 0;
     const absent = new Set();
-    const roundForm = organiser() ? h("div", {},
+    // an event planned for N rounds never offers round N+1 (the server refuses it too, naming `rounds`)
+    const roundForm = organiser() && planned && nextRound > planned ? h("p", { class: "small muted", "data-testid": "rounds-done" }, t("event.all_rounds_seated", { n: planned }))
+      : organiser() ? h("div", {},
       h("details", {}, h("summary", {}, t("event.who_here")),
         h("div", { class: "toggles" }, ev.players.map((p, i) => h("label", { class: "chip" }, h("input", { type: "checkbox", checked: true, onchange: (e) => { if (e.target.checked) absent.delete(i); else absent.add(i); } }), p)))),
       h("button", { type: "button", class: "btn-primary btn-block", "data-testid": "draw-round", onclick: () => {

@@ -54,9 +54,64 @@ export function createHandEditor({ state, withWin = true, withDiscards = false, 
   for (const suit of ["m", "p", "s", "z"]) {
     const row = h("div", { class: "suit" });
     for (const code of PICKER[suit]) {
-      row.append(h("button", { type: "button", dataset: { tile: code }, "aria-label": t("hand.add_tile", { tile: tileName(code) }), onclick: () => pick(code) }, tileImg(code, { alt: "" })));
+      row.append(h("button", { type: "button", dataset: { tile: code }, "aria-label": t("hand.add_tile", { tile: tileName(code) }),
+        onclick: () => { if (swiped) { swiped = false; return; } pick(code); } }, tileImg(code, { alt: "" })));
     }
     picker.append(row);
+  }
+  // a set in one gesture, as in other apps: swipe across three tiles of a suit for a run (2m to 4m adds
+  // 2-3-4m), flick sideways within one tile for a triplet (sideways: a vertical move scrolls the page). A plain tap still adds one tile.
+  let swipeFrom = null, swiped = false;
+  picker.addEventListener("pointerdown", (e) => {
+    const btn = e.target.closest("button[data-tile]");
+    swipeFrom = btn ? { el: btn, code: btn.dataset.tile, x: e.clientX, y: e.clientY } : null;
+    if (btn && btn.releasePointerCapture && e.pointerId !== undefined) { try { btn.releasePointerCapture(e.pointerId); } catch { /* not captured */ } }
+  });
+  picker.addEventListener("pointerup", (e) => {
+    const from = swipeFrom;
+    swipeFrom = null;
+    if (!from) return;
+    const dx = e.clientX - from.x, dy = e.clientY - from.y;
+    if (Math.hypot(dx, dy) < 16) return;   // a tap
+    const under = document.elementFromPoint(e.clientX, e.clientY);
+    const to = under && under.closest ? under.closest(".picker button[data-tile]") : null;
+    const set = setOf(from.code, to ? to.dataset.tile : null, Math.abs(dy) > Math.abs(dx));
+    if (!set) return;
+    // a flick within one tile is followed by a click on it: that click is not a tap (a swipe across
+    // tiles ends on another one, and no click follows)
+    if (to && to === from.el) { swiped = true; setTimeout(() => { swiped = false; }, 400); }
+    addSet(set);
+  });
+  picker.addEventListener("pointercancel", () => { swipeFrom = null; });
+
+  /** The tiles of a swipe from `a` to `b` (a run of three of one suit), or on one tile (a triplet). */
+  function setOf(a, b, vertical) {
+    if (b && plain(b) === plain(a)) return [a, plain(a), plain(a)];   // a flick within one tile
+    if (!b) return vertical ? [a, plain(a), plain(a)] : null;
+    if (a[1] !== b[1] || a[1] === "z") return null;
+    const na = Number(plain(a)[0]), nb = Number(plain(b)[0]);
+    if (Math.abs(na - nb) !== 2) return null;
+    const lo = Math.min(na, nb);
+    return [lo, lo + 1, lo + 2].map((n) => (n === na ? a : n === nb ? b : `${n}${a[1]}`));
+  }
+
+  /** Add the tiles of a set to the hand, or say why not (no room, a fifth tile). */
+  function addSet(tiles) {
+    say("");
+    if (target !== "hand") { say(t("hand.say_set_hand")); return; }
+    const c = counts();
+    for (const tile of tiles) {
+      c[plain(tile)] = (c[plain(tile)] || 0) + 1;
+      if (c[plain(tile)] > 4) { say(t("hand.say_four", { tile: tileName(tile) })); return; }
+    }
+    if (state.concealed.length + tiles.length > limit()) { say(t("hand.say_set_room", { n: limit() - state.concealed.length })); return; }
+    for (const tile of tiles) {
+      state.concealed.push(tile);
+      const pin = withWin && state.winIndex === null && state.concealed.length === limit();
+      if (pin) state.winIndex = state.concealed.length - 1;
+      added.push({ kind: "hand", index: state.concealed.length - 1, pin });
+    }
+    changed();
   }
 
   // the hand, the mode buttons and the picker's message stay in view (sticky) while the picker scrolls
@@ -71,7 +126,7 @@ export function createHandEditor({ state, withWin = true, withDiscards = false, 
     withDiscards ? [h("div", { class: "row ind" }, h("span", { class: "small grow" }, t("hand.discards")), discardRow), slot("discards")] : null,
     typedEntry(),
     h("div", { class: "entry-bar" }, handRow, handSlot, meldSlot, modes, h("div", { class: "entry-msg" }, pickSlot, targetHint)),
-    picker);
+    picker, h("p", { class: "hint small", "data-testid": "sets-hint" }, t("hand.sets_hint")));
 
   function limit() { return (withWin ? 14 : 13) - 3 * state.melds.length; }
   function counts() {
@@ -98,6 +153,14 @@ export function createHandEditor({ state, withWin = true, withDiscards = false, 
     for (const t of need) want[plain(t)] = (want[plain(t)] || 0) + 1;
     for (const [code2, n] of Object.entries(want)) {
       if ((c[code2] || 0) + n > 4) { say(t("hand.say_four", { tile: tileName(code2) })); return; }
+    }
+    if (target === "hand" && withWin && state.concealed.length >= limit() && state.dora.length < 5) {
+      // the hand is complete: the next tile tapped is a dora indicator (no switch to "Dora" needed)
+      state.dora.push(code);
+      added.push({ kind: "dora" });
+      say(t("hand.say_dora_added", { tile: tileName(code) }));
+      changed();
+      return;
     }
     if (target === "hand") {
       if (state.concealed.length >= limit()) { say(t(state.melds.length ? "hand.say_full_melds" : "hand.say_full", { n: limit() })); return; }

@@ -82,3 +82,6 @@ export function reasonText(said, players = []) {
   if (!said) return "";
   return detailText(said.detail, players) || said.message || "";
 }
+
+/** A rule set's name in the language shown (ruleset.<id> in the catalogue); the server's title otherwise. */
+export const rulesetName = (id, title) => (has(`ruleset.${id}`) ? t(`ruleset.${id}`) : title || id);

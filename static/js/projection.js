@@ -173,7 +173,7 @@ async function prepareHere() {
  * on the phone), except "ready" just after it was made so. */
 export function offlineOffer() {
   if (store.get("offline_scoring") && prep.state !== "ready") return null;
-  if (!offerBox) offerBox = h("div", { class: "offline-prep", "aria-live": "polite", "data-testid": "table-offline" });
+  if (!offerBox) offerBox = h("div", { class: "offline-prep", "aria-live": "polite", "data-testid": "table-offline", "data-toast-avoid": "" });
   drawOffer();
   return offerBox;
 }

@@ -4,7 +4,7 @@ import { api, ApiError, OfflineError, rulesets, yakuNames } from "./api.js";
 import { createHandEditor, emptyHand, fieldKey } from "./hand.js";
 import { resultCard } from "./results.js";
 import { WIND_OF, WIND_NAME } from "./tiles.js";
-import { errorText, t } from "./i18n.js";
+import { errorText, t, lang, detailText, rulesetName } from "./i18n.js";
 import * as store from "./store.js";
 import { prepareOffline, scoreOffline } from "./offline.js";
 
@@ -41,7 +41,7 @@ export function createConditions(cond, { fixed = {}, onchange = () => {}, rulese
       h("h2", {}, t("score.situation")),
       f("ruleset") ? null : h("label", { class: "field" }, h("span", {}, t("score.ruleset")),
         h("select", { name: "ruleset", "aria-label": t("score.ruleset"), onchange: (e) => set("ruleset", e.target.value) },
-          rulesetList.map((r) => h("option", { value: r.id, selected: r.id === cond.ruleset }, r.title)))),
+          rulesetList.map((r) => h("option", { value: r.id, selected: r.id === cond.ruleset }, rulesetName(r.id, r.title))))),
       slot("ruleset"),
       waits ? null : segmented("win", [["ron", t("result.ron")], ["tsumo", t("result.tsumo")]], cond.win, (v) => set("win", v), { legend: t("score.won_by"), disabled: f("win") }),
       slot("win"),
@@ -123,9 +123,26 @@ function sessionConditions() {
   return out;
 }
 
-/** Fresh conditions for a new hand: the defaults with the session's rule set, seat and round. */
+/** The table this phone is at: the one it looked at last, in the last 3 hours, not over, with the
+ * phone's seat known. Its rule set (when it has no house rules), this phone's seat wind, the round,
+ * honba and sticks are then the hand's own: nothing to tap. */
+const AT_TABLE_MS = 3 * 3600 * 1000;
+export function tableHere() {
+  const now = Date.now();
+  const entry = Object.values(store.tables()).filter((k) => k.table && k.table.state && !k.table.state.finished
+    && Number.isInteger(k.view_seat) && now - (k.seen_at || 0) < AT_TABLE_MS).sort((a, b) => (b.seen_at || 0) - (a.seen_at || 0))[0];
+  if (!entry) return null;
+  const s = entry.table.state;
+  const plainRules = !entry.table.rules || !Object.keys(entry.table.rules).length;
+  return { entry, cond: { ...(plainRules ? { ruleset: entry.table.ruleset } : {}), seat_wind: s.seat_winds[entry.view_seat], round_wind: s.round_wind,
+    honba: s.honba, riichi_sticks: s.riichi_sticks } };
+}
+
+/** Fresh conditions for a new hand: the defaults with the session's rule set, seat and round, and
+ * the situation at the table the phone is at. */
 export function newHandConditions() {
-  return { ...defaultConditions(), ...sessionConditions() };
+  const here = tableHere();
+  return { ...defaultConditions(), ...sessionConditions(), ...(here ? here.cond : {}) };
 }
 
 // the hand being entered, kept while the app is open (switching screens) but never across a reload
@@ -166,7 +183,7 @@ export async function scoreScreen(view) {
         firstLaunch.remove();
         drawConditions();
         edited();
-      } }, h("span", {}, r.title), red === null ? null : h("small", { class: "muted" }, red ? t("first.red") : t("first.nored")));
+      } }, h("span", {}, rulesetName(r.id, r.title)), red === null ? null : h("small", { class: "muted" }, red ? t("first.red") : t("first.nored")));
     })));
   drawConditions();
   const button = h("button", { type: "button", class: "btn-primary", "data-testid": "score", onclick: score }, t("score.button"));
@@ -219,9 +236,14 @@ export async function scoreScreen(view) {
     message ? h("p", { class: "field-error", role: "alert" }, message) : null);
   drawOffline(store.get("offline_scoring") ? "ready" : "idle");
 
+  // the seat, round, honba and sticks taken from the table the phone is at, said where the player sees them
+  const here = tableHere();
+  const fromTable = here ? h("p", { class: "banner info small", "data-testid": "from-table" }, t("score.from_table", {
+    players: here.entry.table.players.join(" · "), round: t("table.round", { wind: WIND_NAME[here.cond.round_wind], n: here.entry.table.state.hand_number }),
+    seat: WIND_NAME[here.cond.seat_wind], honba: here.cond.honba, sticks: here.cond.riichi_sticks })) : null;
   clear(view,
     h("h1", { class: "visually-hidden" }, t("score.title")),
-    firstLaunch, editor.el, conditionsBox, resultBox, offlineBox,
+    firstLaunch, fromTable, editor.el, conditionsBox, resultBox, offlineBox,
     h("div", { class: "sticky-actions" }, next, button));
   if (current.autoscore) {  // arriving from the photo screen
     current.autoscore = false;

@@ -10,15 +10,18 @@ import { qrSvg } from "./qr.js";
 import { lineChart } from "./charts.js";
 import { WIND_LETTER, WIND_NAME } from "./tiles.js";
 import * as store from "./store.js";
-import { t, has, lang, reasonText } from "./i18n.js";
-import { boardOf, decorate, offlineOffer, previewNote, previewOf } from "./projection.js";
+import { t, has, lang, reasonText, rulesetName } from "./i18n.js";
+import { boardOf, decorate, offlineOffer, pendingOf, previewNote, previewOf } from "./projection.js";
 import { scoreOffline } from "./offline.js";
 
 const POLL_MS = 3000;
 /** An abortive draw's name ("Four winds (suufon renda)" / "四風連打"). */
 const ABORT_NAMES = new Proxy({}, { get: (_, k) => (typeof k === "string" && has(`abort.${k}`) ? t(`abort.${k}`) : undefined) });
-const LIMITS = [["5", "limit.mangan", { han: 5, fu: 30 }], ["6", "limit.haneman", { han: 6, fu: 30 }], ["8", "limit.baiman", { han: 8, fu: 30 }],
-  ["11", "limit.sanbaiman", { han: 11, fu: 30 }], ["y1", "limit.yakuman", { yakuman: 1 }], ["y2", "limit.2", { yakuman: 2 }]];
+// a limit entered as a limit is sent as one ({limit: "mangan"}): the table records no han or fu nobody entered
+const LIMITS = [["mangan", "limit.mangan", { limit: "mangan" }], ["haneman", "limit.haneman", { limit: "haneman" }], ["baiman", "limit.baiman", { limit: "baiman" }],
+  ["sanbaiman", "limit.sanbaiman", { limit: "sanbaiman" }], ["y1", "limit.yakuman", { yakuman: 1 }], ["y2", "limit.2", { yakuman: 2 }]];
+/** The limit a han count entered before limits were sent as limits reaches (5 -> mangan ...). */
+const limitOfHan = (han) => (han >= 11 ? "sanbaiman" : han >= 8 ? "baiman" : han >= 6 ? "haneman" : "mangan");
 const FU = [20, 25, 30, 40, 50, 60, 70, 80, 90, 100, 110];
 
 
@@ -31,7 +34,8 @@ export function describeHand(hand, players) {
   // a record stored before the server checked every field may hold anything: read it defensively
   const seats = (v) => (Array.isArray(v) ? v : []);
   const val = (w) => (w.yakuman ? (w.yakuman > 1 ? t("limit.multi", { n: w.yakuman }) : t("limit.yakuman"))
-    : w.limit ? `${t(`limit.${w.limit}`, {}, w.limit)} (${t("card.han", { n: w.han })})` : t("card.hanfu", { han: w.han, fu: w.fu })) + (w.points ? `${t("list.sep")}${w.points}` : "");
+    : w.limit && (w.han === undefined || w.han === null) ? t(`limit.${w.limit}`, {}, w.limit)   // entered as a limit: no han to show
+      : w.limit ? `${t(`limit.${w.limit}`, {}, w.limit)} (${t("card.han", { n: w.han })})` : t("card.hanfu", { han: w.han, fu: w.fu })) + (w.points ? `${t("list.sep")}${w.points}` : "");
   const names = (list) => seats(list).map(n).join(t("list.sep"));
   const riichi = seats(hand.riichi).length ? t("desc.riichi", { names: names(hand.riichi) }) : "";
   const winners = seats(hand.winners).filter((w) => w && typeof w === "object");
@@ -49,7 +53,7 @@ export function describeHand(hand, players) {
 
 /** A hand request (not yet recorded) in words. */
 function describeRequest(body, players) {
-  const v = (value) => (value.hand ? t("desc.scored_hand") : value.yakuman ? t("limit.multi", { n: value.yakuman }) : value.han < 5 ? t("card.hanfu", { han: value.han, fu: value.fu }) : t("card.han", { n: value.han }));
+  const v = (value) => (value.hand ? t("desc.scored_hand") : value.yakuman ? t("limit.multi", { n: value.yakuman }) : value.limit ? t(`limit.${value.limit}`, {}, value.limit) : value.han < 5 ? t("card.hanfu", { han: value.han, fu: value.fu }) : t("card.han", { n: value.han }));
   if (body.result === "ron") return t("desc.ron", { winners: body.winners.map((w) => t("desc.winner", { name: players[w.seat], value: v(w.value) })).join(t("desc.and")), from: players[body.from_seat] });
   if (body.result === "tsumo") return t("desc.tsumo", { winner: t("desc.winner", { name: players[body.winner.seat], value: v(body.winner.value) }) });
   return describeHand(body, players);
@@ -71,7 +75,8 @@ export function previewLines(res, players) {
   return [h("h3", {}, t("pay.title")),
     items.length ? h("ul", { class: "pay-list" }, items) : h("p", {}, t("pay.nobody")),
     h("div", { class: "deltas", "aria-label": t("pay.deltas") }, res.hand.deltas.map((d, i) => h("span", { class: d > 0 ? "pos" : d < 0 ? "neg" : "", "data-delta": String(i) }, `${players[i]} ${points(d, true)}`))),
-    res.hand.penalty ? h("p", { class: "small" }, t("pay.penalty", { name: players[res.hand.penalty.seat], n: res.hand.penalty.points })) : null,
+    res.hand.penalty && res.hand.penalty.points > 0 ? h("p", { class: "small", "data-testid": "preview-penalty" }, t("pay.penalty", { name: players[res.hand.penalty.seat], n: res.hand.penalty.points })) : null,
+    res.hand.chombo && res.hand.chombo.kind === "payment" ? h("p", { class: "small", "data-testid": "preview-chombo" }, t("pay.chombo_payment", { name: players[res.hand.chombo.seat] })) : null,
     h("p", { class: "small muted" }, next)];
 }
 
@@ -135,7 +140,7 @@ export async function tablesScreen(view) {
   const names = [t("new.east"), WIND_NAME.south, WIND_NAME.west, WIND_NAME.north].map((label, i) => h("label", { class: "field" }, h("span", {}, label),
     h("input", { type: "text", name: `player-${i}`, required: true, maxlength: 40, autocomplete: "off", list: "seen-names", "data-testid": `player-${i}`, "aria-describedby": `player-${i}-error` }),
     h("p", { class: "field-error", id: `player-${i}-error`, role: "alert" })));
-  const rulesetSelect = h("select", { name: "ruleset", "data-testid": "table-ruleset" }, list.map((r) => h("option", { value: r.id }, r.title)));
+  const rulesetSelect = h("select", { name: "ruleset", "data-testid": "table-ruleset" }, list.map((r) => h("option", { value: r.id }, rulesetName(r.id, r.title))));
   const overrides = {};
   const rulesBox = h("div");
   let gameLength = "east_south";
@@ -208,7 +213,7 @@ export async function tablesScreen(view) {
     h("section", { class: "card", "aria-label": t("tables.title") }, h("h2", {}, t("tables.title")),
       known.length ? h("ul", { class: "table-list" }, known.map((k) => h("li", {},
         h("a", { href: `#/table/${k.id}` }, h("b", {}, k.table ? k.table.players.join(" · ") : k.id), h("br"),
-          h("span", { class: "small muted" }, k.table ? `${k.table.ruleset_title || k.table.ruleset} · ${k.table.state.finished ? t("tables.finished") : roundName(k.table.state)} · ${k.edit_token ? t("tables.can_record") : t("tables.watching")}` : "")),
+          h("span", { class: "small muted" }, k.table ? `${rulesetName(k.table.ruleset, k.table.ruleset_title)} · ${k.table.state.finished ? t("tables.finished") : roundName(k.table.state)} · ${k.edit_token ? t("tables.can_record") : t("tables.watching")}` : "")),
         h("button", { type: "button", class: "btn-danger", "aria-label": t("tables.forget_label", { names: k.table ? k.table.players.join(t("list.sep")) : k.id }), onclick: () => { if (confirm(t("tables.forget_confirm"))) { store.forgetTable(k.id); tablesScreen(view); } } }, t("tables.forget")))))
         : h("p", { class: "muted" }, t("tables.none"))),
     form, join,
@@ -345,19 +350,23 @@ export async function tableScreen(view, key, params) {
     const pending = queue.filter((q) => !q.conflict && !q.error);
     const conflicts = queue.filter((q) => q.conflict || q.error);
     const posName = ["bottom", "right", "top", "left"];
+    // the last board agrees with the final standings: a leftover stick first place took is in its score
+    const finalPoints = s.finished && Array.isArray(s.standings) && s.standings.length === 4
+      ? Object.fromEntries(s.standings.map((r) => [r.seat, r.points])) : null;
+    const scoreOf = (seat) => (finalPoints ? finalPoints[seat] : s.scores[seat]);
     const seats = [0, 1, 2, 3].map((seat) => {
       const pos = (seat - viewSeat + 4) % 4;
-      const diff = selected !== null && selected !== seat ? s.scores[seat] - s.scores[selected] : null;
+      const diff = selected !== null && selected !== seat ? scoreOf(seat) - scoreOf(selected) : null;
       return h("button", {
         type: "button", class: `seat pos-${posName[pos]}${s.dealer === seat ? " dealer" : ""}${selected === seat ? " selected" : ""}`,
         "aria-pressed": selected === seat ? "true" : "false", "data-seat": String(seat),
-        "aria-label": t("board.seat_label", { name: table.players[seat], wind: WIND_NAME[s.seat_winds[seat]] + (s.dealer === seat ? t("board.dealer_suffix") : ""), n: s.scores[seat],
+        "aria-label": t("board.seat_label", { name: table.players[seat], wind: WIND_NAME[s.seat_winds[seat]] + (s.dealer === seat ? t("board.dealer_suffix") : ""), n: scoreOf(seat),
           diff: diff !== null ? t("board.against", { diff: points(diff, true), name: table.players[selected] }) : "" }),
         onclick: () => { selected = selected === seat ? null : seat; render(); },
       },
       h("span", { class: "wind" }, lang === "en" ? `${WIND_LETTER[s.seat_winds[seat]]} · ${WIND_NAME[s.seat_winds[seat]]}` : WIND_NAME[s.seat_winds[seat]], s.dealer === seat ? [" ", h("span", { class: "badge" }, t("board.dealer"))] : null),
       h("span", { class: "name" }, table.players[seat]),
-      h("span", { class: "score", "data-testid": `seat-score-${seat}` }, String(s.scores[seat])),
+      h("span", { class: "score", "data-testid": `seat-score-${seat}` }, String(scoreOf(seat))),
       diff !== null ? h("span", { class: "diff" }, points(diff, true)) : selected === seat ? h("span", { class: "diff" }, t("board.compared")) : null);
     });
     const board = h("div", { class: `board${entry.facing ? " facing" : ""}`, role: "group", "aria-label": t("board.label") },
@@ -365,13 +374,13 @@ export async function tableScreen(view, key, params) {
       h("div", { class: "centre" },
         h("span", { class: "round", "data-testid": "round" }, s.finished ? t("board.over") : roundName(s)),
         h("span", { class: "sticks", "data-testid": "honba" }, t("card.honba", { n: s.honba })),
-        h("span", { class: "sticks", "data-testid": "riichi-sticks" }, t(s.riichi_sticks === 1 ? "board.stick" : "board.sticks", { n: s.riichi_sticks }))));
+        h("span", { class: "sticks", "data-testid": "riichi-sticks" }, sticksLine(s))));
 
     const edit = canEdit();
     clear(body,
       h("h1", { class: "visually-hidden" }, t("table.title")),
       h("div", { class: "row" }, h("h2", { class: "grow" }, table.players.join(" · ")),
-        h("span", { class: "small muted" }, `${table.ruleset_title || table.ruleset}${edit ? "" : ` · ${t("tables.watching")}`}`)),
+        h("span", { class: "small muted" }, `${rulesetName(table.ruleset, table.ruleset_title)}${edit ? "" : ` · ${t("tables.watching")}`}`)),
       offline ? h("div", { class: "banner warn", role: "status", "data-testid": "offline-banner" }, (entry.seen_at ? t("table.offline_as_of", { time: fmtTime(entry.seen_at) }) : t("table.offline_state")) + (edit ? t("table.offline_kept") : "")) : null,
       pending.length ? h("div", { class: "banner info", role: "status", "data-testid": "pending" }, h("span", { class: "pending-count" }, t(pending.length === 1 ? "table.pending_one" : "table.pending", { n: pending.length })), pending.map((q) => describeRequest(q.body, table.players)).join(t("table.pending_sep"))) : null,
       conflicts.map((q) => conflictBanner(q)),
@@ -404,6 +413,18 @@ export async function tableScreen(view, key, params) {
         h("div", { class: "row" }, h("span", { class: "small grow" }, t("table.you_sit")),
           segmented("view-seat", table.players.map((p, i) => [String(i), p]), String(viewSeat), (v) => { entry = store.saveTable({ id: table.id, view_seat: Number(v) }); render(); }, { legend: t("table.your_seat_legend") })),
         chip(t("table.facing"), Boolean(entry.facing), (v) => { entry = store.saveTable({ id: table.id, facing: v }); render(); })));
+  }
+
+  /** The riichi sticks on the table; at the end, where the ones left over went (the rule set's leftover_sticks). */
+  function sticksLine(s) {
+    const n = s.riichi_sticks;
+    const plain = t(n === 1 ? "board.stick" : "board.sticks", { n });
+    const left = s.leftover_sticks;
+    if (!s.finished || !n || !left) return plain;
+    if (left.rule === "first" && (left.to || []).length) {
+      return t(n === 1 ? "board.stick_to" : "board.sticks_to", { n, names: left.to.map((seat) => table.players[seat]).join(t("list.sep")) });
+    }
+    return t(left.rule === "lost" ? (n === 1 ? "board.stick_lost" : "board.sticks_lost") : (n === 1 ? "board.stick_left" : "board.sticks_left"), { n });
   }
 
   /** A table opened from a link for the first time: which seat is this phone's player? */
@@ -481,7 +502,15 @@ export async function tableScreen(view, key, params) {
     if (!hands.length) return null;
     const start = hands[0].scores_after.map((v, i) => v - hands[0].deltas[i]);
     const series = table.players.map((name, seat) => ({ name, values: [start[seat], ...hands.map((hd) => hd.scores_after[seat])] }));
-    const labels = ["", ...hands.map((hd) => `${WIND_LETTER[hd.round_wind] || ""}${hd.hand_number}`)];
+    // a hand and its repeats are told apart as the history does: E1, E1-1, E1-2
+    // (a chombo's re-deal repeats round and honba: it takes a mark, E1', so no two labels are the same)
+    const seen = new Map();
+    const labels = ["", ...hands.map((hd) => {
+      const base = `${WIND_LETTER[hd.round_wind] || ""}${hd.hand_number}${hd.honba ? `-${hd.honba}` : ""}`;
+      const n = seen.get(base) || 0;
+      seen.set(base, n + 1);
+      return base + "'".repeat(n);
+    })];
     return h("section", { class: "card", "aria-label": t("chart.title") }, h("h2", {}, t("chart.title")),
       lineChart({ title: t("chart.label"), series, xLabels: labels, testid: "chart-game" }));
   }
@@ -599,7 +628,11 @@ export async function tableScreen(view, key, params) {
     const base = correcting || null;
     if (!rules) rules = await ruleValues(table.ruleset, table.rules).catch(() => ({}));
     const names = await yakuNames().catch(() => ({}));
-    const title = correcting ? t("history.correct_label", { n: correcting.index + 1 }) : t("rec.title", { round: roundName(table.state) });
+    // offline with hands queued that the board could not include (no offline engine), the round of this hand
+    // cannot be known without the ledger: the sheet says "the next hand" rather than name a wrong round
+    const unknownRound = !correcting && pendingOf(table.id).length > 0 && (boardOf(table).info || {}).state !== "ready";
+    const title = correcting ? t("history.correct_label", { n: correcting.index + 1 })
+      : unknownRound ? t("rec.title_next") : t("rec.title", { round: roundName(table.state) });
     const s = sheet(title);
     const players = table.players;
     const kinds = [["ron", t("result.ron")], ["tsumo", t("result.tsumo")], ["draw", t("result.draw")]];
@@ -617,7 +650,8 @@ export async function tableScreen(view, key, params) {
       values: {}, pao: {},
     };
     if (base && Array.isArray(base.winners)) for (const w of base.winners.filter((x) => x && typeof x === "object")) {
-      f.values[w.seat] = w.yakuman ? { yakuman: w.yakuman } : { han: w.han, fu: w.fu || 30 };
+      const sent = w.value && typeof w.value === "object" && !w.value.hand ? w.value : null;
+      f.values[w.seat] = sent ? { ...sent } : w.yakuman ? { yakuman: w.yakuman } : w.limit && (w.han === undefined || w.han === null) ? { limit: w.limit } : { han: w.han, fu: w.fu || 30 };
       if (w.pao_seat !== undefined && w.pao_seat !== null) f.pao[w.seat] = w.pao_seat;
     }
     const multi = (rules.max_ron_winners || 1) > 1;
@@ -658,14 +692,15 @@ export async function tableScreen(view, key, params) {
 
     function valueBlock(seat, win) {
       const v = f.values[seat] || (f.values[seat] = { han: 1, fu: 30 });
-      const mode = v.hand ? "hand" : v.yakuman || v.han >= 5 ? "limit" : "hanfu";
+      const mode = v.hand ? "hand" : v.yakuman || v.limit || v.han >= 5 ? "limit" : "hanfu";
       const box = h("fieldset", { "data-value-for": String(seat) }, h("legend", {}, t("rec.value_of", { name: players[seat] })));
       const inner = h("div");
       const modes = segmented(`value-mode-${seat}`, [["hanfu", t("rec.hanfu")], ["limit", t("rec.limit")], ["hand", t("rec.enter_hand")]], mode, (m) => {
         if (m === "hanfu") f.values[seat] = { han: 1, fu: 30 };
-        if (m === "limit") f.values[seat] = { han: 5, fu: 30 };
+        if (m === "limit") f.values[seat] = { limit: "mangan" };
         if (m === "hand") f.values[seat] = { hand: null };
         fill(m);
+        paoBox();
       }, { legend: t("rec.how_value") });
       function fill(m) {
         const val = f.values[seat];
@@ -677,18 +712,35 @@ export async function tableScreen(view, key, params) {
               FU.map((n) => h("option", { value: n, selected: n === val.fu }, String(n)))))),
           h("p", { class: "hint" }, t("rec.five_han")));
         } else if (m === "limit") {
-          const cur = val.yakuman ? `y${val.yakuman}` : String(val.han >= 11 ? 11 : val.han >= 8 ? 8 : val.han >= 6 ? 6 : 5);
-          clear(inner, segmented(`limit-${seat}`, LIMITS.map(([k, key]) => [k, t(key)]), cur, (k) => { f.values[seat] = { ...LIMITS.find((l) => l[0] === k)[2] }; }, { legend: t("rec.limit") }));
+          const cur = val.yakuman ? `y${Math.min(val.yakuman, 2)}` : val.limit || limitOfHan(val.han || 5);
+          if (!val.yakuman && !val.limit) f.values[seat] = { limit: cur };
+          clear(inner, segmented(`limit-${seat}`, LIMITS.map(([k, key]) => [k, t(key)]), cur, (k) => { f.values[seat] = { ...LIMITS.find((l) => l[0] === k)[2] }; paoBox(); }, { legend: t("rec.limit") }));
         } else {
           clear(inner, handBlock(seat, win));
         }
       }
       fill(mode);
       box.append(modes, inner);
+      const paoWhich = h("div", { "data-testid": `pao-which-${seat}` });
+      /** Where the liability covers only the yakuman it is for (rules.pao_scope "yakuman"), a hand of
+       *  several yakuman must say how many of them that is: asked whenever it matters. */
+      function paoBox() {
+        const val = f.values[seat] || {};
+        if (rules.pao_scope !== "yakuman" || f.pao[seat] === null || f.pao[seat] === undefined || !(val.yakuman > 1)) {
+          if (val.pao_yakuman !== undefined) delete val.pao_yakuman;
+          clear(paoWhich);
+          return;
+        }
+        const options = Array.from({ length: val.yakuman }, (_, i) => [String(i + 1), t(i === 0 ? "rec.pao_units_one" : "rec.pao_units", { n: i + 1 })]);
+        clear(paoWhich, segmented(`pao-yakuman-${seat}`, options, val.pao_yakuman ? String(val.pao_yakuman) : null,
+          (v) => { f.values[seat].pao_yakuman = Number(v); }, { legend: t("rec.pao_which", { n: val.yakuman }) }));
+      }
       if ((rules.pao_yaku || []).length) {
         box.append(h("label", { class: "field" }, h("span", { class: "small" }, t("rec.pao", { yaku: rules.pao_yaku.map((y) => ITEM_NAMES[y] || y.replace(/_/g, " ")).join(t("list.sep")) })),
-          h("select", { name: `pao-${seat}`, onchange: (e) => { f.pao[seat] = e.target.value === "" ? null : Number(e.target.value); } },
-            h("option", { value: "" }, t("rec.nobody")), players.map((p, i) => i === seat ? null : h("option", { value: i, selected: f.pao[seat] === i }, p)))));
+          h("select", { name: `pao-${seat}`, onchange: (e) => { f.pao[seat] = e.target.value === "" ? null : Number(e.target.value); paoBox(); } },
+            h("option", { value: "" }, t("rec.nobody")), players.map((p, i) => i === seat ? null : h("option", { value: i, selected: f.pao[seat] === i }, p)))),
+          paoWhich);
+        paoBox();
       }
       return box;
     }
@@ -742,7 +794,8 @@ export async function tableScreen(view, key, params) {
       const val = (seat) => {
         const v = f.values[seat] || {};
         if ("hand" in v) { if (!v.hand) throw new Error(t("rec.check_first", { name: players[seat] })); return { hand: v.hand }; }
-        return v.yakuman ? { yakuman: v.yakuman } : { han: v.han, fu: v.fu };
+        if (v.yakuman) return v.pao_yakuman ? { yakuman: v.yakuman, pao_yakuman: v.pao_yakuman } : { yakuman: v.yakuman };
+        return v.limit ? { limit: v.limit } : { han: v.han, fu: v.fu };
       };
       switch (f.result) {
         case "ron":

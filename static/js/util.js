@@ -69,8 +69,24 @@ export function toast(message, ms = 3500) {
   const el = document.getElementById("toast");
   el.textContent = message;
   el.hidden = false;
+  placeToast(el);
   clearTimeout(toast.timer);
   toast.timer = setTimeout(() => { el.hidden = true; }, ms);
+}
+
+/** The toast never covers a control marked data-toast-avoid (the offline-engine button): over one, it
+ * moves to the top of the screen. Checked when it shows and as the page scrolls under it. */
+function placeToast(el) {
+  el.classList.remove("toast-top");
+  const box = el.getBoundingClientRect();
+  const covers = [...document.querySelectorAll("[data-toast-avoid]")].some((c) => {
+    const r = c.getBoundingClientRect();
+    return r.width && r.height && r.left < box.right && r.right > box.left && r.top < box.bottom && r.bottom > box.top;
+  });
+  if (covers) el.classList.add("toast-top");
+}
+if (typeof window !== "undefined") {
+  window.addEventListener("scroll", () => { const el = document.getElementById("toast"); if (el && !el.hidden) placeToast(el); }, { passive: true });
 }
 
 /** Points as the table writes them: plain digits, a sign when asked. */

@@ -28,12 +28,22 @@ def api_table(page, live_server, table_id) -> dict:
 
 
 def expect_board(page, table: dict, timeout: float = 5_000):
-    """The scoreboard shows the API's scores, round, honba and sticks."""
-    for seat, score in enumerate(table["state"]["scores"]):
+    """The scoreboard shows the API's scores, round, honba and sticks. At the end it shows the final
+    standings' points (a leftover stick first place took included) and says where leftover sticks went."""
+    state = table["state"]
+    scores = list(state["scores"])
+    if state.get("finished") and state.get("standings"):
+        for row in state["standings"]:
+            scores[row["seat"]] = row["points"]
+    for seat, score in enumerate(scores):
         expect(page.locator(f'[data-testid="seat-score-{seat}"]')).to_have_text(str(score), timeout=timeout)
-    expect(page.locator('[data-testid="honba"]')).to_have_text(f'{table["state"]["honba"]} honba', timeout=timeout)
-    sticks = table["state"]["riichi_sticks"]
-    expect(page.locator('[data-testid="riichi-sticks"]')).to_have_text(f"{sticks} riichi stick{'' if sticks == 1 else 's'}", timeout=timeout)
+    expect(page.locator('[data-testid="honba"]')).to_have_text(f'{state["honba"]} honba', timeout=timeout)
+    sticks = state["riichi_sticks"]
+    said = f"{sticks} riichi stick{'' if sticks == 1 else 's'}"
+    if state.get("finished") and sticks:
+        expect(page.locator('[data-testid="riichi-sticks"]')).to_contain_text(said, timeout=timeout)
+    else:
+        expect(page.locator('[data-testid="riichi-sticks"]')).to_have_text(said, timeout=timeout)
 
 
 def open_sheet(page, result: str):

@@ -100,10 +100,12 @@ def tsumo(page, winner, han, fu):
 
 def draw(page, tenpai=(), riichi=()):
     sheet = open_sheet(page, "draw")
-    for seat in riichi:
-        sheet.locator(f'input[name="riichi"][data-seat="{seat}"]').check()
+    # tenpai first: a riichi seat not yet marked tenpai is a noten riichi, and on a slow machine the
+    # preview of that moment is refused (a 422 in the console) before the next tap
     for seat in tenpai:
         sheet.locator(f'input[name="tenpai"][data-seat="{seat}"]').check()
+    for seat in riichi:
+        sheet.locator(f'input[name="riichi"][data-seat="{seat}"]').check()
     save(sheet)
 
 
