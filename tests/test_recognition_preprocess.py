@@ -11,6 +11,7 @@ from PIL import Image
 
 from recognition.image_io import ImageTooLarge, NotAnImage, load_image
 from recognition.preprocess import fit_resize, square_crops, to_nchw
+from web.errors import STATUS
 
 
 def _encode(arr: np.ndarray, fmt: str, **kw) -> bytes:
@@ -66,7 +67,7 @@ def test_big_jpeg_is_decoded_at_reduced_scale_and_boxes_map_back():
 def test_not_an_image_is_415():
     with pytest.raises(NotAnImage) as exc:
         load_image(b"this is not a photo at all")
-    assert exc.value.status == 415
+    assert exc.value.kind == "unsupported_media_type" and STATUS[exc.value.kind] == 415
 
 
 def test_truncated_jpeg_is_415():
@@ -87,7 +88,7 @@ def _png_header_only(w: int, h: int) -> bytes:
 def test_decompression_bomb_is_413():
     with pytest.raises(ImageTooLarge) as exc:
         load_image(_png_header_only(30000, 30000))
-    assert exc.value.status == 413
+    assert exc.value.kind == "too_large" and STATUS[exc.value.kind] == 413
 
 
 def test_oversized_upload_is_413():

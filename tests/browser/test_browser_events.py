@@ -361,7 +361,8 @@ def test_the_event_page_follows_a_hand_with_a_poll_of_only_what_changed(phone, l
     card = page.locator(f'[data-game="{game["id"]}"]')
     expect(card).to_contain_text("0 hands")
     hand = {"result": "ron", "from_seat": 1, "winners": [{"seat": 0, "value": {"han": 2, "fu": 30}}]}
+    version = page.request.get(f"{live_server}/api/tables/{game['id']}").json()["version"]
     assert page.request.post(f"{live_server}/api/tables/{game['id']}/hands", data=hand,
-                             headers={"Authorization": f"Bearer {game['edit_token']}"}).ok
+                             headers={"Authorization": f"Bearer {game['edit_token']}", "If-Match": f'"{version}"'}).ok
     expect(card).to_contain_text("1 hand", timeout=15_000)
     assert polls and len(whole) == 1
