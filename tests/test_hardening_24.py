@@ -353,11 +353,15 @@ def test_slow_uploads_cannot_hold_every_worker_thread(tmp_path):
         socks = [_slow_upload(port) for _ in range(16)]   # one address, 16 trickled uploads, 4 threads
         time.sleep(1)
         # at most two bodies per address are read at once: the others are refused at once, unread
-        refused = []
-        for s in socks[2:]:
-            s.settimeout(10)
-            refused.append(_status(s))
-        assert refused == [429] * 14, refused
+        # (which two are read is the server's choice: it accepts connections in its own order)
+        answers = []
+        for s in socks:
+            s.settimeout(2)
+            try:
+                answers.append(_status(s))
+            except TimeoutError:
+                answers.append(None)   # still being read: one of the two admitted
+        assert sorted(answers, key=str) == [429] * 14 + [None] * 2, answers
         # and another client (any request) is served while the two slow ones are still trickling
         code, _ = call(f"http://127.0.0.1:{port}", "GET", "/api/rulesets", timeout=10)
         assert code == 200
