@@ -103,6 +103,21 @@ def parse_if_match(value: str | None) -> int | None:
 MAX_EVENT_GAMES = 1000
 
 
+def _replay_each(rules, hands: list[dict], state: TableState, start: int) -> tuple[list[dict], list[TableState], TableState]:
+    """Hands replayed one by one from ``state`` (the first is hand number ``start``): their records,
+    the state after each, and the state at the end. A refusal names the table's field."""
+    states: list[TableState] = []
+    records: list[dict] = []
+    for n, hand in enumerate(hands, start):
+        try:
+            state, record = replay(rules, [hand], state, n)
+        except ScoringError as err:
+            raise err.moved(TableError, err.field) from None
+        states.append(state)
+        records.extend(record)
+    return records, states, state
+
+
 class TableService:
     def __init__(self, db: Database, max_event_games: int = MAX_EVENT_GAMES):
         self.db = db
@@ -292,16 +307,7 @@ class TableService:
         """The board of the whole log (a table written before boards were kept, or one whose board
         is behind): one full replay, stored row by row."""
         hands = self._hands(conn, row)
-        states: list[TableState] = []
-        records: list[dict] = []
-        state = new_state(rules)
-        for n, hand in enumerate(hands):
-            try:
-                state, record = replay(rules, [hand], state, n)
-            except ScoringError as err:
-                raise err.moved(TableError, err.field) from None
-            states.append(state)
-            records.extend(record)
+        records, states, _ = _replay_each(rules, hands, new_state(rules), 0)
         self.db.put_board_rows(conn, row.id, 0, [(_dumps(h), _dumps(r), _dumps(state_to_json(st)))
                                                  for h, r, st in zip(hands, records, states)])
 
@@ -324,15 +330,7 @@ class TableService:
             start, hands = index, [change["body"]] + [clean_hand(json.loads(r[0]), strict=False) for r in later]
         before = self.db.board_state(conn, row.id, start - 1)
         state = state_from_json(json.loads(before)) if before is not None else new_state(rules)
-        states: list[TableState] = []
-        records: list[dict] = []
-        for n, hand in enumerate(hands, start):
-            try:
-                state, record = replay(rules, [hand], state, n)
-            except ScoringError as err:
-                raise err.moved(TableError, err.field) from None
-            states.append(state)
-            records.extend(record)
+        records, states, state = _replay_each(rules, hands, state, start)
         return _Step(start, start + len(hands), hands, records, states, state)
 
     def _new_records(self, conn, row: TableRow, op: str, step: _Step, dumped: list[str], old: str | None) -> str:
