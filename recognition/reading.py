@@ -259,27 +259,15 @@ def layout(dets: Sequence[Detection], orient_probs: Sequence[Sequence[float]], g
     sideways = [(probs[i][(up + 1) % 4] + probs[i][(up + 3) % 4] > 0.5) if faces[i] else along[i] > acr[i] * 1.15
                 for i in range(n)]
 
-    parent = list(range(n))
+    def side_by_side(i: int, j: int) -> bool:
+        d_along = abs(rc[i][0] - rc[j][0]) - (along[i] + along[j]) / 2
+        d_across = abs(rc[i][1] - rc[j][1])
+        # boxes may overlap a little (the detector's sizes are approximate), but two tiles
+        # side by side have centres apart along the row
+        apart = abs(rc[i][0] - rc[j][0]) > 0.3 * unit_w
+        return d_along < gap * unit_w and apart and d_across < across * unit_h
 
-    def find(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
-    for i in range(n):
-        for j in range(i + 1, n):
-            d_along = abs(rc[i][0] - rc[j][0]) - (along[i] + along[j]) / 2
-            d_across = abs(rc[i][1] - rc[j][1])
-            # boxes may overlap a little (the detector's sizes are approximate), but two tiles
-            # side by side have centres apart along the row
-            apart = abs(rc[i][0] - rc[j][0]) > 0.3 * unit_w
-            if d_along < gap * unit_w and apart and d_across < across * unit_h:
-                parent[find(i)] = find(j)
-    groups: dict[int, list[int]] = {}
-    for i in range(n):
-        groups.setdefault(find(i), []).append(i)
-    segs = [sorted(g, key=lambda k: rc[k][0]) for g in groups.values()]
+    segs = [sorted(g, key=lambda k: rc[k][0]) for g in scales.clusters(n, side_by_side)]
     # lines: segments whose mean across-position agree, read top to bottom
     seg_y = [sum(rc[k][1] for k in s) / len(s) for s in segs]
     seg_x = [rc[s[0]][0] for s in segs]

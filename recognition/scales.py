@@ -16,7 +16,7 @@ the same code as the server (recognition.reading calls it there). A box is
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 Box = tuple[float, float, float, float, float]
@@ -266,7 +266,14 @@ def groups(boxes: Sequence[Box], size: float | None = None, reach: float = 0.35)
     row of tiles, a pond of discards, a keyboard's keys). Groups in order of their first box."""
     if size is None:
         size = tile_size(boxes)
-    n = len(boxes)
+    if size is None:
+        return [[i] for i in range(len(boxes))]
+    return clusters(len(boxes), lambda i, j: _gap(boxes[i], boxes[j]) < reach * size)
+
+
+def clusters(n: int, joined: Callable[[int, int], bool]) -> list[list[int]]:
+    """The indices 0..n-1 in groups: i and j are in one group when ``joined(i, j)``, or through a
+    chain of such pairs. Groups in order of their first index, each in increasing order."""
     parent = list(range(n))
 
     def find(i: int) -> int:
@@ -275,11 +282,10 @@ def groups(boxes: Sequence[Box], size: float | None = None, reach: float = 0.35)
             i = parent[i]
         return i
 
-    if size is not None:
-        for i in range(n):
-            for j in range(i + 1, n):
-                if _gap(boxes[i], boxes[j]) < reach * size:
-                    parent[find(i)] = find(j)
+    for i in range(n):
+        for j in range(i + 1, n):
+            if joined(i, j):
+                parent[find(i)] = find(j)
     out: dict[int, list[int]] = {}
     for i in range(n):
         out.setdefault(find(i), []).append(i)
