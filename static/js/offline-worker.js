@@ -8,21 +8,22 @@
 //   project {table, changes}       game.board.project: the table with the hands not yet sent
 //   boxes {map, gh, gw, scale, width, height, settings, stride}   recognition.reading.detect_boxes
 //   read {boxes, logits, labels, reject_label, width, height, settings}   the hand in the frame
+//   timings {}                     how the start went: {marks: {step: ms}, snapshot, stored}
+// After its first start it keeps a memory snapshot, restored on the next starts (see below).
 // Served from /offline-worker.js with a policy that lets Pyodide compile WebAssembly.
 import { serve } from "/static/js/worker-bridge.js";
 
 let ready = null;
 
-async function start() {
-  const { loadPyodide } = await import("/static/vendor/pyodide/pyodide.mjs");
-  const pyodide = await loadPyodide({ indexURL: "/static/vendor/pyodide/" });
-  const resp = await fetch("/offline/scoring.zip");
-  if (!resp.ok) throw new Error(`the scoring source is not available (${resp.status})`);
-  pyodide.unpackArchive(await resp.arrayBuffer(), "zip", { extractDir: "/tenbou" });
-  pyodide.runPython(`
+const INDEX = "/static/vendor/pyodide/";
+// The engine's Python glue, run once Pyodide and the source are in: it imports everything a score,
+// a board or a frame needs now (not on first use), so a memory snapshot taken after it holds it all.
+const ENGINE = `
 import sys, json
 sys.path.insert(0, "/tenbou")
 import scoring
+import game.board
+import recognition.reading
 
 def _answer(fn):
     try:
@@ -58,9 +59,125 @@ def tenbou_read(logits, text):
         probs, orient = reading.probabilities(logits.to_py() if logits is not None else [], len(boxes), len(a["labels"]), st.half_turn_tta)
         return reading.assemble(boxes, probs, orient, a["labels"], a["reject_label"], (a["width"], a["height"]), st).to_json()
     return _answer(run)
-`);
+`;
+// A hand every start scores: the snapshot keeps its answer and a restored engine must give it again.
+const CHECK = JSON.stringify({ ruleset: "wrr", hand: "234m067p345s11z555z", win_tile: "5z", win: "tsumo", seat_wind: "south", riichi: true });
+
+// --- the memory snapshot ----------------------------------------------------------------------
+// Starting Pyodide means compiling its WebAssembly, booting CPython, unpacking the standard library
+// and importing the engine: seconds on a phone. After the first start the worker keeps Pyodide's
+// whole memory (CPython with the engine imported) in Cache Storage, keyed by Pyodide's version and a
+// hash of the Python source and glue; the next start restores it instead of booting and importing.
+// A snapshot that is missing, made for other source, refused by Pyodide (another build) or that
+// scores the check hand differently is dropped and the engine starts the ordinary way.
+const SNAPSHOTS = "engine-snapshots";   // not "tenbou-<version>": the service worker's clean-up spares it
+
+async function snapshotKey(version, source) {
+  if (!self.crypto || !crypto.subtle || !self.caches) return null;   // an insecure origin: no snapshot
+  const glue = new TextEncoder().encode(ENGINE + CHECK);
+  const all = new Uint8Array(source.byteLength + glue.length);
+  all.set(new Uint8Array(source), 0);
+  all.set(glue, source.byteLength);
+  const hash = hex(await crypto.subtle.digest("SHA-256", all));
+  return `/engine-snapshot/${version}/${hash.slice(0, 24)}`;
+}
+
+const hex = (buf) => Array.from(new Uint8Array(buf), (b) => b.toString(16).padStart(2, "0")).join("");
+
+async function readSnapshot(key) {
+  try {
+    const cache = await caches.open(SNAPSHOTS);
+    const resp = await cache.match(key);
+    if (!resp) { timings.snapshot = "none kept"; return null; }
+    const check = resp.headers.get("X-Engine-Check");
+    const digest = resp.headers.get("X-Engine-Digest");
+    const body = resp.headers.get("Content-Type") === "application/gzip" ? resp.body.pipeThrough(new DecompressionStream("gzip")) : resp.body;
+    const bytes = new Uint8Array(await new Response(body).arrayBuffer());
+    // a snapshot cut short or changed on the disk is never handed to Pyodide (it would start from
+    // a broken memory): the bytes must be those the engine kept
+    if (!check || !digest || hex(await crypto.subtle.digest("SHA-256", bytes)) !== digest) throw new Error("the snapshot is damaged");
+    return { bytes, check };
+  } catch (err) {
+    timings.snapshot = `unreadable: ${err.message}`;
+    await dropSnapshot(key);
+    return null;
+  }
+}
+
+async function storeSnapshot(key, bytes, check) {
+  try {
+    const cache = await caches.open(SNAPSHOTS);
+    // the heap is mostly empty pages: compressed, it takes a fraction of the phone's storage
+    const zipped = !!self.CompressionStream && !!self.DecompressionStream;
+    const digest = hex(await crypto.subtle.digest("SHA-256", bytes));
+    const body = zipped ? new Response(new Blob([bytes]).stream().pipeThrough(new CompressionStream("gzip"))).body : bytes;
+    const headers = { "Content-Type": zipped ? "application/gzip" : "application/octet-stream", "X-Engine-Check": check, "X-Engine-Digest": digest };
+    await cache.put(key, new Response(body, { headers }));
+    for (const old of await cache.keys()) if (new URL(old.url).pathname !== key) await cache.delete(old);
+  } catch (err) {
+    console.warn("offline engine: the snapshot was not kept:", err.message);
+  }
+}
+
+async function dropSnapshot(key) {
+  try { await (await caches.open(SNAPSHOTS)).delete(key); } catch (err) { /* nothing kept */ }
+}
+
+/** How the last start went, for the benchmark (bench/bench_offline_start.py) and the tests. */
+const timings = { marks: {}, snapshot: "none", stored: null };
+const t0 = performance.now();
+const mark = (name) => { timings.marks[name] = Math.round(performance.now() - t0); };
+
+function handles(pyodide) {
   const fn = (name) => pyodide.globals.get(name);
   return { score: fn("tenbou_score"), project: fn("tenbou_project"), boxes: fn("tenbou_boxes"), read: fn("tenbou_read") };
+}
+
+async function start() {
+  const sourceResp = fetch("/offline/scoring.zip");
+  const { loadPyodide, version } = await import(`${INDEX}pyodide.mjs`);
+  mark("module");
+  const resp = await sourceResp;
+  if (!resp.ok) throw new Error(`the scoring source is not available (${resp.status})`);
+  const source = await resp.arrayBuffer();
+  mark("source");
+  const key = await snapshotKey(version, source).catch(() => null);
+  const kept = key ? await readSnapshot(key) : null;
+  mark("snapshot read");
+  if (kept) {
+    try {
+      const pyodide = await loadPyodide({ indexURL: INDEX, _loadSnapshot: kept.bytes });
+      mark("restored");
+      // the files too, for an import the engine did not make before the snapshot
+      pyodide.unpackArchive(source, "zip", { extractDir: "/tenbou" });
+      const engine = handles(pyodide);
+      if (engine.score(CHECK, "score") !== kept.check) throw new Error("the restored engine scores differently");
+      mark("checked");
+      timings.snapshot = "restored";
+      return engine;
+    } catch (err) {
+      timings.snapshot = `failed: ${err.message}`;
+      await dropSnapshot(key);
+    }
+  }
+  const snapshot = !!key;
+  const pyodide = await loadPyodide({ indexURL: INDEX, ...(snapshot ? { _makeSnapshot: true } : {}) });
+  mark("booted");
+  pyodide.unpackArchive(source, "zip", { extractDir: "/tenbou" });
+  pyodide.runPython(ENGINE);
+  mark("imported");
+  let bytes = null;
+  if (snapshot) {
+    try { bytes = pyodide.makeMemorySnapshot(); } catch (err) { timings.snapshot = `not made: ${err.message}`; }
+  }
+  const engine = handles(pyodide);
+  if (bytes) {
+    const check = engine.score(CHECK, "score");
+    // kept after this start has answered: the first score does not wait for the storage
+    setTimeout(() => storeSnapshot(key, bytes, check).then(() => { mark("stored"); timings.stored = key; }), 0);
+    timings.snapshot = timings.snapshot === "none" || timings.snapshot === "none kept" ? "made" : `made (${timings.snapshot})`;
+  }
+  return engine;
 }
 
 async function engine() {
@@ -80,6 +197,7 @@ function answer(text) {
 
 serve({
   warm: async () => { await engine(); return true; },
+  timings: async () => timings,
   score: async ({ request }) => answer((await engine()).score(JSON.stringify(request), "score")),
   waits: async ({ request }) => answer((await engine()).score(JSON.stringify(request), "waits")),
   project: async ({ table, changes }) => answer((await engine()).project(JSON.stringify({ table, changes }))),
