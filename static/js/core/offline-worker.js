@@ -11,7 +11,7 @@
 //   timings {}                     how the start went: {marks: {step: ms}, snapshot, stored}
 // After its first start it keeps a memory snapshot, restored on the next starts (see below).
 // Served from /offline-worker.js with a policy that lets Pyodide compile WebAssembly.
-import { serve } from "/static/js/worker-bridge.js";
+import { serve } from "/static/js/core/worker-bridge.js";
 
 let ready = null;
 
