@@ -33,13 +33,13 @@ REQUEST = {"ruleset": "wrr", "hand": "234m067p345s11z555z", "win_tile": "5z", "w
            "seat_wind": "south", "riichi": True}
 
 PREPARE = """async () => {
-  const offline = await import("/static/js/offline.js");
+  const offline = await import("/static/js/core/offline.js");
   const t0 = performance.now();
   await offline.prepareOffline();
   return performance.now() - t0;
 }"""
 FIRST_SCORE = """async (request) => {
-  const offline = await import("/static/js/offline.js");
+  const offline = await import("/static/js/core/offline.js");
   const t0 = performance.now();
   const first = await offline.scoreOffline(request);
   const t1 = performance.now();

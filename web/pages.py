@@ -147,18 +147,25 @@ OFFLINE_MODULES = ("recognition/__init__.py", "recognition/reading.py", "recogni
 
 @lru_cache(maxsize=1)
 def scoring_archive() -> bytes:
-    """The Python source of the offline packages as a zip (what Pyodide imports offline)."""
+    """The Python source of the offline packages as a zip (what Pyodide imports offline). The same
+    source gives the same bytes (each entry dated 1980-01-01, not when the server started): its ETag
+    and the phone's engine snapshot, keyed by a hash of these bytes, outlive a restart and agree
+    between the server's worker processes."""
     import io
     import zipfile
 
     root = Path(__file__).resolve().parent.parent
     buf = io.BytesIO()
+
+    def add(zf: zipfile.ZipFile, name: str, data: bytes) -> None:
+        zf.writestr(zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0)), data, compress_type=zipfile.ZIP_DEFLATED)
+
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
         for package in OFFLINE_PACKAGES:
             for path in sorted((root / package).glob("*.py")):
-                zf.writestr(f"{package}/{path.name}", path.read_bytes())
+                add(zf, f"{package}/{path.name}", path.read_bytes())
         for module in OFFLINE_MODULES:
-            zf.writestr(module, (root / module).read_bytes())
+            add(zf, module, (root / module).read_bytes())
     return buf.getvalue()
 
 

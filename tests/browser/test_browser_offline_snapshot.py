@@ -1,4 +1,4 @@
-"""The offline engine's memory snapshot (static/js/offline-worker.js): after its first start the worker
+"""The offline engine's memory snapshot (static/js/core/offline-worker.js): after its first start the worker
 keeps Pyodide's memory, with the engine imported, in Cache Storage; after a reload it restores that
 instead of booting CPython and importing the packages again. A restored engine must answer exactly
 as the server does (scores, waits, refusals, a table's board), offline; a snapshot that is damaged or
@@ -23,7 +23,7 @@ SCORES = [
 WAITS = {"ruleset": "tenhou", "hand": "2345666m234p567s", "seat_wind": "south", "riichi": True}
 
 ASK = """async ({ scores, waits }) => {
-  const offline = await import("/static/js/offline.js");
+  const offline = await import("/static/js/core/offline.js");
   const answer = (p) => p.then((result) => ({ result }), (err) => ({ status: err.status, error: err.body && err.body.error || err.error || String(err) }));
   const out = { scores: [] };
   for (const request of scores) out.scores.push(await answer(offline.scoreOffline(request)));
@@ -76,7 +76,7 @@ def wait_kept(page) -> str:
     """The key the worker kept its snapshot under, once kept (in the background after its start)."""
     stored = None
     for _ in range(300):
-        stored = page.evaluate("""async () => (await (await import("/static/js/offline.js")).offlineEngine().call("timings")).stored""")
+        stored = page.evaluate("""async () => (await (await import("/static/js/core/offline.js")).offlineEngine().call("timings")).stored""")
         if stored:
             break
         page.wait_for_timeout(200)
@@ -107,7 +107,7 @@ def test_a_reloaded_engine_restores_its_snapshot_and_scores_like_the_server(brow
     restored = offline_answers(page)
     assert restored["engine"]["snapshot"] == "restored"
     same_as_server(restored, expected)
-    board = page.evaluate("""async () => (await import("/static/js/offline.js")).projectOffline(
+    board = page.evaluate("""async () => (await import("/static/js/core/offline.js")).projectOffline(
         { ruleset: "tenhou", players: ["A", "B", "C", "D"] }, [])""")
     assert board is not None
 
