@@ -117,7 +117,7 @@ def test_a_reloaded_engine_restores_its_snapshot_and_scores_like_the_server(brow
     page.reload()
     page.locator(".picker").wait_for()
     fallback = offline_answers(page)
-    assert fallback["engine"]["snapshot"] == "made (unreadable: the snapshot is damaged)"
+    assert fallback["engine"]["snapshot"] == "made (failed: the snapshot is damaged)"
     same_as_server(fallback, expected)
     assert wait_kept(page) == key
     page.reload()

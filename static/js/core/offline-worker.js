@@ -84,24 +84,27 @@ async function snapshotKey(version, source) {
 
 const hex = (buf) => Array.from(new Uint8Array(buf), (b) => b.toString(16).padStart(2, "0")).join("");
 
-async function readSnapshot(key) {
+/** The kept snapshot for `key` (its bytes still to be read), or null. */
+async function findSnapshot(key) {
   try {
-    const cache = await caches.open(SNAPSHOTS);
-    const resp = await cache.match(key);
-    if (!resp) { timings.snapshot = "none kept"; return null; }
-    const check = resp.headers.get("X-Engine-Check");
-    const digest = resp.headers.get("X-Engine-Digest");
-    const body = resp.headers.get("Content-Type") === "application/gzip" ? resp.body.pipeThrough(new DecompressionStream("gzip")) : resp.body;
-    const bytes = new Uint8Array(await new Response(body).arrayBuffer());
-    // a snapshot cut short or changed on the disk is never handed to Pyodide (it would start from
-    // a broken memory): the bytes must be those the engine kept
-    if (!check || !digest || hex(await crypto.subtle.digest("SHA-256", bytes)) !== digest) throw new Error("the snapshot is damaged");
-    return { bytes, check };
+    const resp = await (await caches.open(SNAPSHOTS)).match(key);
+    if (!resp) timings.snapshot = "none kept";
+    return resp || null;
   } catch (err) {
     timings.snapshot = `unreadable: ${err.message}`;
-    await dropSnapshot(key);
     return null;
   }
+}
+
+/** The snapshot's bytes; rejects when they are not those the engine kept: a snapshot cut short or
+ * changed on the disk is never handed to Pyodide (it would start from a broken memory). */
+async function readSnapshot(resp) {
+  const digest = resp.headers.get("X-Engine-Digest");
+  const body = resp.headers.get("Content-Type") === "application/gzip" ? resp.body.pipeThrough(new DecompressionStream("gzip")) : resp.body;
+  const bytes = new Uint8Array(await new Response(body).arrayBuffer());
+  if (!digest || hex(await crypto.subtle.digest("SHA-256", bytes)) !== digest) throw new Error("the snapshot is damaged");
+  mark("snapshot read");
+  return bytes;
 }
 
 async function storeSnapshot(key, bytes, check) {
@@ -142,20 +145,25 @@ async function start() {
   const source = await resp.arrayBuffer();
   mark("source");
   const key = await snapshotKey(version, source).catch(() => null);
-  const kept = key ? await readSnapshot(key) : null;
-  mark("snapshot read");
+  const kept = key ? await findSnapshot(key) : null;
   if (kept) {
     try {
-      const pyodide = await loadPyodide({ indexURL: INDEX, _loadSnapshot: kept.bytes });
+      const check = kept.headers.get("X-Engine-Check");
+      // read (unzipped, checked) while Pyodide fetches and compiles its WebAssembly: it waits for
+      // the bytes only to fill its memory, and fails when they are damaged
+      const bytes = readSnapshot(kept);
+      bytes.catch(() => {});   // a damaged one rejects before Pyodide asks for it: not an unhandled error
+      const pyodide = await loadPyodide({ indexURL: INDEX, _loadSnapshot: bytes });
       mark("restored");
       // the files too, for an import the engine did not make before the snapshot
       pyodide.unpackArchive(source, "zip", { extractDir: "/tenbou" });
       const engine = handles(pyodide);
-      if (engine.score(CHECK, "score") !== kept.check) throw new Error("the restored engine scores differently");
+      if (!check || engine.score(CHECK, "score") !== check) throw new Error("the restored engine scores differently");
       mark("checked");
       timings.snapshot = "restored";
       return engine;
     } catch (err) {
+      // dropped, and the engine booted the ordinary way below (then a new snapshot kept)
       timings.snapshot = `failed: ${err.message}`;
       await dropSnapshot(key);
     }
