@@ -374,6 +374,91 @@ def detect_boxes(out: Sequence[float], gh: int, gw: int, scale: float, width: in
              _clip(y2 / scale, 0, height), s) for x1, y1, x2, y2, s in boxes]
 
 
+# -- the extra passes (recognition.scales): planned here, run where the networks run --------------
+#
+# The server (recognition/pipeline.py) and the phone (static/js/live-recognizer.js, the networks in
+# recognize-worker.js) both ask these functions what to run next and hand the outputs back, so the
+# plan and its rules exist once, in Python. The phone's JavaScript only runs the passes it is told.
+
+FiveBox = tuple[float, float, float, float, float]
+
+
+def _five(b: Sequence[float]) -> FiveBox:
+    return (float(b[0]), float(b[1]), float(b[2]), float(b[3]), float(b[4]))
+
+
+def rescan_sides(boxes: Sequence[Sequence[float]], scale: float, width: int, height: int,
+                 settings: Settings = Settings()) -> list[int]:
+    """The detector input long sides to run again at (Settings.multi_scale), given the first pass's
+    `boxes` (in the pixels of the width x height image it read) found at `scale` (detector pixels
+    per image pixel): where the tiles have the size the detector learned. Empty when there is no
+    need, or multi_scale is off."""
+    if not settings.multi_scale:
+        return []
+    first = [_five(b) for b in boxes]
+    size = scales.tile_size(first)
+    work_side = max(int(width), int(height))
+    return scales.rescan_sides(size * scale if size else None, round(work_side * scale), work_side)
+
+
+def merge_detections(passes: Sequence[tuple[Sequence[Sequence[float]], float]],
+                     settings: Settings = Settings()) -> list[FiveBox]:
+    """One list of boxes, best score first, from the detector passes (each: its boxes in the
+    image's pixels and its scale; the first pass first): the passes merged (scales.merge_passes)
+    and (Settings.merge_fragments) parts of one tile merged or dropped (scales.merge_fragments).
+    The first pass's boxes, as given, when nothing changes them."""
+    plain = [([_five(b) for b in boxes], float(scale)) for boxes, scale in passes]
+    if not plain:
+        return []
+    first = plain[0][0]
+    merged = scales.merge_passes(plain) if len(plain) > 1 else first
+    if settings.merge_fragments:
+        merged = scales.merge_fragments(merged)
+    if merged == first:
+        return first
+    return sorted(merged, key=lambda b: -b[4])  # stable: equal scores keep their order
+
+
+def _blank_classes(labels: Sequence[str], reject_label: str) -> list[int]:
+    return [list(labels).index(c) for c in ("5z", reject_label) if c in labels]
+
+
+def tall_faces(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]], labels: Sequence[str],
+               reject_label: str, settings: Settings = Settings()) -> tuple[list[int], list[Box]]:
+    """The boxes to read again from their lower part (Settings.tall_faces), and the crop boxes to
+    read. A standing tile close to a low camera has a face far taller than wide, its engraving
+    low and its upper part blank, and read whole it looks like haku: a box higher than
+    scales.TALL x its width read whole as haku (or as no tile) is read again from its lower part
+    (a tile's proportions, from the bottom up)."""
+    if not settings.tall_faces:
+        return [], []
+    blank = _blank_classes(labels, reject_label)
+    idx: list[int] = []
+    crops: list[Box] = []
+    for i, b in enumerate(boxes):
+        w, h = float(b[2]) - float(b[0]), float(b[3]) - float(b[1])
+        p = probs[i]
+        top = max(range(len(p)), key=lambda k: (p[k], -k))
+        if h > scales.TALL * w and top in blank:
+            idx.append(i)
+            crops.append((float(b[0]), float(b[3]) - w * scales.FACE_ASPECT, float(b[2]), float(b[3])))
+    return idx, crops
+
+
+def reread_tall_faces(probs: Sequence[Sequence[float]], idx: Sequence[int], again: Sequence[Sequence[float]],
+                      labels: Sequence[str], reject_label: str) -> list[list[float]]:
+    """`probs` with each tall face (`idx`, from `tall_faces`) given its lower part's reading
+    (`again`, in the same order) when that reads a tile more surely than the whole did."""
+    reject = list(labels).index(reject_label) if reject_label in labels else -1
+    out = [list(p) for p in probs]
+    for k, i in enumerate(idx):
+        a = [0.0 if j == reject else float(v) for j, v in enumerate(probs[i])]
+        b = [0.0 if j == reject else float(v) for j, v in enumerate(again[k])]
+        if max(b) > max(a):
+            out[i] = list(again[k])
+    return out
+
+
 def probabilities(logits: Sequence[float], n: int, n_classes: int,
                   half_turn: bool = False) -> tuple[list[list[float]], list[list[float]]]:
     """The classifier's logits, flat (n rows, or 2n with the half-turned crops after them) ->
@@ -458,4 +543,5 @@ def assemble(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]],
 
 
 __all__ = ["Detection", "Layout", "Reading", "Settings", "assemble", "decode", "detect_boxes", "drop_duplicates",
-           "layout", "nms", "probabilities", "read_hand", "softmax"]
+           "layout", "merge_detections", "nms", "probabilities", "read_hand", "reread_tall_faces", "rescan_sides",
+           "softmax", "tall_faces"]

@@ -53,7 +53,9 @@ class PhoneReader {
   }
 
   /** Read an ImageBitmap (transferred to the worker) or raw RGBA pixels {pixels, width, height}:
-   * the networks run in recognize-worker.js, recognition/reading.py decides what they saw. */
+   * the networks run in recognize-worker.js, recognition/reading.py decides what they saw, and
+   * which extra passes to run (another detector scale, the lower part of a tall face): this only
+   * runs the passes it is told to and hands their outputs back. */
   async read(frame) {
     const t0 = performance.now();
     const timer = setTimeout(() => this.fail("reading a frame on the phone took too long"), FRAME_TIMEOUT_MS);
@@ -62,20 +64,35 @@ class PhoneReader {
       const st = info.settings;
       const det = frame instanceof ImageBitmap ? await this.nets.call("detect", { bitmap: frame }, [frame])
         : await this.nets.call("detect", frame);
-      const t1 = performance.now();
       const { width, height } = det;
-      const boxes = await this.reader.call("boxes", { map: det.map, gh: det.gh, gw: det.gw, scale: det.scale, width, height,
-        settings: st, stride: info.stride }, [det.map.buffer]);
+      const decode = (d) => this.reader.call("boxes", { map: d.map, gh: d.gh, gw: d.gw, scale: d.scale, width, height,
+        settings: st, stride: info.stride }, [d.map.buffer]);
+      let boxes = await decode(det);
+      if (st.multi_scale || st.merge_fragments) {
+        const passes = [{ boxes, scale: det.scale }];
+        const sides = st.multi_scale ? await this.reader.call("rescan", { boxes, scale: det.scale, width, height, settings: st }) : [];
+        for (const longSide of sides) {
+          const more = await this.nets.call("detect", { frame: det.frame, long_side: longSide });
+          passes.push({ boxes: await decode(more), scale: more.scale });
+        }
+        boxes = await this.reader.call("merge", { passes, settings: st });
+      }
+      const t1 = performance.now();
+      const { logits } = await this.nets.call("classify", { frame: det.frame, boxes, keep: !!st.tall_faces });
+      const ask = { boxes, labels: info.labels, reject_label: info.reject_label, settings: st };
+      let tallLogits = null;
+      if (st.tall_faces) {  // logits are copied here, not handed over: the reading below needs them
+        const { crops } = await this.reader.call("tall", { ...ask, logits });
+        tallLogits = (await this.nets.call("classify", { frame: det.frame, boxes: crops, tta: false })).logits;
+      }
       const t2 = performance.now();
-      const { logits } = await this.nets.call("classify", { frame: det.frame, boxes });
+      const transfer = tallLogits ? [logits.buffer, tallLogits.buffer] : [logits.buffer];
+      const result = await this.reader.call("read", { ...ask, logits, tall_logits: tallLogits, width, height }, transfer);
       const t3 = performance.now();
-      const result = await this.reader.call("read", { boxes, logits, labels: info.labels, reject_label: info.reject_label,
-        width, height, settings: st }, [logits.buffer]);
-      const t4 = performance.now();
       const r = (v) => Math.round(v * 10) / 10;
       result.image_size = [width, height];
-      result.timing_ms = { detect: r(t1 - t0), decode: r(t2 - t1), classify: r(t3 - t2), postprocess: r(t4 - t3), total: r(t4 - t0) };
-      this.times = [...this.times.slice(-4), t4 - t0];
+      result.timing_ms = { detect: r(t1 - t0), classify: r(t2 - t1), postprocess: r(t3 - t2), total: r(t3 - t0) };
+      this.times = [...this.times.slice(-4), t3 - t0];
       return result;
     } finally {
       clearTimeout(timer);
