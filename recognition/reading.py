@@ -41,12 +41,13 @@ class Settings:
     half_turn_tta: bool = False  # also read every crop turned half round, and average
     border_confidence: float = 0.9  # a tile cut by the photo's edge must be read at least this surely
     min_confidence: float = 0.5  # a box read less surely than this as one tile (given it is one) is dropped
-    # recognition.scales (issue 19): the first three run where the networks run (pipeline.py) and
-    # are off until the phone's worker runs them too (the phone and the server read the same
-    # tiles); the last two run here, after classifying, on both
-    multi_scale: bool = False  # detect again where the tiles are the size the detector learned
-    merge_fragments: bool = False  # parts of one tile's face (blank top, pip groups) are not tiles
-    tall_faces: bool = False  # a face far taller than wide, read as blank, is read again from its lower part
+    # recognition.scales (issue 19): the first three are planned here (rescan_sides,
+    # merge_detections, tall_faces) and run where the networks run: pipeline.py on the server,
+    # live-recognizer.js on the phone, so both make the same passes; the last two run here,
+    # after classifying, on both
+    multi_scale: bool = True  # detect again where the tiles are the size the detector learned
+    merge_fragments: bool = True  # parts of one tile's face (blank top, pip groups) are not tiles
+    tall_faces: bool = True  # a face far taller than wide, read as blank, is read again from its lower part
     drop_misfits: bool = True  # boxes of no tile's shape (a strip of print, a point stick) are not tiles
     drop_unsure_groups: bool = True  # groups read unsurely, and unsure lone boxes beside a sure hand, are clutter
 

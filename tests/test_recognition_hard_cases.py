@@ -32,15 +32,12 @@ STILL_FAILING = {
 
 
 def scaled():  # type: ignore[no-untyped-def]
-    """The recogniser with every part of recognition.scales on (the server-only ones are off by
-    default until the phone runs them too)."""
-    import dataclasses
-
-    from recognition.pipeline import Recognizer
-
-    shared = get_recognizer()
-    return Recognizer(shared.detector, shared.classifier, dataclasses.replace(
-        shared.settings, multi_scale=True, merge_fragments=True, tall_faces=True))
+    """The recogniser as served: every part of recognition.scales is on by default (the phone
+    makes the same passes, tests/browser/test_browser_one_reader.py)."""
+    rec = get_recognizer()
+    st = rec.settings
+    assert st.multi_scale and st.merge_fragments and st.tall_faces and st.drop_misfits and st.drop_unsure_groups
+    return rec
 
 
 def _read(name: str) -> tuple[Counter, int]:

@@ -83,7 +83,8 @@ class PhoneReader {
       let tallLogits = null;
       if (st.tall_faces) {  // logits are copied here, not handed over: the reading below needs them
         const { crops } = await this.reader.call("tall", { ...ask, logits });
-        tallLogits = (await this.nets.call("classify", { frame: det.frame, boxes: crops, tta: false })).logits;
+        // none to read again: the kept frame is let go when later frames come (the worker keeps three)
+        tallLogits = crops.length ? (await this.nets.call("classify", { frame: det.frame, boxes: crops, tta: false })).logits : null;
       }
       const t2 = performance.now();
       const transfer = tallLogits ? [logits.buffer, tallLogits.buffer] : [logits.buffer];
