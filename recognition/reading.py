@@ -50,6 +50,10 @@ class Settings:
     tall_faces: bool = True  # a face far taller than wide, read as blank, is read again from its lower part
     drop_misfits: bool = True  # boxes of no tile's shape (a strip of print, a point stick) are not tiles
     drop_unsure_groups: bool = True  # groups read unsurely, and unsure lone boxes beside a sure hand, are clutter
+    # a tile-sized box set apart on a row's line (the winning tile laid apart: an upright haku is
+    # half read as no tile) stays unless read as no tile at least this surely (scales.set_apart);
+    # None: off
+    set_apart_reject: float | None = 0.8
 
     def to_json(self) -> dict[str, Any]:
         return {k: getattr(self, k) for k in self.__dataclass_fields__}
@@ -490,10 +494,9 @@ def assemble(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]],
     m = 0.004 * max(h, w)
     idx = []
     sure: list[float] = []
+    apart: list[int] = []  # read as a tile, not too surely as none: may be a tile set apart
     for i, b in enumerate(boxes):
         p = probs[i]
-        if reject >= 0 and p[reject] >= settings.reject_threshold:
-            continue
         # how surely it is this tile rather than another, given that it is a tile
         if reject >= 0:
             tile_conf = max(v for k, v in enumerate(p) if k != reject) / max(1 - p[reject], 1e-6)
@@ -502,14 +505,22 @@ def assemble(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]],
         at_edge = b[0] <= m or b[1] <= m or b[2] >= w - m or b[3] >= h - m
         if (at_edge and tile_conf < settings.border_confidence) or tile_conf < settings.min_confidence:
             continue
+        if reject >= 0 and p[reject] >= settings.reject_threshold:
+            if settings.set_apart_reject is not None and p[reject] < settings.set_apart_reject:
+                apart.append(i)
+            continue
         idx.append(i)
         sure.append(float(tile_conf))
+    five = [(float(b[0]), float(b[1]), float(b[2]), float(b[3]), float(b[4])) for b in boxes]
     if idx and (settings.drop_misfits or settings.drop_unsure_groups):
         # shapes no tile has, and clutter judged by the company it keeps (recognition.scales)
-        kept = scales.keep_tiles([(float(boxes[i][0]), float(boxes[i][1]), float(boxes[i][2]), float(boxes[i][3]),
-                                   float(boxes[i][4])) for i in idx], sure, settings.drop_misfits,
-                                 settings.drop_unsure_groups)
+        kept = scales.keep_tiles([five[i] for i in idx], sure, settings.drop_misfits, settings.drop_unsure_groups)
+        if settings.set_apart_reject is not None:
+            dropped = set(idx) - {idx[k] for k in kept}
+            apart = sorted(apart + [i for i in dropped])
         idx = [idx[k] for k in kept]
+    if idx and apart:
+        idx = sorted(idx + scales.set_apart(five, idx, apart))
     if idx:
         conf = [max(v for k, v in enumerate(probs[i]) if k != reject) for i in idx]
         keep = drop_duplicates([boxes[i][:4] for i in idx], [c * boxes[i][4] for c, i in zip(conf, idx)])

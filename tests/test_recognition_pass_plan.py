@@ -65,3 +65,22 @@ def test_reread_takes_the_lower_part_only_when_it_reads_a_tile_more_surely() -> 
     assert out[0] == again[0]  # 1m at 0.9 beats haku at 0.7
     assert out[1] == probs[1]  # "no tile" surely either way: not a surer tile
     assert out[2] == probs[2]  # 0.4 < 0.5: the whole stays
+
+
+def test_an_upright_haku_set_apart_and_half_read_as_no_tile_stays_a_tile() -> None:
+    """Read alone, a blank upright haku is half taken for no tile (none 0.62, 5z 0.23); laid
+    apart on the hand's line, of the hand's tiles' size, it is the winning tile (set_apart)."""
+    labels = ["1m", "2m", "3m", "5z", "none"]
+    boxes = [(100 + k * 32, 200, 130 + k * 32, 240, 0.9) for k in range(13)] + [(540, 198, 570, 241, 0.5),
+                                                                              (540, 100, 570, 141, 0.5)]
+    probs = [[0.96 if j == k % 3 else 0.01 for j in range(5)] for k in range(13)]
+    probs += [[0.05, 0.05, 0.05, 0.23, 0.62]] * 2  # the second one is above the row: off its line
+    orient = [[1.0, 0.0, 0.0, 0.0]] * 15
+    kept = reading.assemble(boxes, probs, orient, labels, "none", (800, 600), reading.Settings())
+    assert [t.tile for t in kept.tiles].count("5z") == 1 and len(kept.tiles) == 14
+    assert max(t.box[0] for t in kept.tiles) == 540
+    off = reading.assemble(boxes, probs, orient, labels, "none", (800, 600), reading.Settings(set_apart_reject=None))
+    assert len(off.tiles) == 13 and "5z" not in [t.tile for t in off.tiles]
+    # read as no tile surely (a blank card, the table): not a tile, set apart or not
+    sure_none = probs[:13] + [[0.02, 0.02, 0.02, 0.04, 0.9]] * 2
+    assert len(reading.assemble(boxes, sure_none, orient, labels, "none", (800, 600)).tiles) == 13
