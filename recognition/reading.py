@@ -54,6 +54,9 @@ class Settings:
     # half read as no tile) stays unless read as no tile at least this surely (scales.set_apart);
     # None: off
     set_apart_reject: float | None = 0.8
+    # a tile set apart may also be found faintly (a blank upright haku): detector peaks from this
+    # score up to detect_threshold are read too where set_apart would take them (faint_boxes); None: off
+    faint_threshold: float | None = 0.2
 
     def to_json(self) -> dict[str, Any]:
         return {k: getattr(self, k) for k in self.__dataclass_fields__}
@@ -464,6 +467,24 @@ def reread_tall_faces(probs: Sequence[Sequence[float]], idx: Sequence[int], agai
     return out
 
 
+def faint_boxes(out: Sequence[float], gh: int, gw: int, scale: float, width: int, height: int,
+                boxes: Sequence[Sequence[float]], settings: Settings = Settings(),
+                stride: int = STRIDE) -> list[FiveBox]:
+    """The detector's peaks too faint to be boxes (from Settings.faint_threshold up to
+    detect_threshold) standing where a tile set apart from a row of the found `boxes` stands
+    (scales.set_apart): a blank upright haku laid apart gives the detector little to see. They are
+    classified with the boxes and given to `assemble` as its `faint` boxes: a tile only if read as
+    one. Empty when off (faint_threshold or set_apart_reject None)."""
+    if settings.faint_threshold is None or settings.set_apart_reject is None or not boxes:
+        return []
+    low = replace(settings, detect_threshold=settings.faint_threshold)
+    found = [_five(b) for b in boxes]
+    faint = [b for b in detect_boxes(out, gh, gw, scale, width, height, low, stride) if b[4] < settings.detect_threshold]
+    every = found + faint
+    picked = scales.set_apart(every, list(range(len(found))), list(range(len(found), len(every))))
+    return [every[i] for i in picked]
+
+
 def probabilities(logits: Sequence[float], n: int, n_classes: int,
                   half_turn: bool = False) -> tuple[list[list[float]], list[list[float]]]:
     """The classifier's logits, flat (n rows, or 2n with the half-turned crops after them) ->
@@ -483,10 +504,11 @@ def probabilities(logits: Sequence[float], n: int, n_classes: int,
 
 def assemble(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]], orient: Sequence[Sequence[float]],
              labels: Sequence[str], reject_label: str, size: tuple[int, int], settings: Settings = Settings(),
-             to_original: float = 1.0, original_size: tuple[int, int] | None = None) -> Reading:
+             to_original: float = 1.0, original_size: tuple[int, int] | None = None, faint: int = 0) -> Reading:
     """Drop non-tiles and duplicates, lay the tiles out, propose a hand. `boxes` [x1, y1, x2, y2,
     score] are in the pixels of an image of `size` (w, h); `to_original` is that image's pixels
-    per pixel of the photo the answer's boxes are given in (of `original_size`, clipped to it)."""
+    per pixel of the photo the answer's boxes are given in (of `original_size`, clipped to it).
+    The last `faint` boxes are `faint_boxes`: tiles only where a tile set apart stands."""
     labels = list(labels)
     reject = labels.index(reject_label) if reject_label in labels else -1
     w, h = size
@@ -505,8 +527,8 @@ def assemble(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]],
         at_edge = b[0] <= m or b[1] <= m or b[2] >= w - m or b[3] >= h - m
         if (at_edge and tile_conf < settings.border_confidence) or tile_conf < settings.min_confidence:
             continue
-        if reject >= 0 and p[reject] >= settings.reject_threshold:
-            if settings.set_apart_reject is not None and p[reject] < settings.set_apart_reject:
+        if (reject >= 0 and p[reject] >= settings.reject_threshold) or i >= len(boxes) - faint:
+            if settings.set_apart_reject is not None and (reject < 0 or p[reject] < settings.set_apart_reject):
                 apart.append(i)
             continue
         idx.append(i)
@@ -555,5 +577,5 @@ def assemble(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]],
 
 
 __all__ = ["Detection", "Layout", "Reading", "Settings", "assemble", "decode", "detect_boxes", "drop_duplicates",
-           "layout", "merge_detections", "nms", "probabilities", "read_hand", "reread_tall_faces", "rescan_sides",
+           "faint_boxes", "layout", "merge_detections", "nms", "probabilities", "read_hand", "reread_tall_faces", "rescan_sides",
            "softmax", "tall_faces"]

@@ -84,3 +84,32 @@ def test_an_upright_haku_set_apart_and_half_read_as_no_tile_stays_a_tile() -> No
     # read as no tile surely (a blank card, the table): not a tile, set apart or not
     sure_none = probs[:13] + [[0.02, 0.02, 0.02, 0.04, 0.9]] * 2
     assert len(reading.assemble(boxes, sure_none, orient, labels, "none", (800, 600)).tiles) == 13
+
+
+def test_faint_boxes_are_the_faint_peaks_where_a_tile_set_apart_stands() -> None:
+    """Detector peaks under its threshold are boxes only beyond the end of a row, on its line."""
+    import math
+
+    gh, gw = 40, 80
+    plane = gh * gw
+    out = [-6.0] * (5 * plane)
+
+    def peak(r: int, c: int, score: float) -> None:
+        i = r * gw + c
+        out[i] = math.log(score / (1 - score))
+        out[plane + i], out[2 * plane + i] = math.log(11 / 4), math.log(15 / 4)  # 11 x 15 px
+        out[3 * plane + i] = out[4 * plane + i] = 0.5
+
+    for k in range(13):
+        peak(20, 4 + 3 * k, 0.9)
+    peak(20, 4 + 3 * 13 + 1, 0.3)  # just beyond the row's end, on its line: the haku
+    peak(5, 60, 0.3)  # faint, elsewhere
+    peak(20, 75, 0.1)  # on the line but too faint
+    st = reading.Settings()
+    boxes = reading.detect_boxes(out, gh, gw, 1.0, 320, 160, st)
+    assert len(boxes) == 13
+    faint = reading.faint_boxes(out, gh, gw, 1.0, 320, 160, boxes, st)
+    assert len(faint) == 1 and faint[0][4] == pytest.approx(0.3)
+    assert (faint[0][0] + faint[0][2]) / 2 == pytest.approx((4 + 3 * 13 + 1.5) * 4)
+    assert reading.faint_boxes(out, gh, gw, 1.0, 320, 160, boxes, reading.Settings(faint_threshold=None)) == []
+    assert reading.faint_boxes(out, gh, gw, 1.0, 320, 160, [], st) == []

@@ -65,9 +65,10 @@ class PhoneReader {
       const det = frame instanceof ImageBitmap ? await this.nets.call("detect", { bitmap: frame }, [frame])
         : await this.nets.call("detect", frame);
       const { width, height } = det;
-      const decode = (d) => this.reader.call("boxes", { map: d.map, gh: d.gh, gw: d.gw, scale: d.scale, width, height,
-        settings: st, stride: info.stride }, [d.map.buffer]);
-      let boxes = await decode(det);
+      const mapOf = (d) => ({ map: d.map, gh: d.gh, gw: d.gw, scale: d.scale, width, height, settings: st, stride: info.stride });
+      const decode = (d, transfer = true) => this.reader.call("boxes", mapOf(d), transfer ? [d.map.buffer] : []);
+      const seekFaint = st.faint_threshold != null && st.set_apart_reject != null;
+      let boxes = await decode(det, !seekFaint);  // the first map is read again for faint boxes below
       if (st.multi_scale || st.merge_fragments) {
         const passes = [{ boxes, scale: det.scale }];
         const sides = st.multi_scale ? await this.reader.call("rescan", { boxes, scale: det.scale, width, height, settings: st }) : [];
@@ -77,6 +78,10 @@ class PhoneReader {
         }
         boxes = await this.reader.call("merge", { passes, settings: st });
       }
+      // faint peaks of the first map where a tile set apart stands: read with the boxes, kept by
+      // reading.py only if read as tiles there
+      const faint = seekFaint ? await this.reader.call("faint", { ...mapOf(det), boxes }, [det.map.buffer]) : [];
+      boxes = boxes.concat(faint);
       const t1 = performance.now();
       const { logits } = await this.nets.call("classify", { frame: det.frame, boxes, keep: !!st.tall_faces });
       const ask = { boxes, labels: info.labels, reject_label: info.reject_label, settings: st };
@@ -88,7 +93,7 @@ class PhoneReader {
       }
       const t2 = performance.now();
       const transfer = tallLogits ? [logits.buffer, tallLogits.buffer] : [logits.buffer];
-      const result = await this.reader.call("read", { ...ask, logits, tall_logits: tallLogits, width, height }, transfer);
+      const result = await this.reader.call("read", { ...ask, logits, tall_logits: tallLogits, width, height, faint: faint.length }, transfer);
       const t3 = performance.now();
       const r = (v) => Math.round(v * 10) / 10;
       result.image_size = [width, height];

@@ -9,8 +9,10 @@
 //   boxes {map, gh, gw, scale, width, height, settings, stride}   recognition.reading.detect_boxes
 //   rescan {boxes, scale, width, height, settings}   recognition.reading.rescan_sides: long sides to detect again at
 //   merge {passes: [{boxes, scale}], settings}   recognition.reading.merge_detections: one list of boxes
+//   faint {map, gh, gw, scale, width, height, boxes, settings, stride}   recognition.reading.faint_boxes
 //   tall {boxes, logits, labels, reject_label, settings}   recognition.reading.tall_faces: {crops} to read again
-//   read {boxes, logits, labels, reject_label, width, height, settings, tall_logits?}   the hand in the frame
+//   read {boxes, logits, labels, reject_label, width, height, settings, tall_logits?, faint?}   the hand in the
+//       frame; the last `faint` boxes are faint_boxes
 // Served from /offline-worker.js with a policy that lets Pyodide compile WebAssembly.
 import { serve } from "/static/js/worker-bridge.js";
 
@@ -52,6 +54,14 @@ def tenbou_boxes(out, text):
         return reading.detect_boxes(out.to_py(), a["gh"], a["gw"], a["scale"], a["width"], a["height"], st, a["stride"])
     return _answer(run)
 
+def tenbou_faint(out, text):
+    from recognition import reading
+    def run():
+        a = json.loads(text)
+        st = reading.Settings(**a["settings"])
+        return reading.faint_boxes(out.to_py(), a["gh"], a["gw"], a["scale"], a["width"], a["height"], a["boxes"], st, a["stride"])
+    return _answer(run)
+
 def tenbou_plan(call, text):
     from recognition import reading
     def run():
@@ -88,11 +98,12 @@ def tenbou_read(logits, tall_logits, text):
         if idx and tall_logits is not None:
             again = reading.probabilities(tall_logits.to_py(), len(idx), len(a["labels"]))[0]
             probs = reading.reread_tall_faces(probs, idx, again, a["labels"], a["reject_label"])
-        return reading.assemble(boxes, probs, orient, a["labels"], a["reject_label"], (a["width"], a["height"]), st).to_json()
+        return reading.assemble(boxes, probs, orient, a["labels"], a["reject_label"], (a["width"], a["height"]), st,
+                                faint=a.get("faint", 0)).to_json()
     return _answer(run)
 `);
   const fn = (name) => pyodide.globals.get(name);
-  return { score: fn("tenbou_score"), project: fn("tenbou_project"), boxes: fn("tenbou_boxes"), plan: fn("tenbou_plan"),
+  return { score: fn("tenbou_score"), project: fn("tenbou_project"), boxes: fn("tenbou_boxes"), faint: fn("tenbou_faint"), plan: fn("tenbou_plan"),
            tall: fn("tenbou_tall"), read: fn("tenbou_read") };
 }
 
@@ -117,6 +128,7 @@ serve({
   waits: async ({ request }) => answer((await engine()).score(JSON.stringify(request), "waits")),
   project: async ({ table, changes }) => answer((await engine()).project(JSON.stringify({ table, changes }))),
   boxes: async ({ map, ...rest }) => answer((await engine()).boxes(map, JSON.stringify(rest))),
+  faint: async ({ map, ...rest }) => answer((await engine()).faint(map, JSON.stringify(rest))),
   rescan: async (args) => answer((await engine()).plan("rescan", JSON.stringify(args))),
   merge: async (args) => answer((await engine()).plan("merge", JSON.stringify(args))),
   tall: async ({ logits, ...rest }) => answer((await engine()).tall(logits || null, JSON.stringify(rest))),
