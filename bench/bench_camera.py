@@ -59,14 +59,16 @@ READ = """async ({b64, width, height}) => {
 
 
 # the same frame read on the phone with the extra passes recognition/reading.py plans (another
-# detector scale, the lower part of a tall face: Settings.multi_scale, merge_fragments,
-# tall_faces, on by default) and without them (one pass, the phone's reader before)
+# detector scale, the lower part of a tall face, faint boxes where a tile set apart stands:
+# Settings.multi_scale, merge_fragments, tall_faces, faint_threshold, on by default) and without
+# them (one pass, the phone's reader before)
 READ_PASSES = """async ({b64, onePass}) => {
   const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
   const bitmap = await createImageBitmap(new Blob([bytes], { type: "image/jpeg" }));
   const reader = window.bench;
   const served = reader.info;
-  if (onePass) reader.info = { ...served, settings: { ...served.settings, multi_scale: false, merge_fragments: false, tall_faces: false } };
+  if (onePass) reader.info = { ...served, settings: { ...served.settings, multi_scale: false, merge_fragments: false, tall_faces: false,
+    set_apart_reject: null, faint_threshold: null } };
   try {
     const t0 = performance.now();
     const result = await reader.read(bitmap);
