@@ -12,7 +12,7 @@
 //       that frame (a tile's, or the lower part of a tall face's), read; the frame is let go
 //       unless `keep` (more crops to come); `tta: false` reads them without the half-turn copy
 import { fitResize, squareCrops, toRGB } from "./frame-tensors.js";
-import { serve, TRANSFER } from "./worker-bridge.js";
+import { serve, TRANSFER } from "../core/worker-bridge.js";
 
 let ort = null, info = null, detector = null, classifier = null, loading = null;
 let nextFrame = 1;

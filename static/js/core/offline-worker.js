@@ -14,7 +14,7 @@
 //   read {boxes, logits, labels, reject_label, width, height, settings, tall_logits?, faint?}   the hand in the
 //       frame; the last `faint` boxes are faint_boxes
 // Served from /offline-worker.js with a policy that lets Pyodide compile WebAssembly.
-import { serve } from "/static/js/worker-bridge.js";
+import { serve } from "/static/js/core/worker-bridge.js";
 
 let ready = null;
 
