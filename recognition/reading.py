@@ -384,7 +384,7 @@ def detect_boxes(out: Sequence[float], gh: int, gw: int, scale: float, width: in
 
 # -- the extra passes (recognition.scales): planned here, run where the networks run --------------
 #
-# The server (recognition/pipeline.py) and the phone (static/js/live-recognizer.js, the networks in
+# The server (recognition/pipeline.py) and the phone (static/js/photo/live-recognizer.js, the networks in
 # recognize-worker.js) both ask these functions what to run next and hand the outputs back, so the
 # plan and its rules exist once, in Python. The phone's JavaScript only runs the passes it is told.
 
