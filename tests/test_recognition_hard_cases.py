@@ -68,8 +68,8 @@ def test_hard_case_is_read_exactly(name: str) -> None:
 
 def test_hard_case_suite_tile_f1_floor() -> None:
     """Tile F1 over the suite (multiset match per photo): 0.730 with one detection pass and no
-    clean-up, 0.898 with recognition.scales and tall faces read from their lower part; the floor
-    keeps the gain."""
+    clean-up, 0.898 with recognition.scales and tall faces read from their lower part, 0.907 (ten
+    cases) with tiles set apart kept; the floor keeps the gain."""
     tp = n_pred = n_true = 0
     for name, lab in LABELS.items():
         faces, _ = read(name)
@@ -78,7 +78,7 @@ def test_hard_case_suite_tile_f1_floor() -> None:
         n_pred += sum(faces.values())
         n_true += sum(want.values())
     p, r = tp / n_pred, tp / n_true
-    assert 2 * p * r / (p + r) >= 0.88
+    assert 2 * p * r / (p + r) >= 0.89
 
 
 def test_labels_cover_every_fixture() -> None:
