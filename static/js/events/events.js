@@ -1,3 +1,4 @@
+// @ts-check
 // Events (club nights, league seasons): create one, seat its rounds, follow its games, and show
 // the standings, statistics and charts. Talks to /api/events; the games are ordinary tables.
 import { h, clear, segmented, toast, sheet } from "../core/util.js";

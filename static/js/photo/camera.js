@@ -1,3 +1,4 @@
+// @ts-check
 // Live camera: the rear camera's view with the recognised tiles drawn over it and the proposed hand
 // under it. When the same complete hand has been read in STABLE_FRAMES frames in a row, the app
 // captures it by itself: a short vibration, the frame freezes, the hand is scored, and every tile
@@ -74,6 +75,7 @@ export async function scoreBothWays(box, hand) {
   let title = cond.ruleset;
   try { title = ((await rulesets()).rulesets.find((r) => r.id === cond.ruleset) || {}).title || title; title = rulesetName(cond.ruleset, title); } catch { /* offline, not cached */ }
   clear(box, h("p", { class: "banner info" }, t("camera.scoring")));
+  /** @type {Array<{win: string, result?: any, offline?: boolean, error?: any}>} */
   const answers = await Promise.all(["ron", "tsumo"].map((win) => scoreAnywhere(freshRequest(hand, cond, win))
     .then((a) => ({ win, ...a }), (error) => ({ win, error }))));
   const open = (win) => { handOver(hand, { win, seat_wind: cond.seat_wind }); location.hash = "#/score"; };

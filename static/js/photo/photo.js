@@ -1,3 +1,4 @@
+// @ts-check
 // Photo: take or choose a photo, downscale it on the phone, send it to POST /api/recognize,
 // show the recognised tiles outlined on the photo, let the player correct them, then score.
 import { h, clear, sheet, segmented } from "../core/util.js";
@@ -47,6 +48,7 @@ function readingOrder(res) {
  */
 export function handFromDetections(res, dets, winDet, added = []) {
   const order = readingOrder(res).filter((i) => !dets[i].ignored && dets[i].tile !== "back");
+  /** @type {Array<{tile: string, det: number|null, added?: boolean, after?: number}>} */
   const pool = order.map((i) => ({ tile: dets[i].tile, det: i }));
   // tiles the player added where the photo missed them: each after the detection it was added after
   // (-1: at the start of the row), in the order added

@@ -1,10 +1,11 @@
+// @ts-check
 // Quick score: pick a hand, set the situation, score it with POST /api/score.
 import { h, clear, segmented, chip, stepper } from "../core/util.js";
 import { api, ApiError, OfflineError, rulesets, yakuNames } from "../core/api.js";
 import { createHandEditor, emptyHand, fieldKey } from "./hand.js";
 import { resultCard } from "./results.js";
 import { WIND_OF, WIND_NAME } from "../core/tiles.js";
-import { errorText, t, lang, detailText, rulesetName } from "../core/i18n.js";
+import { errorText, t, rulesetName } from "../core/i18n.js";
 import * as store from "../core/store.js";
 import { prepareOffline, scoreOffline } from "../core/offline.js";
 
@@ -22,6 +23,8 @@ const winds = () => WIND_OF.map((w) => [w, WIND_NAME[w]]);
  * The situational toggles. `fixed` names conditions the caller sets (a table sets the winds,
  * honba, sticks and rule set), which are then shown but not editable.
  */
+/** @param {any} cond the conditions, changed in place
+ * @param {{fixed?: Record<string, unknown>, onchange?: (cond: any) => void, rulesetList?: any[], waits?: boolean}} [opts] */
 export function createConditions(cond, { fixed = {}, onchange = () => {}, rulesetList = [], waits = false } = {}) {
   const slots = {};
   const slot = (key) => (slots[key] = h("p", { class: "field-error", role: "alert" }));
@@ -86,6 +89,7 @@ export function createConditions(cond, { fixed = {}, onchange = () => {}, rulese
 
   /** The score request's situation part. */
   function request() {
+    /** @type {Record<string, any>} */
     const r = {
       ruleset: cond.ruleset, win: cond.win, seat_wind: cond.seat_wind, round_wind: cond.round_wind,
       riichi: cond.riichi, double_riichi: cond.double_riichi, ippatsu: cond.ippatsu,

@@ -1,3 +1,4 @@
+// @ts-check
 // Wait analysis: for a 13-tile hand, each winning tile and what it is worth (POST /api/waits).
 import { h, clear } from "../core/util.js";
 import { api, OfflineError, rulesets, yakuNames } from "../core/api.js";
@@ -5,7 +6,7 @@ import { createHandEditor, emptyHand } from "./hand.js";
 import { createConditions, defaultConditions, placeError } from "./quick.js";
 import { summary, yakuName } from "./results.js";
 import { t, reasonText } from "../core/i18n.js";
-import { tileSpan, tileName, toMpsz, parseMpsz } from "../core/tiles.js";
+import { tileSpan, tileName, parseMpsz } from "../core/tiles.js";
 import * as store from "../core/store.js";
 import { waitsOffline, warmOffline } from "../core/offline.js";
 
@@ -43,7 +44,7 @@ export async function waitsScreen(view) {
   }
   const cond = { ...defaultConditions(), ...(saved.cond || {}) };
   const save = () => store.set("waits", { hand: state, cond });
-  let list = [];
+  let list;
   try { list = (await rulesets()).rulesets; } catch { list = [{ id: cond.ruleset, title: cond.ruleset }]; }
   const names = await yakuNames().catch(() => ({}));
   if (!navigator.onLine) warmOffline();  // the engine loads while the player enters the hand

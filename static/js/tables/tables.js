@@ -1,3 +1,4 @@
+// @ts-check
 // Tables: create, join, the scoreboard, recording hands (online or queued offline), history,
 // corrections, standings, sharing and export. Talks to /api/tables.
 import { h, clear, segmented, chip, sheet, toast, points, fmtTime } from "../core/util.js";
@@ -18,6 +19,7 @@ const POLL_MS = 3000;
 /** An abortive draw's name ("Four winds (suufon renda)" / "四風連打"). */
 const ABORT_NAMES = new Proxy({}, { get: (_, k) => (typeof k === "string" && has(`abort.${k}`) ? t(`abort.${k}`) : undefined) });
 // a limit entered as a limit is sent as one ({limit: "mangan"}): the table records no han or fu nobody entered
+/** @type {Array<[string, string, {limit: string}|{yakuman: number}]>} */
 const LIMITS = [["mangan", "limit.mangan", { limit: "mangan" }], ["haneman", "limit.haneman", { limit: "haneman" }], ["baiman", "limit.baiman", { limit: "baiman" }],
   ["sanbaiman", "limit.sanbaiman", { limit: "sanbaiman" }], ["y1", "limit.yakuman", { yakuman: 1 }], ["y2", "limit.2", { yakuman: 2 }]];
 /** The limit a han count entered before limits were sent as limits reaches (5 -> mangan ...). */
@@ -770,6 +772,7 @@ export async function tableScreen(view, key, params) {
         }
       });
       const check = async () => {
+        /** @type {Record<string, any>} the score request, JSON */
         const req = { ...cond.request(), ...editor.request(), rules: table.rules || {} };
         try {
           // offline, the same engine on the phone (Pyodide), when the player made scoring work offline
