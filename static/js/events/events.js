@@ -5,8 +5,8 @@ import { h, clear, segmented, toast, sheet } from "../core/util.js";
 import { api, ApiError, OfflineError, rulesets, yakuNames } from "../core/api.js";
 import { lineChart, placeBars } from "../core/charts.js";
 import { qrSvg } from "../core/qr.js";
-import { ruleEditor } from "../tables/tables.js";
-import { yakuName } from "../score/results.js";
+import { ruleEditor } from "../core/rule-editor.js";
+import { yakuName } from "../core/results.js";
 import * as store from "../core/store.js";
 import { errorText, t, rulesetName } from "../core/i18n.js";
 

@@ -7,11 +7,12 @@ import { h, clear, segmented } from "../core/util.js";
 import { api, OfflineError, rulesets } from "../core/api.js";
 import { tileImg, tileName, sortTiles, toMpsz, WIND_NAME } from "../core/tiles.js";
 import { LiveRecognizer } from "./live-recognizer.js";
-import { handFromDetections, usePhoto } from "./photo.js";
-import { errorText, handOver, newHandConditions } from "../score/quick.js";
-import { summary, yakuName } from "../score/results.js";
+import { usePhoto } from "./photo.js";
+import { handFromDetections } from "./detections.js";
+import { handOver, newHandConditions } from "../core/conditions.js";
+import { summary, yakuName } from "../core/results.js";
 import { prepareOffline, scoreOffline } from "../core/offline.js";
-import { t, reasonText, rulesetName } from "../core/i18n.js";
+import { errorText, t, reasonText, rulesetName } from "../core/i18n.js";
 import * as store from "../core/store.js";
 
 export const STABLE_FRAMES = 3;
