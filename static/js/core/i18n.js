@@ -94,3 +94,6 @@ export function reasonText(said, players = []) {
 
 /** A rule set's name in the language shown (ruleset.<id> in the catalogue); the server's title otherwise. */
 export const rulesetName = (/** @type {string} */ id, /** @type {string|undefined} */ title = undefined) => (has(`ruleset.${id}`) ? t(`ruleset.${id}`) : title || id);
+
+/** An abortive draw's name ("Four winds (suufon renda)" / "四風連打"); undefined when the catalogue has none. */
+export const ABORT_NAMES = new Proxy(/** @type {Record<string, string|undefined>} */ ({}), { get: (_, k) => (typeof k === "string" && has(`abort.${k}`) ? t(`abort.${k}`) : undefined) });

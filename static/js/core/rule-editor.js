@@ -2,10 +2,7 @@
 // House rules in plain words, to set when a table or an event is created: the rule set's parameters
 // (GET /api/rulesets) as inputs, the player's changes kept in `overrides`.
 import { h, chip } from "./util.js";
-import { t, has } from "./i18n.js";
-
-/** An abortive draw's name ("Four winds (suufon renda)" / "四風連打"). */
-export const ABORT_NAMES = new Proxy({}, { get: (_, k) => (typeof k === "string" && has(`abort.${k}`) ? t(`abort.${k}`) : undefined) });
+import { t, has, ABORT_NAMES } from "./i18n.js";
 
 /** A list item of a rule (an abortive draw, a yakuman pattern) in words. */
 export const ITEM_NAMES = new Proxy({}, { get: (_, k) => (typeof k !== "string" ? undefined : has(`item.${k}`) ? t(`item.${k}`) : ABORT_NAMES[k]) });

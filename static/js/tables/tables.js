@@ -8,64 +8,18 @@ import { createConditions, defaultConditions, placeError } from "../core/conditi
 import { downscale } from "../core/images.js";
 import { handFromDetections } from "../photo/detections.js";   // the photo feature's model
 import { summary, yakuName } from "../core/results.js";
-import { ABORT_NAMES, ITEM_NAMES, ruleEditor } from "../core/rule-editor.js";
+import { ITEM_NAMES, ruleEditor } from "../core/rule-editor.js";
 import { qrSvg } from "../core/qr.js";
 import { lineChart } from "../core/charts.js";
 import { WIND_LETTER, WIND_NAME } from "../core/tiles.js";
 import * as store from "../core/store.js";
 import { errorText, t, lang, reasonText, rulesetName } from "../core/i18n.js";
+import { ABORT_NAMES } from "../core/i18n.js";
+import { authHeaders, boardSeats, describeHand, describeRequest, duePenalties, FU, LIMITS, limitOfHan, nextSteps, payFor, queuedFor, roundName, sticksText } from "./model.js";
 import { boardOf, decorate, offlineOffer, pendingOf, previewNote, previewOf } from "./projection.js";
 import { scoreOffline } from "../core/offline.js";
 
 const POLL_MS = 3000;
-// a limit entered as a limit is sent as one ({limit: "mangan"}): the table records no han or fu nobody entered
-/** @type {Array<[string, string, {limit: string}|{yakuman: number}]>} */
-const LIMITS = [["mangan", "limit.mangan", { limit: "mangan" }], ["haneman", "limit.haneman", { limit: "haneman" }], ["baiman", "limit.baiman", { limit: "baiman" }],
-  ["sanbaiman", "limit.sanbaiman", { limit: "sanbaiman" }], ["y1", "limit.yakuman", { yakuman: 1 }], ["y2", "limit.2", { yakuman: 2 }]];
-/** The limit a han count entered before limits were sent as limits reaches (5 -> mangan ...). */
-const limitOfHan = (han) => (han >= 11 ? "sanbaiman" : han >= 8 ? "baiman" : han >= 6 ? "haneman" : "mangan");
-const FU = [20, 25, 30, 40, 50, 60, 70, 80, 90, 100, 110];
-
-
-const roundName = (s) => t("table.round", { wind: WIND_NAME[s.round_wind] || s.round_wind, n: s.hand_number });
-const authHeaders = (entry, version) => ({ Authorization: `Bearer ${entry.edit_token}`, "If-Match": `"${version}"` });
-
-/** A recorded hand in words. */
-export function describeHand(hand, players) {
-  const n = (s) => players[s] || t("table.seat_n", { n: s });
-  // a record stored before the server checked every field may hold anything: read it defensively
-  const seats = (v) => (Array.isArray(v) ? v : []);
-  const val = (w) => (w.yakuman ? (w.yakuman > 1 ? t("limit.multi", { n: w.yakuman }) : t("limit.yakuman"))
-    : w.limit && (w.han === undefined || w.han === null) ? t(`limit.${w.limit}`, {}, w.limit)   // entered as a limit: no han to show
-      : w.limit ? `${t(`limit.${w.limit}`, {}, w.limit)} (${t("card.han", { n: w.han })})` : t("card.hanfu", { han: w.han, fu: w.fu })) + (w.points ? `${t("list.sep")}${w.points}` : "");
-  const names = (list) => seats(list).map(n).join(t("list.sep"));
-  const riichi = seats(hand.riichi).length ? t("desc.riichi", { names: names(hand.riichi) }) : "";
-  const winners = seats(hand.winners).filter((w) => w && typeof w === "object");
-  switch (hand.result) {
-    case "ron": return t("desc.ron", { winners: winners.map((w) => t("desc.winner", { name: n(w.seat), value: val(w) })).join(t("desc.and")), from: n(hand.from_seat) }) + riichi;
-    case "tsumo": { const w = winners[0] || (hand.winner && typeof hand.winner === "object" ? hand.winner : {}); return t("desc.tsumo", { winner: t("desc.winner", { name: n(w.seat), value: val(w) }) }) + riichi; }
-    case "draw": return t("desc.draw", { tenpai: seats(hand.tenpai).length ? t("desc.tenpai", { names: names(hand.tenpai) }) : t("desc.all_noten") })
-      + (seats(hand.nagashi).length ? t("desc.nagashi", { names: names(hand.nagashi) }) : "") + riichi;
-    case "abort": return t("desc.abort", { kind: ABORT_NAMES[hand.kind] || hand.kind }) + riichi;
-    case "chombo": return t("desc.chombo", { name: n(hand.seat) });
-    case "end": return t("desc.end");
-    default: return String(hand.result);
-  }
-}
-
-/** A hand request (not yet recorded) in words. */
-function describeRequest(body, players) {
-  const v = (value) => (value.hand ? t("desc.scored_hand") : value.yakuman ? t("limit.multi", { n: value.yakuman }) : value.limit ? t(`limit.${value.limit}`, {}, value.limit) : value.han < 5 ? t("card.hanfu", { han: value.han, fu: value.fu }) : t("card.han", { n: value.han }));
-  if (body.result === "ron") return t("desc.ron", { winners: body.winners.map((w) => t("desc.winner", { name: players[w.seat], value: v(w.value) })).join(t("desc.and")), from: players[body.from_seat] });
-  if (body.result === "tsumo") return t("desc.tsumo", { winner: t("desc.winner", { name: players[body.winner.seat], value: v(body.winner.value) }) });
-  return describeHand(body, players);
-}
-
-/** What a payment is for, in words: the ledger's reasons are stable strings. */
-const PAY_KEYS = { hand: "hand", honba: "honba", riichi: "riichi", "riichi sticks": "sticks", "own riichi stick back": "own_stick",
-  "hand (liability)": "hand_pao", "honba (liability)": "honba_pao", "nagashi mangan": "nagashi", "noten payment": "noten", chombo: "chombo" };
-const payFor = (reason) => (PAY_KEYS[reason] ? t(`pay.${PAY_KEYS[reason]}`) : reason);
-
 /** A preview (POST .../preview) in words: each payment, each player's change, and what comes next. */
 export function previewLines(res, players) {
   const items = (res.hand.payments || []).map((p) => h("li", {},
@@ -298,37 +252,27 @@ export async function tableScreen(view, key, params) {
     }
     const s = table.state;
     const viewSeat = entry.view_seat || 0;
-    const queue = store.queue().filter((q) => q.table === table.id);
-    const pending = queue.filter((q) => !q.conflict && !q.error);
-    const conflicts = queue.filter((q) => q.conflict || q.error);
-    const posName = ["bottom", "right", "top", "left"];
-    // the last board agrees with the final standings: a leftover stick first place took is in its score
-    const finalPoints = s.finished && Array.isArray(s.standings) && s.standings.length === 4
-      ? Object.fromEntries(s.standings.map((r) => [r.seat, r.points])) : null;
-    const scoreOf = (seat) => (finalPoints ? finalPoints[seat] : s.scores[seat]);
-    const seats = [0, 1, 2, 3].map((seat) => {
-      const pos = (seat - viewSeat + 4) % 4;
-      const diff = selected !== null && selected !== seat ? scoreOf(seat) - scoreOf(selected) : null;
-      return h("button", {
-        type: "button", class: `seat pos-${posName[pos]}${s.dealer === seat ? " dealer" : ""}${selected === seat ? " selected" : ""}`,
-        "aria-pressed": selected === seat ? "true" : "false", "data-seat": String(seat),
-        "aria-label": t("board.seat_label", { name: table.players[seat], wind: WIND_NAME[s.seat_winds[seat]] + (s.dealer === seat ? t("board.dealer_suffix") : ""), n: scoreOf(seat),
-          diff: diff !== null ? t("board.against", { diff: points(diff, true), name: table.players[selected] }) : "" }),
-        onclick: () => { selected = selected === seat ? null : seat; render(); },
-      },
-      h("span", { class: "wind" }, lang === "en" ? `${WIND_LETTER[s.seat_winds[seat]]} · ${WIND_NAME[s.seat_winds[seat]]}` : WIND_NAME[s.seat_winds[seat]], s.dealer === seat ? [" ", h("span", { class: "badge" }, t("board.dealer"))] : null),
-      h("span", { class: "name" }, table.players[seat]),
-      h("span", { class: "score", "data-testid": `seat-score-${seat}` }, String(scoreOf(seat))),
-      diff !== null ? h("span", { class: "diff" }, points(diff, true)) : selected === seat ? h("span", { class: "diff" }, t("board.compared")) : null);
-    });
+    const { pending, conflicts } = queuedFor(table.id);
+    const seats = boardSeats(s, { viewSeat, selected }).map(({ seat, pos, score, dealer, diff }) => h("button", {
+      type: "button", class: `seat pos-${pos}${dealer ? " dealer" : ""}${selected === seat ? " selected" : ""}`,
+      "aria-pressed": selected === seat ? "true" : "false", "data-seat": String(seat),
+      "aria-label": t("board.seat_label", { name: table.players[seat], wind: WIND_NAME[s.seat_winds[seat]] + (dealer ? t("board.dealer_suffix") : ""), n: score,
+        diff: diff !== null ? t("board.against", { diff: points(diff, true), name: table.players[selected] }) : "" }),
+      onclick: () => { selected = selected === seat ? null : seat; render(); },
+    },
+    h("span", { class: "wind" }, lang === "en" ? `${WIND_LETTER[s.seat_winds[seat]]} · ${WIND_NAME[s.seat_winds[seat]]}` : WIND_NAME[s.seat_winds[seat]], dealer ? [" ", h("span", { class: "badge" }, t("board.dealer"))] : null),
+    h("span", { class: "name" }, table.players[seat]),
+    h("span", { class: "score", "data-testid": `seat-score-${seat}` }, String(score)),
+    diff !== null ? h("span", { class: "diff" }, points(diff, true)) : selected === seat ? h("span", { class: "diff" }, t("board.compared")) : null));
     const board = h("div", { class: `board${entry.facing ? " facing" : ""}`, role: "group", "aria-label": t("board.label") },
       seats,
       h("div", { class: "centre" },
         h("span", { class: "round", "data-testid": "round" }, s.finished ? t("board.over") : roundName(s)),
         h("span", { class: "sticks", "data-testid": "honba" }, t("card.honba", { n: s.honba })),
-        h("span", { class: "sticks", "data-testid": "riichi-sticks" }, sticksLine(s))));
+        h("span", { class: "sticks", "data-testid": "riichi-sticks" }, sticksText(s, table.players))));
 
     const edit = canEdit();
+    const next = nextSteps(table, { edit, organiser: Boolean(organiserToken()) });
     clear(body,
       h("h1", { class: "visually-hidden" }, t("table.title")),
       h("div", { class: "row" }, h("h2", { class: "grow" }, table.players.join(" · ")),
@@ -344,15 +288,15 @@ export async function tableScreen(view, key, params) {
       table.event ? h("p", { class: "small" }, t("table.game_of"), h("a", { href: `#/event/${table.event.id}`, "data-testid": "event-link" }, table.event.name || t("event.event")),
         table.previous_table ? [" · ", h("a", { href: `#/table/${table.previous_table}` }, t("table.previous"))] : null) :
         table.previous_table ? h("p", { class: "small" }, h("a", { href: `#/table/${table.previous_table}` }, t("table.previous"))) : null,
-      edit && !s.finished ? h("div", { class: "actions-grid" },
+      next.record ? h("div", { class: "actions-grid" },
         h("button", { type: "button", class: "btn-primary", "data-testid": "record-hand", onclick: () => recordSheet() }, t("table.record")),
         h("button", { type: "button", "data-testid": "end-now", onclick: endNow }, t("table.end_now"))) : null,
       edit && !offline ? offlineOffer() : null,
-      s.finished && table.next_table ? h("a", { class: "btn btn-primary btn-block", href: `#/table/${table.next_table}`, "data-testid": "open-next",
+      next.openNext ? h("a", { class: "btn btn-primary btn-block", href: `#/table/${table.next_table}`, "data-testid": "open-next",
         onclick: () => carryToken(table.next_table) }, t("table.go_next")) : null,
-      s.finished && !table.next_table && edit && (!table.event || organiserToken())
+      next.nextGame
         ? h("button", { type: "button", class: "btn-primary btn-block", "data-testid": "next-game", onclick: nextGame }, t("table.next_game")) : null,
-      s.finished && !table.next_table && edit && table.event && !organiserToken()
+      next.nextByOrganiser
         ? h("p", { class: "small muted", "data-testid": "next-by-organiser" }, t("table.next_by_organiser")) : null,
       s.finished ? standingsCard() : null,
       (table.hands || []).length ? scoreChart() : null,
@@ -365,18 +309,6 @@ export async function tableScreen(view, key, params) {
         h("div", { class: "row" }, h("span", { class: "small grow" }, t("table.you_sit")),
           segmented("view-seat", table.players.map((p, i) => [String(i), p]), String(viewSeat), (v) => { entry = store.saveTable({ id: table.id, view_seat: Number(v) }); render(); }, { legend: t("table.your_seat_legend") })),
         chip(t("table.facing"), Boolean(entry.facing), (v) => { entry = store.saveTable({ id: table.id, facing: v }); render(); })));
-  }
-
-  /** The riichi sticks on the table; at the end, where the ones left over went (the rule set's leftover_sticks). */
-  function sticksLine(s) {
-    const n = s.riichi_sticks;
-    const plain = t(n === 1 ? "board.stick" : "board.sticks", { n });
-    const left = s.leftover_sticks;
-    if (!s.finished || !n || !left) return plain;
-    if (left.rule === "first" && (left.to || []).length) {
-      return t(n === 1 ? "board.stick_to" : "board.sticks_to", { n, names: left.to.map((seat) => table.players[seat]).join(t("list.sep")) });
-    }
-    return t(left.rule === "lost" ? (n === 1 ? "board.stick_lost" : "board.sticks_lost") : (n === 1 ? "board.stick_left" : "board.sticks_left"), { n });
   }
 
   /** A table opened from a link for the first time: which seat is this phone's player? */
@@ -392,8 +324,8 @@ export async function tableScreen(view, key, params) {
 
   /** Point penalties kept off the table until the end (a WRR chombo, a referee's penalty). */
   function penaltiesLine(s) {
-    const due = (s.penalties || []).map((p, seat) => [seat, p]).filter(([, p]) => p > 0);
-    if (!due.length || s.finished) return null;
+    const due = duePenalties(s);
+    if (!due.length) return null;
     return h("p", { class: "banner warn", "data-testid": "penalties" }, t("table.penalties", { list: due.map(([seat, p]) => `${table.players[seat]} −${p}`).join(t("list.sep")) }));
   }
 
