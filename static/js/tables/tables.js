@@ -237,31 +237,31 @@ export async function tableScreen(view, key, params) {
   // the board moves forward offline: the hands not yet sent, replayed by the server's own ledger (projection.js)
   function shownTable() { return table ? boardOf(table, rerender).table : table; }
   function render() {
-    const real = table;
     const shown = table && !stopped ? boardOf(table, rerender) : null;
-    if (shown) table = shown.table;
-    try { renderBoard(); } finally { table = real; }
+    renderBoard(shown ? shown.table : table);
     if (shown && !stopped) decorate(body, shown.info, offline ? { since: entry && entry.seen_at } : null);
   }
 
-  function renderBoard() {
+  /** Draw `shown`: the table as the server sent it, or moved forward by the hands queued on this
+   * phone (projection.js). What a tap does later acts on the server's table (`table`). */
+  function renderBoard(shown) {
     if (stopped) return;
-    if (!table) {
+    if (!shown) {
       clear(body, h("div", { class: "banner error", role: "alert" }, offline ? t("table.offline_unknown") : t("table.not_found")));
       return;
     }
-    const s = table.state;
+    const s = shown.state;
     const viewSeat = entry.view_seat || 0;
-    const { pending, conflicts } = queuedFor(table.id);
+    const { pending, conflicts } = queuedFor(shown.id);
     const seats = boardSeats(s, { viewSeat, selected }).map(({ seat, pos, score, dealer, diff }) => h("button", {
       type: "button", class: `seat pos-${pos}${dealer ? " dealer" : ""}${selected === seat ? " selected" : ""}`,
       "aria-pressed": selected === seat ? "true" : "false", "data-seat": String(seat),
-      "aria-label": t("board.seat_label", { name: table.players[seat], wind: WIND_NAME[s.seat_winds[seat]] + (dealer ? t("board.dealer_suffix") : ""), n: score,
-        diff: diff !== null ? t("board.against", { diff: points(diff, true), name: table.players[selected] }) : "" }),
+      "aria-label": t("board.seat_label", { name: shown.players[seat], wind: WIND_NAME[s.seat_winds[seat]] + (dealer ? t("board.dealer_suffix") : ""), n: score,
+        diff: diff !== null ? t("board.against", { diff: points(diff, true), name: shown.players[selected] }) : "" }),
       onclick: () => { selected = selected === seat ? null : seat; render(); },
     },
     h("span", { class: "wind" }, lang === "en" ? `${WIND_LETTER[s.seat_winds[seat]]} · ${WIND_NAME[s.seat_winds[seat]]}` : WIND_NAME[s.seat_winds[seat]], dealer ? [" ", h("span", { class: "badge" }, t("board.dealer"))] : null),
-    h("span", { class: "name" }, table.players[seat]),
+    h("span", { class: "name" }, shown.players[seat]),
     h("span", { class: "score", "data-testid": `seat-score-${seat}` }, String(score)),
     diff !== null ? h("span", { class: "diff" }, points(diff, true)) : selected === seat ? h("span", { class: "diff" }, t("board.compared")) : null));
     const board = h("div", { class: `board${entry.facing ? " facing" : ""}`, role: "group", "aria-label": t("board.label") },
@@ -269,64 +269,64 @@ export async function tableScreen(view, key, params) {
       h("div", { class: "centre" },
         h("span", { class: "round", "data-testid": "round" }, s.finished ? t("board.over") : roundName(s)),
         h("span", { class: "sticks", "data-testid": "honba" }, t("card.honba", { n: s.honba })),
-        h("span", { class: "sticks", "data-testid": "riichi-sticks" }, sticksText(s, table.players))));
+        h("span", { class: "sticks", "data-testid": "riichi-sticks" }, sticksText(s, shown.players))));
 
     const edit = canEdit();
-    const next = nextSteps(table, { edit, organiser: Boolean(organiserToken()) });
+    const next = nextSteps(shown, { edit, organiser: Boolean(organiserToken(shown)) });
     clear(body,
       h("h1", { class: "visually-hidden" }, t("table.title")),
-      h("div", { class: "row" }, h("h2", { class: "grow" }, table.players.join(" · ")),
-        h("span", { class: "small muted" }, `${rulesetName(table.ruleset, table.ruleset_title)}${edit ? "" : ` · ${t("tables.watching")}`}`)),
+      h("div", { class: "row" }, h("h2", { class: "grow" }, shown.players.join(" · ")),
+        h("span", { class: "small muted" }, `${rulesetName(shown.ruleset, shown.ruleset_title)}${edit ? "" : ` · ${t("tables.watching")}`}`)),
       offline ? h("div", { class: "banner warn", role: "status", "data-testid": "offline-banner" }, (entry.seen_at ? t("table.offline_as_of", { time: fmtTime(entry.seen_at) }) : t("table.offline_state")) + (edit ? t("table.offline_kept") : "")) : null,
-      pending.length ? h("div", { class: "banner info", role: "status", "data-testid": "pending" }, h("span", { class: "pending-count" }, t(pending.length === 1 ? "table.pending_one" : "table.pending", { n: pending.length })), pending.map((q) => describeRequest(q.body, table.players)).join(t("table.pending_sep"))) : null,
-      conflicts.map((q) => conflictBanner(q)),
-      entry.view_seat === undefined || entry.view_seat === null ? seatQuestion() : null,
+      pending.length ? h("div", { class: "banner info", role: "status", "data-testid": "pending" }, h("span", { class: "pending-count" }, t(pending.length === 1 ? "table.pending_one" : "table.pending", { n: pending.length })), pending.map((q) => describeRequest(q.body, shown.players)).join(t("table.pending_sep"))) : null,
+      conflicts.map((q) => conflictBanner(q, shown)),
+      entry.view_seat === undefined || entry.view_seat === null ? seatQuestion(shown) : null,
       tokenChoice ? tokenBanner() : null,
       board,
-      penaltiesLine(s),
-      selected !== null ? h("p", { class: "hint" }, t("board.diff_hint", { name: table.players[selected] })) : h("p", { class: "hint" }, t("board.tap_hint")),
-      table.event ? h("p", { class: "small" }, t("table.game_of"), h("a", { href: `#/event/${table.event.id}`, "data-testid": "event-link" }, table.event.name || t("event.event")),
-        table.previous_table ? [" · ", h("a", { href: `#/table/${table.previous_table}` }, t("table.previous"))] : null) :
-        table.previous_table ? h("p", { class: "small" }, h("a", { href: `#/table/${table.previous_table}` }, t("table.previous"))) : null,
+      penaltiesLine(s, shown.players),
+      selected !== null ? h("p", { class: "hint" }, t("board.diff_hint", { name: shown.players[selected] })) : h("p", { class: "hint" }, t("board.tap_hint")),
+      shown.event ? h("p", { class: "small" }, t("table.game_of"), h("a", { href: `#/event/${shown.event.id}`, "data-testid": "event-link" }, shown.event.name || t("event.event")),
+        shown.previous_table ? [" · ", h("a", { href: `#/table/${shown.previous_table}` }, t("table.previous"))] : null) :
+        shown.previous_table ? h("p", { class: "small" }, h("a", { href: `#/table/${shown.previous_table}` }, t("table.previous"))) : null,
       next.record ? h("div", { class: "actions-grid" },
         h("button", { type: "button", class: "btn-primary", "data-testid": "record-hand", onclick: () => recordSheet() }, t("table.record")),
         h("button", { type: "button", "data-testid": "end-now", onclick: endNow }, t("table.end_now"))) : null,
       edit && !offline ? offlineOffer() : null,
-      next.openNext ? h("a", { class: "btn btn-primary btn-block", href: `#/table/${table.next_table}`, "data-testid": "open-next",
+      next.openNext ? h("a", { class: "btn btn-primary btn-block", href: `#/table/${shown.next_table}`, "data-testid": "open-next",
         onclick: () => carryToken(table.next_table) }, t("table.go_next")) : null,
       next.nextGame
         ? h("button", { type: "button", class: "btn-primary btn-block", "data-testid": "next-game", onclick: nextGame }, t("table.next_game")) : null,
       next.nextByOrganiser
         ? h("p", { class: "small muted", "data-testid": "next-by-organiser" }, t("table.next_by_organiser")) : null,
-      s.finished ? standingsCard() : null,
-      (table.hands || []).length ? scoreChart() : null,
-      historyCard(edit),
+      s.finished ? standingsCard(shown) : null,
+      (shown.hands || []).length ? scoreChart(shown) : null,
+      historyCard(shown, edit),
       h("section", { class: "card", "aria-label": t("table.tools") }, h("h2", {}, t("table.title")),
         h("div", { class: "actions-grid" },
           h("button", { type: "button", "data-testid": "share", onclick: shareSheet }, t("table.share")),
-          h("a", { class: "btn", href: `/api/tables/${table.id}/export?format=csv`, download: `tenbou-${table.id}.csv` }, t("table.export_csv")),
-          h("a", { class: "btn", href: `/api/tables/${table.id}/export?format=json`, download: `tenbou-${table.id}.json` }, t("table.export_json"))),
+          h("a", { class: "btn", href: `/api/tables/${shown.id}/export?format=csv`, download: `tenbou-${shown.id}.csv` }, t("table.export_csv")),
+          h("a", { class: "btn", href: `/api/tables/${shown.id}/export?format=json`, download: `tenbou-${shown.id}.json` }, t("table.export_json"))),
         h("div", { class: "row" }, h("span", { class: "small grow" }, t("table.you_sit")),
-          segmented("view-seat", table.players.map((p, i) => [String(i), p]), String(viewSeat), (v) => { entry = store.saveTable({ id: table.id, view_seat: Number(v) }); render(); }, { legend: t("table.your_seat_legend") })),
+          segmented("view-seat", shown.players.map((p, i) => [String(i), p]), String(viewSeat), (v) => { entry = store.saveTable({ id: table.id, view_seat: Number(v) }); render(); }, { legend: t("table.your_seat_legend") })),
         chip(t("table.facing"), Boolean(entry.facing), (v) => { entry = store.saveTable({ id: table.id, facing: v }); render(); })));
   }
 
   /** A table opened from a link for the first time: which seat is this phone's player? */
-  function seatQuestion() {
+  function seatQuestion(shown) {
     const pickSeat = (seat) => { entry = store.saveTable({ id: table.id, view_seat: seat }); render(); };
     return h("section", { class: "card", "aria-label": t("seatq.label"), "data-testid": "seat-question" },
       h("h2", {}, t("seatq.title")),
       h("p", { class: "hint" }, t("seatq.hint")),
-      h("div", { class: "toggles" }, table.players.map((p, i) => h("button", { type: "button", "data-pick-seat": String(i), onclick: () => pickSeat(i) },
-        `${p} (${WIND_NAME[table.state.seat_winds[i]]})`)),
+      h("div", { class: "toggles" }, shown.players.map((p, i) => h("button", { type: "button", "data-pick-seat": String(i), onclick: () => pickSeat(i) },
+        `${p} (${WIND_NAME[shown.state.seat_winds[i]]})`)),
         h("button", { type: "button", "data-pick-seat": "watch", onclick: () => pickSeat(0) }, t("seatq.watch"))));
   }
 
   /** Point penalties kept off the table until the end (a WRR chombo, a referee's penalty). */
-  function penaltiesLine(s) {
+  function penaltiesLine(s, players) {
     const due = duePenalties(s);
     if (!due.length) return null;
-    return h("p", { class: "banner warn", "data-testid": "penalties" }, t("table.penalties", { list: due.map(([seat, p]) => `${table.players[seat]} −${p}`).join(t("list.sep")) }));
+    return h("p", { class: "banner warn", "data-testid": "penalties" }, t("table.penalties", { list: due.map(([seat, p]) => `${players[seat]} −${p}`).join(t("list.sep")) }));
   }
 
   function tokenBanner() {
@@ -342,9 +342,9 @@ export async function tableScreen(view, key, params) {
         h("button", { type: "button", "data-testid": "use-link-token", onclick: () => choose(true) }, t("token.use"))));
   }
 
-  function conflictBanner(q) {
+  function conflictBanner(q, shown) {
     return h("div", { class: "banner error", role: "alert", "data-testid": "conflict" },
-      h("p", {}, h("b", {}, t("conflict.not_recorded")), describeRequest(q.body, table.players), t("conflict.stop"),
+      h("p", {}, h("b", {}, t("conflict.not_recorded")), describeRequest(q.body, shown.players), t("conflict.stop"),
         q.conflict ? t("conflict.changed") : q.error),
       h("div", { class: "row" },
         h("button", { type: "button", class: "btn-primary", onclick: async () => {
@@ -364,8 +364,8 @@ export async function tableScreen(view, key, params) {
   }
 
   /** The organiser token of this game's event, when this phone organises it: only it starts an event's next game. */
-  function organiserToken() {
-    const ev = table && table.event ? store.event(table.event.id) : null;
+  function organiserToken(of = table) {
+    const ev = of && of.event ? store.event(of.event.id) : null;
     return ev && ev.organiser_token ? ev.organiser_token : null;
   }
 
@@ -381,11 +381,11 @@ export async function tableScreen(view, key, params) {
     }
   }
 
-  function scoreChart() {
-    const hands = table.hands.filter((hd) => hd.result !== "end");
+  function scoreChart(shown) {
+    const hands = shown.hands.filter((hd) => hd.result !== "end");
     if (!hands.length) return null;
     const start = hands[0].scores_after.map((v, i) => v - hands[0].deltas[i]);
-    const series = table.players.map((name, seat) => ({ name, values: [start[seat], ...hands.map((hd) => hd.scores_after[seat])] }));
+    const series = shown.players.map((name, seat) => ({ name, values: [start[seat], ...hands.map((hd) => hd.scores_after[seat])] }));
     // a hand and its repeats are told apart as the history does: E1, E1-1, E1-2
     // (a chombo's re-deal repeats round and honba: it takes a mark, E1', so no two labels are the same)
     const seen = new Map();
@@ -399,22 +399,22 @@ export async function tableScreen(view, key, params) {
       lineChart({ title: t("chart.label"), series, xLabels: labels, testid: "chart-game" }));
   }
 
-  function historyCard(edit) {
-    const hands = table.hands || [];
+  function historyCard(shown, edit) {
+    const hands = shown.hands || [];
     return h("section", { class: "card", "aria-label": t("history.label") },
       h("div", { class: "row" }, h("h2", { class: "grow" }, t("history.title", { n: hands.length })),
         edit && hands.length ? h("button", { type: "button", class: "btn-danger", "data-testid": "undo", onclick: undo }, t("history.undo")) : null),
-      hands.length ? h("ol", { class: "history", reversed: true }, hands.map((hand, index) => historyItem(hand, index, edit)).reverse())
+      hands.length ? h("ol", { class: "history", reversed: true }, hands.map((hand, index) => historyItem(shown, hand, index, edit)).reverse())
         : h("p", { class: "muted" }, t("history.none")));
   }
 
   /** One line of the history. The hand's place in the list is its number: a record's own fields are
    *  only shown, and a record that cannot be read shows as such instead of breaking the screen. */
-  function historyItem(raw, index, edit) {
+  function historyItem(shown, raw, index, edit) {
     const hand = raw && typeof raw === "object" ? { ...raw, index } : { index };
     let what;
     try {
-      what = [h("b", {}, `${WIND_LETTER[hand.round_wind] || ""}${hand.hand_number ?? ""}${hand.honba ? "-" + hand.honba : ""} `), describeHand(hand, table.players)];
+      what = [h("b", {}, `${WIND_LETTER[hand.round_wind] || ""}${hand.hand_number ?? ""}${hand.honba ? "-" + hand.honba : ""} `), describeHand(hand, shown.players)];
     } catch {
       what = t("history.unreadable", { n: index + 1 });
     }
@@ -425,12 +425,12 @@ export async function tableScreen(view, key, params) {
       h("div", { class: "deltas", "aria-label": t("history.deltas") }, deltas.map((d, i) => {
         const after = Array.isArray(hand.scores_after) ? hand.scores_after[i] : undefined;
         return h("span", { class: d > 0 ? "pos" : d < 0 ? "neg" : "", "data-total": String(after ?? "") },
-          `${table.players[i]} ${points(d, true)}`, h("br"), h("span", { class: "running" }, after === undefined ? "" : `= ${after}`));
+          `${shown.players[i]} ${points(d, true)}`, h("br"), h("span", { class: "running" }, after === undefined ? "" : `= ${after}`));
       })));
   }
 
-  function standingsCard() {
-    const st = table.state.standings || [];
+  function standingsCard(shown) {
+    const st = shown.state.standings || [];
     const penalties = st.some((r) => r.penalty);
     const oka = st.some((r) => r.oka);
     // one unit throughout: thousands of points, one decimal (35.2, +15.0, +19.3)
@@ -440,7 +440,7 @@ export async function tableScreen(view, key, params) {
       h("h2", {}, t("standings.title")),
       h("table", { class: "standings" },
         h("thead", {}, h("tr", {}, cols.map((c) => h("th", { scope: "col" }, c)))),
-        h("tbody", {}, st.map((r) => h("tr", {}, h("td", { "data-label": "#" }, String(r.place)), h("td", { class: "who" }, table.players[r.seat]), h("td", { "data-label": t("col.score") }, k(r.points, false)),
+        h("tbody", {}, st.map((r) => h("tr", {}, h("td", { "data-label": "#" }, String(r.place)), h("td", { class: "who" }, shown.players[r.seat]), h("td", { "data-label": t("col.score") }, k(r.points, false)),
           h("td", { "data-label": t("col.uma") }, k(r.uma)), oka ? h("td", { "data-label": t("col.oka") }, k(r.oka)) : null, penalties ? h("td", { "data-label": t("col.penalty") }, r.penalty ? k(-r.penalty) : "±0.0") : null,
           h("td", { "data-label": t("col.final") }, h("b", {}, k(r.final * 1000))))))),
       h("p", { class: "small muted" }, t("standings.note"), t(oka ? (penalties ? "standings.formula_oka_pen" : "standings.formula_oka") : penalties ? "standings.formula_pen" : "standings.formula")));
