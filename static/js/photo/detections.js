@@ -4,6 +4,7 @@
 // make. DOM-free; no rule is decided here (the server's reading proposed the hand and its melds).
 import { emptyHand } from "../core/hand-editor.js";
 import { parseMpsz } from "../core/tiles.js";
+import { t } from "../core/i18n.js";
 
 /** Detections in reading order: the API's rows when it gives them, else top-to-bottom, left-to-right. */
 export function readingOrder(res) {
@@ -64,4 +65,24 @@ export function handFromDetections(res, dets, winDet, added = []) {
   if (win < 0 && !winInMeld && res.proposal && res.proposal.win_tile) win = state.concealed.lastIndexOf(res.proposal.win_tile);
   state.winIndex = win >= 0 ? win : null;
   return Object.defineProperty(state, "winInMeld", { value: winInMeld, enumerable: false });
+}
+
+/** What is wrong with the hand the (corrected) photo makes, before the engine sees it: null when
+ * its shape is right. */
+export function shapeProblem(state) {
+  if (state.winInMeld) return t("photo.win_in_meld");
+  const need = 14 - 3 * state.melds.length;
+  const kans = state.melds.filter((m) => m.tiles.length === 4).length;
+  if (state.concealed.length !== need) {
+    const found = state.concealed.length + 3 * state.melds.length;
+    return t(kans ? "photo.count_kans" : "photo.count", { n: found + kans, need: 14 + kans });
+  }
+  return null;
+}
+
+/** The player's view of each detection at first: the hand is the proposal's (the row and the melds
+ * set apart); what else the photo shows is left out until the player adds it. */
+export function initialDets(res) {
+  const extra = new Set((res.proposal && res.proposal.extra) || []);
+  return res.tiles.map((d, i) => ({ tile: d.tile, ignored: d.face_down || d.tile === "back" || extra.has(i), checked: false, extra: extra.has(i) }));
 }

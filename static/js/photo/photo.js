@@ -7,34 +7,14 @@ import { PICKER, WIND_OF, WIND_NAME, plain, sortTiles, toMpsz, tileImg, tileName
 import { contributeCard } from "./contribute.js";
 import { handOver, newHandConditions } from "../core/conditions.js";
 import { downscale } from "../core/images.js";
-import { handFromDetections, readingOrder } from "./detections.js";
+import { handFromDetections, initialDets, readingOrder, shapeProblem } from "./detections.js";
 import { phoneReader } from "./live-recognizer.js";
 import { t, reasonText } from "../core/i18n.js";
 import { findWaits } from "../core/waits.js";
 
 const UNCERTAIN = 0.75;
 
-/** What is wrong with the hand the (corrected) photo makes, before the engine sees it: null when
- * its shape is right. */
-export function shapeProblem(state) {
-  if (state.winInMeld) return t("photo.win_in_meld");
-  const need = 14 - 3 * state.melds.length;
-  const kans = state.melds.filter((m) => m.tiles.length === 4).length;
-  if (state.concealed.length !== need) {
-    const found = state.concealed.length + 3 * state.melds.length;
-    return t(kans ? "photo.count_kans" : "photo.count", { n: found + kans, need: 14 + kans });
-  }
-  return null;
-}
-
 let last = null;  // {url, blob, res, dets, win, added}: the last photo, kept while the app is open
-
-/** The player's view of each detection at first: the hand is the proposal's (the row and the melds
- * set apart); what else the photo shows is left out until the player adds it. */
-function initialDets(res) {
-  const extra = new Set((res.proposal && res.proposal.extra) || []);
-  return res.tiles.map((d, i) => ({ tile: d.tile, ignored: d.face_down || d.tile === "back" || extra.has(i), checked: false, extra: extra.has(i) }));
-}
 
 /** Keep a recognised frame (the live camera's capture) as the photo to check and correct. */
 export function usePhoto(blob, res, size) {
