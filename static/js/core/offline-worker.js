@@ -1,3 +1,4 @@
+// @ts-check
 // The server's own Python in a Web Worker: Pyodide imports the Python source of `scoring`, `game`
 // and recognition's one reader (/offline/scoring.zip), so a hand scores, a table projects and a
 // camera frame is read the same way as on the server, with or without a connection. It speaks the

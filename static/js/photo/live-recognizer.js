@@ -1,3 +1,4 @@
+// @ts-check
 // Where a camera frame is read: on the phone (the networks in recognize-worker.js, ONNX Runtime
 // Web; what they saw decided by recognition/reading.py in the offline worker, Pyodide) or on the
 // server (POST /api/recognize, the same reading.py after the same networks). "auto" uses the phone once its models are loaded and a frame takes

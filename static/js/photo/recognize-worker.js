@@ -1,3 +1,4 @@
+// @ts-check
 // On-phone recognition, the networks' part: a module worker that turns a camera frame into the
 // networks' inputs (frame-tensors.js) and runs the server's ONNX models through ONNX Runtime Web
 // (WASM, /static/vendor/ort/). What the outputs mean (boxes, tiles, rows, the hand) is decided by
