@@ -14,7 +14,7 @@ from game import contract as game_contract
 from game.ledger import RESULTS, apply_hand, new_state
 from league.seating import MODES
 from scoring import contract
-from scoring.engine import MELD_TYPES
+from scoring.contract import MELD_TYPES
 from scoring.errors import DETAILS, KINDS, ScoringError
 from scoring.rules import ABORTIVE_DRAWS, PRESETS, get_ruleset
 from scoring.tiles import WIND_NAMES

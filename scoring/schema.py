@@ -1,0 +1,361 @@
+"""Validation derived from the declared wire shapes (scoring/contract.py, game/contract.py...).
+
+:func:`validator` compiles a JSON Schema into a check that raises the project's :class:`Refusal`
+naming the field at fault (``melds[1].type``, ``winners[0].value.han``), so which fields exist,
+their types, bounds and enums are said once, in the schema, and the OpenAPI document and the
+server read the same declaration. Semantic checks a schema cannot state (a tile count, a hand
+that is not complete, riichi without points) stay in the domain code.
+
+The subset understood is the one the contracts use: ``type`` (one or a list), ``enum``,
+``minimum``, ``maximum``, ``multipleOf``, ``minLength``, ``maxLength``, ``pattern``,
+``required``, ``properties``, ``additionalProperties: false``, ``items``, ``minItems``,
+``maxItems``, ``uniqueItems`` and ``oneOf`` whose branches are told apart by their first required property
+(the first branch whose key is present is the one that applies, so branches that each
+forbid the others' keys make ``oneOf`` hold exactly as JSON Schema has it). Any other
+keyword is refused when compiling, so a schema never claims a check that is not made.
+
+Each failure is refused with a kind and a detail id (scoring/errors.py DETAILS): a node may say
+which in ``x-refusal`` (``{"keyword": [kind, detail_id]}``, ``"*"`` for every keyword of that
+node), else the keyword's default below. The detail's parameters are taken by name from what
+the failed check knows (``max``, ``min``, ``count``, ``key``, ``allowed``, ``choices``, ``name``,
+``step``), so a detail id always gets exactly the parameters it declares; ``required:<key>``
+names the refusal of one missing key. One more extension: ``x-items-at-array`` reports an
+item's failure at the array's own field (``compare`` says "a list of rule set names").
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from .errors import DETAILS, Refusal
+
+Schema = dict[str, Any]
+#: A compiled check: (value, field path) -> None, or raises a Refusal.
+Check = Callable[[Any, str], None]
+#: An explainer (named by x-explain): called on a string the ``pattern`` refused, to raise the precise refusal.
+Explain = Callable[[str, str], object]
+
+KEYWORDS = frozenset((
+    "type", "enum", "minimum", "maximum", "multipleOf", "minLength", "maxLength", "pattern", "required",
+    "properties", "additionalProperties", "items", "minItems", "maxItems", "uniqueItems", "oneOf",
+    # words for the reader and the document, not checks
+    "description", "default", "examples", "title",
+    # this module's extensions
+    "x-refusal", "x-items-at-array", "x-explain",
+))
+
+_DEFAULTS: dict[str, tuple[str, str]] = {
+    "type:integer": ("malformed", "not_whole_number"),
+    "type:boolean": ("malformed", "not_true_false"),
+    "type:array": ("malformed", "not_list"),
+    "type:object": ("malformed", "body_object"),
+    "enum": ("malformed", "choice"),
+    "multipleOf": ("impossible", "multiple_of"),
+    "maxLength": ("impossible", "text_length"),
+    "additionalProperties": ("impossible", "unknown_field"),
+}
+
+
+def _is_type(value: Any, name: str) -> bool:
+    if name == "string":
+        return isinstance(value, str)
+    if name == "integer":
+        return type(value) is int or (isinstance(value, int) and not isinstance(value, bool))
+    if name == "boolean":
+        return value is True or value is False
+    if name == "object":
+        return isinstance(value, Mapping)
+    if name == "array":
+        return isinstance(value, list)
+    if name == "null":
+        return value is None
+    if name == "number":
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    raise KeyError(f"unknown JSON Schema type {name!r}")
+
+
+def refusal_for(node: Schema, keyword: str) -> tuple[str, str]:
+    """The kind and detail id a failure of ``keyword`` at ``node`` is refused with."""
+    own = node.get("x-refusal", {})
+    if keyword in own:
+        kind, detail_id = own[keyword]
+        return kind, detail_id
+    if "*" in own:
+        kind, detail_id = own["*"]
+        return kind, detail_id
+    if keyword.startswith("type:") and "enum" in node:
+        return refusal_for(node, "enum")  # not even a string: not one of the choices
+    if keyword.startswith("required:"):
+        return refusal_for(node, "required")
+    if keyword == "minimum":
+        return ("impossible", "negative") if node["minimum"] == 0 else ("impossible", "range")
+    if keyword == "maximum":
+        return ("impossible", "at_most") if node.get("minimum", 0) == 0 else ("impossible", "range")
+    found = _DEFAULTS.get(keyword)
+    if found is None:
+        raise KeyError(f"no refusal declared for {keyword!r} in {node}")
+    return found
+
+
+def _thrower(node: Schema, keyword: str, error: type[Refusal], known: Mapping[str, Any]) -> Callable[..., None]:
+    """A function raising the refusal for ``keyword`` at ``node``; checked against DETAILS when compiled."""
+    kind, detail_id = refusal_for(node, keyword)
+    wanted = DETAILS[detail_id]
+    fixed = {name: known[name] for name in wanted if name in known}
+
+    def throw(field: str, **found: Any) -> None:
+        params = {**fixed, **{name: found[name] for name in wanted if name in found}}
+        raise error(field or None, kind, detail_id, **params)
+
+    missing = [name for name in wanted if name not in known and name not in _FOUND_AT_RUN[keyword.split(":")[0]]]
+    if missing:
+        raise KeyError(f"detail {detail_id!r} for {keyword!r} needs {missing}, which the check cannot give")
+    return throw
+
+
+_FOUND_AT_RUN: dict[str, tuple[str, ...]] = {
+    "type": ("name",), "enum": ("name",), "minimum": (), "maximum": (), "multipleOf": (), "minLength": ("count",),
+    "maxLength": ("count",), "pattern": (), "required": ("key",), "required:": ("key",), "additionalProperties": ("key",),
+    "minItems": ("count",), "maxItems": ("count",), "uniqueItems": (), "oneOf": (), "items": ("name",),
+}
+
+
+def _child(field: str, key: str) -> str:
+    return f"{field}.{key}" if field else key
+
+
+def validator(schema: Schema, error: type[Refusal], *, explain: Mapping[str, Explain] | None = None,
+              strict: bool = True) -> Check:
+    """The check of ``schema`` raising ``error`` (a Refusal class) at the failing field.
+
+    ``explain`` maps an ``x-explain`` name to a function that raises the precise refusal for a string
+    its ``pattern`` refused (tile notation says where it goes wrong). With ``strict=False`` the
+    check does not refuse unknown properties (``additionalProperties: false``): that is for
+    reading back what was stored before a field was declared; :func:`only_declared` drops them."""
+    return _compile(schema, error, dict(explain or {}), strict)
+
+
+def _compile(node: Schema, error: type[Refusal], explain: dict[str, Explain], strict: bool) -> Check:
+    unknown = set(node) - KEYWORDS
+    if unknown:
+        raise KeyError(f"schema keywords not understood by the validator: {sorted(unknown)}")
+    checks: list[Check] = []
+
+    types = node.get("type")
+    if types is not None:
+        names = (types,) if isinstance(types, str) else tuple(types)
+        primary = next((n for n in names if n != "null"), names[0])
+        throw_type = _thrower(node, f"type:{primary}", error, _known(node))
+        if names == ("integer",):
+            def check_integer(value: Any, field: str) -> None:
+                if type(value) is not int and (isinstance(value, bool) or not isinstance(value, int)):
+                    throw_type(field, name=_shown(value))
+            checks.append(check_integer)
+        elif names == ("string",):
+            def check_string(value: Any, field: str) -> None:
+                if not isinstance(value, str):
+                    throw_type(field, name=_shown(value))
+            checks.append(check_string)
+        elif names == ("boolean",):
+            def check_boolean(value: Any, field: str) -> None:
+                if value is not True and value is not False:
+                    throw_type(field, name=_shown(value))
+            checks.append(check_boolean)
+        else:
+            def check_type(value: Any, field: str) -> None:
+                if not any(_is_type(value, n) for n in names):
+                    throw_type(field, name=_shown(value))
+            checks.append(check_type)
+        nullable = "null" in names
+    else:
+        nullable = True
+
+    def guarded(check: Check, kinds: tuple[type, ...] | type) -> Check:
+        """Run a keyword's check only on values of the type it is about (as JSON Schema has it)."""
+        def run(value: Any, field: str) -> None:
+            if isinstance(value, kinds) and not isinstance(value, bool):
+                check(value, field)
+        return run if types is None or nullable or len(names) > 1 else check
+
+    if "enum" in node:
+        choices = frozenset(node["enum"])
+        listed = tuple(node["enum"])
+        throw_enum = _thrower(node, "enum", error, {**_known(node), "choices": ", ".join(map(str, listed))})
+
+        def check_enum(value: Any, field: str) -> None:
+            try:
+                ok = value in choices
+            except TypeError:  # unhashable: a list or an object
+                ok = False
+            if not ok:
+                throw_enum(field, name=_shown(value))
+        checks.append(check_enum)
+
+    if "minimum" in node or "maximum" in node or "multipleOf" in node:
+        low, high, step = node.get("minimum"), node.get("maximum"), node.get("multipleOf")
+        throw_low = _thrower(node, "minimum", error, _known(node)) if low is not None else None
+        throw_high = _thrower(node, "maximum", error, _known(node)) if high is not None else None
+        throw_step = _thrower(node, "multipleOf", error, _known(node)) if step is not None else None
+
+        def check_number(value: Any, field: str) -> None:
+            if low is not None and value < low:
+                throw_low(field)  # type: ignore[misc]
+            if high is not None and value > high:
+                throw_high(field)  # type: ignore[misc]
+            if step is not None and value % step:
+                throw_step(field)  # type: ignore[misc]
+        checks.append(guarded(check_number, (int, float)))
+
+    if "minLength" in node or "maxLength" in node or "pattern" in node:
+        shortest, longest = node.get("minLength"), node.get("maxLength")
+        throw_short = _thrower(node, "minLength", error, _known(node)) if shortest is not None else None
+        throw_long = _thrower(node, "maxLength", error, _known(node)) if longest is not None else None
+        pattern = _regex(node["pattern"]) if "pattern" in node else None
+        throw_pattern = _thrower(node, "pattern", error, _known(node)) if pattern is not None else None
+        explainer = explain[node["x-explain"]] if "x-explain" in node else None
+
+        def check_text(value: Any, field: str) -> None:
+            if shortest is not None and len(value) < shortest:
+                throw_short(field, count=len(value))  # type: ignore[misc]
+            if longest is not None and len(value) > longest:
+                throw_long(field, count=len(value))  # type: ignore[misc]
+            if pattern is not None and pattern.search(value) is None:
+                if explainer is not None:
+                    explainer(value, field)
+                throw_pattern(field)  # type: ignore[misc]
+        checks.append(guarded(check_text, str))
+
+    if "items" in node or "minItems" in node or "maxItems" in node or node.get("uniqueItems"):
+        fewest, most = node.get("minItems"), node.get("maxItems")
+        unique = bool(node.get("uniqueItems"))
+        throw_twice = _thrower(node, "uniqueItems", error, _known(node)) if unique else None
+        throw_few = _thrower(node, "minItems", error, _known(node)) if fewest is not None else None
+        throw_many = _thrower(node, "maxItems", error, _known(node)) if most is not None else None
+        item = _compile(node["items"], error, explain, strict) if "items" in node else None
+        at_array = bool(node.get("x-items-at-array"))
+
+        def check_items(value: Any, field: str) -> None:
+            if fewest is not None and len(value) < fewest:
+                throw_few(field, count=len(value))  # type: ignore[misc]
+            if most is not None and len(value) > most:
+                throw_many(field, count=len(value))  # type: ignore[misc]
+            if item is not None:
+                for i, v in enumerate(value):
+                    item(v, field if at_array else f"{field}[{i}]")
+            if unique and len({repr(v) for v in value}) != len(value):
+                throw_twice(field)  # type: ignore[misc]
+        checks.append(guarded(check_items, list))
+
+    if "properties" in node or "required" in node or "additionalProperties" in node:
+        checks.append(guarded(_object_check(node, error, explain, strict), Mapping))
+
+    if "oneOf" in node:
+        branches = [(branch["required"][0], _compile(branch, error, explain, strict)) for branch in node["oneOf"]]
+        throw_none = _thrower(node, "oneOf", error, _known(node))
+
+        def check_one_of(value: Any, field: str) -> None:
+            for key, branch in branches:
+                if key in value:
+                    branch(value, field)
+                    return
+            throw_none(field)
+        checks.append(guarded(check_one_of, Mapping))
+
+    if not checks:
+        return _accept
+    if len(checks) == 1:
+        return checks[0]
+    if nullable and types is not None:
+        first, rest = checks[0], tuple(checks[1:])
+
+        def check_nullable(value: Any, field: str) -> None:
+            first(value, field)
+            if value is not None:
+                for c in rest:
+                    c(value, field)
+        return check_nullable
+    every = tuple(checks)
+
+    def check_all(value: Any, field: str) -> None:
+        for c in every:
+            c(value, field)
+    return check_all
+
+
+def _object_check(node: Schema, error: type[Refusal], explain: dict[str, Explain], strict: bool) -> Check:
+    props = {key: _compile(sub, error, explain, strict) for key, sub in node.get("properties", {}).items()}
+    order = tuple(props.items())
+    required = tuple((key, _thrower(node, f"required:{key}", error, _known(node))) for key in node.get("required", ()))
+    closed = node.get("additionalProperties", True) is False and strict
+    if node.get("additionalProperties", True) not in (True, False):
+        raise KeyError("additionalProperties is true or false here")
+    allowed = ", ".join(props)
+    throw_extra = _thrower(node, "additionalProperties", error, {**_known(node), "allowed": allowed}) if closed else None
+
+    def check_object(value: Any, field: str) -> None:
+        for key, throw_required in required:
+            if key not in value:
+                throw_required(_child(field, key), key=key)
+        if closed:
+            for key in value:
+                if key not in props:
+                    throw_extra(_child(field, str(key)), key=str(key)[:40])  # type: ignore[misc]
+        if len(value) < len(order):
+            for key in value:
+                check = props.get(key)
+                if check is not None:
+                    check(value[key], _child(field, key))
+        else:
+            for key, check in order:
+                if key in value:
+                    check(value[key], _child(field, key))
+    return check_object
+
+
+def _regex(pattern: str) -> re.Pattern[str]:
+    """A schema's (ECMA) pattern for Python: ``$`` at the end is the end of the text, not of a line."""
+    if pattern.endswith("$") and not pattern.endswith("\\$"):
+        pattern = pattern[:-1] + "\\Z"
+    return re.compile(pattern)
+
+
+def _known(node: Schema) -> dict[str, Any]:
+    """The parameters a node's own keywords give (its bounds)."""
+    known: dict[str, Any] = {}
+    for name, keyword in (("min", "minimum"), ("max", "maximum"), ("step", "multipleOf")):
+        if keyword in node:
+            known[name] = node[keyword]
+    for keyword in ("maxLength", "maxItems"):
+        if keyword in node:
+            known["max"] = node[keyword]
+    if "minItems" in node and "min" not in known:
+        known["min"] = node["minItems"]
+    return known
+
+
+def _accept(value: Any, field: str) -> None:
+    return None
+
+
+def _shown(value: Any) -> str:
+    text = value if isinstance(value, str) else repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def only_declared(value: Any, schema: Schema) -> Any:
+    """``value`` with only the properties ``schema`` declares, nested ones included (oneOf by its
+    branch): how a record stored before a field was refused is read back. Values of the wrong
+    shape are kept as they are, for the check to name."""
+    if "oneOf" in schema and isinstance(value, Mapping):
+        for branch in schema["oneOf"]:
+            if branch["required"][0] in value:
+                return only_declared(value, branch)
+        return dict(value)
+    if isinstance(value, Mapping) and "properties" in schema:
+        props = schema["properties"]
+        closed = schema.get("additionalProperties", True) is False
+        return {k: only_declared(v, props[k]) if k in props else v for k, v in value.items() if k in props or not closed}
+    if isinstance(value, list) and "items" in schema:
+        return [only_declared(v, schema["items"]) for v in value]
+    return value
