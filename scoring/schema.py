@@ -42,7 +42,7 @@ KEYWORDS = frozenset((
     # words for the reader and the document, not checks
     "description", "default", "examples", "title",
     # this module's extensions
-    "x-refusal", "x-items-at-array", "x-explain",
+    "x-refusal", "x-items-at-array", "x-explain", "x-bound-by-ruleset", "discriminator",
 ))
 
 _DEFAULTS: dict[str, tuple[str, str]] = {
@@ -140,6 +140,8 @@ def _compile(node: Schema, error: type[Refusal], explain: dict[str, Explain], st
     unknown = set(node) - KEYWORDS
     if unknown:
         raise KeyError(f"schema keywords not understood by the validator: {sorted(unknown)}")
+    if node.get("x-bound-by-ruleset"):
+        return _accept  # its bounds are the rule set's: the domain code checks it
     checks: list[Check] = []
 
     types = node.get("type")
@@ -180,8 +182,7 @@ def _compile(node: Schema, error: type[Refusal], explain: dict[str, Explain], st
 
     if "enum" in node:
         choices = frozenset(node["enum"])
-        listed = tuple(node["enum"])
-        throw_enum = _thrower(node, "enum", error, {**_known(node), "choices": ", ".join(map(str, listed))})
+        throw_enum = _thrower(node, "enum", error, _known(node))
 
         def check_enum(value: Any, field: str) -> None:
             try:
@@ -250,7 +251,17 @@ def _compile(node: Schema, error: type[Refusal], explain: dict[str, Explain], st
     if "properties" in node or "required" in node or "additionalProperties" in node:
         checks.append(guarded(_object_check(node, error, explain, strict), Mapping))
 
-    if "oneOf" in node:
+    if "oneOf" in node and "discriminator" in node:
+        by = node["discriminator"]["propertyName"]
+        chosen = {choice: _compile(branch, error, explain, strict)
+                  for branch in node["oneOf"] for choice in branch["properties"][by]["enum"]}
+
+        def check_discriminated(value: Any, field: str) -> None:
+            check = chosen.get(value.get(by)) if isinstance(value.get(by), str) else None
+            if check is not None:
+                check(value, field)  # no branch: the node's own properties refuse the value at ``by``
+        checks.append(guarded(check_discriminated, Mapping))
+    elif "oneOf" in node:
         branches = [(branch["required"][0], _compile(branch, error, explain, strict)) for branch in node["oneOf"]]
         throw_none = _thrower(node, "oneOf", error, _known(node))
 
@@ -286,7 +297,9 @@ def _compile(node: Schema, error: type[Refusal], explain: dict[str, Explain], st
 def _object_check(node: Schema, error: type[Refusal], explain: dict[str, Explain], strict: bool) -> Check:
     props = {key: _compile(sub, error, explain, strict) for key, sub in node.get("properties", {}).items()}
     order = tuple(props.items())
-    required = tuple((key, _thrower(node, f"required:{key}", error, _known(node))) for key in node.get("required", ()))
+    # a missing key is refused with the bounds of what it should have been (``penalty_points`` says the most)
+    required = tuple((key, _thrower(node, f"required:{key}", error, _known(node.get("properties", {}).get(key, {}))))
+                     for key in node.get("required", ()))
     closed = node.get("additionalProperties", True) is False and strict
     if node.get("additionalProperties", True) not in (True, False):
         raise KeyError("additionalProperties is true or false here")
@@ -331,6 +344,8 @@ def _known(node: Schema) -> dict[str, Any]:
             known["max"] = node[keyword]
     if "minItems" in node and "min" not in known:
         known["min"] = node["minItems"]
+    if "enum" in node:
+        known["choices"] = ", ".join(map(str, node["enum"]))
     return known
 
 
@@ -343,19 +358,38 @@ def _shown(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def only_declared(value: Any, schema: Schema) -> Any:
-    """``value`` with only the properties ``schema`` declares, nested ones included (oneOf by its
-    branch): how a record stored before a field was refused is read back. Values of the wrong
-    shape are kept as they are, for the check to name."""
+def branch_of(value: Mapping[str, Any], schema: Schema) -> Schema | None:
+    """The ``oneOf`` branch that applies to ``value`` (by the discriminator, else the first required key)."""
+    if "discriminator" in schema:
+        by = schema["discriminator"]["propertyName"]
+        return next((b for b in schema["oneOf"] if value.get(by) in b["properties"][by]["enum"]), None)
+    return next((b for b in schema["oneOf"] if b["required"][0] in value), None)
+
+
+def only_declared(value: Any, schema: Schema, error: type[Refusal] | None = None, field: str = "") -> Any:
+    """``value`` with only the properties ``schema`` declares where it allows no others, nested ones
+    included (``oneOf`` by its branch). With an ``error`` class any other property is refused,
+    naming it (how a new hand is checked); without, it is dropped (how a record stored before a
+    field was refused is read back, so an old record never blocks the table). Values of the
+    wrong shape are kept as they are, for the checks to name."""
     if "oneOf" in schema and isinstance(value, Mapping):
-        for branch in schema["oneOf"]:
-            if branch["required"][0] in value:
-                return only_declared(value, branch)
-        return dict(value)
+        branch = branch_of(value, schema)
+        if branch is None:
+            if error is not None and "discriminator" not in schema:
+                kind, detail_id = refusal_for(schema, "oneOf")
+                raise error(field or None, kind, detail_id)
+            return dict(value)
+        return only_declared(value, branch, error, field)
     if isinstance(value, Mapping) and "properties" in schema:
         props = schema["properties"]
         closed = schema.get("additionalProperties", True) is False
-        return {k: only_declared(v, props[k]) if k in props else v for k, v in value.items() if k in props or not closed}
+        if closed and error is not None:
+            for key in value:
+                if key not in props:
+                    kind, detail_id = refusal_for(schema, "additionalProperties")
+                    raise error(_child(field, str(key)), kind, detail_id, key=str(key)[:40], allowed=", ".join(props))
+        return {k: only_declared(v, props[k], error, _child(field, k)) if k in props else v
+                for k, v in value.items() if k in props or not closed}
     if isinstance(value, list) and "items" in schema:
-        return [only_declared(v, schema["items"]) for v in value]
+        return [only_declared(v, schema["items"], error, f"{field}[{i}]") for i, v in enumerate(value)]
     return value

@@ -33,8 +33,10 @@ def test_the_enums_are_the_domain_constants():
     assert contract.MELD["properties"]["type"]["enum"] == list(MELD_TYPES)
     assert contract.ERROR_DETAIL["properties"]["id"]["enum"] == list(DETAILS)
     assert set(KINDS) <= set(contract.error()["properties"]["error"]["properties"]["code"]["enum"])
-    hand = game_contract.hand({"type": "object"}, "")["properties"]
-    assert hand["result"]["enum"] == list(RESULTS) and hand["kind"]["enum"] == list(ABORTIVE_DRAWS)
+    hand = game_contract.hand({"type": "object"}, "")
+    abort = next(b for b in hand["oneOf"] if b["properties"]["result"]["enum"] == ["abort"])
+    assert hand["properties"]["result"]["enum"] == list(RESULTS) and abort["properties"]["kind"]["enum"] == list(ABORTIVE_DRAWS)
+    assert [b["properties"]["result"]["enum"] for b in hand["oneOf"]] == [[kind] for kind in RESULTS]
     assert events_contract.SEATING["enum"] == list(METHODS) and events_contract.MODE["enum"] == list(MODES)
 
 
