@@ -110,7 +110,8 @@ def hand(winner_schema: Schema | None = None, description: str = "") -> Schema:
         "properties": {"result": {"type": "string", "enum": list(RESULTS)}},
         "discriminator": {"propertyName": "result"},
         "oneOf": [{"type": "object", "required": ["result"], "additionalProperties": False,
-                   "properties": {"result": {"type": "string", "enum": [kind]}, **fields}}
+                   "properties": {"result": {"type": "string", "enum": [kind]}, **fields},
+                   "x-refusal": {"required": ["malformed", "choice"]}}
                   for kind, fields in by_result.items()],
         "x-refusal": {"type:object": ["malformed", "hand_object"], "required": ["malformed", "choice"]}}
     if description:

@@ -39,7 +39,7 @@ TILES: Schema = {"type": "string", "pattern": NOTATION, "x-explain": "mpsz",
                  "examples": ["234m067p345s11z555z"], "x-refusal": _TILE_REFUSALS}
 TILE: Schema = {"type": "string", "pattern": "^(?:[0-9][mps]|[1-7]z)$"}
 #: A winning tile: one tile (empty or null: the last tile written in the hand).
-WIN_TILE: Schema = {"type": ["string", "null"], "pattern": "^[ ,]*(?:[0-9][mps]|[1-7]z)?[ ,]*$", "x-explain": "mpsz",
+WIN_TILE: Schema = {"type": ["string", "null"], "pattern": "^(?:[ ,]*(?:[0-9][mps]|[1-7]z)[ ,]*)?$", "x-explain": "mpsz",
                     "description": "the winning tile; when not given, the last tile written in hand",
                     "x-refusal": {**_TILE_REFUSALS, "pattern": ["malformed", "win_tile_one"]}}
 #: Dora or ura indicators: notation, or a list of notation strings read as one.

@@ -102,3 +102,183 @@ def test_a_hand_result_is_accepted_exactly_when_declared(result):
     else:
         refused = False
     assert refused == (result not in RESULTS)
+
+
+# --- the validation is derived from the schema: every declared property, and bodies fuzzed from it ---------
+
+import jsonschema_rs  # noqa: E402  (the reference JSON Schema validator, pinned in requirements-dev.txt)
+
+from game.ledger import LedgerError  # noqa: E402
+from scoring.engine import check_request  # noqa: E402
+from scoring.errors import Refusal  # noqa: E402
+from scoring.schema import refusal_for, validator  # noqa: E402
+
+SAMPLES = {"object": {"x": 1}, "array": [{"x": 1}], "string": "x", "integer": 7, "boolean": True, "null": None}
+
+
+def _types(node: dict) -> list[str]:
+    t = node.get("type", [])
+    return [t] if isinstance(t, str) else list(t)
+
+
+def _right(node: dict):
+    """The plainest value the node accepts."""
+    if "enum" in node:
+        return node["enum"][0]
+    types = [t for t in _types(node) if t != "null"] or ["null"]
+    if "oneOf" in node:
+        return _right({**node["oneOf"][0], "type": "object"})
+    kind = types[0]
+    if kind == "integer":
+        low = node.get("minimum", 0)
+        step = node.get("multipleOf", 1)
+        return -(-low // step) * step
+    if kind == "boolean":
+        return True
+    if kind == "string":
+        return ""
+    if kind == "array":
+        return [_right(node["items"])] * node.get("minItems", 0) if "items" in node else []
+    if kind == "object":
+        props = node.get("properties", {})
+        return {key: _right(props.get(key, {})) for key in node.get("required", [])}
+    return None
+
+
+def _wrong(node: dict):
+    allowed = set(_types(node))
+    kind = next(t for t in SAMPLES if t not in allowed)
+    return kind, SAMPLES[kind]
+
+
+def _walk(node: dict, build, field: str):
+    """(field, node, build) for the node and every declared property under it; build(value) is a whole
+    body that is right everywhere but at that field."""
+    if node.get("x-bound-by-ruleset"):
+        return  # bounded by the table's rule set: the ledger checks it (tests/test_ledger*.py)
+    yield field, node, build
+    holders = [node] if "properties" in node and "oneOf" not in node else node.get("oneOf", [])
+    for holder in holders:
+        base = _right({**holder, "type": "object"})
+        for key, sub in holder.get("properties", {}).items():
+            if "oneOf" in node and key in node.get("properties", {}):
+                continue  # the discriminator: walked at the node itself
+            yield from _walk(sub, lambda v, key=key, base=base, build=build: build({**base, key: v}),
+                             f"{field}.{key}" if field else key)
+    if "oneOf" in node and "properties" in node:
+        for key, sub in node["properties"].items():
+            base = _right({**node["oneOf"][0], "type": "object"})
+            yield from _walk(sub, lambda v, key=key, base=base, build=build: build({**base, key: v}),
+                             f"{field}.{key}" if field else key)
+    if "items" in node:
+        at = field if node.get("x-items-at-array") else f"{field}[0]"
+        yield from _walk(node["items"], lambda v, build=build, node=node: build([v] * max(1, node.get("minItems", 1))), at)
+
+
+ROOTS = {
+    "score request": (contract.score_request(), ScoringError),
+    "hand": (game_contract.hand(), LedgerError),
+}
+CASES = [(name, field, node, build) for name, (root, _) in ROOTS.items()
+         for field, node, build in _walk(root, lambda v: v, "") if "type" in node or "enum" in node]
+
+
+def test_the_walk_reaches_every_declared_field():
+    fields = {field for name, field, _, _ in CASES if name == "score request"}
+    assert {"hand", "melds", "melds[0].type", "melds[0].tiles", "dora_count", "compare", *contract.FLAGS} <= fields
+    hand_fields = {field for name, field, _, _ in CASES if name == "hand"}
+    assert {"result", "from_seat", "riichi[0]", "penalties[0].points", "winner.value.han", "winner.value.limit",
+            "winner.value.hand.melds[0].tiles", "winner.pao_seat", "continue_game"} <= hand_fields
+    assert "winners" not in hand_fields  # how many may win on one discard is the rule set's: the ledger checks it
+
+
+@pytest.mark.parametrize("root,field,node,build", CASES, ids=[f"{name}: {field or 'body'}" for name, field, _, _ in CASES])
+def test_every_declared_field_refuses_a_wrong_type_and_takes_a_right_one(root, field, node, build):
+    schema, error = ROOTS[root]
+    check = validator(schema, error, explain={"mpsz": lambda text, at: None})
+    check(build(_right(node)), "")  # the right value is accepted
+    kind, wrong = _wrong(node)
+    with pytest.raises(Refusal) as refused:
+        check(build(wrong), "")
+    primary = next((t for t in _types(node) if t != "null"), None)
+    expected = refusal_for(node, f"type:{primary}") if primary else refusal_for(node, "enum")
+    assert (refused.value.field, refused.value.kind, refused.value.detail["id"]) == (field or None, *expected)
+    assert isinstance(refused.value, error)
+
+
+# Bodies fuzzed from the declared schema: the document's verdict (the reference validator reading the same
+# schema) is the server's, and a body the document accepts is always read (never refused as malformed).
+
+def _strategy(node: dict):
+    if "enum" in node:
+        return st.sampled_from(node["enum"])
+    options = []
+    for kind in _types(node):
+        if kind == "null":
+            options.append(st.none())
+        elif kind == "boolean":
+            options.append(st.booleans())
+        elif kind == "integer":
+            low, high = node.get("minimum", -10), node.get("maximum", node.get("minimum", 0) + 2000)
+            step = node.get("multipleOf", 1)
+            options.append(st.integers(-(-low // step), high // step).map(lambda n, step=step: n * step))
+        elif kind == "string":
+            if "pattern" in node:
+                options.append(st.from_regex(node["pattern"].replace("$", r"\Z"), fullmatch=True)
+                               .filter(lambda s: len(s) <= node.get("maxLength", 200)))
+            else:
+                options.append(st.text(max_size=node.get("maxLength", 20)))
+        elif kind == "array":
+            items = _strategy(node["items"])
+            options.append(st.lists(items, min_size=node.get("minItems", 0), max_size=node.get("maxItems", 4),
+                                    unique_by=repr if node.get("uniqueItems") else None))
+        elif kind == "object" and "oneOf" not in node:
+            props = node.get("properties", {})
+            required = node.get("required", [])
+            options.append(st.fixed_dictionaries({k: _strategy(props[k]) for k in required},
+                                                 optional={k: _strategy(v) for k, v in props.items() if k not in required}))
+    if "oneOf" in node:
+        options.append(st.one_of([_strategy({**b, "type": "object"}) for b in node["oneOf"]]))
+    return st.one_of(options)
+
+
+JSON = st.recursive(st.none() | st.booleans() | st.integers(-5, 2000) | st.text(max_size=8)
+                    | st.floats(allow_nan=False, allow_infinity=False).filter(lambda f: not f.is_integer()),
+                    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3),
+                    max_leaves=6)
+REQUEST_SCHEMA = contract.score_request()
+REFERENCE = jsonschema_rs.validator_for(REQUEST_SCHEMA)
+PENALTIES_REFERENCE = jsonschema_rs.validator_for(game_contract.PENALTIES)
+
+
+def _ours(check, body) -> bool:
+    try:
+        check(body, "")
+    except Refusal:
+        return False
+    return True
+
+
+@settings(max_examples=300, deadline=None)
+@given(body=_strategy(REQUEST_SCHEMA), key=st.sampled_from(list(REQUEST_SCHEMA["properties"])), junk=JSON,
+       mutate=st.booleans())
+def test_the_server_and_the_document_agree_on_fuzzed_score_requests(body, key, junk, mutate):
+    if mutate:
+        body = {**body, key: junk}
+    accepted = _ours(lambda b, _f: check_request(b), body)
+    assert accepted == REFERENCE.is_valid(body), body
+    if accepted:  # what the document accepts, the engine reads: any refusal is about the hand, not its shape
+        try:
+            scoring.score(body)
+        except ScoringError as err:
+            assert err.kind != "malformed", (body, err.to_dict())
+
+
+@settings(max_examples=200, deadline=None)
+@given(penalties=_strategy(game_contract.PENALTIES), junk=JSON, where=st.sampled_from(["seat", "points", "reason", "x"]),
+       mutate=st.booleans())
+def test_the_ledger_and_the_document_agree_on_fuzzed_penalties(penalties, junk, where, mutate):
+    if mutate and penalties:
+        penalties = [{**penalties[0], where: junk}, *penalties[1:]]
+    ours = _ours(validator(game_contract.PENALTIES, LedgerError), penalties)
+    assert ours == PENALTIES_REFERENCE.is_valid(penalties), penalties
