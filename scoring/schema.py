@@ -133,7 +133,129 @@ def validator(schema: Schema, error: type[Refusal], *, explain: Mapping[str, Exp
     its ``pattern`` refused (tile notation says where it goes wrong). With ``strict=False`` the
     check does not refuse unknown properties (``additionalProperties: false``): that is for
     reading back what was stored before a field was declared; :func:`only_declared` drops them."""
-    return _compile(schema, error, dict(explain or {}), strict)
+    slow = _compile(schema, error, dict(explain or {}), strict)
+    quick = accepts(schema, strict)
+
+    def check(value: Any, field: str) -> None:
+        if not quick(value):
+            slow(value, field)  # names the field and the reason (and takes what the quick test was unsure of)
+    return check
+
+
+def accepts(schema: Schema, strict: bool = True) -> Callable[[Any], bool]:
+    """A quick test that ``value`` is valid, generated from ``schema`` as one Python expression.
+
+    It never accepts what the full check refuses, and it may decline what that check would take
+    (a subclass of int or dict, a non-string enum): then the full check decides. Valid requests,
+    the common case, are checked by one call instead of a call per keyword and field."""
+    names: dict[str, Any] = {}
+    source = _expr(schema, "v", names, strict, [0])
+    return eval(f"lambda v: {source}", {"__builtins__": {"type": type, "len": len, "all": all, "str": str,
+                                                           "int": int, "list": list, "dict": dict, "set": set, "map": map, "repr": repr}, **names})  # noqa: S307
+
+
+def _learner(pattern: re.Pattern[str]) -> tuple[set[str], Callable[[str], bool]]:
+    """The strings known to match ``pattern`` (tiles of melds and indicators repeat: each is matched
+    once), and the test that matches a new one and remembers it."""
+    good: set[str] = set()
+
+    def learn(text: str) -> bool:
+        if pattern.search(text) is None:
+            return False
+        if len(good) < 50_000:
+            good.add(text)
+        return True
+    return good, learn
+
+
+def _name(names: dict[str, Any], value: Any) -> str:
+    key = f"_k{len(names)}"
+    names[key] = value
+    return key
+
+
+def _expr(node: Schema, v: str, names: dict[str, Any], strict: bool, depth: list[int]) -> str:
+    """A Python expression over the variable ``v``, true only when ``v`` is valid for ``node``."""
+    if node.get("x-bound-by-ruleset"):
+        return "True"
+    types = node.get("type")
+    names_of = ((types,) if isinstance(types, str) else tuple(types)) if types is not None else ()
+    if types is None or "number" in names_of:
+        return "False"  # not needed by the contracts: the full check decides
+    parts: list[str] = []
+    if "enum" in node:
+        if not all(isinstance(c, str) for c in node["enum"]):
+            return "False"
+        parts.append(f"(type({v}) is str and {v} in {_name(names, frozenset(node['enum']))})")
+    alternatives: list[str] = []
+    for kind in names_of:
+        if kind == "null":
+            alternatives.append(f"{v} is None")
+        elif kind == "boolean":
+            alternatives.append(f"({v} is True or {v} is False)")
+        elif kind == "integer":
+            test = [f"type({v}) is int"]
+            if "minimum" in node:
+                test.append(f"{v} >= {node['minimum']!r}")
+            if "maximum" in node:
+                test.append(f"{v} <= {node['maximum']!r}")
+            if "multipleOf" in node:
+                test.append(f"{v} % {node['multipleOf']!r} == 0")
+            alternatives.append("(" + " and ".join(test) + ")")
+        elif kind == "string":
+            test = [f"type({v}) is str"]
+            if "minLength" in node:
+                test.append(f"len({v}) >= {node['minLength']!r}")
+            if "maxLength" in node:
+                test.append(f"len({v}) <= {node['maxLength']!r}")
+            if "pattern" in node:
+                good, learn = _learner(_regex(node["pattern"]))
+                test.append(f"({v} in {_name(names, good)} or {_name(names, learn)}({v}))")
+            alternatives.append("(" + " and ".join(test) + ")")
+        elif kind == "array":
+            depth[0] += 1
+            x = f"x{depth[0]}"
+            test = [f"type({v}) is list"]
+            if "minItems" in node:
+                test.append(f"len({v}) >= {node['minItems']!r}")
+            if "maxItems" in node:
+                test.append(f"len({v}) <= {node['maxItems']!r}")
+            if "items" in node:
+                test.append(f"all({_expr(node['items'], x, names, strict, depth)} for {x} in {v})")
+            if node.get("uniqueItems"):
+                test.append(f"len(set(map(repr, {v}))) == len({v})")
+            alternatives.append("(" + " and ".join(test) + ")")
+        elif kind == "object":
+            alternatives.append(_object_expr(node, v, names, strict, depth))
+        else:
+            return "False"
+    parts.append("(" + " or ".join(alternatives) + ")")
+    return "(" + " and ".join(parts) + ")"
+
+
+def _object_expr(node: Schema, v: str, names: dict[str, Any], strict: bool, depth: list[int]) -> str:
+    test = [f"type({v}) is dict"]
+    test += [f"{key!r} in {v}" for key in node.get("required", ())]
+    props: dict[str, Schema] = node.get("properties", {})
+    if node.get("additionalProperties", True) is False and strict:
+        test.append(f"{_name(names, frozenset(props))}.issuperset({v})")
+    for key, sub in props.items():
+        inner = _expr(sub, f"{v}[{key!r}]", names, strict, depth)
+        if inner != "True":
+            test.append(f"({key!r} not in {v} or {inner})")
+    if "oneOf" in node:
+        if "discriminator" in node:
+            by = node["discriminator"]["propertyName"]
+            chain = "False"
+            for branch in reversed(node["oneOf"]):
+                cond = " or ".join(f"{v}.get({by!r}) == {c!r}" for c in branch["properties"][by]["enum"])
+                chain = f"({_object_expr(branch, v, names, strict, depth)} if ({cond}) else {chain})"
+        else:
+            chain = "False"
+            for branch in reversed(node["oneOf"]):
+                chain = f"({_object_expr(branch, v, names, strict, depth)} if {branch['required'][0]!r} in {v} else {chain})"
+        test.append(chain)
+    return "(" + " and ".join(test) + ")"
 
 
 def _compile(node: Schema, error: type[Refusal], explain: dict[str, Explain], strict: bool) -> Check:
