@@ -150,8 +150,9 @@ def accepts(schema: Schema, strict: bool = True) -> Callable[[Any], bool]:
     the common case, are checked by one call instead of a call per keyword and field."""
     names: dict[str, Any] = {}
     source = _expr(schema, "v", names, strict, [0])
-    return eval(f"lambda v: {source}", {"__builtins__": {"type": type, "len": len, "all": all, "str": str,
+    quick: Callable[[Any], bool] = eval(f"lambda v: {source}", {"__builtins__": {"type": type, "len": len, "all": all, "str": str,
                                                            "int": int, "list": list, "dict": dict, "set": set, "map": map, "repr": repr}, **names})  # noqa: S307
+    return quick
 
 
 def _learner(pattern: re.Pattern[str]) -> tuple[set[str], Callable[[str], bool]]:
