@@ -11,6 +11,7 @@ from typing import Any
 
 from .errors import DETAILS, KINDS
 from .rules import PRESETS
+from .schema import module_source
 from .tiles import WIND_NAMES
 
 Schema = dict[str, Any]
@@ -107,3 +108,17 @@ def error(detail: Schema = ERROR_DETAIL) -> Schema:
                                                          "description": "the hand of a table's log the refusal is about"},
                                                 "detail": detail}}},
     }
+
+
+#: The shapes whose quick test is generated into scoring/_checks.py (compiled with the scoring core).
+GENERATED = {"score_request": score_request}
+
+
+def checks_source() -> str:
+    return module_source({name: make() for name, make in GENERATED.items()}, "scoring/contract.py")
+
+
+if __name__ == "__main__":  # python -m scoring.contract: write scoring/_checks.py
+    from pathlib import Path
+
+    (Path(__file__).with_name("_checks.py")).write_text(checks_source(), encoding="utf-8")

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from ._checks import score_request as quick_score_request
 from .contract import FLAGS, score_request
 from .errors import ScoringError
 from .fu import FuLine, count_fu, fu_details
@@ -162,7 +163,7 @@ def check_request(payload: Any) -> None:
     if _check is None:
         def explain(notation: str, field: str) -> object:
             return parse_tiles(notation, field)  # raises the refusal that says where the notation goes wrong
-        _check = validator(score_request(), ScoringError, explain={"mpsz": explain})
+        _check = validator(score_request(), ScoringError, explain={"mpsz": explain}, quick=quick_score_request)
     _check(payload, "")
 
 
@@ -177,10 +178,8 @@ def parse_request(payload: Any, rules: Ruleset | None = None) -> Win:
         name, overrides = payload.get("ruleset", "wrr"), payload.get("rules")
         preset = PRESETS.get(name) if not overrides and isinstance(name, str) else None
         rules = preset if preset is not None else get_ruleset(name, overrides)
-    if _check is not None:
-        _check(payload, "")
-    else:
-        check_request(payload)
+    if not quick_score_request(payload):  # the compiled quick test takes a valid request in one native call
+        check_request(payload)  # names the field and the reason (or takes what the quick test was unsure of)
     notation = payload["hand"]
     scan = scan_tiles(notation)
     if scan is None:

@@ -126,15 +126,17 @@ def _child(field: str, key: str) -> str:
 
 
 def validator(schema: Schema, error: type[Refusal], *, explain: Mapping[str, Explain] | None = None,
-              strict: bool = True) -> Check:
+              strict: bool = True, quick: Callable[[Any], bool] | None = None) -> Check:
     """The check of ``schema`` raising ``error`` (a Refusal class) at the failing field.
 
     ``explain`` maps an ``x-explain`` name to a function that raises the precise refusal for a string
     its ``pattern`` refused (tile notation says where it goes wrong). With ``strict=False`` the
     check does not refuse unknown properties (``additionalProperties: false``): that is for
-    reading back what was stored before a field was declared; :func:`only_declared` drops them."""
+    reading back what was stored before a field was declared; :func:`only_declared` drops them.
+    ``quick`` is the schema's generated quick test when it is compiled (:func:`module_source`)."""
     slow = _compile(schema, error, dict(explain or {}), strict)
-    quick = accepts(schema, strict)
+    if quick is None:
+        quick = accepts(schema, strict)
 
     def check(value: Any, field: str) -> None:
         if not quick(value):
@@ -150,9 +152,40 @@ def accepts(schema: Schema, strict: bool = True) -> Callable[[Any], bool]:
     the common case, are checked by one call instead of a call per keyword and field."""
     names: dict[str, Any] = {}
     source = _expr(schema, "v", names, strict, [0])
+    for key, value in list(names.items()):
+        if isinstance(value, _Pattern):
+            names[f"{key}_good"], names[f"{key}_learn"] = _learner(_regex(value.source))
     quick: Callable[[Any], bool] = eval(f"lambda v: {source}", {"__builtins__": {"type": type, "len": len, "all": all, "str": str,
                                                            "int": int, "list": list, "dict": dict, "set": set, "map": map, "repr": repr}, **names})  # noqa: S307
     return quick
+
+
+class _Pattern:
+    """A ``pattern`` the quick test matches (with the strings it already matched)."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+
+
+def module_source(schemas: Mapping[str, Schema], origin: str) -> str:
+    """A Python module with the quick test of each schema as a function (``name(v) -> bool``), for
+    the scoring core that mypyc compiles (scoring/_checks.py, written by ``python -m scoring.contract``)."""
+    names: dict[str, Any] = {}
+    bodies = {name: _expr(schema, "v", names, True, [0]) for name, schema in schemas.items()}
+    out = [f'"""Generated from {origin} by ``python -m scoring.contract``: do not edit (tests/test_contract.py',
+           'checks it is up to date). The quick tests of scoring/schema.py.accepts, compiled with the scoring core."""',
+           "# ruff: noqa",
+           "from __future__ import annotations", "", "import re", "from typing import Any", ""]
+    for key, value in names.items():
+        if isinstance(value, _Pattern):
+            out += [f"{key} = re.compile({_regex(value.source).pattern!r})", f"{key}_good: set[str] = set()", "",
+                    "", f"def {key}_learn(text: str) -> bool:", f"    if {key}.search(text) is None:", "        return False",
+                    f"    if len({key}_good) < 50_000:", f"        {key}_good.add(text)", "    return True", ""]
+        else:
+            out += [f"{key} = frozenset({sorted(value)!r})"]
+    for name, body in bodies.items():
+        out += ["", "", f"def {name}(v: Any) -> bool:", f"    return bool({body})"]
+    return "\n".join(out) + "\n"
 
 
 def _learner(pattern: re.Pattern[str]) -> tuple[set[str], Callable[[str], bool]]:
@@ -210,8 +243,9 @@ def _expr(node: Schema, v: str, names: dict[str, Any], strict: bool, depth: list
             if "maxLength" in node:
                 test.append(f"len({v}) <= {node['maxLength']!r}")
             if "pattern" in node:
-                good, learn = _learner(_regex(node["pattern"]))
-                test.append(f"({v} in {_name(names, good)} or {_name(names, learn)}({v}))")
+                key = next((k for k, known in names.items() if isinstance(known, _Pattern) and known.source == node["pattern"]),
+                           None) or _name(names, _Pattern(node["pattern"]))
+                test.append(f"({v} in {key}_good or {key}_learn({v}))")
             alternatives.append("(" + " and ".join(test) + ")")
         elif kind == "array":
             depth[0] += 1

@@ -282,3 +282,10 @@ def test_the_ledger_and_the_document_agree_on_fuzzed_penalties(penalties, junk, 
         penalties = [{**penalties[0], where: junk}, *penalties[1:]]
     ours = _ours(validator(game_contract.PENALTIES, LedgerError), penalties)
     assert ours == PENALTIES_REFERENCE.is_valid(penalties), penalties
+
+
+def test_the_compiled_quick_test_is_generated_from_the_schema_as_it_stands():
+    """scoring/_checks.py (compiled with the scoring core) is what ``python -m scoring.contract`` writes now."""
+    from pathlib import Path
+
+    assert (Path(contract.__file__).with_name("_checks.py")).read_text(encoding="utf-8") == contract.checks_source()
