@@ -41,7 +41,7 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-b
         "--disable-component-update", "--no-first-run", "--mute-audio"]
 
 INIT = """async () => {
-  const { phoneReader } = await import("/static/js/live-recognizer.js");
+  const { phoneReader } = await import("/static/js/photo/live-recognizer.js");
   window.bench = phoneReader();
   const ok = await window.bench.ready;
   return { type: ok ? "ready" : window.bench.message, threads: window.bench.threads, isolated: self.crossOriginIsolated };
@@ -87,8 +87,8 @@ def fetch(url: str) -> bytes:
 
 
 ONNX_FILES = ["/static/vendor/ort/ort.wasm.min.mjs", "/static/vendor/ort/ort-wasm-simd-threaded.mjs",
-              "/static/vendor/ort/ort-wasm-simd-threaded.wasm", "/static/js/recognize-worker.js",
-              "/static/js/frame-tensors.js", "/static/js/worker-bridge.js", "/static/js/live-recognizer.js", "/models/info.json"]
+              "/static/vendor/ort/ort-wasm-simd-threaded.wasm", "/static/js/photo/recognize-worker.js",
+              "/static/js/photo/frame-tensors.js", "/static/js/core/worker-bridge.js", "/static/js/photo/live-recognizer.js", "/models/info.json"]
 # recognition/reading.py runs in Pyodide: the offline engine's files (shared with offline scoring: a
 # phone that made scoring work offline already has them)
 PYODIDE_FILES = ["/offline-worker.js", "/offline/scoring.zip", "/static/vendor/pyodide/pyodide.mjs",

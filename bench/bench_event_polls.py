@@ -1,5 +1,5 @@
 """What a phone's poll of an event costs after one hand, at 4, 40 and 200 tables: the bytes and
-time of GET /api/events/<key>/changes?since=<tag> (what static/js/events.js polls), against the
+time of GET /api/events/<key>/changes?since=<tag> (what static/js/events/events.js polls), against the
 whole document (what every phone fetched after each hand before), in a temporary SQLite database
 through the app. Also: the 304 when nothing changed, and the time to add one game to the event.
 

@@ -209,7 +209,7 @@ def engine_bytes(base: str) -> dict:
 
 
 PREPARE = """async () => {
-  const offline = await import("/static/js/offline.js");
+  const offline = await import("/static/js/core/offline.js");
   const t0 = performance.now();
   await offline.prepareOffline();
   return performance.now() - t0;

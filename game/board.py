@@ -2,7 +2,7 @@
 projects offline from the last board it saw plus the hands it has not sent yet.
 
 Pure functions (no Flask, no SQL): the server (services/tables.py) and the phone (Pyodide in
-static/js/offline-worker.js, from /offline/scoring.zip) fold the same changes through the same
+static/js/core/offline-worker.js, from /offline/scoring.zip) fold the same changes through the same
 :func:`game.ledger.replay`, so the board a phone shows offline is the one the server will store.
 
 A change is ``{"op": "add", "body": hand}``, ``{"op": "replace", "index": n, "body": hand}`` or

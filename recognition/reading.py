@@ -5,7 +5,7 @@ detector's map into boxes, suppressing repeated boxes, dropping what is not a ti
 tiles out in rows, choosing the row that is the hand and the reading that makes it legal and
 complete (`recognition.hand`), and writing it in notation (`scoring.tiles`). The module needs no
 numpy, OpenCV or ONNX Runtime, so the server (recognition/pipeline.py) and the phone (Pyodide in
-static/js/offline-worker.js, fed by static/js/recognize-worker.js, which only turns camera frames
+static/js/core/offline-worker.js, fed by static/js/photo/recognize-worker.js, which only turns camera frames
 into tensors and runs the networks) run the very same code and read the same tiles.
 
 Inputs are flat sequences of floats (a list, a memoryview of float32, a numpy array's `.ravel()`):

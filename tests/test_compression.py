@@ -19,7 +19,7 @@ def client(tmp_path):
     app.extensions["database"].dispose()
 
 
-@pytest.mark.parametrize("path", ["/", "/static/js/tables.js", "/static/app.css", "/api/rulesets"])
+@pytest.mark.parametrize("path", ["/", "/static/js/tables/tables.js", "/static/app.css", "/api/rulesets"])
 def test_pages_scripts_styles_and_json_come_compressed(client, path):
     with client.get(path) as plain:
         assert plain.status_code == 200 and "Content-Encoding" not in plain.headers
@@ -51,14 +51,14 @@ def test_small_responses_and_other_types_are_left_alone(client):
     assert "Content-Encoding" not in small.headers
     with client.get("/static/icons/icon-192.png", headers={"Accept-Encoding": "br, gzip"}) as icon:
         assert icon.status_code == 200 and "Content-Encoding" not in icon.headers
-    with client.get("/static/js/tables.js", headers={"Accept-Encoding": "br", "Range": "bytes=0-99"}) as ranged:
+    with client.get("/static/js/tables/tables.js", headers={"Accept-Encoding": "br", "Range": "bytes=0-99"}) as ranged:
         assert ranged.status_code == 206 and len(ranged.get_data()) == 100 and "Content-Encoding" not in ranged.headers
 
 
 def test_compression_can_be_turned_off_for_a_proxy_that_compresses(tmp_path):
     app = create_app({"TESTING": True, "COMPRESSION": False, "DATABASE_URL": f"sqlite:///{tmp_path / 'off.sqlite3'}"})
     try:
-        with app.test_client().get("/static/js/tables.js", headers={"Accept-Encoding": "br, gzip"}) as resp:
+        with app.test_client().get("/static/js/tables/tables.js", headers={"Accept-Encoding": "br, gzip"}) as resp:
             assert resp.status_code == 200 and "Content-Encoding" not in resp.headers
     finally:
         app.extensions["database"].dispose()

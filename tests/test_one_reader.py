@@ -124,7 +124,7 @@ def test_the_offline_archive_ships_the_reader(client):
 
 def test_the_javascript_copy_of_the_rules_is_gone():
     assert not (ROOT / "static" / "js" / "recognize-core.js").exists()
-    for path in (ROOT / "static" / "js").glob("*.js"):
+    for path in (ROOT / "static" / "js").rglob("*.js"):
         text = path.read_text(encoding="utf-8")
         for name in ("function propose", "function layout", "function isComplete", "function dropDuplicates"):
             assert name not in text, f"{path.name} re-implements {name}"

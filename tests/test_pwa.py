@@ -54,7 +54,7 @@ def test_no_inline_scripts_or_event_handlers(client):
     assert scripts
     for attrs, body in scripts:
         assert 'src="/static/' in attrs and body.strip() == "", attrs
-    for path in [ROOT / "templates" / "index.html", *sorted((ROOT / "static" / "js").glob("*.js"))]:
+    for path in [ROOT / "templates" / "index.html", *sorted((ROOT / "static" / "js").rglob("*.js"))]:
         text = path.read_text()
         assert not re.search(r"""\son[a-z]+\s*=\s*["']""", text), f"inline event handler in {path.name}"
         assert "eval(" not in text and "new Function" not in text, path.name
@@ -102,7 +102,8 @@ def test_service_worker_is_served_from_the_root_and_caches_the_shell(client):
     for url in assets:  # every precached file exists, or the worker would never install
         with client.get(url) as file:
             assert file.status_code == 200, url
-    modules = {f"/static/js/{p.name}" for p in (ROOT / "static" / "js").glob("*.js")}
+    js = ROOT / "static" / "js"
+    modules = {f"/static/js/{p.relative_to(js).as_posix()}" for p in js.rglob("*.js")}
     assert modules <= set(assets)
 
 
@@ -150,12 +151,12 @@ def test_tiles_are_drawn_with_shapes_and_need_no_font():
 
 def test_the_offline_engine_download_is_the_size_the_app_says(client):
     """"Make scoring work offline" names the download's size in every language: it must be what the
-    phone then fetches, Pyodide's files (the list static/js/projection.js downloads, precompressed)
+    phone then fetches, Pyodide's files (the list static/js/tables/projection.js downloads, precompressed)
     and the scoring source (/offline/scoring.zip), rounded up to whole MB."""
     vendor = ROOT / "static" / "vendor" / "pyodide"
     if not (vendor / "pyodide.asm.wasm").exists():
         pytest.skip("Pyodide is not installed in static/vendor (scripts/test installs it with npm)")
-    listed = re.search(r"const ENGINE = \[([^\]]*)\]", (ROOT / "static" / "js" / "projection.js").read_text())
+    listed = re.search(r"const ENGINE = \[([^\]]*)\]", (ROOT / "static" / "js" / "tables" / "projection.js").read_text())
     files = re.findall(r'"([^"]+)"', listed.group(1))
     assert "pyodide.asm.wasm" in files
     assert run_precompress("--check", vendor.parent).returncode == 0, "scripts/test precompresses static/vendor"
@@ -174,13 +175,16 @@ def test_the_offline_engine_download_is_the_size_the_app_says(client):
 
 # --- a first visit on a slow link: only the first screen's modules, fetched in one round ----------
 
-IMPORT = re.compile(r'^import\s[^;]*?from\s+"\./([\w-]+\.js)";', re.M)
+IMPORT = re.compile(r'^import\s[^;]*?from\s+"(\.\.?/[\w/.-]+\.js)";', re.M)
+JS = ROOT / "static" / "js"
 
 
 def static_imports(module: str, seen: set[str] | None = None) -> set[str]:
-    """The modules `module` imports statically, transitively (what the browser must fetch first)."""
+    """The modules `module` (a path under static/js) imports statically, transitively (what the
+    browser must fetch first), as paths under static/js."""
     seen = set() if seen is None else seen
-    for name in IMPORT.findall((ROOT / "static" / "js" / module).read_text(encoding="utf-8")):
+    for spec in IMPORT.findall((JS / module).read_text(encoding="utf-8")):
+        name = (JS / module).parent.joinpath(spec).resolve().relative_to(JS.resolve()).as_posix()
         if name not in seen:
             seen.add(name)
             static_imports(name, seen)
@@ -195,13 +199,14 @@ def test_the_shell_preloads_exactly_the_score_screens_modules(client):
     from web.pages import FIRST_SCREEN_MODULES
 
     up_front = static_imports("main.js")
-    for screen in ("quick.js", "waits.js", "photo.js", "camera.js", "tables.js", "events.js"):
+    for screen in ("score/quick.js", "score/waits.js", "photo/photo.js", "photo/camera.js", "tables/tables.js",
+                   "events/events.js"):
         assert screen not in up_front, f"main.js imports {screen} before its screen is shown"
-    needed = up_front | static_imports("quick.js") | {"quick.js"}
+    needed = up_front | static_imports("score/quick.js") | {"score/quick.js"}
     assert set(FIRST_SCREEN_MODULES) == needed
     for lang, header in (("en", "en-GB"), ("ja", "ja-JP")):
         html = client.get("/", headers={"Accept-Language": header}).get_data(as_text=True)
-        preloaded = set(re.findall(r'<link rel="modulepreload" href="/static/js/([\w-]+\.js)">', html))
+        preloaded = set(re.findall(r'<link rel="modulepreload" href="/static/js/([\w/-]+\.js)">', html))
         assert preloaded == needed
         assert f'<link rel="preload" href="/static/i18n/{lang}.json" as="fetch" crossorigin>' in html
         assert '<link rel="preload" href="/api/rulesets" as="fetch" crossorigin>' in html

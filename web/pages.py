@@ -60,8 +60,9 @@ def catalogue(static_folder: str, lang: str) -> dict:
 #: The modules the Score screen (the default one) imports, main.js's own imports and quick.js's: the
 #: shell names them with <link rel=modulepreload> so a phone fetches them all in one round rather than
 #: discovering them import by import. tests/test_pwa.py checks the list against the imports.
-FIRST_SCREEN_MODULES = ("util.js", "store.js", "i18n.js", "quick.js", "api.js", "hand.js", "results.js",
-                        "tiles.js", "offline.js", "worker-bridge.js")
+FIRST_SCREEN_MODULES = ("core/util.js", "core/store.js", "core/i18n.js", "score/quick.js", "core/api.js",
+                        "score/hand.js", "score/results.js", "core/tiles.js", "core/offline.js",
+                        "core/worker-bridge.js")
 
 
 @bp.get("/")
@@ -171,7 +172,7 @@ def offline_scoring_source():
 
 @bp.get("/offline-worker.js")
 def offline_worker():
-    source = (Path(current_app.static_folder) / "js" / "offline-worker.js").read_text(encoding="utf-8")
+    source = (Path(current_app.static_folder) / "js" / "core" / "offline-worker.js").read_text(encoding="utf-8")
     resp = current_app.response_class(source, mimetype="text/javascript")
     resp.headers["Content-Security-Policy"] = WORKER_CSP
     resp.cache_control.no_cache = True

@@ -1,17 +1,17 @@
 // The app's entry: routes screens by the URL fragment, applies the theme, registers the service worker.
 // Each screen's module is imported when its screen is first shown, so a first visit downloads only
 // the screen it opens (the shell preloads the Score screen's modules, see templates/index.html).
-import { clear, h } from "./util.js";
-import * as store from "./store.js";
-import { loadLanguage, setLanguage, lang, t } from "./i18n.js";
+import { clear, h } from "./core/util.js";
+import * as store from "./core/store.js";
+import { loadLanguage, setLanguage, lang, t } from "./core/i18n.js";
 
 const screens = {
-  score: () => import("./quick.js"),
-  waits: () => import("./waits.js"),
-  photo: () => import("./photo.js"),
-  camera: () => import("./camera.js"),
-  tables: () => import("./tables.js"),
-  events: () => import("./events.js"),
+  score: () => import("./score/quick.js"),
+  waits: () => import("./score/waits.js"),
+  photo: () => import("./photo/photo.js"),
+  camera: () => import("./photo/camera.js"),
+  tables: () => import("./tables/tables.js"),
+  events: () => import("./events/events.js"),
 };
 const loaded = {};
 const load = (module) => (loaded[module] ? Promise.resolve(loaded[module]) : screens[module]().then((m) => (loaded[module] = m)));
@@ -153,7 +153,7 @@ function afterLoad() {
     for (const module of Object.keys(screens)) await load(module).catch(() => {});
     if ("serviceWorker" in navigator) registerWorker();
   });
-  import("./offline.js").then((offline) => {
+  import("./core/offline.js").then((offline) => {
     offline.prepareOnFreeLink().catch((err) => console.warn("offline scoring not prepared:", err.message));
     // made ready before: start the engine while the phone is idle, so an offline score is quick
     idle(() => offline.warmOffline());

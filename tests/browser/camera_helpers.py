@@ -16,7 +16,7 @@ PYODIDE = ROOT / "static" / "vendor" / "pyodide"
 # the networks in recognize-worker.js, then recognition/reading.py in the offline worker (Pyodide).
 RUN_WORKER = """async ({b64, width, height}) => {
   const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
-  const { phoneReader } = await import("/static/js/live-recognizer.js");
+  const { phoneReader } = await import("/static/js/photo/live-recognizer.js");
   const reader = phoneReader();
   if (!(await reader.ready)) return { error: reader.message };
   try {

@@ -263,7 +263,7 @@ def test_over_plain_http_on_the_network_the_screen_asks_for_https(camera_phone, 
 
 
 CHOICES = """async () => {
-  const { LiveRecognizer, FAST_ENOUGH_MS } = await import("/static/js/live-recognizer.js");
+  const { LiveRecognizer, FAST_ENOUGH_MS } = await import("/static/js/photo/live-recognizer.js");
   const r = new LiveRecognizer("auto");
   const pick = (mode, state, typicalMs) => { r.mode = mode; r.phone = { state, typicalMs }; return r.choose(); };
   return {
@@ -288,7 +288,7 @@ def test_the_path_is_chosen_automatically_and_offline_is_always_the_phone(phone)
 # After the held answer is let through: wait until the page has it, then one macrotask more, so
 # every continuation of the score screen that was waiting on it has run.
 SETTLED = """async () => {
-  const { rulesets } = await import("/static/js/api.js");
+  const { rulesets } = await import("/static/js/core/api.js");
   await rulesets();
   await new Promise((resolve) => setTimeout(resolve, 0));
   return true;

@@ -72,7 +72,7 @@ def test_automatic_mode_captures_the_hand_among_clutter_online_and_offline(table
       const cached = async (n) => (await (await caches.open(n)).keys()).map((r) => new URL(r.url).pathname);
       const keys = (await Promise.all((await caches.keys()).map(cached))).flat();
       return ["/static/vendor/ort/ort-wasm-simd-threaded.wasm", "/models/detector.onnx", "/models/classifier.onnx",
-              "/offline-worker.js", "/offline/scoring.zip", "/static/js/worker-bridge.js"].every((k) => keys.includes(k));
+              "/offline-worker.js", "/offline/scoring.zip", "/static/js/core/worker-bridge.js"].every((k) => keys.includes(k));
     }""", timeout=60_000, polling=500)
     page.goto("/#/score")
     context.set_offline(True)

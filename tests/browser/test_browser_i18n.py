@@ -19,7 +19,7 @@ def test_catalogues_have_every_key_the_app_uses():
     ja = json.loads((STATIC / "i18n" / "ja.json").read_text(encoding="utf-8"))
     assert set(en) <= set(ja), sorted(set(en) - set(ja))
     used = set()
-    for js in (STATIC / "js").glob("*.js"):
+    for js in (STATIC / "js").rglob("*.js"):
         used |= set(re.findall(r'\bt\("([\w.]+)"', js.read_text(encoding="utf-8")))
     used |= set(re.findall(r'data-i18n(?:-label)?="([\w.]+)"', (STATIC.parent / "templates" / "index.html").read_text(encoding="utf-8")))
     assert used and used <= set(en), sorted(used - set(en))

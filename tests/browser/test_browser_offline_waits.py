@@ -147,12 +147,12 @@ def test_without_offline_scoring_prepared_the_waits_screen_says_it_is_offline(ph
     page.click('[data-testid="analyse"]')
     expect(page.locator(".banner.error")).to_contain_text("offline")
     assert page.locator('[data-testid="waits-offline"]').count() == 0
-    assert page.evaluate("import('/static/js/offline.js').then((m) => m.engineState())") == "cold"
+    assert page.evaluate("import('/static/js/core/offline.js').then((m) => m.engineState())") == "cold"
 
 
-ENGINE = "import('/static/js/offline.js').then((m) => m.engineState())"
+ENGINE = "import('/static/js/core/offline.js').then((m) => m.engineState())"
 CALL_API = """async () => {
-  const { api, OfflineError } = await import('/static/js/api.js');
+  const { api, OfflineError } = await import('/static/js/core/api.js');
   try { await api('GET', '/healthz'); return 'reached'; } catch (err) { return err instanceof OfflineError ? 'offline' : String(err); }
 }"""
 

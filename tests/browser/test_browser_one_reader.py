@@ -1,6 +1,6 @@
 """One reader on the phone and on the server: recognition/reading.py is run by Python on the
-server and by Pyodide in the phone's offline worker (static/js/offline-worker.js), behind the one
-worker protocol (static/js/worker-bridge.js). The same numbers give the very same answer there,
+server and by Pyodide in the phone's offline worker (static/js/core/offline-worker.js), behind the one
+worker protocol (static/js/core/worker-bridge.js). The same numbers give the very same answer there,
 and photos built by the project's own code (tests/browser/camera_frames.py: a hand from tile
 cut-outs, on felt and on a cluttered table) read on both paths give the same tiles and hand."""
 from __future__ import annotations
@@ -20,7 +20,7 @@ from .camera_helpers import PYODIDE, needs_vendor, on_phone
 LABELS = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "1z", "2z", "back", "none"]
 
 CALL = """async ({call, args}) => {
-  const { offlineEngine } = await import("/static/js/offline.js");
+  const { offlineEngine } = await import("/static/js/core/offline.js");
   if (args.map) args.map = new Float32Array(args.map);
   if (args.logits) args.logits = new Float32Array(args.logits);
   try { return { ok: true, result: await offlineEngine().call(call, args) }; }
@@ -137,7 +137,7 @@ def test_the_camera_says_what_it_waits_for(phone):
     page, _ = phone
     page.goto("/#/score")
     said = page.evaluate("""async () => {
-      const { waitingFor } = await import("/static/js/camera.js");
+      const { waitingFor } = await import("/static/js/photo/camera.js");
       const p = (n, melds = []) => ({ concealed: Array.from({ length: n }, (_, i) => i), melds, extra: [0, 1, 2] });
       return [waitingFor(p(13)), waitingFor(p(11)), waitingFor(p(15)),
               waitingFor(p(10, [{ type: "daiminkan", tiles: "5555z" }])),

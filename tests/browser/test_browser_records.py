@@ -110,7 +110,7 @@ def test_the_toast_never_covers_the_offline_engine_button(lang_phone, live_serve
       const t = toast.getBoundingClientRect(); toast.hidden = true;
       window.scrollBy(0, el.getBoundingClientRect().top - t.top);
     }""")
-    page.evaluate("import('/static/js/util.js').then((m) => m.toast('Hand recorded.'))")
+    page.evaluate("import('/static/js/core/util.js').then((m) => m.toast('Hand recorded.'))")
     toast = page.locator("#toast")
     expect(toast).to_be_visible()
     t, o = toast.bounding_box(), offer.bounding_box()

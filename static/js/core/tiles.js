@@ -16,7 +16,7 @@ export const PICKER = {
   z: ["1z", "2z", "3z", "4z", "5z", "6z", "7z"],
 };
 
-const STATIC = new URL("../", import.meta.url).pathname;  // /static/
+const STATIC = new URL("../../", import.meta.url).pathname;  // /static/
 export const tileSrc = (code) => `${STATIC}tiles/${code === "back" ? "back" : code}.svg`;
 
 /** A tile in words: "3-man", "red 5-pin", "Chun (red)" / "3萬", "赤5筒", "中". */

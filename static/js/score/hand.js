@@ -1,8 +1,8 @@
 // The hand editor: tile picker, concealed tiles, melds, dora and ura indicators.
 // Used by the quick-score and wait screens; it owns no API calls.
-import { h, clear, segmented, stepper } from "./util.js";
-import { t } from "./i18n.js";
-import { PICKER, plain, isRed, sortKey, sortTiles, toMpsz, parseMpsz, tileImg, tileName } from "./tiles.js";
+import { h, clear, segmented, stepper } from "../core/util.js";
+import { t } from "../core/i18n.js";
+import { PICKER, plain, isRed, sortKey, sortTiles, toMpsz, parseMpsz, tileImg, tileName } from "../core/tiles.js";
 
 const MELD_SIZE = { chi: 3, pon: 3, daiminkan: 4, kakan: 4, ankan: 4 };
 /** A meld's kind in words ("pon" / "ポン"). */

@@ -17,7 +17,7 @@ export function preferred() {
 
 async function fetchCatalogue(code) {
   if (!catalogues[code]) {
-    const url = new URL(`../i18n/${code}.json`, import.meta.url);
+    const url = new URL(`../../i18n/${code}.json`, import.meta.url);
     const resp = await fetch(url);
     if (!resp.ok) throw new Error(`no catalogue for ${code} (${resp.status})`);
     catalogues[code] = await resp.json();

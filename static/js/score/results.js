@@ -1,8 +1,8 @@
 // The result card of a scored hand, shared by the quick-score screen and the table sheets.
 // Its words come from the message catalogue (English or Japanese, with the kanji names of yaku).
-import { h } from "./util.js";
-import { t, has, lang, reasonText } from "./i18n.js";
-import { parseMpsz, tileImg, tileName } from "./tiles.js";
+import { h } from "../core/util.js";
+import { t, has, lang, reasonText } from "../core/i18n.js";
+import { parseMpsz, tileImg, tileName } from "../core/tiles.js";
 
 /** Waits in plain words (the API's ids are never shown). */
 export const WAIT_NAMES = new Proxy({}, { get: (_, id) => (typeof id === "string" && has(`wait.${id}`) ? t(`wait.${id}`) : undefined) });

@@ -7,7 +7,7 @@
 //   detect {bitmap | pixels, width, height}  -> {frame, map (Float32Array), gh, gw, scale, width, height}
 //   classify {frame, boxes}  -> {logits (Float32Array)}: the crops of that frame's boxes, read
 import { fitResize, squareCrops, toRGB } from "./frame-tensors.js";
-import { serve, TRANSFER } from "./worker-bridge.js";
+import { serve, TRANSFER } from "../core/worker-bridge.js";
 
 let ort = null, info = null, detector = null, classifier = null, loading = null;
 let nextFrame = 1;

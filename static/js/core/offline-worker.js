@@ -9,7 +9,7 @@
 //   boxes {map, gh, gw, scale, width, height, settings, stride}   recognition.reading.detect_boxes
 //   read {boxes, logits, labels, reject_label, width, height, settings}   the hand in the frame
 // Served from /offline-worker.js with a policy that lets Pyodide compile WebAssembly.
-import { serve } from "/static/js/worker-bridge.js";
+import { serve } from "/static/js/core/worker-bridge.js";
 
 let ready = null;
 

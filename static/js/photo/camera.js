@@ -2,16 +2,16 @@
 // under it. When the same complete hand has been read in STABLE_FRAMES frames in a row, the app
 // captures it by itself: a short vibration, the frame freezes, the hand is scored, and every tile
 // stays correctable on the photo screen.
-import { h, clear, segmented } from "./util.js";
-import { api, OfflineError, rulesets } from "./api.js";
-import { tileImg, tileName, sortTiles, toMpsz, WIND_NAME } from "./tiles.js";
+import { h, clear, segmented } from "../core/util.js";
+import { api, OfflineError, rulesets } from "../core/api.js";
+import { tileImg, tileName, sortTiles, toMpsz, WIND_NAME } from "../core/tiles.js";
 import { LiveRecognizer } from "./live-recognizer.js";
 import { handFromDetections, usePhoto } from "./photo.js";
-import { errorText, handOver, newHandConditions } from "./quick.js";
-import { summary, yakuName } from "./results.js";
-import { prepareOffline, scoreOffline } from "./offline.js";
-import { t, reasonText, rulesetName } from "./i18n.js";
-import * as store from "./store.js";
+import { errorText, handOver, newHandConditions } from "../score/quick.js";
+import { summary, yakuName } from "../score/results.js";
+import { prepareOffline, scoreOffline } from "../core/offline.js";
+import { t, reasonText, rulesetName } from "../core/i18n.js";
+import * as store from "../core/store.js";
 
 export const STABLE_FRAMES = 3;
 export const FRAME_LONG_SIDE = 640;  // frames are downscaled on the phone to this before reading

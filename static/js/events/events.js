@@ -1,13 +1,13 @@
 // Events (club nights, league seasons): create one, seat its rounds, follow its games, and show
 // the standings, statistics and charts. Talks to /api/events; the games are ordinary tables.
-import { h, clear, segmented, toast, sheet } from "./util.js";
-import { api, ApiError, OfflineError, rulesets, yakuNames } from "./api.js";
-import { lineChart, placeBars } from "./charts.js";
-import { qrSvg } from "./qr.js";
-import { ruleEditor } from "./tables.js";
-import { yakuName } from "./results.js";
-import * as store from "./store.js";
-import { errorText, t, rulesetName } from "./i18n.js";
+import { h, clear, segmented, toast, sheet } from "../core/util.js";
+import { api, ApiError, OfflineError, rulesets, yakuNames } from "../core/api.js";
+import { lineChart, placeBars } from "../core/charts.js";
+import { qrSvg } from "../core/qr.js";
+import { ruleEditor } from "../tables/tables.js";
+import { yakuName } from "../score/results.js";
+import * as store from "../core/store.js";
+import { errorText, t, rulesetName } from "../core/i18n.js";
 
 const POLL_MS = 5000;
 const pct = (r) => (r === null || r === undefined ? "–" : `${Math.round(r * 100)}%`);

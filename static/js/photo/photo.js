@@ -1,14 +1,14 @@
 // Photo: take or choose a photo, downscale it on the phone, send it to POST /api/recognize,
 // show the recognised tiles outlined on the photo, let the player correct them, then score.
-import { h, clear, sheet, segmented } from "./util.js";
-import { api, ApiError, OfflineError } from "./api.js";
-import { PICKER, WIND_OF, WIND_NAME, parseMpsz, plain, sortTiles, toMpsz, tileImg, tileName } from "./tiles.js";
-import { emptyHand } from "./hand.js";
+import { h, clear, sheet, segmented } from "../core/util.js";
+import { api, ApiError, OfflineError } from "../core/api.js";
+import { PICKER, WIND_OF, WIND_NAME, parseMpsz, plain, sortTiles, toMpsz, tileImg, tileName } from "../core/tiles.js";
+import { emptyHand } from "../score/hand.js";
 import { contributeCard } from "./contribute.js";
-import { handOver, newHandConditions } from "./quick.js";
+import { handOver, newHandConditions } from "../score/quick.js";
 import { phoneReader } from "./live-recognizer.js";
-import { t, reasonText } from "./i18n.js";
-import { findWaits } from "./waits.js";
+import { t, reasonText } from "../core/i18n.js";
+import { findWaits } from "../score/waits.js";
 
 export const MAX_SIDE = 2048;
 const UNCERTAIN = 0.75;

@@ -1,5 +1,5 @@
 // Offline scoring behind the same request/response shapes as POST /api/score and POST /api/waits:
-// the scoring engine itself, run by Pyodide in a Web Worker (static/js/offline-worker.js), loaded on
+// the scoring engine itself, run by Pyodide in a Web Worker (static/js/core/offline-worker.js), loaded on
 // demand.
 import { ApiError, onUnreachable } from "./api.js";
 import * as store from "./store.js";

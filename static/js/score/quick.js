@@ -1,12 +1,12 @@
 // Quick score: pick a hand, set the situation, score it with POST /api/score.
-import { h, clear, segmented, chip, stepper } from "./util.js";
-import { api, ApiError, OfflineError, rulesets, yakuNames } from "./api.js";
+import { h, clear, segmented, chip, stepper } from "../core/util.js";
+import { api, ApiError, OfflineError, rulesets, yakuNames } from "../core/api.js";
 import { createHandEditor, emptyHand, fieldKey } from "./hand.js";
 import { resultCard } from "./results.js";
-import { WIND_OF, WIND_NAME } from "./tiles.js";
-import { errorText, t, lang, detailText, rulesetName } from "./i18n.js";
-import * as store from "./store.js";
-import { prepareOffline, scoreOffline } from "./offline.js";
+import { WIND_OF, WIND_NAME } from "../core/tiles.js";
+import { errorText, t, lang, detailText, rulesetName } from "../core/i18n.js";
+import * as store from "../core/store.js";
+import { prepareOffline, scoreOffline } from "../core/offline.js";
 
 export function defaultConditions() {
   return {

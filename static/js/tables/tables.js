@@ -1,18 +1,18 @@
 // Tables: create, join, the scoreboard, recording hands (online or queued offline), history,
 // corrections, standings, sharing and export. Talks to /api/tables.
-import { h, clear, segmented, chip, sheet, toast, points, fmtTime } from "./util.js";
-import { api, ApiError, OfflineError, rulesets, ruleValues, yakuNames } from "./api.js";
-import { createHandEditor, emptyHand } from "./hand.js";
-import { createConditions, defaultConditions, errorText, placeError } from "./quick.js";
-import { downscale, handFromDetections } from "./photo.js";
-import { summary, yakuName } from "./results.js";
-import { qrSvg } from "./qr.js";
-import { lineChart } from "./charts.js";
-import { WIND_LETTER, WIND_NAME } from "./tiles.js";
-import * as store from "./store.js";
-import { t, has, lang, reasonText, rulesetName } from "./i18n.js";
+import { h, clear, segmented, chip, sheet, toast, points, fmtTime } from "../core/util.js";
+import { api, ApiError, OfflineError, rulesets, ruleValues, yakuNames } from "../core/api.js";
+import { createHandEditor, emptyHand } from "../score/hand.js";
+import { createConditions, defaultConditions, errorText, placeError } from "../score/quick.js";
+import { downscale, handFromDetections } from "../photo/photo.js";
+import { summary, yakuName } from "../score/results.js";
+import { qrSvg } from "../core/qr.js";
+import { lineChart } from "../core/charts.js";
+import { WIND_LETTER, WIND_NAME } from "../core/tiles.js";
+import * as store from "../core/store.js";
+import { t, has, lang, reasonText, rulesetName } from "../core/i18n.js";
 import { boardOf, decorate, offlineOffer, pendingOf, previewNote, previewOf } from "./projection.js";
-import { scoreOffline } from "./offline.js";
+import { scoreOffline } from "../core/offline.js";
 
 const POLL_MS = 3000;
 /** An abortive draw's name ("Four winds (suufon renda)" / "四風連打"). */

@@ -2,11 +2,11 @@
 // phone, replayed by the server's own ledger (game.board.project, run by Pyodide in the offline
 // worker). No rule is worked out here: this module only asks the ledger, remembers its answer and
 // marks on the screen what is not sent yet. Without Pyodide the board stays as the server last sent it.
-import { h, clear, fmtTime } from "./util.js";
-import { detailText, t } from "./i18n.js";
-import { prepareOffline, projectOffline } from "./offline.js";
-import { WIND_NAME } from "./tiles.js";
-import * as store from "./store.js";
+import { h, clear, fmtTime } from "../core/util.js";
+import { detailText, t } from "../core/i18n.js";
+import { prepareOffline, projectOffline } from "../core/offline.js";
+import { WIND_NAME } from "../core/tiles.js";
+import * as store from "../core/store.js";
 
 /** The change a queued item makes: POST .../hands adds a hand, PUT .../hands/<n> replaces hand n. */
 export function changeOf(item) {

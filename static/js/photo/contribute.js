@@ -1,10 +1,10 @@
 // Sharing corrected photos to improve recognition (opt-in, off by default, remembered on this
 // phone): the photo goes to POST /api/contributions with the tiles as the player confirmed them.
 // This phone keeps each shared photo's id and delete token, lists them and can delete any of them.
-import { h, clear } from "./util.js";
-import { api, ApiError, OfflineError } from "./api.js";
-import * as store from "./store.js";
-import { errorText, t, lang } from "./i18n.js";
+import { h, clear } from "../core/util.js";
+import { api, ApiError, OfflineError } from "../core/api.js";
+import * as store from "../core/store.js";
+import { errorText, t, lang } from "../core/i18n.js";
 
 export const isOn = () => store.get("contribute", false) === true;
 export const setOn = (on) => store.set("contribute", Boolean(on));

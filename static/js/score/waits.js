@@ -1,13 +1,13 @@
 // Wait analysis: for a 13-tile hand, each winning tile and what it is worth (POST /api/waits).
-import { h, clear } from "./util.js";
-import { api, OfflineError, rulesets, yakuNames } from "./api.js";
+import { h, clear } from "../core/util.js";
+import { api, OfflineError, rulesets, yakuNames } from "../core/api.js";
 import { createHandEditor, emptyHand } from "./hand.js";
 import { createConditions, defaultConditions, placeError } from "./quick.js";
 import { summary, yakuName } from "./results.js";
-import { t, reasonText } from "./i18n.js";
-import { tileSpan, tileName, toMpsz, parseMpsz } from "./tiles.js";
-import * as store from "./store.js";
-import { waitsOffline, warmOffline } from "./offline.js";
+import { t, reasonText } from "../core/i18n.js";
+import { tileSpan, tileName, toMpsz, parseMpsz } from "../core/tiles.js";
+import * as store from "../core/store.js";
+import { waitsOffline, warmOffline } from "../core/offline.js";
 
 /** POST /api/waits; with no connection, the same engine on this phone when offline scoring was prepared. */
 export async function findWaits(req) {

@@ -2,10 +2,10 @@
 // Web; what they saw decided by recognition/reading.py in the offline worker, Pyodide) or on the
 // server (POST /api/recognize, the same reading.py after the same networks). "auto" uses the phone once its models are loaded and a frame takes
 // at most FAST_ENOUGH_MS there, the server otherwise; offline it is always the phone.
-import { t } from "./i18n.js";
-import { api } from "./api.js";
-import { bridge } from "./worker-bridge.js";
-import { offlineEngine } from "./offline.js";
+import { t } from "../core/i18n.js";
+import { api } from "../core/api.js";
+import { bridge } from "../core/worker-bridge.js";
+import { offlineEngine } from "../core/offline.js";
 
 export const FAST_ENOUGH_MS = 900;
 const LOAD_TIMEOUT_MS = 120_000;
