@@ -289,3 +289,32 @@ def test_the_compiled_quick_test_is_generated_from_the_schema_as_it_stands():
     from pathlib import Path
 
     assert (Path(contract.__file__).with_name("_checks.py")).read_text(encoding="utf-8") == contract.checks_source()
+
+
+def test_fields_outside_the_declared_hand_are_refused_when_new_and_dropped_when_stored():
+    """clean_hand reads which fields exist from game/contract.py, at every depth."""
+    from game.ledger import LedgerError, clean_hand
+
+    scored = {"hand": "123m456p789s234m55p", "win_tile": "4m", "mood": "great"}
+    body = {"result": "tsumo", "winner": {"seat": 0, "value": {"hand": scored}, "style": 1},
+            "penalties": [{"seat": 1, "points": 1000, "why": "late"}], "continue_game": True}
+    with pytest.raises(LedgerError) as refused:
+        clean_hand(body)
+    assert refused.value.field == "winner.style" and refused.value.detail["id"] == "unknown_field"
+    assert refused.value.detail["params"] == {"key": "style", "allowed": ", ".join(game_contract.winner()["properties"])}
+    with pytest.raises(LedgerError) as refused:
+        clean_hand({**body, "winner": {"seat": 0, "value": {"hand": scored}}})
+    assert refused.value.field == "winner.value.hand.mood"
+    with pytest.raises(LedgerError) as refused:
+        clean_hand({**body, "winner": {"seat": 0, "value": {"hand": {"hand": "123m"}}}})
+    assert refused.value.field == "penalties[0].why"
+    with pytest.raises(LedgerError) as refused:
+        clean_hand({"result": "draw", "dealer": 1})
+    assert refused.value.detail["id"] == "computed_field"
+    with pytest.raises(LedgerError) as refused:
+        clean_hand({"result": "ron", "winners": [{"seat": 1, "value": {"fu": 30}}]})
+    assert refused.value.field == "winners[0].value" and refused.value.detail["id"] == "hand_value"
+    assert clean_hand(body, strict=False) == {
+        "result": "tsumo", "winner": {"seat": 0, "value": {"hand": {"hand": "123m456p789s234m55p", "win_tile": "4m"}}},
+        "penalties": [{"seat": 1, "points": 1000}], "continue_game": True}
+    assert clean_hand({"result": "ron", "winners": [{"seat": 1, "value": {"fu": 30}}]}, strict=False)["winners"][0]["value"] == {"fu": 30}
