@@ -19,7 +19,7 @@ from scoring.errors import DETAILS, KINDS, ScoringError
 from scoring.rules import ABORTIVE_DRAWS, PRESETS, get_ruleset
 from scoring.tiles import WIND_NAMES
 from services import contract as events_contract
-from services.events import METHODS
+from services.contract import METHODS
 from web.openapi import build_spec
 
 BASE = {"ruleset": "wrr", "hand": "123m456p789s234m55p", "win_tile": "4m", "riichi": True}
@@ -112,6 +112,7 @@ from game.ledger import LedgerError  # noqa: E402
 from scoring.engine import check_request  # noqa: E402
 from scoring.errors import Refusal  # noqa: E402
 from scoring.schema import refusal_for, validator  # noqa: E402
+from services.tables import TableError  # noqa: E402
 
 SAMPLES = {"object": {"x": 1}, "array": [{"x": 1}], "string": "x", "integer": 7, "boolean": True, "null": None}
 
@@ -178,6 +179,7 @@ def _walk(node: dict, build, field: str):
 ROOTS = {
     "score request": (contract.score_request(), ScoringError),
     "hand": (game_contract.hand(), LedgerError),
+    "event settings": (events_contract.settings(), TableError),
 }
 CASES = [(name, field, node, build) for name, (root, _) in ROOTS.items()
          for field, node, build in _walk(root, lambda v: v, "") if "type" in node or "enum" in node]

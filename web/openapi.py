@@ -193,11 +193,11 @@ SCHEMAS = {
                        "width": {"type": "integer"}, "height": {"type": "integer"}, "photo_bytes": {"type": "integer"},
                        "boxes": {"type": "array", "items": {"type": "object", "required": ["tile", "box"]}},
                        "delete_token": {"type": "string", "description": "only in the 201 answer to POST /api/contributions"}}},
-    "EventSettings": {"type": "object", "properties": {
-        "seating": {**events_contract.SEATING, "description": "balanced keeps players from meeting the same opponents again"},
-        "mode": {**events_contract.MODE, "description": "when the players present are not a multiple of 4"},
-        "rounds_planned": {**events_contract.ROUNDS_PLANNED,
-                           "description": "rounds the night will have (balanced seating looks ahead); 0 if open"}}},
+    "EventSettings": events_contract.settings(
+        seating={**events_contract.SEATING, "description": "balanced keeps players from meeting the same opponents again"},
+        mode={**events_contract.MODE, "description": "when the players present are not a multiple of 4"},
+        rounds_planned={**events_contract.ROUNDS_PLANNED,
+                        "description": "rounds the night will have (balanced seating looks ahead); 0 if open"}),
     "EventCreate": {"type": "object", "required": ["name"],
                     "properties": {"name": {"type": "string", "minLength": 1, "maxLength": 80}, "ruleset": RULESET,
                                    "rules": {"type": "object", "description": "house rules: overrides as for a table (game_length east for East-only games)"},
