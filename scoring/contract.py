@@ -62,21 +62,22 @@ def score_request(meld: Schema = MELD) -> Schema:
     return {
         "type": "object", "required": ["hand"],
         "x-refusal": {"type:object": ["malformed", "request_object"], "required:hand": ["malformed", "hand_missing"]},
+        # in the order a table's scored hand lists them when it refuses another field (game/contract.py)
         "properties": {
-            "ruleset": RULESET,
-            "rules": {"type": ["object", "null"], "description": "overrides of rule parameters (GET /api/rulesets lists them)",
-                      "x-refusal": {"type:object": ["malformed", "rules_object"]}},
             "hand": TILES,
             "melds": {"type": ["array", "null"], "items": meld, "maxItems": 4,
                       "x-refusal": {"type:array": ["malformed", "melds_list"], "maxItems": ["impossible", "too_many_melds"]}},
-            "win_tile": WIN_TILE, "win": WIN,
+            "win": WIN, "win_tile": WIN_TILE,
             "seat_wind": WIND, "round_wind": WIND,
-            **{flag: {"type": "boolean", "default": False} for flag in FLAGS},
             "dora_indicators": INDICATORS, "ura_indicators": INDICATORS,
             "dora_count": {"type": "integer", "minimum": 0, "maximum": MAX_DORA_COUNT, "default": 0,
                            "description": "dora han the player counted, added to any from indicators and red fives "
                                           "(dora never make a hand without yaku score)"},
             "honba": COUNTER, "riichi_sticks": COUNTER,
+            "ruleset": RULESET,
+            "rules": {"type": ["object", "null"], "description": "overrides of rule parameters (GET /api/rulesets lists them)",
+                      "x-refusal": {"type:object": ["malformed", "rules_object"]}},
+            **{flag: {"type": "boolean", "default": False} for flag in FLAGS},
             "compare": {"type": ["array", "null"], "minItems": 1, "maxItems": MAX_COMPARE, "x-items-at-array": True,
                         "items": {**RULESET, "x-refusal": {"type:string": ["malformed", "compare_list"],
                                                            "enum": ["impossible", "compare_unknown"]}},

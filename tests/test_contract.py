@@ -307,6 +307,10 @@ def test_fields_outside_the_declared_hand_are_refused_when_new_and_dropped_when_
     with pytest.raises(LedgerError) as refused:
         clean_hand({**body, "winner": {"seat": 0, "value": {"hand": scored}}})
     assert refused.value.field == "winner.value.hand.mood"
+    assert refused.value.detail["params"]["allowed"] == (  # as the ledger listed them before the schema did
+        "hand, melds, win, win_tile, seat_wind, round_wind, dora_indicators, ura_indicators, dora_count, honba, "
+        "riichi_sticks, ruleset, rules, riichi, double_riichi, ippatsu, haitei, houtei, rinshan, chankan, "
+        "chankan_ankan, tenhou, chiihou, renhou")
     with pytest.raises(LedgerError) as refused:
         clean_hand({**body, "winner": {"seat": 0, "value": {"hand": {"hand": "123m"}}}})
     assert refused.value.field == "penalties[0].why"
