@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from .errors import DETAILS, KINDS
-from .rules import PRESETS
+from .rules import PRESETS, Ruleset
 from .schema import module_source
 from .tiles import WIND_NAMES
 
@@ -50,6 +50,13 @@ INDICATORS: Schema = {"type": ["string", "array", "null"], "pattern": NOTATION, 
                       "examples": ["3m", ["3m", "7z"]]}
 COUNTER: Schema = {"type": "integer", "minimum": 0, "maximum": MAX_COUNTERS}
 
+#: House rules: overrides of the rule set's parameters, by name. Each value's type, choices and range are
+#: the Ruleset field's own (scoring/rules.py checks them; GET /api/rulesets lists them).
+RULES: Schema = {"type": ["object", "null"], "additionalProperties": False,
+                 "description": "overrides of rule parameters (GET /api/rulesets lists them with their choices and ranges)",
+                 "properties": {f.name: {"description": f.metadata["label"]} for f in Ruleset.parameters()},
+                 "x-refusal": {"type:object": ["malformed", "rules_object"], "additionalProperties": ["malformed", "unknown_rule"]}}
+
 MELD: Schema = {"type": "object", "required": ["type", "tiles"],
                 "properties": {"type": {"type": "string", "enum": list(MELD_TYPES), "x-refusal": {"enum": ["malformed", "meld_type"]}},
                                "tiles": TILES},
@@ -75,8 +82,7 @@ def score_request(meld: Schema = MELD) -> Schema:
                                           "(dora never make a hand without yaku score)"},
             "honba": COUNTER, "riichi_sticks": COUNTER,
             "ruleset": RULESET,
-            "rules": {"type": ["object", "null"], "description": "overrides of rule parameters (GET /api/rulesets lists them)",
-                      "x-refusal": {"type:object": ["malformed", "rules_object"]}},
+            "rules": RULES,
             **{flag: {"type": "boolean", "default": False} for flag in FLAGS},
             "compare": {"type": ["array", "null"], "minItems": 1, "maxItems": MAX_COMPARE, "x-items-at-array": True,
                         "items": {**RULESET, "x-refusal": {"type:string": ["malformed", "compare_list"],

@@ -9,18 +9,27 @@ that is not complete, riichi without points) stay in the domain code.
 The subset understood is the one the contracts use: ``type`` (one or a list), ``enum``,
 ``minimum``, ``maximum``, ``multipleOf``, ``minLength``, ``maxLength``, ``pattern``,
 ``required``, ``properties``, ``additionalProperties: false``, ``items``, ``minItems``,
-``maxItems``, ``uniqueItems`` and ``oneOf`` whose branches are told apart by their first required property
-(the first branch whose key is present is the one that applies, so branches that each
-forbid the others' keys make ``oneOf`` hold exactly as JSON Schema has it). Any other
-keyword is refused when compiling, so a schema never claims a check that is not made.
+``maxItems``, ``uniqueItems`` and ``oneOf``, whose branches are told apart by OpenAPI's
+``discriminator`` (a table hand's ``result``) or else by their first required property (the
+first branch whose key is present applies; branches that each forbid the others' keys make
+``oneOf`` hold exactly as JSON Schema has it). Any other keyword is refused when compiling, so
+a schema never claims a check that is not made; tests/test_contract.py compares the verdicts
+with a reference JSON Schema validator on fuzzed bodies.
 
 Each failure is refused with a kind and a detail id (scoring/errors.py DETAILS): a node may say
 which in ``x-refusal`` (``{"keyword": [kind, detail_id]}``, ``"*"`` for every keyword of that
 node), else the keyword's default below. The detail's parameters are taken by name from what
 the failed check knows (``max``, ``min``, ``count``, ``key``, ``allowed``, ``choices``, ``name``,
 ``step``), so a detail id always gets exactly the parameters it declares; ``required:<key>``
-names the refusal of one missing key. One more extension: ``x-items-at-array`` reports an
-item's failure at the array's own field (``compare`` says "a list of rule set names").
+names the refusal of one missing key. More extensions: ``x-items-at-array`` reports an item's
+failure at the array's own field (``compare`` says "a list of rule set names"); ``x-explain``
+names a function that says where a string the ``pattern`` refused goes wrong (tile notation);
+``x-bound-by-ruleset`` marks a node whose bounds are the table's rule set's, left to the domain.
+
+Each check first runs a quick test generated from the schema as one expression (:func:`accepts`;
+the score request's is generated into scoring/_checks.py and compiled with the scoring core), and
+only a value it declines goes through the check that names the field: valid requests, the common
+case, cost one call.
 """
 from __future__ import annotations
 
@@ -44,6 +53,10 @@ KEYWORDS = frozenset((
     # this module's extensions
     "x-refusal", "x-items-at-array", "x-explain", "x-bound-by-ruleset", "discriminator",
 ))
+
+#: The keywords that check something (the others describe).
+CHECKS = frozenset(("type", "enum", "minimum", "maximum", "multipleOf", "minLength", "maxLength", "pattern", "required",
+                    "properties", "additionalProperties", "items", "minItems", "maxItems", "uniqueItems", "oneOf"))
 
 _DEFAULTS: dict[str, tuple[str, str]] = {
     "type:integer": ("malformed", "not_whole_number"),
@@ -116,7 +129,7 @@ def _thrower(node: Schema, keyword: str, error: type[Refusal], known: Mapping[st
 
 _FOUND_AT_RUN: dict[str, tuple[str, ...]] = {
     "type": ("name",), "enum": ("name",), "minimum": (), "maximum": (), "multipleOf": (), "minLength": ("count",),
-    "maxLength": ("count",), "pattern": (), "required": ("key",), "required:": ("key",), "additionalProperties": ("key",),
+    "maxLength": ("count",), "pattern": (), "required": ("key",), "additionalProperties": ("key", "name"),
     "minItems": ("count",), "maxItems": ("count",), "uniqueItems": (), "oneOf": (), "items": ("name",),
 }
 
@@ -210,7 +223,7 @@ def _name(names: dict[str, Any], value: Any) -> str:
 
 def _expr(node: Schema, v: str, names: dict[str, Any], strict: bool, depth: list[int]) -> str:
     """A Python expression over the variable ``v``, true only when ``v`` is valid for ``node``."""
-    if node.get("x-bound-by-ruleset"):
+    if node.get("x-bound-by-ruleset") or not CHECKS & set(node):
         return "True"
     types = node.get("type")
     names_of = ((types,) if isinstance(types, str) else tuple(types)) if types is not None else ()
@@ -470,7 +483,7 @@ def _object_check(node: Schema, error: type[Refusal], explain: dict[str, Explain
         if closed:
             for key in value:
                 if key not in props:
-                    throw_extra(_child(field, str(key)), key=str(key)[:40])  # type: ignore[misc]
+                    throw_extra(_child(field, str(key)), key=str(key)[:40], name=str(key)[:40])  # type: ignore[misc]
         if len(value) < len(order):
             for key in value:
                 check = props.get(key)
@@ -544,7 +557,8 @@ def only_declared(value: Any, schema: Schema, error: type[Refusal] | None = None
             for key in value:
                 if key not in props:
                     kind, detail_id = refusal_for(schema, "additionalProperties")
-                    raise error(_child(field, str(key)), kind, detail_id, key=str(key)[:40], allowed=", ".join(props))
+                    known = {"key": str(key)[:40], "name": str(key)[:40], "allowed": ", ".join(props)}
+                    raise error(_child(field, str(key)), kind, detail_id, **{p: known[p] for p in DETAILS[detail_id]})
         return {k: only_declared(v, props[k], error, _child(field, k)) if k in props else v
                 for k, v in value.items() if k in props or not closed}
     if isinstance(value, list) and "items" in schema:
