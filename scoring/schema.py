@@ -183,8 +183,10 @@ class _Pattern:
 def module_source(schemas: Mapping[str, Schema], origin: str) -> str:
     """A Python module with the quick test of each schema as a function (``name(v) -> bool``), for
     the scoring core that mypyc compiles (scoring/_checks.py, written by ``python -m scoring.contract``)."""
-    names: dict[str, Any] = {}
+    helpers: list[str] = []
+    names: dict[str, Any] = {"__helpers__": helpers}
     bodies = {name: _expr(schema, "v", names, True, [0]) for name, schema in schemas.items()}
+    del names["__helpers__"]
     out = [f'"""Generated from {origin} by ``python -m scoring.contract``: do not edit (tests/test_contract.py',
            'checks it is up to date). The quick tests of scoring/schema.py.accepts, compiled with the scoring core."""',
            "# ruff: noqa",
@@ -196,6 +198,8 @@ def module_source(schemas: Mapping[str, Schema], origin: str) -> str:
                     f"    if len({key}_good) < 50_000:", f"        {key}_good.add(text)", "    return True", ""]
         else:
             out += [f"{key} = frozenset({sorted(value)!r})"]
+    for helper in helpers:
+        out += ["", "", helper]
     for name, body in bodies.items():
         out += ["", "", f"def {name}(v: Any) -> bool:", f"    return bool({body})"]
     return "\n".join(out) + "\n"
@@ -274,7 +278,15 @@ def _expr(node: Schema, v: str, names: dict[str, Any], strict: bool, depth: list
                 test.append(f"len(set(map(repr, {v}))) == len({v})")
             alternatives.append("(" + " and ".join(test) + ")")
         elif kind == "object":
-            alternatives.append(_object_expr(node, v, names, strict, depth))
+            helpers: list[str] | None = names.get("__helpers__")
+            if helpers is None:
+                alternatives.append(_object_expr(node, v, names, strict, depth))
+            else:  # compiled: a function of its own whose argument is known to be a dict (mypyc's fast dict calls)
+                index = len(helpers)
+                helpers.append("")
+                body = _object_expr(node, "d", names, strict, [0])
+                helpers[index] = f"def _o{index}(d: dict[Any, Any]) -> bool:\n    return bool({body})"
+                alternatives.append(f"(type({v}) is dict and _o{index}({v}))")
         else:
             return "False"
     parts.append("(" + " or ".join(alternatives) + ")")
