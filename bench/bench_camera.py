@@ -2,6 +2,8 @@
 
     python -m bench.bench_camera [--frames 8] [--captures 3]
 
+- the cost of the extra passes (recognition.scales) on the phone: time per frame with them
+  against one pass, same frames alternating, for a hand and for hard cases that make them;
 - frames per second of on-phone recognition (ONNX Runtime Web, WASM, in a worker of headless
   Chromium, 2 threads when the page is cross-origin isolated) and the server's time per frame
   (POST /api/recognize on loopback, the same JPEG frame), for 640 and 960 px frames;
@@ -54,6 +56,53 @@ READ = """async ({b64, width, height}) => {
   const result = await window.bench.read(bitmap);
   return { ms: performance.now() - t0, tiles: result.tiles.length, timing: result.timing_ms };
 }"""
+
+
+# the same frame read on the phone with the extra passes recognition/reading.py plans (another
+# detector scale, the lower part of a tall face, faint boxes where a tile set apart stands:
+# Settings.multi_scale, merge_fragments, tall_faces, faint_threshold, on by default) and without
+# them (one pass, the phone's reader before)
+READ_PASSES = """async ({b64, onePass}) => {
+  const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+  const bitmap = await createImageBitmap(new Blob([bytes], { type: "image/jpeg" }));
+  const reader = window.bench;
+  const served = reader.info;
+  if (onePass) reader.info = { ...served, settings: { ...served.settings, multi_scale: false, merge_fragments: false, tall_faces: false,
+    set_apart_reject: null, faint_threshold: null } };
+  try {
+    const t0 = performance.now();
+    const result = await reader.read(bitmap);
+    return { ms: performance.now() - t0, tiles: result.tiles.map((t) => t.tile) };
+  } finally {
+    reader.info = served;
+  }
+}"""
+HARD_CASES = Path(__file__).resolve().parents[1] / "tests" / "data" / "hard_cases"
+
+
+def passes_cost(page, picture: np.ndarray, frames: int) -> None:
+    """On-phone time per frame with the extra passes against one pass, alternating frame by frame:
+    a hand at the camera's two sizes (no extra detector pass is planned there) and, at 640 px, the
+    hard cases that make them (a far row, a two-tile close-up, tall standing faces)."""
+    shots = [(f"hand {s} px", jpeg_frame(picture, s)) for s in (640, 960)]
+    for name in ("far_row", "closeup_two", "standing_tall"):
+        with Image.open(HARD_CASES / f"{name}.jpg") as im:
+            shots.append((f"{name} 640 px", jpeg_frame(np.asarray(im.convert("RGB")), 640)))
+    ratios = []
+    for what, frame in shots:
+        b64 = base64.b64encode(frame).decode()
+        on, off = [], []
+        for k in range(frames + 1):
+            a = page.evaluate(READ_PASSES, {"b64": b64, "onePass": False})
+            b = page.evaluate(READ_PASSES, {"b64": b64, "onePass": True})
+            if k:
+                on.append(a["ms"])
+                off.append(b["ms"])
+        p, q = statistics.median(on), statistics.median(off)
+        ratios.append(p / q)
+        print(f"  passes on the phone, {what}: {p:.0f} ms/frame ({1000 / p:.2f} fps, {len(a['tiles'])} tiles) against "
+              f"one pass {q:.0f} ms ({1000 / q:.2f} fps, {len(b['tiles'])} tiles): time ratio {p / q:.2f}")
+    print(f"extra passes on the phone: time ratio median {statistics.median(ratios):.2f}, worst {max(ratios):.2f} over {len(ratios)} frames")
 
 
 def serve():
@@ -160,6 +209,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--frames", type=int, default=8, help="timed frames per size and path (after 2 warm-up frames)")
     ap.add_argument("--captures", type=int, default=3, help="camera-open-to-capture runs per path")
+    ap.add_argument("--passes-only", action="store_true", help="stop after the frame rates and the passes' cost")
     args = ap.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -200,6 +250,11 @@ def main() -> None:
             print("  on-phone stages (last frame, ms):", out["timing"])
             print(f"{long_side} px frames ({w}x{h}, {out['tiles']} tiles): on-phone {p:.0f} ms/frame = {1000 / p:.2f} fps; "
                   f"server {s:.0f} ms/frame = {1000 / s:.2f} fps; phone/server time ratio {p / s:.2f}")
+        passes_cost(page, picture, max(2, args.frames // 2))
+        if args.passes_only:
+            browser.close()
+            server.shutdown()
+            return
         page.close()  # its worker and models: the camera pages load their own
         context = browser.new_context(base_url=base, permissions=["camera"])
         for mode in ("auto", "phone", "server"):  # auto: the default, either path, the streak carried across

@@ -75,38 +75,48 @@ class Recognizer:
     # -- stages, each usable alone -----------------------------------------------------------
 
     def detect(self, pixels: np.ndarray) -> np.ndarray:
+        """The boxes of `detect_all`, without the faint ones."""
+        return self.detect_all(pixels)[0]
+
+    def detect_all(self, pixels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(n, 5) boxes [x1, y1, x2, y2, score] in the pixels of `pixels` (decoded by recognition.reading):
-        one pass at the detector's long side, then (Settings.multi_scale) again where the tiles have
-        the size it learned, the passes merged, and (Settings.merge_fragments) parts of tiles merged
-        or dropped (recognition.scales)."""
-        boxes, scale = self.detect_at(pixels, self.long_side)
-        if not (self.settings.multi_scale or self.settings.merge_fragments):
-            return boxes
-        first = _box_list(boxes)
-        work_side = max(pixels.shape[:2])
-        passes: list[tuple[list[scales.Box], float]] = [(first, scale)]
-        if self.settings.multi_scale:
-            size = scales.tile_size(first)
-            for long_side in scales.rescan_sides(size * scale if size else None, round(work_side * scale), work_side):
+        one pass at the detector's long side, then the passes recognition.reading plans
+        (Settings.multi_scale: again where the tiles have the size it learned), merged there
+        (with Settings.merge_fragments, parts of tiles merged or dropped); and the first pass's faint
+        peaks where a tile set apart would stand (recognition.reading.faint_boxes), (m, 5). The
+        phone runs the same plan."""
+        out, scale = self._run_detector(pixels, self.long_side)
+        boxes = self._boxes(out, scale, pixels, self.settings)
+        h, w = pixels.shape[:2]
+        if self.settings.multi_scale or self.settings.merge_fragments:
+            first = _box_list(boxes)
+            passes: list[tuple[list[scales.Box], float]] = [(first, scale)]
+            for long_side in reading.rescan_sides(first, scale, w, h, self.settings):
                 more, more_scale = self.detect_at(pixels, long_side)
                 passes.append((_box_list(more), more_scale))
-        merged = scales.merge_passes(passes) if len(passes) > 1 else first
-        if self.settings.merge_fragments:
-            merged = scales.merge_fragments(merged)
-        if merged == first:
-            return boxes
-        out = np.array(merged, np.float32).reshape(-1, 5)
-        return out[np.argsort(-out[:, 4], kind="stable")]
+            merged = reading.merge_detections(passes, self.settings)
+            if merged != first:
+                boxes = np.array(merged, np.float32).reshape(-1, 5)
+        faint = reading.faint_boxes(np.asarray(out, np.float32).ravel().tolist(), out.shape[1], out.shape[2], scale,
+                                    w, h, _box_list(boxes), self.settings, self.stride)
+        return boxes, np.array(faint, np.float32).reshape(-1, 5)
+
+    def _run_detector(self, pixels: np.ndarray, long_side: int) -> tuple[np.ndarray, float]:
+        """The detector's (5, gh, gw) map for `pixels` fitted to `long_side`, and the scale."""
+        net_in, tf = fit_resize(pixels, long_side)
+        return self.detector.run(to_nchw(net_in[None]))[0], tf.scale
+
+    def _boxes(self, out: np.ndarray, scale: float, pixels: np.ndarray, settings: Settings) -> np.ndarray:
+        h, w = pixels.shape[:2]
+        boxes = reading.detect_boxes(np.asarray(out, np.float32).ravel().tolist(), out.shape[1], out.shape[2],
+                                     scale, w, h, settings, self.stride)
+        return np.array(boxes, np.float32).reshape(-1, 5)
 
     def detect_at(self, pixels: np.ndarray, long_side: int) -> tuple[np.ndarray, float]:
         """One detector pass with the image's long side at `long_side` (never enlarged): (n, 5)
         boxes in the pixels of `pixels`, and the scale (detector pixels per pixel of `pixels`)."""
-        net_in, tf = fit_resize(pixels, long_side)
-        out = self.detector.run(to_nchw(net_in[None]))[0]
-        h, w = pixels.shape[:2]
-        boxes = reading.detect_boxes(np.asarray(out, np.float32).ravel().tolist(), out.shape[1], out.shape[2],
-                                     tf.scale, w, h, self.settings, self.stride)
-        return np.array(boxes, np.float32).reshape(-1, 5), tf.scale
+        out, scale = self._run_detector(pixels, long_side)
+        return self._boxes(out, scale, pixels, self.settings), scale
 
     def classify(self, pixels: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Class probabilities (n, len(labels)) and orientation probabilities (n, 4)."""
@@ -118,34 +128,19 @@ class Recognizer:
         logits = self.classifier.run(to_nchw(crops))
         probs, orient = reading.probabilities(logits.ravel().tolist(), len(boxes), self.n_classes,
                                               self.settings.half_turn_tta)
-        p = np.array(probs, np.float32)
         if self.settings.tall_faces:
-            p = self._read_tall_faces(pixels, boxes, p)
-        return p, np.array(orient, np.float32)
+            probs = self._read_tall_faces(pixels, boxes, probs)
+        return np.array(probs, np.float32), np.array(orient, np.float32)
 
-    def _read_tall_faces(self, pixels: np.ndarray, boxes: np.ndarray, probs: np.ndarray) -> np.ndarray:
-        """A standing tile close to a low camera has a face far taller than wide, its engraving
-        low and its upper part blank, and read whole it looks like haku. Such boxes read whole
-        as haku (or as no tile) are read again from their lower part (a tile's proportions,
-        from the bottom up); the surer reading of a tile wins."""
-        w, h = boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]
-        blank = [self.labels.index(c) for c in ("5z", self.reject_label) if c in self.labels]
-        tall = np.nonzero((h > scales.TALL * w) & np.isin(probs.argmax(1), blank))[0]
-        if len(tall) == 0:
+    def _read_tall_faces(self, pixels: np.ndarray, boxes: np.ndarray, probs: list[list[float]]) -> list[list[float]]:
+        """Tall faces read as blank, read again from their lower part (recognition.reading.tall_faces)."""
+        idx, crops = reading.tall_faces(boxes.tolist(), probs, self.labels, self.reject_label, self.settings)
+        if not idx:
             return probs
-        lower = boxes[tall, :4].copy()
-        lower[:, 1] = lower[:, 3] - w[tall] * scales.FACE_ASPECT
-        logits = self.classifier.run(to_nchw(square_crops(pixels, lower, self.crop_size, self.crop_context)))
-        again = np.array(reading.probabilities(logits.ravel().tolist(), len(tall), self.n_classes)[0], np.float32)
-        reject = self.labels.index(self.reject_label) if self.reject_label in self.labels else -1
-        out = probs.copy()
-        for k, i in enumerate(tall):
-            a, b = probs[i].copy(), again[k].copy()
-            if reject >= 0:
-                a[reject] = b[reject] = 0
-            if b.max() > a.max():
-                out[i] = again[k]
-        return out
+        logits = self.classifier.run(to_nchw(square_crops(pixels, np.array(crops, np.float32), self.crop_size,
+                                                          self.crop_context)))
+        again = reading.probabilities(logits.ravel().tolist(), len(idx), self.n_classes)[0]
+        return reading.reread_tall_faces(probs, idx, again, self.labels, self.reject_label)
 
     # -- the whole thing -----------------------------------------------------------------------
 
@@ -153,23 +148,24 @@ class Recognizer:
         t0 = time.perf_counter()
         image = data if isinstance(data, LoadedImage) else load_image(data)
         t1 = time.perf_counter()
-        boxes = self.detect(image.pixels)
+        found, faint = self.detect_all(image.pixels)
+        boxes = np.concatenate([found, faint]) if len(faint) else found
         t2 = time.perf_counter()
         probs, orient = self.classify(image.pixels, boxes)
         t3 = time.perf_counter()
-        result = self.assemble(image, boxes, probs, orient)
+        result = self.assemble(image, boxes, probs, orient, len(faint))
         t4 = time.perf_counter()
         timing = {"decode": (t1 - t0) * 1e3, "detect": (t2 - t1) * 1e3, "classify": (t3 - t2) * 1e3,
                   "postprocess": (t4 - t3) * 1e3, "total": (t4 - t0) * 1e3}
         return Recognition(result[0].tiles, result[0].rows, result[1], image.original_size, timing, result[2])
 
     def assemble(self, image: LoadedImage, boxes: np.ndarray, probs: np.ndarray,
-                 orient: np.ndarray) -> tuple[Layout, Proposal | None, str]:
+                 orient: np.ndarray, faint: int = 0) -> tuple[Layout, Proposal | None, str]:
         """Drop non-tiles and duplicates, lay the tiles out, propose a hand: recognition.reading,
-        the code the phone runs too."""
+        the code the phone runs too. The last `faint` boxes are faint ones (`detect_all`)."""
         h, w = image.pixels.shape[:2]
         read = reading.assemble(boxes.tolist(), probs.tolist(), orient.tolist(), self.labels, self.reject_label,
-                                (w, h), self.settings, image.scale, image.original_size)
+                                (w, h), self.settings, image.scale, image.original_size, faint)
         return Layout(read.tiles, read.rows), read.proposal, read.message
 
 

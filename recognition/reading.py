@@ -41,14 +41,22 @@ class Settings:
     half_turn_tta: bool = False  # also read every crop turned half round, and average
     border_confidence: float = 0.9  # a tile cut by the photo's edge must be read at least this surely
     min_confidence: float = 0.5  # a box read less surely than this as one tile (given it is one) is dropped
-    # recognition.scales (issue 19): the first three run where the networks run (pipeline.py) and
-    # are off until the phone's worker runs them too (the phone and the server read the same
-    # tiles); the last two run here, after classifying, on both
-    multi_scale: bool = False  # detect again where the tiles are the size the detector learned
-    merge_fragments: bool = False  # parts of one tile's face (blank top, pip groups) are not tiles
-    tall_faces: bool = False  # a face far taller than wide, read as blank, is read again from its lower part
+    # recognition.scales (issue 19): the first three are planned here (rescan_sides,
+    # merge_detections, tall_faces) and run where the networks run: pipeline.py on the server,
+    # live-recognizer.js on the phone, so both make the same passes; the last two run here,
+    # after classifying, on both
+    multi_scale: bool = True  # detect again where the tiles are the size the detector learned
+    merge_fragments: bool = True  # parts of one tile's face (blank top, pip groups) are not tiles
+    tall_faces: bool = True  # a face far taller than wide, read as blank, is read again from its lower part
     drop_misfits: bool = True  # boxes of no tile's shape (a strip of print, a point stick) are not tiles
     drop_unsure_groups: bool = True  # groups read unsurely, and unsure lone boxes beside a sure hand, are clutter
+    # a tile-sized box set apart on a row's line (the winning tile laid apart: an upright haku is
+    # half read as no tile) stays unless read as no tile at least this surely (scales.set_apart);
+    # None: off
+    set_apart_reject: float | None = 0.8
+    # a tile set apart may also be found faintly (a blank upright haku): detector peaks from this
+    # score up to detect_threshold are read too where set_apart would take them (faint_boxes); None: off
+    faint_threshold: float | None = 0.2
 
     def to_json(self) -> dict[str, Any]:
         return {k: getattr(self, k) for k in self.__dataclass_fields__}
@@ -374,6 +382,109 @@ def detect_boxes(out: Sequence[float], gh: int, gw: int, scale: float, width: in
              _clip(y2 / scale, 0, height), s) for x1, y1, x2, y2, s in boxes]
 
 
+# -- the extra passes (recognition.scales): planned here, run where the networks run --------------
+#
+# The server (recognition/pipeline.py) and the phone (static/js/photo/live-recognizer.js, the networks in
+# recognize-worker.js) both ask these functions what to run next and hand the outputs back, so the
+# plan and its rules exist once, in Python. The phone's JavaScript only runs the passes it is told.
+
+FiveBox = tuple[float, float, float, float, float]
+
+
+def _five(b: Sequence[float]) -> FiveBox:
+    return (float(b[0]), float(b[1]), float(b[2]), float(b[3]), float(b[4]))
+
+
+def rescan_sides(boxes: Sequence[Sequence[float]], scale: float, width: int, height: int,
+                 settings: Settings = Settings()) -> list[int]:
+    """The detector input long sides to run again at (Settings.multi_scale), given the first pass's
+    `boxes` (in the pixels of the width x height image it read) found at `scale` (detector pixels
+    per image pixel): where the tiles have the size the detector learned. Empty when there is no
+    need, or multi_scale is off."""
+    if not settings.multi_scale:
+        return []
+    first = [_five(b) for b in boxes]
+    size = scales.tile_size(first)
+    work_side = max(int(width), int(height))
+    return scales.rescan_sides(size * scale if size else None, round(work_side * scale), work_side)
+
+
+def merge_detections(passes: Sequence[tuple[Sequence[Sequence[float]], float]],
+                     settings: Settings = Settings()) -> list[FiveBox]:
+    """One list of boxes, best score first, from the detector passes (each: its boxes in the
+    image's pixels and its scale; the first pass first): the passes merged (scales.merge_passes)
+    and (Settings.merge_fragments) parts of one tile merged or dropped (scales.merge_fragments).
+    The first pass's boxes, as given, when nothing changes them."""
+    plain = [([_five(b) for b in boxes], float(scale)) for boxes, scale in passes]
+    if not plain:
+        return []
+    first = plain[0][0]
+    merged = scales.merge_passes(plain) if len(plain) > 1 else first
+    if settings.merge_fragments:
+        merged = scales.merge_fragments(merged)
+    if merged == first:
+        return first
+    return sorted(merged, key=lambda b: -b[4])  # stable: equal scores keep their order
+
+
+def _blank_classes(labels: Sequence[str], reject_label: str) -> list[int]:
+    return [list(labels).index(c) for c in ("5z", reject_label) if c in labels]
+
+
+def tall_faces(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]], labels: Sequence[str],
+               reject_label: str, settings: Settings = Settings()) -> tuple[list[int], list[Box]]:
+    """The boxes to read again from their lower part (Settings.tall_faces), and the crop boxes to
+    read. A standing tile close to a low camera has a face far taller than wide, its engraving
+    low and its upper part blank, and read whole it looks like haku: a box higher than
+    scales.TALL x its width read whole as haku (or as no tile) is read again from its lower part
+    (a tile's proportions, from the bottom up)."""
+    if not settings.tall_faces:
+        return [], []
+    blank = _blank_classes(labels, reject_label)
+    idx: list[int] = []
+    crops: list[Box] = []
+    for i, b in enumerate(boxes):
+        w, h = float(b[2]) - float(b[0]), float(b[3]) - float(b[1])
+        p = probs[i]
+        top = max(range(len(p)), key=lambda k: (p[k], -k))
+        if h > scales.TALL * w and top in blank:
+            idx.append(i)
+            crops.append((float(b[0]), float(b[3]) - w * scales.FACE_ASPECT, float(b[2]), float(b[3])))
+    return idx, crops
+
+
+def reread_tall_faces(probs: Sequence[Sequence[float]], idx: Sequence[int], again: Sequence[Sequence[float]],
+                      labels: Sequence[str], reject_label: str) -> list[list[float]]:
+    """`probs` with each tall face (`idx`, from `tall_faces`) given its lower part's reading
+    (`again`, in the same order) when that reads a tile more surely than the whole did."""
+    reject = list(labels).index(reject_label) if reject_label in labels else -1
+    out = [list(p) for p in probs]
+    for k, i in enumerate(idx):
+        a = [0.0 if j == reject else float(v) for j, v in enumerate(probs[i])]
+        b = [0.0 if j == reject else float(v) for j, v in enumerate(again[k])]
+        if max(b) > max(a):
+            out[i] = list(again[k])
+    return out
+
+
+def faint_boxes(out: Sequence[float], gh: int, gw: int, scale: float, width: int, height: int,
+                boxes: Sequence[Sequence[float]], settings: Settings = Settings(),
+                stride: int = STRIDE) -> list[FiveBox]:
+    """The detector's peaks too faint to be boxes (from Settings.faint_threshold up to
+    detect_threshold) standing where a tile set apart from a row of the found `boxes` stands
+    (scales.set_apart): a blank upright haku laid apart gives the detector little to see. They are
+    classified with the boxes and given to `assemble` as its `faint` boxes: a tile only if read as
+    one. Empty when off (faint_threshold or set_apart_reject None)."""
+    if settings.faint_threshold is None or settings.set_apart_reject is None or not boxes:
+        return []
+    low = replace(settings, detect_threshold=settings.faint_threshold)
+    found = [_five(b) for b in boxes]
+    faint = [b for b in detect_boxes(out, gh, gw, scale, width, height, low, stride) if b[4] < settings.detect_threshold]
+    every = found + faint
+    picked = scales.set_apart(every, list(range(len(found))), list(range(len(found), len(every))))
+    return [every[i] for i in picked]
+
+
 def probabilities(logits: Sequence[float], n: int, n_classes: int,
                   half_turn: bool = False) -> tuple[list[list[float]], list[list[float]]]:
     """The classifier's logits, flat (n rows, or 2n with the half-turned crops after them) ->
@@ -393,10 +504,11 @@ def probabilities(logits: Sequence[float], n: int, n_classes: int,
 
 def assemble(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]], orient: Sequence[Sequence[float]],
              labels: Sequence[str], reject_label: str, size: tuple[int, int], settings: Settings = Settings(),
-             to_original: float = 1.0, original_size: tuple[int, int] | None = None) -> Reading:
+             to_original: float = 1.0, original_size: tuple[int, int] | None = None, faint: int = 0) -> Reading:
     """Drop non-tiles and duplicates, lay the tiles out, propose a hand. `boxes` [x1, y1, x2, y2,
     score] are in the pixels of an image of `size` (w, h); `to_original` is that image's pixels
-    per pixel of the photo the answer's boxes are given in (of `original_size`, clipped to it)."""
+    per pixel of the photo the answer's boxes are given in (of `original_size`, clipped to it).
+    The last `faint` boxes are `faint_boxes`: tiles only where a tile set apart stands."""
     labels = list(labels)
     reject = labels.index(reject_label) if reject_label in labels else -1
     w, h = size
@@ -404,10 +516,9 @@ def assemble(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]],
     m = 0.004 * max(h, w)
     idx = []
     sure: list[float] = []
+    apart: list[int] = []  # read as a tile, not too surely as none: may be a tile set apart
     for i, b in enumerate(boxes):
         p = probs[i]
-        if reject >= 0 and p[reject] >= settings.reject_threshold:
-            continue
         # how surely it is this tile rather than another, given that it is a tile
         if reject >= 0:
             tile_conf = max(v for k, v in enumerate(p) if k != reject) / max(1 - p[reject], 1e-6)
@@ -416,14 +527,22 @@ def assemble(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]],
         at_edge = b[0] <= m or b[1] <= m or b[2] >= w - m or b[3] >= h - m
         if (at_edge and tile_conf < settings.border_confidence) or tile_conf < settings.min_confidence:
             continue
+        if (reject >= 0 and p[reject] >= settings.reject_threshold) or i >= len(boxes) - faint:
+            if settings.set_apart_reject is not None and (reject < 0 or p[reject] < settings.set_apart_reject):
+                apart.append(i)
+            continue
         idx.append(i)
         sure.append(float(tile_conf))
+    five = [(float(b[0]), float(b[1]), float(b[2]), float(b[3]), float(b[4])) for b in boxes]
     if idx and (settings.drop_misfits or settings.drop_unsure_groups):
         # shapes no tile has, and clutter judged by the company it keeps (recognition.scales)
-        kept = scales.keep_tiles([(float(boxes[i][0]), float(boxes[i][1]), float(boxes[i][2]), float(boxes[i][3]),
-                                   float(boxes[i][4])) for i in idx], sure, settings.drop_misfits,
-                                 settings.drop_unsure_groups)
+        kept = scales.keep_tiles([five[i] for i in idx], sure, settings.drop_misfits, settings.drop_unsure_groups)
+        if settings.set_apart_reject is not None:
+            dropped = set(idx) - {idx[k] for k in kept}
+            apart = sorted(apart + [i for i in dropped])
         idx = [idx[k] for k in kept]
+    if idx and apart:
+        idx = sorted(idx + scales.set_apart(five, idx, apart))
     if idx:
         conf = [max(v for k, v in enumerate(probs[i]) if k != reject) for i in idx]
         keep = drop_duplicates([boxes[i][:4] for i in idx], [c * boxes[i][4] for c, i in zip(conf, idx)])
@@ -458,4 +577,5 @@ def assemble(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]],
 
 
 __all__ = ["Detection", "Layout", "Reading", "Settings", "assemble", "decode", "detect_boxes", "drop_duplicates",
-           "layout", "nms", "probabilities", "read_hand", "softmax"]
+           "faint_boxes", "layout", "merge_detections", "nms", "probabilities", "read_hand", "reread_tall_faces", "rescan_sides",
+           "softmax", "tall_faces"]

@@ -324,6 +324,47 @@ def drop_unsure_groups(boxes: Sequence[Box], confidences: Sequence[float], size:
     return sorted(keep)
 
 
+def set_apart(boxes: Sequence[Box], kept: Sequence[int], candidates: Sequence[int], least: int = 5,
+              like: float = 1.3, line: float = 0.25, reach: float = 2.5, overlap: float = 0.2) -> list[int]:
+    """Of the `candidates` (indices into `boxes` a reader was about to drop), those standing where
+    a tile set apart from a row stands: a player lays the winning tile (or a tile being
+    discussed) a little apart from the hand, on its line. A candidate is one when, for a row of
+    at least `least` touching `kept` boxes (`groups`), it has the row's tiles' width and height
+    (each within `like` of the row's median), its centre lies on the row's line (off it by under
+    `line` x the tiles' height across the row), it stands beyond one end of the row by no more
+    than `reach` x a tile's width, and it lies over no kept box (under `overlap` of its area).
+    An upright haku set apart, blank as a tile's back or side, is read by the classifier half as
+    no tile; a box of exactly a tile's size in exactly that place is a tile."""
+    kept_boxes = [boxes[i] for i in kept]
+    out: list[int] = []
+    rows = [[kept[k] for k in g] for g in groups(kept_boxes) if len(g) >= least]
+    for c in candidates:
+        b = boxes[c]
+        if any(inside_share(b, boxes[i]) >= overlap for i in kept):
+            continue
+        for row in rows:
+            ws = sorted(boxes[i][2] - boxes[i][0] for i in row)
+            hs = sorted(boxes[i][3] - boxes[i][1] for i in row)
+            w, h = ws[len(ws) // 2], hs[len(hs) // 2]
+            cx = sorted((boxes[i][0] + boxes[i][2]) / 2 for i in row)
+            cy = sorted((boxes[i][1] + boxes[i][3]) / 2 for i in row)
+            across_x = cx[-1] - cx[0] >= cy[-1] - cy[0]  # the row runs left to right
+            # along the row: a = the coordinate the row runs in, t = the tile's size along it
+            a1, a2, t, mid, cross, size = ((0, 2, w, cy[len(cy) // 2], (b[1] + b[3]) / 2, h) if across_x else
+                                           (1, 3, h, cx[len(cx) // 2], (b[0] + b[2]) / 2, w))
+            bw, bh = b[2] - b[0], b[3] - b[1]
+            if not (w / like <= bw <= w * like and h / like <= bh <= h * like):
+                continue
+            if abs(cross - mid) >= line * size:
+                continue
+            start, end = min(boxes[i][a1] for i in row), max(boxes[i][a2] for i in row)
+            gap = max(b[a1] - end, start - b[a2])
+            if -0.1 * t <= gap <= reach * t:
+                out.append(c)
+                break
+    return out
+
+
 def keep_tiles(boxes: Sequence[Box], confidences: Sequence[float], misfits: bool = True,
                unsure_groups: bool = True) -> list[int]:
     """Indices of the classified boxes that stay: `drop_misfits`, then `drop_unsure_groups` on
@@ -337,4 +378,4 @@ def keep_tiles(boxes: Sequence[Box], confidences: Sequence[float], misfits: bool
 
 
 __all__ = ["Box", "DEFAULT_RULE", "ScaleRule", "drop_misfits", "drop_unsure_groups", "groups", "keep_tiles", "fit", "inside_share", "iou", "merge_fragments",
-           "merge_passes", "rescan_sides", "side", "tile_size"]
+           "merge_passes", "rescan_sides", "set_apart", "side", "tile_size"]

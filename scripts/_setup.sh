@@ -75,8 +75,13 @@ setup_caddy() {
 # static/vendor/pyodide (not committed); and ONNX Runtime Web (static/vendor/ort) for the live camera. Without npm the app still runs; offline scoring is then
 # unavailable and says so.
 _setup_js_files() {
+  # $1 = dev: also the devDependencies (typescript, eslint: ./scripts/check; lighthouse: bench/),
+  # which the tests and checks need; serving needs only the dependencies.
+  local mode="${1:-serve}"
   local want; want="$(sed -n 's/.*"pyodide": "\([0-9.]*\)".*/\1/p' package.json | head -1)"
-  local stamp="node_modules/.installed-$(sha256sum package-lock.json | cut -c1-16)"
+  local stamp="node_modules/.installed-$(sha256sum package-lock.json | cut -c1-16)-$mode"
+  # an install with the devDependencies serves as well
+  [ "$mode" = serve ] && [ -f "${stamp%-serve}-dev" ] && stamp="${stamp%-serve}-dev"
   if [ -f static/vendor/pyodide/.version ] && [ "$(cat static/vendor/pyodide/.version)" = "$want" ] \
      && [ -f "$stamp" ] && [ -f static/vendor/ort/ort-wasm-simd-threaded.wasm ]; then
     return 0
@@ -90,8 +95,11 @@ _setup_js_files() {
     return 0
   fi
   echo "setup: installing the JS packages (Pyodide $want, about 13 MB; ONNX Runtime Web, 14 MB)" >&2
-  # --omit=dev: the app serves only its dependencies; lighthouse (devDependencies) is for bench/ only
-  if ! npm ci --omit=dev --no-audit --no-fund --loglevel=error >/dev/null; then
+  # --omit=dev when serving: the app serves only its dependencies; the devDependencies are the JS
+  # checks' tools (scripts/check, tests/test_js.py) and lighthouse for bench/
+  local omit=(--omit=dev)
+  [ "$mode" = dev ] && omit=()
+  if ! npm ci "${omit[@]}" --no-audit --no-fund --loglevel=error >/dev/null; then
     echo "note: npm ci failed: offline scoring and on-phone recognition are unavailable" >&2
     return 0
   fi
@@ -121,7 +129,7 @@ setup_precompressed() {
   _step "precompressing static/vendor (Pyodide, ONNX Runtime Web) once" -- "$py" scripts/precompress.py >/dev/null
 }
 
-setup_js() {
-  _setup_js_files
+setup_js() {  # setup_js [dev]
+  _setup_js_files "${1:-serve}"
   setup_precompressed
 }

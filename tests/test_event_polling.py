@@ -23,7 +23,7 @@ def org(ev):
 
 
 def apply_changes(doc: dict, delta: dict) -> dict:
-    """What static/js/events/events.js applyChanges does, to check the server's deltas against."""
+    """What static/js/events/model.js applyChanges does, to check the server's deltas against."""
     out = {**doc, **delta.get("set", {})}
     for name, change in delta.get("lists", {}).items():
         items = list(doc.get(name) or [])[:change["length"]]

@@ -25,22 +25,20 @@ STILL_FAILING = {
     "far_row.jpg": "tiles 20 px wide: all seven found at the second scale, but 1p, 9p and 1s misread at that size",
     "keyboard_alone.jpg": "keys read as tiles (2s, 3z, 5z...): the classifier has seen too few keyboards",
     "keyboard_hand.jpg": "one key read as 2p surely, two keys as face-down tiles",
-    "standing_low.jpg": "the upright haku set apart is taken for no tile (the classifier's 'none' at 0.62)",
+    "standing_apart.jpg": "6s read as 7s (0.67); the upright haku set apart, a detector peak of 0.32 under its "
+                          "threshold, is found as a faint box where a tile set apart stands",
     "standing_tall.jpg": "faces twice as high as wide, upper half blank: those read whole as haku are read "
                          "again from their lower part, 6 of 10 right; the others are misread whole",
 }
 
 
 def scaled():  # type: ignore[no-untyped-def]
-    """The recogniser with every part of recognition.scales on (the server-only ones are off by
-    default until the phone runs them too)."""
-    import dataclasses
-
-    from recognition.pipeline import Recognizer
-
-    shared = get_recognizer()
-    return Recognizer(shared.detector, shared.classifier, dataclasses.replace(
-        shared.settings, multi_scale=True, merge_fragments=True, tall_faces=True))
+    """The recogniser as served: every part of recognition.scales is on by default (the phone
+    makes the same passes, tests/browser/test_browser_one_reader.py)."""
+    rec = get_recognizer()
+    st = rec.settings
+    assert st.multi_scale and st.merge_fragments and st.tall_faces and st.drop_misfits and st.drop_unsure_groups
+    return rec
 
 
 def _read(name: str) -> tuple[Counter, int]:
@@ -70,8 +68,8 @@ def test_hard_case_is_read_exactly(name: str) -> None:
 
 def test_hard_case_suite_tile_f1_floor() -> None:
     """Tile F1 over the suite (multiset match per photo): 0.730 with one detection pass and no
-    clean-up, 0.898 with recognition.scales and tall faces read from their lower part; the floor
-    keeps the gain."""
+    clean-up, 0.898 with recognition.scales and tall faces read from their lower part, 0.907 (ten
+    cases) with tiles set apart kept; the floor keeps the gain."""
     tp = n_pred = n_true = 0
     for name, lab in LABELS.items():
         faces, _ = read(name)
@@ -80,7 +78,7 @@ def test_hard_case_suite_tile_f1_floor() -> None:
         n_pred += sum(faces.values())
         n_true += sum(want.values())
     p, r = tp / n_pred, tp / n_true
-    assert 2 * p * r / (p + r) >= 0.88
+    assert 2 * p * r / (p + r) >= 0.89
 
 
 def test_labels_cover_every_fixture() -> None:

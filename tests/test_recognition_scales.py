@@ -185,3 +185,23 @@ def test_keep_tiles_combines_shape_and_company() -> None:
     assert scales.keep_tiles(boxes, conf, misfits=False) == list(range(11))  # the strip sits alone, read surely
     assert scales.keep_tiles(boxes, conf, unsure_groups=False) == list(range(10)) + [11]
     assert scales.keep_tiles([], []) == []
+
+
+def test_set_apart_takes_a_tile_sized_box_on_the_rows_line_beyond_its_end() -> None:
+    tiles = row(13)  # 30 x 40, ends at x = 100 + 13 * 32 - 2 = 514
+    haku = (540, 198, 570, 241, 0.5)  # 26 px beyond the end, on the line
+    far = (700, 200, 730, 240, 0.5)  # 186 px beyond: not set apart, just elsewhere
+    above = (540, 150, 570, 190, 0.5)  # off the line
+    small = (540, 210, 555, 230, 0.5)  # half a tile: a fragment, not a tile
+    inside = (140, 205, 160, 235, 0.5)  # over a kept tile
+    left = (50, 201, 80, 241, 0.5)  # beyond the other end
+    boxes = tiles + [haku, far, above, small, inside, left]
+    n = len(tiles)
+    got = scales.set_apart(boxes, list(range(n)), list(range(n, len(boxes))))
+    assert got == [n, n + 5]
+    # a row too short to say where its line is: nothing
+    assert scales.set_apart(tiles[:3] + [haku], [0, 1, 2], [3]) == []
+    # a column of tiles (a hand photographed turned a quarter): the same along y
+    col = [(200, 100 + k * 32, 240, 130 + k * 32, 0.9) for k in range(6)]
+    below = (201, 100 + 6 * 32 + 20, 239, 100 + 6 * 32 + 50, 0.5)
+    assert scales.set_apart(col + [below], list(range(6)), [6]) == [6]

@@ -260,6 +260,20 @@ def crops_row(rng: np.random.Generator) -> tuple[np.ndarray, list[str]]:
     return img, codes
 
 
+def standing_apart(rng: np.random.Generator) -> tuple[np.ndarray, list[str]]:
+    """A standing hand seen lower and nearer than standing_low, on blue felt, the winning haku
+    set apart on its line by most of a tile's width: an upright haku is blank like a tile's
+    side, and read alone it is half taken for no tile."""
+    img = table(rng, (30, 60, 120))
+    codes = ["1m", "1m", "5m", "6m", "7m", "2p", "3p", "4p", "6s", "7s", "8s", "4z", "4z"]
+    w, h = 52.0, 52.0 * 1.6
+    x0, y0 = 60.0, 300.0
+    for k, code in enumerate(codes):
+        standing_tile(img, face(code, blank_top=0.28), x0 + k * (w + 1), y0, w, h, (60, 150, 80))
+    standing_tile(img, face("5z", blank_top=0.28), x0 + 13 * (w + 1) + 0.8 * w, y0, w, h, (60, 150, 80))
+    return img, codes + ["5z"]
+
+
 CASES = {
     "standing_low": ("standing", standing_low),
     "far_row": ("far_row", far_row),
@@ -270,6 +284,7 @@ CASES = {
     "clutter_row": ("clutter", clutter_row),
     "crops_row": ("hand_row", crops_row),
     "standing_tall": ("standing", standing_tall),
+    "standing_apart": ("standing", standing_apart),
 }
 
 

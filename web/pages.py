@@ -61,8 +61,8 @@ def catalogue(static_folder: str, lang: str) -> dict:
 #: shell names them with <link rel=modulepreload> so a phone fetches them all in one round rather than
 #: discovering them import by import. tests/test_pwa.py checks the list against the imports.
 FIRST_SCREEN_MODULES = ("core/util.js", "core/store.js", "core/i18n.js", "score/quick.js", "core/api.js",
-                        "score/hand.js", "score/results.js", "core/tiles.js", "core/offline.js",
-                        "core/worker-bridge.js")
+                        "core/hand-editor.js", "core/results.js", "core/conditions.js", "core/tiles.js",
+                        "core/offline.js", "core/worker-bridge.js")
 
 
 @bp.get("/")

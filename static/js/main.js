@@ -1,3 +1,4 @@
+// @ts-check
 // The app's entry: routes screens by the URL fragment, applies the theme, registers the service worker.
 // Each screen's module is imported when its screen is first shown, so a first visit downloads only
 // the screen it opens (the shell preloads the Score screen's modules, see templates/index.html).
@@ -35,9 +36,11 @@ const root = document.getElementById("view");
 // Each visit to a screen renders into a fresh container, so a screen still loading when the player
 // moves on (awaiting the network) cannot draw over the next one; its cleanup runs when it settles.
 let view = root;
+/** @type {(() => void)|null} */
 let leaving = null;  // cleanup of the current screen (timers, the camera)
 let visit = 0;
 
+/** @type {Array<[RegExp, (m: RegExpMatchArray) => unknown, string]>} the URL fragment, what draws it, its tab */
 const routes = [
   [/^#?\/?$/, () => scoreScreen(view), "score"],
   [/^#\/score$/, () => scoreScreen(view), "score"],
@@ -59,12 +62,12 @@ async function route() {
   for (const [re, show, tab] of routes) {
     const m = hash.match(re);
     if (!m) continue;
-    for (const a of document.querySelectorAll("[data-nav]")) {
+    for (const a of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("[data-nav]"))) {
       if (a.dataset.nav === tab) a.setAttribute("aria-current", "page"); else a.removeAttribute("aria-current");
     }
     window.scrollTo(0, 0);
     try {
-      const cleanup = (await show(m)) || null;
+      const cleanup = /** @type {(() => void)|null} */ ((await show(m)) || null);
       if (mine === visit) leaving = cleanup;
       else if (cleanup) try { cleanup(); } catch { /* ignore */ }
     } catch (err) {
@@ -104,8 +107,8 @@ function showNetwork() {
 
 /** The words of the page around the screens: tab bar, skip link, language switch. */
 function applyLanguage() {
-  for (const el of document.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
-  for (const el of document.querySelectorAll("[data-i18n-label]")) el.setAttribute("aria-label", t(el.dataset.i18nLabel));
+  for (const el of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("[data-i18n]"))) el.textContent = t(el.dataset.i18n);
+  for (const el of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("[data-i18n-label]"))) el.setAttribute("aria-label", t(el.dataset.i18nLabel));
   const btn = document.getElementById("lang-toggle");
   btn.textContent = t("lang.switch");
   btn.setAttribute("lang", lang === "ja" ? "en" : "ja");

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -130,6 +131,50 @@ def test_built_photos_read_the_same_tiles_on_both_paths(phone, live_server, name
         p = want["proposal"]
         assert p["complete"] and sorted(want["tiles"][i]["tile"] for i in p["concealed"]) == sorted(hand)
         assert len(p["extra"]) >= 2, "the stray tiles and keys are listed apart"
+
+
+HARD = Path(__file__).resolve().parents[1] / "data" / "hard_cases"
+# photos staged by training/hard_cases.py that make the reader run its extra passes (issue 19):
+# a row far across the table (detected again at a larger scale), a two-tile close-up (nothing
+# found at the detector's scale: the pyramid), standing faces twice as high as wide (read again
+# from their lower part), a standing hand with an upright haku set apart (kept as a tile where a
+# tile set apart stands: Settings.set_apart_reject), and one where that haku is found only
+# faintly by the detector (recognition.reading.faint_boxes)
+EXTRA_PASSES = ["far_row.jpg", "closeup_two.jpg", "standing_tall.jpg", "standing_low.jpg", "standing_apart.jpg"]
+
+
+@pytest.mark.parametrize("name", EXTRA_PASSES)
+def test_photos_that_need_the_extra_passes_read_the_same_tiles_on_both_paths(phone, live_server, name):
+    """The phone runs the passes recognition/reading.py plans (another detector scale, the lower
+    part of a tall face) as the server does, and reads the same tiles; the passes matter: the
+    same networks in one pass read these photos differently."""
+    needs_vendor()
+    needs_pyodide()
+    import dataclasses
+
+    from recognition.pipeline import Recognizer, get_recognizer
+
+    with Image.open(HARD / name) as im:
+        pixels = np.asarray(im.convert("RGB"))
+    png = _png(pixels)
+    rec = get_recognizer()
+    st = rec.settings
+    assert st.multi_scale and st.merge_fragments and st.tall_faces, "the extra passes are on by default"
+    one_pass = Recognizer(rec.detector, rec.classifier, dataclasses.replace(
+        st, multi_scale=False, merge_fragments=False, tall_faces=False, set_apart_reject=None,
+        faint_threshold=None)).recognize(png).to_json()
+    page, _ = phone
+    page.goto("/#/photo")
+    server = page.request.post(f"{live_server}/api/recognize", multipart={
+        "image": {"name": "p.png", "mimeType": "image/png", "buffer": png}})
+    assert server.ok, server.text()
+    want = server.json()
+    assert [t["tile"] for t in want["tiles"]] != [t["tile"] for t in one_pass["tiles"]], "the passes changed nothing"
+    got = on_phone(page, pixels)
+    assert [t["tile"] for t in got["tiles"]] == [t["tile"] for t in want["tiles"]]
+    assert got["rows"] == want["rows"]
+    assert np.allclose([t["box"] for t in got["tiles"]], [t["box"] for t in want["tiles"]], atol=2.0)
+    print(name, "server and phone:", [t["tile"] for t in want["tiles"]], "one pass:", [t["tile"] for t in one_pass["tiles"]])
 
 
 def test_the_camera_says_what_it_waits_for(phone):

@@ -166,7 +166,7 @@ def test_photo_is_downscaled_on_the_phone_before_upload(phone):
     page, console = phone
     page.goto("/#/photo")
     out = page.evaluate("""async () => {
-        const { downscale, MAX_SIDE } = await import('/static/js/photo/photo.js');
+        const { downscale, MAX_SIDE } = await import('/static/js/core/images.js');
         const canvas = document.createElement('canvas');
         canvas.width = 4000; canvas.height = 3000;
         const ctx = canvas.getContext('2d');
@@ -193,7 +193,7 @@ def test_corrected_detections_make_the_hand(phone):
         "image_size": [150, 12],
     }
     hand = page.evaluate("""async ([res]) => {
-        const { handFromDetections } = await import('/static/js/photo/photo.js');
+        const { handFromDetections } = await import('/static/js/photo/detections.js');
         const dets = res.tiles.map((t) => ({ tile: t.tile, ignored: t.face_down }));
         dets[0].tile = '4m';          // the player corrected the first tile
         return handFromDetections(res, dets, 5);   // and marked 6p as the winning tile

@@ -1,3 +1,4 @@
+// @ts-check
 // fetch() wrapper: JSON in and out, errors as ApiError with the API's {field, message}.
 export class ApiError extends Error {
   constructor(status, error, body) {
@@ -37,7 +38,7 @@ export async function api(method, path, body, { headers = {}, raw = false } = {}
     throw unreachable("no connection to the server");
   }
   if (raw) return resp;
-  let data = null;
+  let data;
   const text = await resp.text();
   try { data = text ? JSON.parse(text) : null; } catch { data = null; }
   if (!resp.ok) {

@@ -1,3 +1,4 @@
+// @ts-check
 // Charts drawn as SVG on the phone (no network, no library): lines over time and placement bars.
 // Each drawn series carries its numbers in data-values, so what is drawn can be read back.
 import { t } from "./i18n.js";
@@ -18,7 +19,9 @@ function niceStep(range) {
   return [1, 2, 2.5, 5, 10].map((m) => m * mag).find((s) => s >= raw) || mag * 10;
 }
 
-/** A line chart: series [{name, values}], x labels, a title for screen readers. */
+/** A line chart: series [{name, values}], x labels, a title for screen readers.
+ * @param {{title: string, series: Array<{name: string, values: number[]}>, xLabels?: string[],
+ *          format?: (n: number) => string, testid?: string, zero?: number|null}} opts */
 export function lineChart({ title, series, xLabels = [], format = String, testid, zero = null }) {
   const W = 340, H = 200, L = 44, R = 8, T = 10, B = 26;
   const all = series.flatMap((s) => s.values).concat(zero === null ? [] : [zero]);

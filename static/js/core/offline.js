@@ -1,3 +1,4 @@
+// @ts-check
 // Offline scoring behind the same request/response shapes as POST /api/score and POST /api/waits:
 // the scoring engine itself, run by Pyodide in a Web Worker (static/js/core/offline-worker.js), loaded on
 // demand.
@@ -84,7 +85,7 @@ const FREE_LINKS = ["wifi", "ethernet"];
  * the phone is idle. Nothing where the browser does not say (navigator.connection.type is Chrome on
  * Android's), on a metered link, or when already done. Resolves true when it prepared the engine. */
 export async function prepareOnFreeLink() {
-  const link = navigator.connection;
+  const link = /** @type {Navigator & {connection?: {saveData?: boolean, type?: string}}} */ (navigator).connection;
   if (!link || link.saveData || !FREE_LINKS.includes(link.type) || store.get("offline_scoring")) return false;
   if (!("serviceWorker" in navigator)) return false;
   await navigator.serviceWorker.ready;

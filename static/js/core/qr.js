@@ -1,3 +1,4 @@
+// @ts-check
 // A small QR code encoder (byte mode, error correction level M, versions 1-10: up to 213 bytes),
 // enough for a table's share link. Written for Tenbou from the QR specification (ISO/IEC 18004).
 

@@ -1,3 +1,4 @@
+// @ts-check
 // Small DOM helpers shared by every screen.
 import { t } from "./i18n.js";
 
@@ -33,7 +34,10 @@ export function clear(el, ...children) {
 let uid = 0;
 export const newId = (prefix = "id") => `${prefix}-${++uid}`;
 
-/** A group of radio buttons drawn as a segmented control. */
+/** A group of radio buttons drawn as a segmented control.
+ * @param {string} name @param {Array<Array<any>>} options [value, label, {disabled?, title?}?] each
+ * @param {unknown} value @param {(value: any) => void} onchange
+ * @param {{legend?: string, disabled?: boolean}} [opts] */
 export function segmented(name, options, value, onchange, { legend, disabled } = {}) {
   const box = h("fieldset", { class: "seg" }, legend ? h("legend", { class: "visually-hidden" }, legend) : null);
   for (const [val, label, extra] of options) {
@@ -65,13 +69,16 @@ export function stepper(label, value, onchange, { min = 0, max = 99 } = {}) {
   return el;
 }
 
+/** @type {ReturnType<typeof setTimeout>|undefined} */
+let toastTimer;
+/** @param {string} message @param {number} [ms] */
 export function toast(message, ms = 3500) {
   const el = document.getElementById("toast");
   el.textContent = message;
   el.hidden = false;
   placeToast(el);
-  clearTimeout(toast.timer);
-  toast.timer = setTimeout(() => { el.hidden = true; }, ms);
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => { el.hidden = true; }, ms);
 }
 
 /** The toast never covers a control marked data-toast-avoid (the offline-engine button): over one, it
@@ -96,7 +103,8 @@ export function points(n, signed = false) {
   return (n > 0 ? "+" : n < 0 ? "−" : "±") + s;
 }
 
-/** A modal sheet built on <dialog>; returns {dialog, body, foot, close}. */
+/** A modal sheet built on <dialog>; returns {dialog, body, foot, close}.
+ * @param {string} title @param {{onclose?: () => void}} [opts] */
 export function sheet(title, { onclose } = {}) {
   const titleId = newId("sheet-title");
   const body = h("div", { class: "sheet-body" });

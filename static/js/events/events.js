@@ -1,22 +1,18 @@
+// @ts-check
 // Events (club nights, league seasons): create one, seat its rounds, follow its games, and show
 // the standings, statistics and charts. Talks to /api/events; the games are ordinary tables.
 import { h, clear, segmented, toast, sheet } from "../core/util.js";
 import { api, ApiError, OfflineError, rulesets, yakuNames } from "../core/api.js";
 import { lineChart, placeBars } from "../core/charts.js";
 import { qrSvg } from "../core/qr.js";
-import { ruleEditor } from "../tables/tables.js";
-import { yakuName } from "../score/results.js";
+import { ruleEditor } from "../core/rule-editor.js";
+import { yakuName } from "../core/results.js";
 import * as store from "../core/store.js";
 import { errorText, t, rulesetName } from "../core/i18n.js";
+import { applyChanges, pct, playersFrom, signed } from "./model.js";
 
 const POLL_MS = 5000;
-const pct = (r) => (r === null || r === undefined ? "–" : `${Math.round(r * 100)}%`);
-const signed = (n) => (n > 0 ? `+${n}` : n < 0 ? `−${Math.abs(n)}` : "0");
 const ord = () => [1, 2, 3, 4].map((n) => t(`place.${n}`));
-
-function playersFrom(text) {
-  return text.split(/\n|,/).map((s) => s.trim()).filter(Boolean);
-}
 
 // --- list and create -----------------------------------------------------------------------------
 
@@ -84,20 +80,6 @@ export async function eventsScreen(view) {
 }
 
 // --- one event -----------------------------------------------------------------------------------
-
-/** The event document after the changes GET /api/events/<key>/changes sent: whole values under
- * `set`, and for lists their new length and only the entries that changed. No rule is worked out
- * here: the server sends the values, this puts them in place. */
-export function applyChanges(doc, delta) {
-  const out = { ...doc, ...(delta.set || {}) };
-  for (const [name, change] of Object.entries(delta.lists || {})) {
-    const list = (Array.isArray(doc[name]) ? doc[name] : []).slice(0, change.length);
-    for (const [i, value] of Object.entries(change.items || {})) list[Number(i)] = value;
-    out[name] = list;
-  }
-  out.tag = delta.tag;
-  return out;
-}
 
 export async function eventScreen(view, key, params) {
   let entry = store.event(key);

@@ -1,3 +1,4 @@
+// @ts-check
 // Live camera: the rear camera's view with the recognised tiles drawn over it and the proposed hand
 // under it. When the same complete hand has been read in STABLE_FRAMES frames in a row, the app
 // captures it by itself: a short vibration, the frame freezes, the hand is scored, and every tile
@@ -6,11 +7,12 @@ import { h, clear, segmented } from "../core/util.js";
 import { api, OfflineError, rulesets } from "../core/api.js";
 import { tileImg, tileName, sortTiles, toMpsz, WIND_NAME } from "../core/tiles.js";
 import { LiveRecognizer } from "./live-recognizer.js";
-import { handFromDetections, usePhoto } from "./photo.js";
-import { errorText, handOver, newHandConditions } from "../score/quick.js";
-import { summary, yakuName } from "../score/results.js";
+import { usePhoto } from "./photo.js";
+import { handFromDetections } from "./detections.js";
+import { handOver, newHandConditions } from "../core/conditions.js";
+import { summary, yakuName } from "../core/results.js";
 import { prepareOffline, scoreOffline } from "../core/offline.js";
-import { t, reasonText, rulesetName } from "../core/i18n.js";
+import { errorText, t, reasonText, rulesetName } from "../core/i18n.js";
 import * as store from "../core/store.js";
 
 export const STABLE_FRAMES = 3;
@@ -74,6 +76,7 @@ export async function scoreBothWays(box, hand) {
   let title = cond.ruleset;
   try { title = ((await rulesets()).rulesets.find((r) => r.id === cond.ruleset) || {}).title || title; title = rulesetName(cond.ruleset, title); } catch { /* offline, not cached */ }
   clear(box, h("p", { class: "banner info" }, t("camera.scoring")));
+  /** @type {Array<{win: string, result?: any, offline?: boolean, error?: any}>} */
   const answers = await Promise.all(["ron", "tsumo"].map((win) => scoreAnywhere(freshRequest(hand, cond, win))
     .then((a) => ({ win, ...a }), (error) => ({ win, error }))));
   const open = (win) => { handOver(hand, { win, seat_wind: cond.seat_wind }); location.hash = "#/score"; };

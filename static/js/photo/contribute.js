@@ -1,3 +1,4 @@
+// @ts-check
 // Sharing corrected photos to improve recognition (opt-in, off by default, remembered on this
 // phone): the photo goes to POST /api/contributions with the tiles as the player confirmed them.
 // This phone keeps each shared photo's id and delete token, lists them and can delete any of them.

@@ -1,16 +1,22 @@
+// @ts-check
 // Camera frames to tensors, the only part of recognition the phone does in JavaScript: the network
 // inputs as recognition/preprocess.py makes them on the server (OpenCV's area shrink, grey padding,
 // square crops around boxes). Everything decided after the networks run is recognition/reading.py,
 // run by Pyodide (offline-worker.js). Pixels are RGB(A) uint8 arrays.
 
+/** @typedef {Uint8Array|Uint8ClampedArray} Pixels */
+
 /** Area-interpolation weights along one axis (as OpenCV's INTER_AREA): for each output index, the
  * source indices and their coverage, summing to 1. */
+/** @param {number} src @param {number} dst @returns {Array<[number[], number[]]>} */
 function areaWeights(src, dst) {
   const scale = src / dst;
+  /** @type {Array<[number[], number[]]>} */
   const out = [];
   for (let d = 0; d < dst; d++) {
     const f1 = d * scale, f2 = f1 + scale;
     const i1 = Math.floor(f1), i2 = Math.min(src, Math.ceil(f2));
+    /** @type {number[]} */
     const idx = [], w = [];
     for (let i = i1; i < i2; i++) {
       const cover = Math.min(f2, i + 1) - Math.max(f1, i);
@@ -22,6 +28,7 @@ function areaWeights(src, dst) {
 }
 
 /** Shrink RGB(A) pixels (w x h, `ch` channels) to cw x ch by area averaging: RGB uint8 out. */
+/** @param {Pixels} px @param {number} w @param {number} h @param {number} channels @param {number} cw @param {number} chh @returns {Uint8Array} */
 export function resizeArea(px, w, h, channels, cw, chh) {
   const wx = areaWeights(w, cw), wy = areaWeights(h, chh);
   const tmp = new Float32Array(cw * h * 3);  // horizontal pass
@@ -54,6 +61,7 @@ export function resizeArea(px, w, h, channels, cw, chh) {
 }
 
 /** RGB(A) pixels -> plain RGB (a copy). */
+/** @param {Pixels} px @param {number} w @param {number} h @param {number} channels @returns {Pixels} */
 export function toRGB(px, w, h, channels) {
   if (channels === 3) return px;
   const out = new Uint8Array(w * h * 3);
@@ -63,6 +71,7 @@ export function toRGB(px, w, h, channels) {
 
 /** fit_resize: longer side to `longSide` (never up), pad right/bottom with grey 114 to a multiple
  * of `stride`. Returns the network input (float32 NCHW in [0, 1]) and the transform. */
+/** @param {Pixels} rgb @param {number} w @param {number} h @param {number} longSide @param {number} [stride] @returns {{data: Float32Array, width: number, height: number, scale: number}} */
 export function fitResize(rgb, w, h, longSide, stride = 32) {
   const scale = Math.min(1, longSide / Math.max(h, w));
   const cw = Math.max(1, Math.round(w * scale)), ch = Math.max(1, Math.round(h * scale));
@@ -79,6 +88,7 @@ export function fitResize(rgb, w, h, longSide, stride = 32) {
   return { data, width: pw, height: ph, scale: cw / w };
 }
 
+/** @param {Pixels} img @param {number} w @param {number} h @param {number} x @param {number} y @param {Uint8Array} out @param {number} o */
 function bilinear(img, w, h, x, y, out, o) {
   // OpenCV's pixel centres: (x, y) in pixel units, border replicated
   const x0 = Math.floor(x), y0 = Math.floor(y), fx = x - x0, fy = y - y0;
@@ -94,15 +104,19 @@ function bilinear(img, w, h, x, y, out, o) {
 
 /** square_crops: per box a square centred on it, side = context x its longer side, resampled to
  * size x size (regions shrunk below half first by area averaging); float32 NCHW in [0, 1]. */
+/** @param {Pixels} rgb @param {number} w @param {number} h @param {ArrayLike<number>[]} boxes [x1, y1, x2, y2] each @param {number} [size] @param {number} [context] @returns {Float32Array} */
 export function squareCrops(rgb, w, h, boxes, size = 64, context = 1.2) {
   const n = boxes.length, plane = size * size;
   const data = new Float32Array(n * 3 * plane);
   const crop = new Uint8Array(plane * 3);
-  boxes.forEach(([x1, y1, x2, y2], i) => {
+  boxes.forEach((box, i) => {
+    const [x1, y1, x2, y2] = [box[0], box[1], box[2], box[3]];
     const side = Math.max(x2 - x1, y2 - y1, 1) * context;
     const cx = (x1 + x2) / 2, cy = (y1 + y2) / 2;
     const s = size / side;
-    let src = rgb, sw = w, sh = h, ox = size / 2 - s * cx, oy = size / 2 - s * cy, sx = s, sy = s;
+    /** @type {Pixels} */
+    let src = rgb;
+    let sw = w, sh = h, ox = size / 2 - s * cx, oy = size / 2 - s * cy, sx = s, sy = s;
     if (s < 0.5) {
       const rx0 = Math.trunc(Math.max(cx - side, 0)), ry0 = Math.trunc(Math.max(cy - side, 0));
       const rx3 = Math.trunc(Math.min(cx + side, w)), ry3 = Math.trunc(Math.min(cy + side, h));

@@ -1,3 +1,4 @@
+// @ts-check
 // Where a camera frame is read: on the phone (the networks in recognize-worker.js, ONNX Runtime
 // Web; what they saw decided by recognition/reading.py in the offline worker, Pyodide) or on the
 // server (POST /api/recognize, the same reading.py after the same networks). "auto" uses the phone once its models are loaded and a frame takes
@@ -53,7 +54,9 @@ class PhoneReader {
   }
 
   /** Read an ImageBitmap (transferred to the worker) or raw RGBA pixels {pixels, width, height}:
-   * the networks run in recognize-worker.js, recognition/reading.py decides what they saw. */
+   * the networks run in recognize-worker.js, recognition/reading.py decides what they saw, and
+   * which extra passes to run (another detector scale, the lower part of a tall face): this only
+   * runs the passes it is told to and hands their outputs back. */
   async read(frame) {
     const t0 = performance.now();
     const timer = setTimeout(() => this.fail("reading a frame on the phone took too long"), FRAME_TIMEOUT_MS);
@@ -62,20 +65,41 @@ class PhoneReader {
       const st = info.settings;
       const det = frame instanceof ImageBitmap ? await this.nets.call("detect", { bitmap: frame }, [frame])
         : await this.nets.call("detect", frame);
-      const t1 = performance.now();
       const { width, height } = det;
-      const boxes = await this.reader.call("boxes", { map: det.map, gh: det.gh, gw: det.gw, scale: det.scale, width, height,
-        settings: st, stride: info.stride }, [det.map.buffer]);
+      const mapOf = (d) => ({ map: d.map, gh: d.gh, gw: d.gw, scale: d.scale, width, height, settings: st, stride: info.stride });
+      const decode = (d, transfer = true) => this.reader.call("boxes", mapOf(d), transfer ? [d.map.buffer] : []);
+      const seekFaint = st.faint_threshold != null && st.set_apart_reject != null;
+      let boxes = await decode(det, !seekFaint);  // the first map is read again for faint boxes below
+      if (st.multi_scale || st.merge_fragments) {
+        const passes = [{ boxes, scale: det.scale }];
+        const sides = st.multi_scale ? await this.reader.call("rescan", { boxes, scale: det.scale, width, height, settings: st }) : [];
+        for (const longSide of sides) {
+          const more = await this.nets.call("detect", { frame: det.frame, long_side: longSide });
+          passes.push({ boxes: await decode(more), scale: more.scale });
+        }
+        boxes = await this.reader.call("merge", { passes, settings: st });
+      }
+      // faint peaks of the first map where a tile set apart stands: read with the boxes, kept by
+      // reading.py only if read as tiles there
+      const faint = seekFaint ? await this.reader.call("faint", { ...mapOf(det), boxes }, [det.map.buffer]) : [];
+      boxes = boxes.concat(faint);
+      const t1 = performance.now();
+      const { logits } = await this.nets.call("classify", { frame: det.frame, boxes, keep: !!st.tall_faces });
+      const ask = { boxes, labels: info.labels, reject_label: info.reject_label, settings: st };
+      let tallLogits = null;
+      if (st.tall_faces) {  // logits are copied here, not handed over: the reading below needs them
+        const { crops } = await this.reader.call("tall", { ...ask, logits });
+        // none to read again: the kept frame is let go when later frames come (the worker keeps three)
+        tallLogits = crops.length ? (await this.nets.call("classify", { frame: det.frame, boxes: crops, tta: false })).logits : null;
+      }
       const t2 = performance.now();
-      const { logits } = await this.nets.call("classify", { frame: det.frame, boxes });
+      const transfer = tallLogits ? [logits.buffer, tallLogits.buffer] : [logits.buffer];
+      const result = await this.reader.call("read", { ...ask, logits, tall_logits: tallLogits, width, height, faint: faint.length }, transfer);
       const t3 = performance.now();
-      const result = await this.reader.call("read", { boxes, logits, labels: info.labels, reject_label: info.reject_label,
-        width, height, settings: st }, [logits.buffer]);
-      const t4 = performance.now();
       const r = (v) => Math.round(v * 10) / 10;
       result.image_size = [width, height];
-      result.timing_ms = { detect: r(t1 - t0), decode: r(t2 - t1), classify: r(t3 - t2), postprocess: r(t4 - t3), total: r(t4 - t0) };
-      this.times = [...this.times.slice(-4), t4 - t0];
+      result.timing_ms = { detect: r(t1 - t0), classify: r(t2 - t1), postprocess: r(t3 - t2), total: r(t3 - t0) };
+      this.times = [...this.times.slice(-4), t3 - t0];
       return result;
     } finally {
       clearTimeout(timer);

@@ -1,11 +1,17 @@
+// @ts-check
 // On-phone recognition, the networks' part: a module worker that turns a camera frame into the
 // networks' inputs (frame-tensors.js) and runs the server's ONNX models through ONNX Runtime Web
 // (WASM, /static/vendor/ort/). What the outputs mean (boxes, tiles, rows, the hand) is decided by
 // recognition/reading.py in the offline worker (Pyodide), as on the server: see live-recognizer.js.
 // Protocol: worker-bridge.js. Calls:
 //   init {}  -> {threads, info}
-//   detect {bitmap | pixels, width, height}  -> {frame, map (Float32Array), gh, gw, scale, width, height}
-//   classify {frame, boxes}  -> {logits (Float32Array)}: the crops of that frame's boxes, read
+//   detect {bitmap | pixels, width, height | frame, long_side?}
+//       -> {frame, map (Float32Array), gh, gw, scale, width, height}: a new frame, or (frame) one
+//          detected before, at the detector's long side or `long_side` (an extra pass that
+//          recognition/reading.py asked for: the tiles at the size the detector learned)
+//   classify {frame, boxes, tta?, keep?}  -> {logits (Float32Array)}: the crops of any boxes of
+//       that frame (a tile's, or the lower part of a tall face's), read; the frame is let go
+//       unless `keep` (more crops to come); `tta: false` reads them without the half-turn copy
 import { fitResize, squareCrops, toRGB } from "./frame-tensors.js";
 import { serve, TRANSFER } from "../core/worker-bridge.js";
 
@@ -40,29 +46,41 @@ function pixelsOf(args) {
   return { rgba: data, width: canvas.width, height: canvas.height };
 }
 
+function frameOf(frame) {
+  const f = frames.get(frame);
+  if (!f) throw new Error("that frame is no longer here");
+  return f;
+}
+
 async function detect(args) {
-  const { rgba, width: w, height: h } = pixelsOf(args);
-  const rgb = toRGB(rgba, w, h, 4);
-  const net = fitResize(rgb, w, h, info.long_side, 32);
+  let frame = args.frame, rgb, w, h;
+  if (frame) ({ rgb, w, h } = frameOf(frame));
+  else {
+    const { rgba, width, height } = pixelsOf(args);
+    w = width; h = height;
+    rgb = toRGB(rgba, w, h, 4);
+  }
+  const longSide = args.long_side ? Math.round(args.long_side) : info.long_side;
+  const net = fitResize(rgb, w, h, longSide, 32);
   const det = await detector.run({ [detector.inputNames[0]]: new ort.Tensor("float32", net.data, [1, 3, net.height, net.width]) });
   const out = det[detector.outputNames[0]];
   const [, , gh, gw] = out.dims;
-  const frame = nextFrame++;
-  frames.set(frame, { rgb, w, h });
-  for (const k of frames.keys()) if (k < frame - 2) frames.delete(k);
+  if (!frame) {
+    frame = nextFrame++;
+    frames.set(frame, { rgb, w, h });
+    for (const k of frames.keys()) if (k < frame - 2) frames.delete(k);
+  }
   const map = new Float32Array(out.data);
   return { [TRANSFER]: [map.buffer], value: { frame, map, gh, gw, scale: net.scale, width: w, height: h } };
 }
 
-async function classify({ frame, boxes }) {
-  const f = frames.get(frame);
-  if (!f) throw new Error("that frame is no longer here");
-  frames.delete(frame);
+async function classify({ frame, boxes, tta = info.settings.half_turn_tta, keep = false }) {
+  const f = frameOf(frame);
+  if (!keep) frames.delete(frame);
   const n = boxes.length;
   if (!n) return { logits: new Float32Array(0) };
   const size = info.crop_size, plane = size * size;
   let crops = squareCrops(f.rgb, f.w, f.h, boxes, size, info.crop_context);
-  const tta = info.settings.half_turn_tta;
   if (tta) {  // also every crop turned half round (each plane read backwards); reading.py averages
     const both = new Float32Array(crops.length * 2);
     both.set(crops);

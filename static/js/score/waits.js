@@ -1,23 +1,15 @@
+// @ts-check
 // Wait analysis: for a 13-tile hand, each winning tile and what it is worth (POST /api/waits).
 import { h, clear } from "../core/util.js";
-import { api, OfflineError, rulesets, yakuNames } from "../core/api.js";
-import { createHandEditor, emptyHand } from "./hand.js";
-import { createConditions, defaultConditions, placeError } from "./quick.js";
-import { summary, yakuName } from "./results.js";
+import { rulesets, yakuNames } from "../core/api.js";
+import { createHandEditor, emptyHand } from "../core/hand-editor.js";
+import { createConditions, defaultConditions, placeError } from "../core/conditions.js";
+import { summary, yakuName } from "../core/results.js";
+import { findWaits } from "../core/waits.js";
 import { t, reasonText } from "../core/i18n.js";
-import { tileSpan, tileName, toMpsz, parseMpsz } from "../core/tiles.js";
+import { tileSpan, tileName, parseMpsz } from "../core/tiles.js";
 import * as store from "../core/store.js";
-import { waitsOffline, warmOffline } from "../core/offline.js";
-
-/** POST /api/waits; with no connection, the same engine on this phone when offline scoring was prepared. */
-export async function findWaits(req) {
-  try {
-    return { res: await api("POST", "/api/waits", req), offline: false };
-  } catch (err) {
-    if (!(err instanceof OfflineError) || !store.get("offline_scoring")) throw err;
-    return { res: await waitsOffline(req), offline: true };
-  }
-}
+import { warmOffline } from "../core/offline.js";
 
 function describe(value, names) {
   if (value === null || value === undefined) return h("span", { class: "muted" }, "—");
@@ -43,7 +35,7 @@ export async function waitsScreen(view) {
   }
   const cond = { ...defaultConditions(), ...(saved.cond || {}) };
   const save = () => store.set("waits", { hand: state, cond });
-  let list = [];
+  let list;
   try { list = (await rulesets()).rulesets; } catch { list = [{ id: cond.ruleset, title: cond.ruleset }]; }
   const names = await yakuNames().catch(() => ({}));
   if (!navigator.onLine) warmOffline();  // the engine loads while the player enters the hand

@@ -1,3 +1,4 @@
+// @ts-check
 // The board moves forward offline: the last table the server sent plus the hands queued on this
 // phone, replayed by the server's own ledger (game.board.project, run by Pyodide in the offline
 // worker). No rule is worked out here: this module only asks the ledger, remembers its answer and

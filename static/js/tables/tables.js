@@ -1,69 +1,25 @@
+// @ts-check
 // Tables: create, join, the scoreboard, recording hands (online or queued offline), history,
 // corrections, standings, sharing and export. Talks to /api/tables.
 import { h, clear, segmented, chip, sheet, toast, points, fmtTime } from "../core/util.js";
 import { api, ApiError, OfflineError, rulesets, ruleValues, yakuNames } from "../core/api.js";
-import { createHandEditor, emptyHand } from "../score/hand.js";
-import { createConditions, defaultConditions, errorText, placeError } from "../score/quick.js";
-import { downscale, handFromDetections } from "../photo/photo.js";
-import { summary, yakuName } from "../score/results.js";
+import { createHandEditor, emptyHand } from "../core/hand-editor.js";
+import { createConditions, defaultConditions, placeError } from "../core/conditions.js";
+import { downscale } from "../core/images.js";
+import { handFromDetections } from "../photo/detections.js";   // the photo feature's model
+import { summary, yakuName } from "../core/results.js";
+import { ITEM_NAMES, ruleEditor } from "../core/rule-editor.js";
 import { qrSvg } from "../core/qr.js";
 import { lineChart } from "../core/charts.js";
 import { WIND_LETTER, WIND_NAME } from "../core/tiles.js";
 import * as store from "../core/store.js";
-import { t, has, lang, reasonText, rulesetName } from "../core/i18n.js";
+import { errorText, t, lang, reasonText, rulesetName } from "../core/i18n.js";
+import { ABORT_NAMES } from "../core/i18n.js";
+import { authHeaders, boardSeats, describeHand, describeRequest, duePenalties, FU, LIMITS, limitOfHan, nextSteps, payFor, queuedFor, roundName, sticksText } from "./model.js";
 import { boardOf, decorate, offlineOffer, pendingOf, previewNote, previewOf } from "./projection.js";
 import { scoreOffline } from "../core/offline.js";
 
 const POLL_MS = 3000;
-/** An abortive draw's name ("Four winds (suufon renda)" / "四風連打"). */
-const ABORT_NAMES = new Proxy({}, { get: (_, k) => (typeof k === "string" && has(`abort.${k}`) ? t(`abort.${k}`) : undefined) });
-// a limit entered as a limit is sent as one ({limit: "mangan"}): the table records no han or fu nobody entered
-const LIMITS = [["mangan", "limit.mangan", { limit: "mangan" }], ["haneman", "limit.haneman", { limit: "haneman" }], ["baiman", "limit.baiman", { limit: "baiman" }],
-  ["sanbaiman", "limit.sanbaiman", { limit: "sanbaiman" }], ["y1", "limit.yakuman", { yakuman: 1 }], ["y2", "limit.2", { yakuman: 2 }]];
-/** The limit a han count entered before limits were sent as limits reaches (5 -> mangan ...). */
-const limitOfHan = (han) => (han >= 11 ? "sanbaiman" : han >= 8 ? "baiman" : han >= 6 ? "haneman" : "mangan");
-const FU = [20, 25, 30, 40, 50, 60, 70, 80, 90, 100, 110];
-
-
-const roundName = (s) => t("table.round", { wind: WIND_NAME[s.round_wind] || s.round_wind, n: s.hand_number });
-const authHeaders = (entry, version) => ({ Authorization: `Bearer ${entry.edit_token}`, "If-Match": `"${version}"` });
-
-/** A recorded hand in words. */
-export function describeHand(hand, players) {
-  const n = (s) => players[s] || t("table.seat_n", { n: s });
-  // a record stored before the server checked every field may hold anything: read it defensively
-  const seats = (v) => (Array.isArray(v) ? v : []);
-  const val = (w) => (w.yakuman ? (w.yakuman > 1 ? t("limit.multi", { n: w.yakuman }) : t("limit.yakuman"))
-    : w.limit && (w.han === undefined || w.han === null) ? t(`limit.${w.limit}`, {}, w.limit)   // entered as a limit: no han to show
-      : w.limit ? `${t(`limit.${w.limit}`, {}, w.limit)} (${t("card.han", { n: w.han })})` : t("card.hanfu", { han: w.han, fu: w.fu })) + (w.points ? `${t("list.sep")}${w.points}` : "");
-  const names = (list) => seats(list).map(n).join(t("list.sep"));
-  const riichi = seats(hand.riichi).length ? t("desc.riichi", { names: names(hand.riichi) }) : "";
-  const winners = seats(hand.winners).filter((w) => w && typeof w === "object");
-  switch (hand.result) {
-    case "ron": return t("desc.ron", { winners: winners.map((w) => t("desc.winner", { name: n(w.seat), value: val(w) })).join(t("desc.and")), from: n(hand.from_seat) }) + riichi;
-    case "tsumo": { const w = winners[0] || (hand.winner && typeof hand.winner === "object" ? hand.winner : {}); return t("desc.tsumo", { winner: t("desc.winner", { name: n(w.seat), value: val(w) }) }) + riichi; }
-    case "draw": return t("desc.draw", { tenpai: seats(hand.tenpai).length ? t("desc.tenpai", { names: names(hand.tenpai) }) : t("desc.all_noten") })
-      + (seats(hand.nagashi).length ? t("desc.nagashi", { names: names(hand.nagashi) }) : "") + riichi;
-    case "abort": return t("desc.abort", { kind: ABORT_NAMES[hand.kind] || hand.kind }) + riichi;
-    case "chombo": return t("desc.chombo", { name: n(hand.seat) });
-    case "end": return t("desc.end");
-    default: return String(hand.result);
-  }
-}
-
-/** A hand request (not yet recorded) in words. */
-function describeRequest(body, players) {
-  const v = (value) => (value.hand ? t("desc.scored_hand") : value.yakuman ? t("limit.multi", { n: value.yakuman }) : value.limit ? t(`limit.${value.limit}`, {}, value.limit) : value.han < 5 ? t("card.hanfu", { han: value.han, fu: value.fu }) : t("card.han", { n: value.han }));
-  if (body.result === "ron") return t("desc.ron", { winners: body.winners.map((w) => t("desc.winner", { name: players[w.seat], value: v(w.value) })).join(t("desc.and")), from: players[body.from_seat] });
-  if (body.result === "tsumo") return t("desc.tsumo", { winner: t("desc.winner", { name: players[body.winner.seat], value: v(body.winner.value) }) });
-  return describeHand(body, players);
-}
-
-/** What a payment is for, in words: the ledger's reasons are stable strings. */
-const PAY_KEYS = { hand: "hand", honba: "honba", riichi: "riichi", "riichi sticks": "sticks", "own riichi stick back": "own_stick",
-  "hand (liability)": "hand_pao", "honba (liability)": "honba_pao", "nagashi mangan": "nagashi", "noten payment": "noten", chombo: "chombo" };
-const payFor = (reason) => (PAY_KEYS[reason] ? t(`pay.${PAY_KEYS[reason]}`) : reason);
-
 /** A preview (POST .../preview) in words: each payment, each player's change, and what comes next. */
 export function previewLines(res, players) {
   const items = (res.hand.payments || []).map((p) => h("li", {},
@@ -222,56 +178,6 @@ export async function tablesScreen(view) {
       h("a", { class: "btn btn-block", href: "#/events", "data-testid": "open-events" }, t("event.events"))));
 }
 
-/** A list item of a rule (an abortive draw, a yakuman pattern) in words. */
-const ITEM_NAMES = new Proxy({}, { get: (_, k) => (typeof k !== "string" ? undefined : has(`item.${k}`) ? t(`item.${k}`) : ABORT_NAMES[k]) });
-/** A choice of a rule in words: choice.<rule>.<value> in the catalogue, else choice.<value>. */
-function choiceName(rule, value) {
-  for (const key of [`choice.${rule}.${value}`, `choice.${value}`]) if (has(key)) return t(key);
-  return String(value).replace(/_/g, " ");
-}
-
-/** House rules, grouped, in plain words: the common ones first, the rest behind "More rules".
- * The groups and their order are the rule set's own (`groups` of GET /api/rulesets, from the Ruleset
- * fields' metadata); each group's title is rules.group.<id> in the catalogue. The rule texts' clause
- * notes stay out of it (they are in GET /api/rulesets for who wants them). */
-export function ruleEditor(parameters, overrides, ruleGroups = []) {
-  const row = (name, p) => {
-    const id = `rule-${name}`;
-    const err = h("p", { class: "field-error", role: "alert", "data-rule-error": name });
-    const setValue = (v) => { if (JSON.stringify(v) === JSON.stringify(p.value)) delete overrides[name]; else overrides[name] = v; };
-    const label = (has(`rule.${name}`) ? t(`rule.${name}`) : p.label || name.replace(/_/g, " ")).replace(/^./, (c) => c.toUpperCase());
-    if (typeof p.value === "boolean") return h("div", {}, chip(label, p.value, setValue, { name: id }), err);
-    if (Array.isArray(p.choices)) {
-      return h("label", { class: "field" }, h("span", {}, label),
-        h("select", { name: id, onchange: (e) => setValue(p.choices.find((c) => String(c) === e.target.value)) },
-          p.choices.map((c) => h("option", { value: String(c), selected: c === p.value }, choiceName(name, c)))), err);
-    }
-    if (Number.isInteger(p.value)) {
-      return h("label", { class: "field" }, h("span", {}, label),
-        h("input", { type: "number", name: id, value: String(p.value), inputmode: "numeric",
-          ...(p.range ? { min: String(p.range.min), max: String(p.range.max), step: String(p.range.step) } : {}),
-          onchange: (e) => setValue(Number(e.target.value)) }), err);
-    }
-    if (Array.isArray(p.value) && Array.isArray(p.items)) {
-      const chosen = new Set(p.value);
-      return h("fieldset", {}, h("legend", {}, label),
-        h("div", { class: "toggles" }, p.items.map((item) => chip(ITEM_NAMES[item] || item.replace(/_/g, " "), chosen.has(item), (on) => {
-          if (on) chosen.add(item); else chosen.delete(item);
-          setValue(p.items.filter((x) => chosen.has(x)));
-        }, { name: `${id}-${item}` }))), err);
-    }
-    return null;   // a value no simple input fits (e.g. the uma list): kept as the rule set has it
-  };
-  const placed = new Set(ruleGroups.flatMap((g) => g.parameters));
-  const groups = ruleGroups.map((g) => {
-    const rows = g.parameters.filter((n) => n in parameters).map((n) => row(n, parameters[n])).filter(Boolean);
-    return rows.length ? [h("h3", {}, t(`rules.group.${g.id}`)), rows] : null;
-  });
-  const rest = Object.entries(parameters).filter(([n]) => !placed.has(n)).map(([n, p]) => row(n, p)).filter(Boolean);
-  return h("div", { class: "rules" }, h("p", { class: "hint" }, t("rules.hint")),
-    groups, rest.length ? h("details", {}, h("summary", {}, t("rules.more")), rest) : null);
-}
-
 // --- one table -----------------------------------------------------------------------------------
 
 export async function tableScreen(view, key, params) {
@@ -331,118 +237,96 @@ export async function tableScreen(view, key, params) {
   // the board moves forward offline: the hands not yet sent, replayed by the server's own ledger (projection.js)
   function shownTable() { return table ? boardOf(table, rerender).table : table; }
   function render() {
-    const real = table;
     const shown = table && !stopped ? boardOf(table, rerender) : null;
-    if (shown) table = shown.table;
-    try { renderBoard(); } finally { table = real; }
+    renderBoard(shown ? shown.table : table);
     if (shown && !stopped) decorate(body, shown.info, offline ? { since: entry && entry.seen_at } : null);
   }
 
-  function renderBoard() {
+  /** Draw `shown`: the table as the server sent it, or moved forward by the hands queued on this
+   * phone (projection.js). What a tap does later acts on the server's table (`table`). */
+  function renderBoard(shown) {
     if (stopped) return;
-    if (!table) {
+    if (!shown) {
       clear(body, h("div", { class: "banner error", role: "alert" }, offline ? t("table.offline_unknown") : t("table.not_found")));
       return;
     }
-    const s = table.state;
+    const s = shown.state;
     const viewSeat = entry.view_seat || 0;
-    const queue = store.queue().filter((q) => q.table === table.id);
-    const pending = queue.filter((q) => !q.conflict && !q.error);
-    const conflicts = queue.filter((q) => q.conflict || q.error);
-    const posName = ["bottom", "right", "top", "left"];
-    // the last board agrees with the final standings: a leftover stick first place took is in its score
-    const finalPoints = s.finished && Array.isArray(s.standings) && s.standings.length === 4
-      ? Object.fromEntries(s.standings.map((r) => [r.seat, r.points])) : null;
-    const scoreOf = (seat) => (finalPoints ? finalPoints[seat] : s.scores[seat]);
-    const seats = [0, 1, 2, 3].map((seat) => {
-      const pos = (seat - viewSeat + 4) % 4;
-      const diff = selected !== null && selected !== seat ? scoreOf(seat) - scoreOf(selected) : null;
-      return h("button", {
-        type: "button", class: `seat pos-${posName[pos]}${s.dealer === seat ? " dealer" : ""}${selected === seat ? " selected" : ""}`,
-        "aria-pressed": selected === seat ? "true" : "false", "data-seat": String(seat),
-        "aria-label": t("board.seat_label", { name: table.players[seat], wind: WIND_NAME[s.seat_winds[seat]] + (s.dealer === seat ? t("board.dealer_suffix") : ""), n: scoreOf(seat),
-          diff: diff !== null ? t("board.against", { diff: points(diff, true), name: table.players[selected] }) : "" }),
-        onclick: () => { selected = selected === seat ? null : seat; render(); },
-      },
-      h("span", { class: "wind" }, lang === "en" ? `${WIND_LETTER[s.seat_winds[seat]]} · ${WIND_NAME[s.seat_winds[seat]]}` : WIND_NAME[s.seat_winds[seat]], s.dealer === seat ? [" ", h("span", { class: "badge" }, t("board.dealer"))] : null),
-      h("span", { class: "name" }, table.players[seat]),
-      h("span", { class: "score", "data-testid": `seat-score-${seat}` }, String(scoreOf(seat))),
-      diff !== null ? h("span", { class: "diff" }, points(diff, true)) : selected === seat ? h("span", { class: "diff" }, t("board.compared")) : null);
-    });
+    const { pending, conflicts } = queuedFor(shown.id);
+    const seats = boardSeats(s, { viewSeat, selected }).map(({ seat, pos, score, dealer, diff }) => h("button", {
+      type: "button", class: `seat pos-${pos}${dealer ? " dealer" : ""}${selected === seat ? " selected" : ""}`,
+      "aria-pressed": selected === seat ? "true" : "false", "data-seat": String(seat),
+      "aria-label": t("board.seat_label", { name: shown.players[seat], wind: WIND_NAME[s.seat_winds[seat]] + (dealer ? t("board.dealer_suffix") : ""), n: score,
+        diff: diff !== null ? t("board.against", { diff: points(diff, true), name: shown.players[selected] }) : "" }),
+      onclick: () => { selected = selected === seat ? null : seat; render(); },
+    },
+    h("span", { class: "wind" }, lang === "en" ? `${WIND_LETTER[s.seat_winds[seat]]} · ${WIND_NAME[s.seat_winds[seat]]}` : WIND_NAME[s.seat_winds[seat]], dealer ? [" ", h("span", { class: "badge" }, t("board.dealer"))] : null),
+    h("span", { class: "name" }, shown.players[seat]),
+    h("span", { class: "score", "data-testid": `seat-score-${seat}` }, String(score)),
+    diff !== null ? h("span", { class: "diff" }, points(diff, true)) : selected === seat ? h("span", { class: "diff" }, t("board.compared")) : null));
     const board = h("div", { class: `board${entry.facing ? " facing" : ""}`, role: "group", "aria-label": t("board.label") },
       seats,
       h("div", { class: "centre" },
         h("span", { class: "round", "data-testid": "round" }, s.finished ? t("board.over") : roundName(s)),
         h("span", { class: "sticks", "data-testid": "honba" }, t("card.honba", { n: s.honba })),
-        h("span", { class: "sticks", "data-testid": "riichi-sticks" }, sticksLine(s))));
+        h("span", { class: "sticks", "data-testid": "riichi-sticks" }, sticksText(s, shown.players))));
 
     const edit = canEdit();
+    const next = nextSteps(shown, { edit, organiser: Boolean(organiserToken(shown)) });
     clear(body,
       h("h1", { class: "visually-hidden" }, t("table.title")),
-      h("div", { class: "row" }, h("h2", { class: "grow" }, table.players.join(" · ")),
-        h("span", { class: "small muted" }, `${rulesetName(table.ruleset, table.ruleset_title)}${edit ? "" : ` · ${t("tables.watching")}`}`)),
+      h("div", { class: "row" }, h("h2", { class: "grow" }, shown.players.join(" · ")),
+        h("span", { class: "small muted" }, `${rulesetName(shown.ruleset, shown.ruleset_title)}${edit ? "" : ` · ${t("tables.watching")}`}`)),
       offline ? h("div", { class: "banner warn", role: "status", "data-testid": "offline-banner" }, (entry.seen_at ? t("table.offline_as_of", { time: fmtTime(entry.seen_at) }) : t("table.offline_state")) + (edit ? t("table.offline_kept") : "")) : null,
-      pending.length ? h("div", { class: "banner info", role: "status", "data-testid": "pending" }, h("span", { class: "pending-count" }, t(pending.length === 1 ? "table.pending_one" : "table.pending", { n: pending.length })), pending.map((q) => describeRequest(q.body, table.players)).join(t("table.pending_sep"))) : null,
-      conflicts.map((q) => conflictBanner(q)),
-      entry.view_seat === undefined || entry.view_seat === null ? seatQuestion() : null,
+      pending.length ? h("div", { class: "banner info", role: "status", "data-testid": "pending" }, h("span", { class: "pending-count" }, t(pending.length === 1 ? "table.pending_one" : "table.pending", { n: pending.length })), pending.map((q) => describeRequest(q.body, shown.players)).join(t("table.pending_sep"))) : null,
+      conflicts.map((q) => conflictBanner(q, shown)),
+      entry.view_seat === undefined || entry.view_seat === null ? seatQuestion(shown) : null,
       tokenChoice ? tokenBanner() : null,
       board,
-      penaltiesLine(s),
-      selected !== null ? h("p", { class: "hint" }, t("board.diff_hint", { name: table.players[selected] })) : h("p", { class: "hint" }, t("board.tap_hint")),
-      table.event ? h("p", { class: "small" }, t("table.game_of"), h("a", { href: `#/event/${table.event.id}`, "data-testid": "event-link" }, table.event.name || t("event.event")),
-        table.previous_table ? [" · ", h("a", { href: `#/table/${table.previous_table}` }, t("table.previous"))] : null) :
-        table.previous_table ? h("p", { class: "small" }, h("a", { href: `#/table/${table.previous_table}` }, t("table.previous"))) : null,
-      edit && !s.finished ? h("div", { class: "actions-grid" },
+      penaltiesLine(s, shown.players),
+      selected !== null ? h("p", { class: "hint" }, t("board.diff_hint", { name: shown.players[selected] })) : h("p", { class: "hint" }, t("board.tap_hint")),
+      shown.event ? h("p", { class: "small" }, t("table.game_of"), h("a", { href: `#/event/${shown.event.id}`, "data-testid": "event-link" }, shown.event.name || t("event.event")),
+        shown.previous_table ? [" · ", h("a", { href: `#/table/${shown.previous_table}` }, t("table.previous"))] : null) :
+        shown.previous_table ? h("p", { class: "small" }, h("a", { href: `#/table/${shown.previous_table}` }, t("table.previous"))) : null,
+      next.record ? h("div", { class: "actions-grid" },
         h("button", { type: "button", class: "btn-primary", "data-testid": "record-hand", onclick: () => recordSheet() }, t("table.record")),
         h("button", { type: "button", "data-testid": "end-now", onclick: endNow }, t("table.end_now"))) : null,
       edit && !offline ? offlineOffer() : null,
-      s.finished && table.next_table ? h("a", { class: "btn btn-primary btn-block", href: `#/table/${table.next_table}`, "data-testid": "open-next",
+      next.openNext ? h("a", { class: "btn btn-primary btn-block", href: `#/table/${shown.next_table}`, "data-testid": "open-next",
         onclick: () => carryToken(table.next_table) }, t("table.go_next")) : null,
-      s.finished && !table.next_table && edit && (!table.event || organiserToken())
+      next.nextGame
         ? h("button", { type: "button", class: "btn-primary btn-block", "data-testid": "next-game", onclick: nextGame }, t("table.next_game")) : null,
-      s.finished && !table.next_table && edit && table.event && !organiserToken()
+      next.nextByOrganiser
         ? h("p", { class: "small muted", "data-testid": "next-by-organiser" }, t("table.next_by_organiser")) : null,
-      s.finished ? standingsCard() : null,
-      (table.hands || []).length ? scoreChart() : null,
-      historyCard(edit),
+      s.finished ? standingsCard(shown) : null,
+      (shown.hands || []).length ? scoreChart(shown) : null,
+      historyCard(shown, edit),
       h("section", { class: "card", "aria-label": t("table.tools") }, h("h2", {}, t("table.title")),
         h("div", { class: "actions-grid" },
           h("button", { type: "button", "data-testid": "share", onclick: shareSheet }, t("table.share")),
-          h("a", { class: "btn", href: `/api/tables/${table.id}/export?format=csv`, download: `tenbou-${table.id}.csv` }, t("table.export_csv")),
-          h("a", { class: "btn", href: `/api/tables/${table.id}/export?format=json`, download: `tenbou-${table.id}.json` }, t("table.export_json"))),
+          h("a", { class: "btn", href: `/api/tables/${shown.id}/export?format=csv`, download: `tenbou-${shown.id}.csv` }, t("table.export_csv")),
+          h("a", { class: "btn", href: `/api/tables/${shown.id}/export?format=json`, download: `tenbou-${shown.id}.json` }, t("table.export_json"))),
         h("div", { class: "row" }, h("span", { class: "small grow" }, t("table.you_sit")),
-          segmented("view-seat", table.players.map((p, i) => [String(i), p]), String(viewSeat), (v) => { entry = store.saveTable({ id: table.id, view_seat: Number(v) }); render(); }, { legend: t("table.your_seat_legend") })),
+          segmented("view-seat", shown.players.map((p, i) => [String(i), p]), String(viewSeat), (v) => { entry = store.saveTable({ id: table.id, view_seat: Number(v) }); render(); }, { legend: t("table.your_seat_legend") })),
         chip(t("table.facing"), Boolean(entry.facing), (v) => { entry = store.saveTable({ id: table.id, facing: v }); render(); })));
   }
 
-  /** The riichi sticks on the table; at the end, where the ones left over went (the rule set's leftover_sticks). */
-  function sticksLine(s) {
-    const n = s.riichi_sticks;
-    const plain = t(n === 1 ? "board.stick" : "board.sticks", { n });
-    const left = s.leftover_sticks;
-    if (!s.finished || !n || !left) return plain;
-    if (left.rule === "first" && (left.to || []).length) {
-      return t(n === 1 ? "board.stick_to" : "board.sticks_to", { n, names: left.to.map((seat) => table.players[seat]).join(t("list.sep")) });
-    }
-    return t(left.rule === "lost" ? (n === 1 ? "board.stick_lost" : "board.sticks_lost") : (n === 1 ? "board.stick_left" : "board.sticks_left"), { n });
-  }
-
   /** A table opened from a link for the first time: which seat is this phone's player? */
-  function seatQuestion() {
+  function seatQuestion(shown) {
     const pickSeat = (seat) => { entry = store.saveTable({ id: table.id, view_seat: seat }); render(); };
     return h("section", { class: "card", "aria-label": t("seatq.label"), "data-testid": "seat-question" },
       h("h2", {}, t("seatq.title")),
       h("p", { class: "hint" }, t("seatq.hint")),
-      h("div", { class: "toggles" }, table.players.map((p, i) => h("button", { type: "button", "data-pick-seat": String(i), onclick: () => pickSeat(i) },
-        `${p} (${WIND_NAME[table.state.seat_winds[i]]})`)),
+      h("div", { class: "toggles" }, shown.players.map((p, i) => h("button", { type: "button", "data-pick-seat": String(i), onclick: () => pickSeat(i) },
+        `${p} (${WIND_NAME[shown.state.seat_winds[i]]})`)),
         h("button", { type: "button", "data-pick-seat": "watch", onclick: () => pickSeat(0) }, t("seatq.watch"))));
   }
 
   /** Point penalties kept off the table until the end (a WRR chombo, a referee's penalty). */
-  function penaltiesLine(s) {
-    const due = (s.penalties || []).map((p, seat) => [seat, p]).filter(([, p]) => p > 0);
-    if (!due.length || s.finished) return null;
-    return h("p", { class: "banner warn", "data-testid": "penalties" }, t("table.penalties", { list: due.map(([seat, p]) => `${table.players[seat]} −${p}`).join(t("list.sep")) }));
+  function penaltiesLine(s, players) {
+    const due = duePenalties(s);
+    if (!due.length) return null;
+    return h("p", { class: "banner warn", "data-testid": "penalties" }, t("table.penalties", { list: due.map(([seat, p]) => `${players[seat]} −${p}`).join(t("list.sep")) }));
   }
 
   function tokenBanner() {
@@ -458,9 +342,9 @@ export async function tableScreen(view, key, params) {
         h("button", { type: "button", "data-testid": "use-link-token", onclick: () => choose(true) }, t("token.use"))));
   }
 
-  function conflictBanner(q) {
+  function conflictBanner(q, shown) {
     return h("div", { class: "banner error", role: "alert", "data-testid": "conflict" },
-      h("p", {}, h("b", {}, t("conflict.not_recorded")), describeRequest(q.body, table.players), t("conflict.stop"),
+      h("p", {}, h("b", {}, t("conflict.not_recorded")), describeRequest(q.body, shown.players), t("conflict.stop"),
         q.conflict ? t("conflict.changed") : q.error),
       h("div", { class: "row" },
         h("button", { type: "button", class: "btn-primary", onclick: async () => {
@@ -480,8 +364,8 @@ export async function tableScreen(view, key, params) {
   }
 
   /** The organiser token of this game's event, when this phone organises it: only it starts an event's next game. */
-  function organiserToken() {
-    const ev = table && table.event ? store.event(table.event.id) : null;
+  function organiserToken(of = table) {
+    const ev = of && of.event ? store.event(of.event.id) : null;
     return ev && ev.organiser_token ? ev.organiser_token : null;
   }
 
@@ -497,11 +381,11 @@ export async function tableScreen(view, key, params) {
     }
   }
 
-  function scoreChart() {
-    const hands = table.hands.filter((hd) => hd.result !== "end");
+  function scoreChart(shown) {
+    const hands = shown.hands.filter((hd) => hd.result !== "end");
     if (!hands.length) return null;
     const start = hands[0].scores_after.map((v, i) => v - hands[0].deltas[i]);
-    const series = table.players.map((name, seat) => ({ name, values: [start[seat], ...hands.map((hd) => hd.scores_after[seat])] }));
+    const series = shown.players.map((name, seat) => ({ name, values: [start[seat], ...hands.map((hd) => hd.scores_after[seat])] }));
     // a hand and its repeats are told apart as the history does: E1, E1-1, E1-2
     // (a chombo's re-deal repeats round and honba: it takes a mark, E1', so no two labels are the same)
     const seen = new Map();
@@ -515,22 +399,22 @@ export async function tableScreen(view, key, params) {
       lineChart({ title: t("chart.label"), series, xLabels: labels, testid: "chart-game" }));
   }
 
-  function historyCard(edit) {
-    const hands = table.hands || [];
+  function historyCard(shown, edit) {
+    const hands = shown.hands || [];
     return h("section", { class: "card", "aria-label": t("history.label") },
       h("div", { class: "row" }, h("h2", { class: "grow" }, t("history.title", { n: hands.length })),
         edit && hands.length ? h("button", { type: "button", class: "btn-danger", "data-testid": "undo", onclick: undo }, t("history.undo")) : null),
-      hands.length ? h("ol", { class: "history", reversed: true }, hands.map((hand, index) => historyItem(hand, index, edit)).reverse())
+      hands.length ? h("ol", { class: "history", reversed: true }, hands.map((hand, index) => historyItem(shown, hand, index, edit)).reverse())
         : h("p", { class: "muted" }, t("history.none")));
   }
 
   /** One line of the history. The hand's place in the list is its number: a record's own fields are
    *  only shown, and a record that cannot be read shows as such instead of breaking the screen. */
-  function historyItem(raw, index, edit) {
+  function historyItem(shown, raw, index, edit) {
     const hand = raw && typeof raw === "object" ? { ...raw, index } : { index };
     let what;
     try {
-      what = [h("b", {}, `${WIND_LETTER[hand.round_wind] || ""}${hand.hand_number ?? ""}${hand.honba ? "-" + hand.honba : ""} `), describeHand(hand, table.players)];
+      what = [h("b", {}, `${WIND_LETTER[hand.round_wind] || ""}${hand.hand_number ?? ""}${hand.honba ? "-" + hand.honba : ""} `), describeHand(hand, shown.players)];
     } catch {
       what = t("history.unreadable", { n: index + 1 });
     }
@@ -541,12 +425,12 @@ export async function tableScreen(view, key, params) {
       h("div", { class: "deltas", "aria-label": t("history.deltas") }, deltas.map((d, i) => {
         const after = Array.isArray(hand.scores_after) ? hand.scores_after[i] : undefined;
         return h("span", { class: d > 0 ? "pos" : d < 0 ? "neg" : "", "data-total": String(after ?? "") },
-          `${table.players[i]} ${points(d, true)}`, h("br"), h("span", { class: "running" }, after === undefined ? "" : `= ${after}`));
+          `${shown.players[i]} ${points(d, true)}`, h("br"), h("span", { class: "running" }, after === undefined ? "" : `= ${after}`));
       })));
   }
 
-  function standingsCard() {
-    const st = table.state.standings || [];
+  function standingsCard(shown) {
+    const st = shown.state.standings || [];
     const penalties = st.some((r) => r.penalty);
     const oka = st.some((r) => r.oka);
     // one unit throughout: thousands of points, one decimal (35.2, +15.0, +19.3)
@@ -556,7 +440,7 @@ export async function tableScreen(view, key, params) {
       h("h2", {}, t("standings.title")),
       h("table", { class: "standings" },
         h("thead", {}, h("tr", {}, cols.map((c) => h("th", { scope: "col" }, c)))),
-        h("tbody", {}, st.map((r) => h("tr", {}, h("td", { "data-label": "#" }, String(r.place)), h("td", { class: "who" }, table.players[r.seat]), h("td", { "data-label": t("col.score") }, k(r.points, false)),
+        h("tbody", {}, st.map((r) => h("tr", {}, h("td", { "data-label": "#" }, String(r.place)), h("td", { class: "who" }, shown.players[r.seat]), h("td", { "data-label": t("col.score") }, k(r.points, false)),
           h("td", { "data-label": t("col.uma") }, k(r.uma)), oka ? h("td", { "data-label": t("col.oka") }, k(r.oka)) : null, penalties ? h("td", { "data-label": t("col.penalty") }, r.penalty ? k(-r.penalty) : "±0.0") : null,
           h("td", { "data-label": t("col.final") }, h("b", {}, k(r.final * 1000))))))),
       h("p", { class: "small muted" }, t("standings.note"), t(oka ? (penalties ? "standings.formula_oka_pen" : "standings.formula_oka") : penalties ? "standings.formula_pen" : "standings.formula")));
@@ -770,6 +654,7 @@ export async function tableScreen(view, key, params) {
         }
       });
       const check = async () => {
+        /** @type {Record<string, any>} the score request, JSON */
         const req = { ...cond.request(), ...editor.request(), rules: table.rules || {} };
         try {
           // offline, the same engine on the phone (Pyodide), when the player made scoring work offline

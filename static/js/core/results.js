@@ -1,3 +1,4 @@
+// @ts-check
 // The result card of a scored hand, shared by the quick-score screen and the table sheets.
 // Its words come from the message catalogue (English or Japanese, with the kanji names of yaku).
 import { h } from "../core/util.js";

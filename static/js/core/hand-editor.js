@@ -1,3 +1,4 @@
+// @ts-check
 // The hand editor: tile picker, concealed tiles, melds, dora and ura indicators.
 // Used by the quick-score and wait screens; it owns no API calls.
 import { h, clear, segmented, stepper } from "../core/util.js";
@@ -24,6 +25,7 @@ export function fieldKey(field) {
  * createHandEditor({state, withWin, onchange}) -> {el, state, request(), showError(field, msg), clearErrors()}
  * state is mutated in place (so the caller can keep it in storage).
  */
+/** @param {{state: any, withWin?: boolean, withDiscards?: boolean, onchange?: (state: any) => void, onclear?: () => void}} opts */
 export function createHandEditor({ state, withWin = true, withDiscards = false, onchange = () => {}, onclear = () => {} }) {
   let target = "hand";
   if (withDiscards && !Array.isArray(state.discards)) state.discards = [];
@@ -74,7 +76,7 @@ export function createHandEditor({ state, withWin = true, withDiscards = false, 
     const dx = e.clientX - from.x, dy = e.clientY - from.y;
     if (Math.hypot(dx, dy) < 16) return;   // a tap
     const under = document.elementFromPoint(e.clientX, e.clientY);
-    const to = under && under.closest ? under.closest(".picker button[data-tile]") : null;
+    const to = under && under.closest ? /** @type {HTMLElement|null} */ (under.closest(".picker button[data-tile]")) : null;
     const set = setOf(from.code, to ? to.dataset.tile : null, Math.abs(dy) > Math.abs(dx));
     if (!set) return;
     // a flick within one tile is followed by a click on it: that click is not a tap (a swipe across
@@ -343,6 +345,7 @@ export function createHandEditor({ state, withWin = true, withDiscards = false, 
   function request() {
     const win = winIndex();
     const rest = sortTiles(state.concealed.filter((_, i) => i !== win));
+    /** @type {Record<string, any>} the request's fields, JSON */
     const req = {
       hand: toMpsz(win === null ? rest : [...rest, state.concealed[win]]),
       melds: state.melds.map((m) => ({ type: m.type, tiles: toMpsz(m.tiles) })),

@@ -1,0 +1,69 @@
+import "./browser-globals.mjs";
+import { before, test } from "node:test";
+import assert from "node:assert/strict";
+import { loadLanguage } from "../../static/js/core/i18n.js";
+import { handFromDetections, initialDets, readingOrder, shapeProblem } from "../../static/js/photo/detections.js";
+
+before(() => loadLanguage("en"));
+
+const TILES = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "1z", "1z", "back", "7z", "7z", "7z"];
+const answer = () => ({
+  tiles: TILES.map((tile, i) => ({ tile, box: [i * 10, 0, i * 10 + 9, 12], face_down: tile === "back" })),
+  rows: [[...Array(12).keys()], [12, 13, 14]],
+  proposal: { hand: "123m456p789s11z", melds: [{ type: "pon", tiles: "777z" }], win_tile: "1z", extra: [] },
+});
+
+test("the corrected detections make the hand, the proposal's meld kept where its row holds it", () => {
+  const res = answer();
+  const dets = initialDets(res);
+  dets[0].tile = "4m";                       // the player corrected the first tile
+  const hand = handFromDetections(res, dets, 5);   // and marked 6p as the winning tile
+  assert.deepEqual(hand.concealed, ["4m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "1z", "1z"]);
+  assert.deepEqual(hand.melds, [{ type: "pon", tiles: ["7z", "7z", "7z"] }]);
+  assert.equal(hand.concealed[hand.winIndex], "6p");
+  assert.equal(hand.winInMeld, false);
+  assert.equal(shapeProblem(hand), null);
+});
+
+test("with no tile marked the proposal's winning tile is the last copy of it", () => {
+  const res = answer();
+  const hand = handFromDetections(res, initialDets(res), null);
+  assert.equal(hand.winIndex, 10);
+});
+
+test("a winning tile marked inside a called meld is refused before the engine sees it", () => {
+  const res = answer();
+  const hand = handFromDetections(res, initialDets(res), 13);
+  assert.equal(hand.winInMeld, true);
+  assert.match(shapeProblem(hand), /meld/i);
+});
+
+test("a tile the player added goes after the detection it was added after", () => {
+  const res = answer();
+  const dets = initialDets(res);
+  dets[10].ignored = true;                    // one 1z left out...
+  const hand = handFromDetections(res, dets, null, [{ tile: "2z", after: 2 }]);   // ...and a 2z added after 3m
+  assert.deepEqual(hand.concealed.slice(0, 5), ["1m", "2m", "3m", "2z", "4p"]);
+});
+
+test("a hand of the wrong size says how many tiles it has and needs", () => {
+  const res = answer();
+  const dets = initialDets(res);
+  dets[0].ignored = true;
+  const problem = shapeProblem(handFromDetections(res, dets, null));
+  assert.match(problem, /13/);
+  assert.match(problem, /14/);
+});
+
+test("at first a face-down tile and the proposal's extra tiles are left out", () => {
+  const res = answer();
+  res.proposal.extra = [3];
+  const dets = initialDets(res);
+  assert.deepEqual(dets.map((d, i) => [i, d.ignored]).filter(([, ignored]) => ignored).map(([i]) => i), [3, 11]);
+  assert.equal(dets[3].extra, true);
+});
+
+test("without rows the detections read top to bottom, then left to right", () => {
+  const res = { tiles: [{ tile: "1m", box: [50, 40, 60, 50] }, { tile: "2m", box: [0, 40, 10, 50] }, { tile: "3m", box: [90, 0, 99, 10] }] };
+  assert.deepEqual(readingOrder(res), [2, 1, 0]);
+});

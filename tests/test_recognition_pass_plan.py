@@ -1,0 +1,115 @@
+"""The extra recognition passes planned in recognition.reading (issue 19): which detector scales to
+run again, how their boxes merge, which tall faces to read again from which crop. Both the
+server's pipeline and the phone (live-recognizer.js asks Pyodide) run these very functions; here
+they are fed hand-made boxes and probabilities."""
+from __future__ import annotations
+
+import pytest
+
+from recognition import reading, scales
+
+ON = reading.Settings(multi_scale=True, merge_fragments=True, tall_faces=True)
+OFF = reading.Settings(multi_scale=False, merge_fragments=False, tall_faces=False)
+LABELS = ["1m", "2m", "5z", "none"]
+
+
+def row(n: int, x0: float = 100, y0: float = 200, w: float = 30, h: float = 40, score: float = 0.9) -> list[scales.Box]:
+    return [(x0 + k * (w + 2), y0, x0 + k * (w + 2) + w, y0 + h, score) for k in range(n)]
+
+
+def test_rescan_sides_asks_for_the_scale_the_detector_learned() -> None:
+    # tiles 8 px wide seen at scale 0.5 in a 1008 px photo: 4 detector pixels, far too small
+    far = row(7, w=8, h=11)
+    assert reading.rescan_sides(far, 0.5, 1008, 700, ON) == [1008]
+    # tiles of the learned size: nothing more to run
+    assert reading.rescan_sides(row(7, w=60, h=80), 0.5, 1008, 700, ON) == []
+    # nothing found: the pyramid for a close-up
+    assert reading.rescan_sides([], 512 / 1008, 1008, 700, ON) == [128, 256]
+    # off: never
+    assert reading.rescan_sides(far, 0.5, 1008, 700, OFF) == []
+    assert reading.rescan_sides([], 512 / 1008, 1008, 700, OFF) == []
+
+
+def test_merge_detections_merges_passes_and_fragments_best_first() -> None:
+    tiles = row(4)
+    first = [tiles[0], tiles[1], (164, 200, 194, 220, 0.95), (164, 221, 194, 240, 0.4)]  # the third split in two
+    second = [tiles[2], (228, 200, 258, 240, 0.99)]
+    merged = reading.merge_detections([(first, 1.0), (second, 1.0)], ON)
+    assert [b[4] for b in merged] == sorted((b[4] for b in merged), reverse=True)
+    assert len(merged) == 4  # four tiles, the halves of the third one tile
+    assert all(isinstance(v, float) for b in merged for v in b)
+    # nothing to merge: the first pass's boxes, as given
+    assert reading.merge_detections([(tiles, 1.0)], ON) == tiles
+    # fragments left alone when merge_fragments is off
+    assert len(reading.merge_detections([(first, 1.0)], OFF)) == 4
+    assert reading.merge_detections([], ON) == []
+
+
+def test_tall_faces_picks_tall_blank_boxes_and_their_lower_part() -> None:
+    boxes = [(0, 0, 10, 30, 0.9), (20, 0, 30, 13, 0.9), (40, 0, 50, 30, 0.9), (60, 0, 70, 30, 0.9)]
+    probs = [[0.1, 0.1, 0.7, 0.1],  # tall, read haku: again
+             [0.1, 0.1, 0.7, 0.1],  # haku but a tile's shape: no
+             [0.8, 0.1, 0.05, 0.05],  # tall but read 1m: no
+             [0.1, 0.1, 0.1, 0.7]]  # tall, read as no tile: again
+    idx, crops = reading.tall_faces(boxes, probs, LABELS, "none", ON)
+    assert idx == [0, 3]
+    assert crops[0] == pytest.approx((0, 30 - 10 * scales.FACE_ASPECT, 10, 30))
+    assert crops[1] == pytest.approx((60, 30 - 10 * scales.FACE_ASPECT, 70, 30))
+    assert reading.tall_faces(boxes, probs, LABELS, "none", OFF) == ([], [])
+
+
+def test_reread_takes_the_lower_part_only_when_it_reads_a_tile_more_surely() -> None:
+    probs = [[0.1, 0.1, 0.7, 0.1], [0.0, 0.0, 0.0, 1.0], [0.5, 0.0, 0.5, 0.0]]
+    again = [[0.9, 0.05, 0.05, 0.0], [0.0, 0.0, 0.0, 1.0], [0.4, 0.1, 0.1, 0.4]]
+    out = reading.reread_tall_faces(probs, [0, 1, 2], again, LABELS, "none")
+    assert out[0] == again[0]  # 1m at 0.9 beats haku at 0.7
+    assert out[1] == probs[1]  # "no tile" surely either way: not a surer tile
+    assert out[2] == probs[2]  # 0.4 < 0.5: the whole stays
+
+
+def test_an_upright_haku_set_apart_and_half_read_as_no_tile_stays_a_tile() -> None:
+    """Read alone, a blank upright haku is half taken for no tile (none 0.62, 5z 0.23); laid
+    apart on the hand's line, of the hand's tiles' size, it is the winning tile (set_apart)."""
+    labels = ["1m", "2m", "3m", "5z", "none"]
+    boxes = [(100 + k * 32, 200, 130 + k * 32, 240, 0.9) for k in range(13)] + [(540, 198, 570, 241, 0.5),
+                                                                              (540, 100, 570, 141, 0.5)]
+    probs = [[0.96 if j == k % 3 else 0.01 for j in range(5)] for k in range(13)]
+    probs += [[0.05, 0.05, 0.05, 0.23, 0.62]] * 2  # the second one is above the row: off its line
+    orient = [[1.0, 0.0, 0.0, 0.0]] * 15
+    kept = reading.assemble(boxes, probs, orient, labels, "none", (800, 600), reading.Settings())
+    assert [t.tile for t in kept.tiles].count("5z") == 1 and len(kept.tiles) == 14
+    assert max(t.box[0] for t in kept.tiles) == 540
+    off = reading.assemble(boxes, probs, orient, labels, "none", (800, 600), reading.Settings(set_apart_reject=None))
+    assert len(off.tiles) == 13 and "5z" not in [t.tile for t in off.tiles]
+    # read as no tile surely (a blank card, the table): not a tile, set apart or not
+    sure_none = probs[:13] + [[0.02, 0.02, 0.02, 0.04, 0.9]] * 2
+    assert len(reading.assemble(boxes, sure_none, orient, labels, "none", (800, 600)).tiles) == 13
+
+
+def test_faint_boxes_are_the_faint_peaks_where_a_tile_set_apart_stands() -> None:
+    """Detector peaks under its threshold are boxes only beyond the end of a row, on its line."""
+    import math
+
+    gh, gw = 40, 80
+    plane = gh * gw
+    out = [-6.0] * (5 * plane)
+
+    def peak(r: int, c: int, score: float) -> None:
+        i = r * gw + c
+        out[i] = math.log(score / (1 - score))
+        out[plane + i], out[2 * plane + i] = math.log(11 / 4), math.log(15 / 4)  # 11 x 15 px
+        out[3 * plane + i] = out[4 * plane + i] = 0.5
+
+    for k in range(13):
+        peak(20, 4 + 3 * k, 0.9)
+    peak(20, 4 + 3 * 13 + 1, 0.3)  # just beyond the row's end, on its line: the haku
+    peak(5, 60, 0.3)  # faint, elsewhere
+    peak(20, 75, 0.1)  # on the line but too faint
+    st = reading.Settings()
+    boxes = reading.detect_boxes(out, gh, gw, 1.0, 320, 160, st)
+    assert len(boxes) == 13
+    faint = reading.faint_boxes(out, gh, gw, 1.0, 320, 160, boxes, st)
+    assert len(faint) == 1 and faint[0][4] == pytest.approx(0.3)
+    assert (faint[0][0] + faint[0][2]) / 2 == pytest.approx((4 + 3 * 13 + 1.5) * 4)
+    assert reading.faint_boxes(out, gh, gw, 1.0, 320, 160, boxes, reading.Settings(faint_threshold=None)) == []
+    assert reading.faint_boxes(out, gh, gw, 1.0, 320, 160, [], st) == []
