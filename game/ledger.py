@@ -29,7 +29,11 @@ from scoring.engine import evaluate, parse_request
 from scoring.errors import ScoringError
 from scoring.points import base_points, hand_payments, payment_total, round_up_100
 from scoring.rules import Ruleset, get_ruleset
+from scoring.schema import only_declared, validator
 from scoring.tiles import WIND_NAMES
+
+from . import contract
+from .contract import LIMIT_BASES, MAX_REASON, RESULTS
 
 
 def printable(text: str) -> bool:
@@ -37,7 +41,6 @@ def printable(text: str) -> bool:
     return all(ch >= " " and not "\x7f" <= ch <= "\x9f" and not "\ud800" <= ch <= "\udfff" for ch in text)
 
 ROUND_NAMES = WIND_NAMES
-RESULTS = ("ron", "tsumo", "draw", "abort", "chombo", "end")
 TABLE = "table"  # the pot of riichi sticks in payment records
 
 
@@ -80,76 +83,47 @@ def _shown(value: Any) -> str:
 
 
 def _seat(value: Any, field: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise LedgerError(field, "malformed", "seat_number")
-    if not 0 <= value <= 3:
-        raise LedgerError(field, "impossible", "seat_number")
-    return value
+    _check_seat(value, field)
+    seat: int = value
+    return seat
 
 
 def _seats(body: Mapping[str, Any], name: str) -> list[int]:
     raw = body.get(name, [])
-    if raw is None:
-        return []
-    if not isinstance(raw, list):
-        raise LedgerError(name, "malformed", "seat_list")
-    if len(raw) > 4:
-        raise LedgerError(name, "impossible", "seat_list_long", count=len(raw))
-    seats = [_seat(v, f"{name}[{i}]") for i, v in enumerate(raw)]
-    if len(set(seats)) != len(seats):
-        raise LedgerError(name, "impossible", "seat_list_twice")
-    return sorted(seats)
+    _check_seats(raw, name)
+    return sorted(raw) if raw else []
 
 
 # --- the fields a hand may carry ---------------------------------------------------------------
 
+# The hand's declared shape (game/contract.py) is the one source of which fields exist; these are read
+# from it for the code that names them.
+_HAND = contract.hand()
+_VALUE = contract.value()
 #: The input fields of each kind of result (see the module docstring); every hand may also carry
 #: referee ``penalties``, and a hand after which the dealer may stop the game ``continue_game``.
-RESULT_FIELDS: Mapping[str, tuple[str, ...]] = {
-    "ron": ("result", "from_seat", "winners", "riichi", "penalties", "continue_game"),
-    "tsumo": ("result", "winner", "riichi", "penalties", "continue_game"),
-    "draw": ("result", "tenpai", "riichi", "nagashi", "penalties", "continue_game"),
-    "abort": ("result", "kind", "riichi", "penalties", "continue_game"),
-    "chombo": ("result", "seat", "riichi", "penalties"),
-    "end": ("result", "penalties"),
-}
+RESULT_FIELDS: Mapping[str, tuple[str, ...]] = {kind: contract.fields_of(kind) for kind in RESULTS}
 #: Fields of a hand's record that the table works out: a client never sends them.
 COMPUTED_FIELDS = ("index", "round_wind", "hand_number", "dealer", "honba", "riichi_sticks_before", "payments",
                    "deltas", "scores_after", "riichi_sticks_after", "dealer_repeats", "game_over", "penalty",
                    "chombo")
-WINNER_FIELDS = ("seat", "value", "pao_seat")
-VALUE_FORMS = (("han", "fu"), ("limit",), ("yakuman", "pao_yakuman"), ("hand",))
-#: A limit hand entered as a limit (``{"limit": "mangan"}``): its base points, with no han or fu invented.
-LIMIT_BASES: Mapping[str, int] = {"mangan": 2000, "haneman": 3000, "baiman": 4000, "sanbaiman": 6000}
+WINNER_FIELDS = tuple(contract.winner()["properties"])
+VALUE_FORMS = tuple(tuple(form["properties"]) for form in _VALUE["oneOf"])
 VALUE_SHAPES = '{"han": 3, "fu": 40}, {"limit": "mangan"}, {"yakuman": 1} or {"hand": <score request>}'
 #: What a winner's ``{"hand": ...}`` may hold: a score request without comparisons; its ``ruleset`` and
 #: ``rules``, when given, must be the table's own.
-HAND_FIELDS = ("hand", "melds", "win", "win_tile", "seat_wind", "round_wind", "dora_indicators", "ura_indicators",
-               "dora_count", "honba", "riichi_sticks", "ruleset", "rules", "riichi", "double_riichi", "ippatsu", "haitei", "houtei", "rinshan",
-               "chankan", "chankan_ankan", "tenhou", "chiihou", "renhou")
-PENALTY_FIELDS = ("seat", "points", "reason")
-MAX_HAN = 100                  # han entered by hand (a hand of 13 or more han is a limit anyway)
-MAX_PENALTY = 1_000_000        # points of one referee penalty
-MAX_REASON = 200               # characters of a penalty's reason
-MAX_PENALTIES = 20             # penalties given with one hand
+HAND_FIELDS = contract.SCORED_HAND_FIELDS
+PENALTY_FIELDS = tuple(contract.PENALTY["properties"])
 
-
-def _only(obj: Mapping[str, Any], allowed: tuple[str, ...], field: str, what: str, strict: bool) -> dict[str, Any]:
-    """``obj`` with only the ``allowed`` keys: any other is refused (422), or dropped when not ``strict``."""
-    for key in obj:
-        if key in allowed:
-            continue
-        if not strict:
-            continue
-        name = f"{field}.{key}" if field else str(key)
-        if not field and key in COMPUTED_FIELDS:
-            raise LedgerError(name, "impossible", "computed_field", key=str(key))
-        raise LedgerError(name, "impossible", "unknown_field", key=str(key)[:40], allowed=', '.join(allowed))
-    return {k: v for k, v in obj.items() if k in allowed}
+_check_seat = validator(contract.SEAT, LedgerError)
+_check_seats = validator(contract.SEATS, LedgerError)
+_check_penalties = validator(contract.PENALTIES, LedgerError)
+_check_han_fu = validator(contract.HAN_FU, LedgerError)
+_check_limit = validator(contract.LIMIT, LedgerError)
 
 
 def clean_hand(body: Any, strict: bool = True) -> Any:
-    """The hand with only its documented input fields, nested ones included.
+    """The hand with only its declared input fields (game/contract.py), nested ones included.
 
     ``strict`` refuses any other field (LedgerError 422 naming it): that is how a new hand is checked.
     With ``strict=False`` other fields are dropped instead: that is how a hand stored before these
@@ -160,35 +134,11 @@ def clean_hand(body: Any, strict: bool = True) -> Any:
     kind = body.get("result")
     if not isinstance(kind, str) or kind not in RESULT_FIELDS:
         return dict(body)  # apply_hand refuses the result
-    out = _only(body, RESULT_FIELDS[kind], "", f"a {kind} result", strict)
-    winners = out.get("winners")
-    if kind == "ron" and isinstance(winners, list):
-        out["winners"] = [_clean_winner(w, f"winners[{i}]", strict) for i, w in enumerate(winners)]
-    if kind == "tsumo" and "winner" in out:
-        out["winner"] = _clean_winner(out["winner"], "winner", strict)
-    penalties = out.get("penalties")
-    if isinstance(penalties, list):
-        out["penalties"] = [_only(p, PENALTY_FIELDS, f"penalties[{i}]", "a penalty", strict) if isinstance(p, Mapping) else p
-                            for i, p in enumerate(penalties)]
-    return out
-
-
-def _clean_winner(w: Any, field: str, strict: bool) -> Any:
-    if not isinstance(w, Mapping):
-        return w
-    out = _only(w, WINNER_FIELDS, field, "a winner", strict)
-    value = out.get("value")
-    if isinstance(value, Mapping):
-        form = next((f for f in VALUE_FORMS if f[0] in value), None)
-        if form is None:
-            if strict:
-                raise LedgerError(f"{field}.value", "malformed", "hand_value")
-        else:
-            value = _only(value, form, f"{field}.value", f"a value given as {form[0]}", strict)
-            if isinstance(value.get("hand"), Mapping):
-                value["hand"] = _only(value["hand"], HAND_FIELDS, f"{field}.value.hand", "a scored hand", strict)
-            out["value"] = value
-    return out
+    if strict:
+        for key in body:
+            if key in COMPUTED_FIELDS:
+                raise LedgerError(str(key), "impossible", "computed_field", key=str(key))
+    return only_declared(body, _HAND, LedgerError if strict else None)
 
 
 def _flag(body: Mapping[str, Any], name: str) -> bool:
@@ -242,9 +192,8 @@ def _value(rules: Ruleset, state: TableState, seat: int, raw: Any, tsumo: bool, 
     if "hand" in raw:
         return _value_of_hand(rules, state, seat, raw["hand"], tsumo, riichi, field, sticks)
     if "limit" in raw:
+        _check_limit(raw, field)
         name = raw["limit"]
-        if not isinstance(name, str) or name not in LIMIT_BASES:
-            raise LedgerError(f"{field}.limit", "malformed", "choice", choices=", ".join(LIMIT_BASES))
         return {"yakuman": 0, "limit": name, "base": LIMIT_BASES[name], "dealer": dealer,
                 "pao_units": 0}
     if "yakuman" in raw:
@@ -257,13 +206,8 @@ def _value(rules: Ruleset, state: TableState, seat: int, raw: Any, tsumo: bool, 
             raise LedgerError(f"{field}.pao_yakuman", "impossible", "range", min=1, max=n)
         return {"han": 13 * n, "fu": 0, "yakuman": n, "limit": "yakuman", "base": 8000 * n, "dealer": dealer,
                 "pao_units": units}
-    for name in ("han", "fu"):
-        v = raw.get(name)
-        if isinstance(v, bool) or not isinstance(v, int):
-            raise LedgerError(f"{field}.{name}", "malformed", "not_whole_number")
+    _check_han_fu(raw, field)  # whole numbers, han 1 to MAX_HAN, fu 20 to 130
     han, fu = int(raw["han"]), int(raw["fu"])
-    if not 1 <= han <= MAX_HAN:
-        raise LedgerError(f"{field}.han", "impossible", "han_range", max=MAX_HAN)
     if han >= 5 and fu not in (20, 25) and not (30 <= fu <= 130 and fu % 10 == 0):
         raise LedgerError(f"{field}.fu", "impossible", "fu_value")
     if han < 5:
@@ -583,22 +527,13 @@ def apply_hand(rules: Ruleset, state: TableState, body: Any) -> tuple[TableState
 def _extra_penalties(body: Mapping[str, Any]) -> list[tuple[int, int]]:
     """Point penalties a referee gives with any hand (WRR 7.2, Saikouisen art. 54): kept off the table."""
     raw = body.get("penalties") or []
-    if not isinstance(raw, list):
-        raise LedgerError("penalties", "malformed", "penalties_list")
-    if len(raw) > MAX_PENALTIES:
-        raise LedgerError("penalties", "impossible", "penalties_count", max=MAX_PENALTIES)
+    _check_penalties(raw, "penalties")  # the declared shape: seats, points in hundreds, a short reason
     out = []
     for i, p in enumerate(raw):
-        if not isinstance(p, Mapping):
-            raise LedgerError(f"penalties[{i}]", "malformed", "penalty_object")
-        seat = _seat(p.get("seat"), f"penalties[{i}].seat")
-        points = p.get("points")
-        if isinstance(points, bool) or not isinstance(points, int) or not 0 < points <= MAX_PENALTY or points % 100:
-            raise LedgerError(f"penalties[{i}].points", "impossible", "penalty_points", max=MAX_PENALTY)
         reason = p.get("reason")
-        if reason is not None and (not isinstance(reason, str) or len(reason) > MAX_REASON or not printable(reason)):
+        if reason is not None and not printable(reason):
             raise LedgerError(f"penalties[{i}].reason", "impossible", "text_length", max=MAX_REASON)
-        out.append((seat, points))
+        out.append((p["seat"], p["points"]))
     return out
 
 

@@ -20,7 +20,7 @@ import tempfile
 from pathlib import Path
 
 #: The hot path. errors.py stays plain Python: pure-Python code subclasses its exceptions.
-COMPILED = ("tiles", "hand", "points", "fu", "yaku", "engine")
+COMPILED = ("tiles", "hand", "points", "fu", "yaku", "engine", "_checks")
 PACKAGE_DIR = Path(__file__).resolve().parent
 
 

@@ -5,6 +5,7 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
+from .contract import MAX_COMPARE
 from .engine import evaluate, parse_request
 from .errors import ScoringError
 from .hand import is_complete
@@ -13,7 +14,6 @@ from .tiles import Tile, parse_tiles, to_notation
 
 TSUMO_ONLY = ("haitei", "rinshan", "tenhou", "chiihou")
 RON_ONLY = ("houtei", "chankan", "renhou")
-MAX_COMPARE = 2 * len(PRESETS)  # room for a list that repeats some, never thousands
 
 
 def _summary(result: dict[str, Any]) -> dict[str, Any]:

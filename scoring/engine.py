@@ -6,29 +6,25 @@ winning tile can sit) and keeps the one worth the most, as every rule text requi
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
+from ._checks import score_request as quick_score_request
+from .contract import FLAGS, score_request
 from .errors import ScoringError
 from .fu import FuLine, count_fu, fu_details
 from .hand import KOUTSU, SHUNTSU, Counts, HandGroup, decompositions, is_chiitoitsu, is_kokushi, meld_shape
 from .points import base_points, hand_payments, payment_total, with_honba
 from .rules import PRESETS, Ruleset, get_ruleset
+from .schema import validator
 from .tiles import EAST, WIND_NAMES, Scan, Tile, counts_notation, dora_after, index_code, parse_tiles, scan_tiles, to_notation
 from .yaku import BY_ID, Context, HandFacts, find_yaku, find_yakuman
 
-MELD_TYPES = ("chi", "pon", "daiminkan", "kakan", "ankan")
-FLAGS = ("riichi", "double_riichi", "ippatsu", "haitei", "houtei", "rinshan", "chankan", "chankan_ankan",
-         "tenhou", "chiihou", "renhou")
 FLAG_NAMES = frozenset(FLAGS)
 WIND_INDEX = {name: EAST + i for i, name in enumerate(WIND_NAMES)}
 
 
 KAN_TYPES = frozenset(("daiminkan", "kakan", "ankan"))
-MAX_COUNTERS = 999  # honba and riichi sticks a request may name
-#: Dora han a player may count by hand (``dora_count``), added to those from indicators and red fives.
-#: Far above any real hand (a limit hand is counted from 13 han) yet small enough to catch a typo.
-MAX_DORA_COUNT = 40
 
 
 class Meld:
@@ -96,36 +92,21 @@ def _is_mapping(value: Any) -> bool:
 
 
 def _flags(payload: Mapping[str, Any]) -> set[str]:
-    flags = set()
+    """The situational toggles that hold (their type was checked against the contract)."""
     named = FLAG_NAMES.intersection(payload)  # most requests name few flags
-    for name in sorted(named, key=FLAGS.index) if len(named) > 1 else named:
-        value = payload[name]
-        if value is True:
-            flags.add(name)
-        elif value is not False:
-            raise ScoringError(name, "malformed", "not_true_false")
-    return flags
+    return {name for name in named if payload[name] is True}
 
 
-def _int(payload: Mapping[str, Any], name: str, default: int = 0, maximum: int = MAX_COUNTERS) -> int:
-    value = payload.get(name, default)
-    if type(value) is not int and (isinstance(value, bool) or not isinstance(value, int)):
-        raise ScoringError(name, "malformed", "not_whole_number")
-    if value < 0:
-        raise ScoringError(name, "impossible", "negative")
-    if value > maximum:
-        raise ScoringError(name, "impossible", "at_most", max=maximum)
+def _int(payload: Mapping[str, Any], name: str) -> int:
+    value: int = payload.get(name, 0)
     return value
 
 
 def _tiles_field(payload: Mapping[str, Any], name: str) -> tuple[Tile, ...]:
     value: object = payload.get(name) or ""
     if isinstance(value, list):
-        if not all(isinstance(v, str) for v in value):
-            raise ScoringError(name, "malformed", "notation_type")
         value = "".join(value)
-    if not isinstance(value, str):
-        raise ScoringError(name, "malformed", "notation_type")
+    assert isinstance(value, str)  # the contract allows text, a list of text, or nothing
     return _parse_short(value, name)
 
 
@@ -146,29 +127,18 @@ def _sorted_notation(notation: str) -> str:
     return to_notation(_parse_short(notation, "melds"))
 
 
-def _wind(payload: Mapping[str, Any], name: str) -> int:
-    value = payload.get(name, "east")
-    if not isinstance(value, str) or value not in WIND_INDEX:
-        raise ScoringError(name, "malformed", "wind")
-    return WIND_INDEX[value]
-
-
 _MELDS: dict[tuple[str, str], Meld] = {}  # (type, notation) -> Meld: a meld is a value, and few are distinct
 
 
-def _parse_meld(raw: Any, n: int) -> Meld:
-    field_name = f"melds[{n}]"
-    if not _is_mapping(raw):
-        raise ScoringError(field_name, "malformed", "meld_object")
-    kind, notation = raw.get("type"), raw.get("tiles", "")
+def _parse_meld(raw: Mapping[str, str], n: int) -> Meld:
+    """A meld the contract has checked (an object, a known type, notation): its tiles must make it."""
+    kind, notation = raw["type"], raw["tiles"]
     key = (kind, notation)
-    cacheable = isinstance(kind, str) and isinstance(notation, str)
-    known = _MELDS.get(key) if cacheable else None
+    known = _MELDS.get(key)
     if known is not None:
         return known
-    if kind not in MELD_TYPES:
-        raise ScoringError(f"{field_name}.type", "malformed", "meld_type")
-    tiles = (_parse_short if isinstance(notation, str) else parse_tiles)(notation, f"{field_name}.tiles")
+    field_name = f"melds[{n}]"
+    tiles = _parse_short(notation, f"{field_name}.tiles")
     indices = sorted(t.index for t in tiles)
     shape = meld_shape(indices)
     if kind == "chi" and shape != "chi":
@@ -178,42 +148,51 @@ def _parse_meld(raw: Any, n: int) -> Meld:
         raise ScoringError(f"{field_name}.tiles", "impossible", "meld_same", size=size)
     called = kind != "ankan"
     group = (SHUNTSU if kind == "chi" else KOUTSU, indices[0], not called, kind in KAN_TYPES, called)
-    meld = Meld(kind, tuple(tiles), group, _sorted_notation(notation) if isinstance(notation, str) else to_notation(tiles))
-    if cacheable and len(_MELDS) < 10000:
+    meld = Meld(kind, tuple(tiles), group, _sorted_notation(notation))
+    if len(_MELDS) < 10000:
         _MELDS[key] = meld
     return meld
 
 
+_check: Callable[[Any, str], None] | None = None
+
+
+def check_request(payload: Any) -> None:
+    """Refuse a score request that breaks its declared shape (scoring/contract.py), naming the field."""
+    global _check
+    if _check is None:
+        def explain(notation: str, field: str) -> object:
+            return parse_tiles(notation, field)  # raises the refusal that says where the notation goes wrong
+        _check = validator(score_request(), ScoringError, explain={"mpsz": explain}, quick=quick_score_request)
+    _check(payload, "")
+
+
 def parse_request(payload: Any, rules: Ruleset | None = None) -> Win:
-    """Validate a score request (the JSON contract of POST /api/score) into a :class:`Win`."""
+    """Validate a score request (the JSON contract of POST /api/score) into a :class:`Win`.
+
+    Which fields exist, their types, bounds and choices are checked against the declared contract
+    (:func:`check_request`); what is checked here is what a schema cannot say."""
     if not _is_mapping(payload):
         raise ScoringError(None, "malformed", "request_object")
     if rules is None:
         name, overrides = payload.get("ruleset", "wrr"), payload.get("rules")
         preset = PRESETS.get(name) if not overrides and isinstance(name, str) else None
         rules = preset if preset is not None else get_ruleset(name, overrides)
-    if "hand" not in payload:
-        raise ScoringError("hand", "malformed", "hand_missing")
+    if not quick_score_request(payload):  # the compiled quick test takes a valid request in one native call
+        check_request(payload)  # names the field and the reason (or takes what the quick test was unsure of)
     notation = payload["hand"]
-    scan = scan_tiles(notation) if isinstance(notation, str) else None
+    scan = scan_tiles(notation)
     if scan is None:
         parse_tiles(notation, "hand")  # raises the precise error
         raise ScoringError("hand", "malformed", "notation_unreadable")  # pragma: no cover - parse_tiles raised
-    melds_raw = payload.get("melds") or []
-    if not isinstance(melds_raw, list):
-        raise ScoringError("melds", "malformed", "melds_list")
-    if len(melds_raw) > 4:
-        raise ScoringError("melds", "impossible", "too_many_melds", count=len(melds_raw))
+    melds_raw = payload.get("melds") or ()
     melds = tuple([_parse_meld(m, n) for n, m in enumerate(melds_raw)])
+    tsumo = payload.get("win", "ron") == "tsumo"
 
-    win = payload.get("win", "ron")
-    if win not in ("ron", "tsumo"):
-        raise ScoringError("win", "malformed", "win_kind")
-    tsumo = win == "tsumo"
-
-    if "win_tile" in payload and payload["win_tile"] not in (None, ""):
-        win_tiles = (_parse_short if isinstance(payload["win_tile"], str) else parse_tiles)(payload["win_tile"], "win_tile")
-        if len(win_tiles) != 1:
+    named_tile = payload.get("win_tile")
+    if named_tile:
+        win_tiles = _parse_short(named_tile, "win_tile")
+        if len(win_tiles) != 1:  # pragma: no cover - the contract's pattern lets one tile through
             raise ScoringError("win_tile", "malformed", "win_tile_one")
         win_tile = win_tiles[0]
     elif scan.size:
@@ -224,13 +203,13 @@ def parse_request(payload: Any, rules: Ruleset | None = None) -> Win:
     flags = _flags(payload)
     win_req = Win(
         rules=rules, red_kinds=scan.red_kinds, melds=melds, win_tile=win_tile, tsumo=tsumo,
-        seat_wind=_wind(payload, "seat_wind"), round_wind=_wind(payload, "round_wind"),
+        seat_wind=WIND_INDEX[payload.get("seat_wind", "east")], round_wind=WIND_INDEX[payload.get("round_wind", "east")],
         dora_indicators=_tiles_field(payload, "dora_indicators"),
         ura_indicators=_tiles_field(payload, "ura_indicators"),
         honba=_int(payload, "honba"), riichi_sticks=_int(payload, "riichi_sticks"),
         closed=all(m.type == "ankan" for m in melds) if melds else True,
     )
-    win_req.dora_count = _int(payload, "dora_count", 0, MAX_DORA_COUNT)
+    win_req.dora_count = _int(payload, "dora_count")
     _check_tiles(win_req, scan)
     win_req.flags = frozenset(_check_flags(win_req, flags))
     return win_req

@@ -19,17 +19,18 @@ from collections.abc import Mapping
 from typing import Any
 
 from game.ledger import printable
-from league.seating import MODES, SeatingError, repeat_meetings, seat_round
+from league.seating import SeatingError, repeat_meetings, seat_round
 from league.standings import score_lines, standings
 from league.stats import event_stats, game_stats, game_tally
 from scoring.rules import get_ruleset
+from scoring.schema import validator
+from services import contract
+from services.contract import MAX_ROUNDS
 from services.tables import KEY_CHARS, MAX_KEY, SHARE_ALPHABET, SHARE_CODE_LENGTH, TableError, TableService, csv_cell, hash_token, player_names, rules_of
 from storage.db import VersionConflict, now
 
 MAX_EVENT_PLAYERS = 200
 MAX_NAME = 80
-METHODS = ("balanced", "random")
-MAX_ROUNDS = 100
 
 
 def _valid_key(key: Any) -> bool:
@@ -48,25 +49,14 @@ def _name(raw: Any) -> str:
     return raw.strip()
 
 
+_check_settings = validator(contract.settings(), TableError)
+
+
 def _settings(raw: Any, base: Mapping | None = None) -> dict:
+    """The settings with ``raw``'s changes, checked against their declared shape (services/contract.py)."""
     out = dict(base or {"seating": "balanced", "mode": "byes", "rounds_planned": 0})
-    if raw is None:
-        return out
-    if not isinstance(raw, Mapping):
-        raise TableError("settings", "malformed", "event_settings")
-    for key, value in raw.items():
-        if key == "seating":
-            if value not in METHODS:
-                raise TableError("settings.seating", "impossible", "choice", choices=', '.join(METHODS))
-        elif key == "mode":
-            if value not in MODES:
-                raise TableError("settings.mode", "impossible", "choice", choices=', '.join(MODES))
-        elif key == "rounds_planned":
-            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_ROUNDS:
-                raise TableError("settings.rounds_planned", "impossible", "range", min=0, max=MAX_ROUNDS)
-        else:
-            raise TableError(f"settings.{key}", "malformed", "unknown_setting", key=str(key)[:40])
-        out[key] = value
+    _check_settings(raw, "settings")
+    out.update(raw or {})
     return out
 
 

@@ -185,7 +185,7 @@ def test_counted_dora_never_make_a_hand_without_yaku_score():
     assert err.value.field == "hand" and "dora" in err.value.message
 
 
-@pytest.mark.parametrize("value, status", [(-1, 422), (scoring.engine.MAX_DORA_COUNT + 1, 422),
+@pytest.mark.parametrize("value, status", [(-1, 422), (scoring.contract.MAX_DORA_COUNT + 1, 422),
                                            (1.5, 400), ("2", 400), (True, 400), (None, 400), ([1], 400)])
 def test_dora_count_out_of_range_or_not_a_whole_number_is_refused_naming_it(value, status):
     """Like honba: a value of the wrong type is malformed (400), a number out of range is 422."""
@@ -195,8 +195,8 @@ def test_dora_count_out_of_range_or_not_a_whole_number_is_refused_naming_it(valu
 
 
 def test_dora_count_up_to_the_bound_is_accepted():
-    r = score("123m456p789s234m55p", "4m", riichi=True, dora_count=scoring.engine.MAX_DORA_COUNT)
-    assert yaku_of(r)["dora"] == scoring.engine.MAX_DORA_COUNT
+    r = score("123m456p789s234m55p", "4m", riichi=True, dora_count=scoring.contract.MAX_DORA_COUNT)
+    assert yaku_of(r)["dora"] == scoring.contract.MAX_DORA_COUNT
 
 
 # --- fu lines as data --------------------------------------------------------------------

@@ -125,17 +125,11 @@ SCHEMAS = {
                     "properties": {"ruleset": RULESET, "rules": {"type": "object"},
                                    "players": {"type": "array", "items": {"type": "string", "minLength": 1, "maxLength": 40},
                                                "minItems": 4, "maxItems": 4}}},
-    "Value": {"oneOf": [
-        {"type": "object", "required": ["han", "fu"], "properties": {"han": {"type": "integer", "minimum": 1, "maximum": 100},
-                                                                     "fu": {"type": "integer", "minimum": 20, "maximum": 130}}},
-        {"type": "object", "required": ["limit"], "description": "a limit entered as a limit: recorded with no han or fu",
-         "properties": {"limit": {"type": "string", "enum": ["mangan", "haneman", "baiman", "sanbaiman"]}}},
-        {"type": "object", "required": ["yakuman"], "properties": {"yakuman": {"type": "integer", "minimum": 1},
-                                                                   "pao_yakuman": {"type": "integer", "minimum": 1}}},
-        {"type": "object", "required": ["hand"], "properties": {"hand": _ref("ScoreRequest")}},
-    ]},
-    "Winner": {"type": "object", "required": ["seat", "value"],
-               "properties": {"seat": SEAT, "value": _ref("Value"), "pao_seat": {"type": ["integer", "null"], "minimum": 0, "maximum": 3}}},
+    "Value": game_contract.value(_ref("ScoredHand")),
+    "ScoredHand": {**game_contract.scored_hand(_ref("Meld")),
+                   "description": "a score request without compare; ruleset and rules, when given, must be the "
+                                  "table's own, and seat_wind, round_wind, honba, riichi_sticks and win are the table's"},
+    "Winner": game_contract.winner(_ref("Value")),
     "Hand": game_contract.hand(_ref("Winner"), "one of ron, tsumo, draw, abort, chombo, end (see the README's table API). Only the fields "
                             "of the result's kind are accepted (ron: from_seat, winners, riichi; tsumo: winner, riichi; "
                             "draw: tenpai, riichi, nagashi; abort: kind, riichi; chombo: seat, riichi; every kind: "
@@ -199,11 +193,11 @@ SCHEMAS = {
                        "width": {"type": "integer"}, "height": {"type": "integer"}, "photo_bytes": {"type": "integer"},
                        "boxes": {"type": "array", "items": {"type": "object", "required": ["tile", "box"]}},
                        "delete_token": {"type": "string", "description": "only in the 201 answer to POST /api/contributions"}}},
-    "EventSettings": {"type": "object", "properties": {
-        "seating": {**events_contract.SEATING, "description": "balanced keeps players from meeting the same opponents again"},
-        "mode": {**events_contract.MODE, "description": "when the players present are not a multiple of 4"},
-        "rounds_planned": {**events_contract.ROUNDS_PLANNED,
-                           "description": "rounds the night will have (balanced seating looks ahead); 0 if open"}}},
+    "EventSettings": events_contract.settings(
+        seating={**events_contract.SEATING, "description": "balanced keeps players from meeting the same opponents again"},
+        mode={**events_contract.MODE, "description": "when the players present are not a multiple of 4"},
+        rounds_planned={**events_contract.ROUNDS_PLANNED,
+                        "description": "rounds the night will have (balanced seating looks ahead); 0 if open"}),
     "EventCreate": {"type": "object", "required": ["name"],
                     "properties": {"name": {"type": "string", "minLength": 1, "maxLength": 80}, "ruleset": RULESET,
                                    "rules": {"type": "object", "description": "house rules: overrides as for a table (game_length east for East-only games)"},
