@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 
 from .conftest import new_phone
-from .test_browser_offline_waits import needs_pyodide, prepare_offline
+from .offline_helpers import needs_pyodide, prepare_offline
 
 #: Hands the server and the phone both answer: wins of different shapes and rule sets, a refusal.
 SCORES = [

@@ -8,30 +8,14 @@ from __future__ import annotations
 
 import json
 import time
-from pathlib import Path
 
-import pytest
 from playwright.sync_api import expect
 
 from .conftest import ARTIFACTS, new_phone, screenshot
 from .hand_helpers import check_state, fake_recognition, serve_recognition, upload
+from .offline_helpers import needs_pyodide, prepare_offline
 
-PYODIDE = Path(__file__).resolve().parents[2] / "static" / "vendor" / "pyodide"
 HAND = "2345666m234p567s"   # five waits, worth different amounts (pinfu, tanyao, both) on ron and tsumo
-
-
-def needs_pyodide():
-    if not (PYODIDE / "pyodide.asm.wasm").exists():
-        pytest.skip("Pyodide is not installed in static/vendor (scripts/test installs it with npm)")
-
-
-def prepare_offline(page):
-    """The player's one tap while online: Pyodide and the engine downloaded and kept."""
-    page.goto("/#/score")
-    page.wait_for_function("async () => (await navigator.serviceWorker.ready) && navigator.serviceWorker.controller !== null")
-    page.click('[data-first-ruleset="wrr"]')
-    page.click('[data-testid="prepare-offline"]')
-    page.locator('[data-testid="offline-ready"]').wait_for(timeout=120_000)
 
 
 def settle(page):

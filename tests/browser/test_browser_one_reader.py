@@ -16,7 +16,8 @@ from PIL import Image
 from recognition import reading
 
 from .camera_frames import CROP_HAND, HAND, cluttered_table_picture, crop_hand_picture, dev_hand_picture
-from .camera_helpers import PYODIDE, needs_vendor, on_phone
+from .camera_helpers import needs_vendor, on_phone
+from .offline_helpers import needs_pyodide
 
 LABELS = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "1z", "2z", "back", "none"]
 
@@ -27,11 +28,6 @@ CALL = """async ({call, args}) => {
   try { return { ok: true, result: await offlineEngine().call(call, args) }; }
   catch (err) { return { ok: false, error: err.error || String(err) }; }
 }"""
-
-
-def needs_pyodide():
-    if not (PYODIDE / "pyodide.asm.wasm").exists():
-        pytest.skip("Pyodide is not installed in static/vendor (scripts/test installs it with npm)")
 
 
 def _numbers():
