@@ -27,17 +27,11 @@ import sys
 import tempfile
 from pathlib import Path
 
-from bench.bench_first_visit import ARGS, CHROMIUM, PHONE, ROOT, baseline_tree, start_server
+from bench.bench_first_visit import ARGS, CHROMIUM, PHONE, PREPARE, ROOT, baseline_tree, start_server
 
 REQUEST = {"ruleset": "wrr", "hand": "234m067p345s11z555z", "win_tile": "5z", "win": "tsumo",
            "seat_wind": "south", "riichi": True}
 
-PREPARE = """async () => {
-  const offline = await import("/static/js/core/offline.js");
-  const t0 = performance.now();
-  await offline.prepareOffline();
-  return performance.now() - t0;
-}"""
 FIRST_SCORE = """async (request) => {
   const offline = await import("/static/js/core/offline.js");
   const t0 = performance.now();
