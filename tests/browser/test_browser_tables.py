@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 
 import pytest
 from playwright.sync_api import expect
@@ -125,10 +126,23 @@ def test_invalid_table_hand_is_explained_in_the_sheet(phone, live_server):
     expect(sheet.locator(".hand-editor .entry-bar .field-error").first).to_contain_text("14")
 
 
-def test_share_link_and_qr_code(phone, live_server):
+def read_qr(locator, tries: int = 10) -> str:
+    """What a camera reads from the QR code on screen: a screenshot taken while the share dialog is
+    still opening (or the code is being redrawn) can decode as nothing, so read a few frames."""
     cv2 = pytest.importorskip("cv2")
     import numpy as np
 
+    decoded = ""
+    for _ in range(tries):
+        image = cv2.imdecode(np.frombuffer(locator.screenshot(), np.uint8), cv2.IMREAD_COLOR)
+        decoded = cv2.QRCodeDetector().detectAndDecode(image)[0]
+        if decoded:
+            break
+        time.sleep(0.2)
+    return decoded
+
+
+def test_share_link_and_qr_code(phone, live_server):
     page, console = phone
     table_id = create_table(page)
     page.click('[data-testid="share"]')
@@ -138,15 +152,12 @@ def test_share_link_and_qr_code(phone, live_server):
     token = json.loads(page.evaluate("localStorage.getItem('tenbou.tables')"))[table_id]["edit_token"]
     assert link.endswith(f"/t/{table_id}#token={token}")
     screenshot(page, "share")
-    image = cv2.imdecode(np.frombuffer(qr.screenshot(), np.uint8), cv2.IMREAD_COLOR)
-    decoded, _, _ = cv2.QRCodeDetector().detectAndDecode(image)
-    assert decoded == link
+    assert read_qr(qr) == link
     # the read-only link for spectators
     page.locator('input[name="share-kind"][value="watch"]').check()
     watch = page.locator('[data-testid="qr"]').get_attribute("data-link")
     assert watch.endswith(f"/t/{table['share_code']}")
-    image = cv2.imdecode(np.frombuffer(page.locator('[data-testid="qr"]').screenshot(), np.uint8), cv2.IMREAD_COLOR)
-    assert cv2.QRCodeDetector().detectAndDecode(image)[0] == watch
+    assert read_qr(page.locator('[data-testid="qr"]')) == watch
 
 
 def test_second_phone_sees_updates_and_a_conflicting_edit_is_explained(phone, second_phone, browser, live_server):
