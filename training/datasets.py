@@ -26,6 +26,8 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from recognition.scales import clusters
+
 # A photo whose labelled boxes have a median width/height beyond these was stretched by its export
 # far past any real tile's proportions (a tile face is about 0.75 as wide as high, 1.33 lying
 # sideways): narrow strips of a row blown up to a square. They are left out of training and of
@@ -129,37 +131,15 @@ def assign_scenes(photos: list[LabelledPhoto]) -> None:
     """Group near-duplicates (any pair under HASH_NEAR, transitively, or the same original file
     name) into scenes; each photo's `scene` becomes the scene's first name in sorted order."""
     n = len(photos)
-    parent = list(range(n))
-
-    def find(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
-    def union(i: int, j: int) -> None:
-        a, b = find(i), find(j)
-        if a != b:
-            parent[max(a, b)] = min(a, b)
-
-    by_name: dict[str, int] = {}
-    for i, p in enumerate(photos):
-        key = original_name(p.name)
-        if key in by_name:
-            union(i, by_name[key])
-        else:
-            by_name[key] = i
-    hashes = np.stack([_ahash(p.path) for p in photos]) if n else np.zeros((0, 256), bool)
+    names = [original_name(p.name) for p in photos]
     if n:
-        h = hashes.astype(np.int16)
-        dist = (h[:, None, :] != h[None, :, :]).sum(2)
-        for i, j in zip(*np.nonzero(np.triu(dist < HASH_NEAR, 1))):
-            union(int(i), int(j))
-    members: dict[int, list[str]] = {}
-    for i, p in enumerate(photos):
-        members.setdefault(find(i), []).append(f"{p.source}/{original_name(p.name)}")
-    for i, p in enumerate(photos):
-        p.scene = min(members[find(i)])
+        h = np.stack([_ahash(p.path) for p in photos]).astype(np.int16)
+        near = (h[:, None, :] != h[None, :, :]).sum(2) < HASH_NEAR
+    groups = clusters(n, lambda i, j: names[i] == names[j] or bool(near[i, j]))
+    for group in groups:
+        scene = min(f"{photos[i].source}/{names[i]}" for i in group)
+        for i in group:
+            photos[i].scene = scene
 
 
 def _scene_hash(scene: str) -> int:
