@@ -13,9 +13,10 @@ from PIL import Image
 from recognition.image_io import load_image
 
 from .camera_frames import HAND, hand_picture, write_y4m
-from .camera_helpers import PYODIDE, both_ways, captured, needs_vendor, on_phone
+from .camera_helpers import both_ways, captured, needs_vendor, on_phone
 from .conftest import screenshot, unlabelled_controls
 from .hand_helpers import DEV_PHOTOS
+from .offline_helpers import needs_pyodide, prepare_offline
 
 SAME_PHOTOS = sorted(p.name for p in DEV_PHOTOS.glob("*.jpg")) or ["IMG_3085.jpg"]
 
@@ -163,14 +164,8 @@ def to_mpsz(codes: list[str]) -> str:
 
 def test_with_the_network_cut_the_phone_reads_the_hand(camera_phone):
     page, console, context = camera_phone
-    if not (PYODIDE / "pyodide.asm.wasm").exists():
-        pytest.skip("Pyodide is not installed in static/vendor (scripts/test installs it with npm)")
-    page.goto("/#/score")
-    page.wait_for_function("async () => (await navigator.serviceWorker.ready) && navigator.serviceWorker.controller !== null")
-    page.click('[data-first-ruleset="wrr"]')
-    # the player makes scoring work offline (Pyodide and the engine, kept by the service worker) ...
-    page.click('[data-testid="prepare-offline"]')
-    page.locator('[data-testid="offline-ready"]').wait_for(timeout=120_000)
+    needs_pyodide()
+    prepare_offline(page)   # the player makes scoring work offline (Pyodide and the engine, kept by the service worker) ...
     # ... and opening the camera online fetches ONNX Runtime's WASM and the models, kept too
     page.goto("/#/camera")
     captured(page)

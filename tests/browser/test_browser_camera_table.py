@@ -9,7 +9,8 @@ from __future__ import annotations
 import pytest
 
 from .camera_frames import HAND, cluttered_table_picture, write_y4m
-from .camera_helpers import PYODIDE, both_ways, captured, needs_vendor
+from .camera_helpers import both_ways, captured, needs_vendor
+from .offline_helpers import needs_pyodide, prepare_offline
 
 TILE_W = 60  # the hand's tiles are 60 px wide in the 960 px video (40 px in the 640 px frames read)
 
@@ -49,13 +50,8 @@ def shown_hand(page) -> list[str]:
 
 def test_automatic_mode_captures_the_hand_among_clutter_online_and_offline(table_phone):
     page, console, context = table_phone
-    if not (PYODIDE / "pyodide.asm.wasm").exists():
-        pytest.skip("Pyodide is not installed in static/vendor (scripts/test installs it with npm)")
-    page.goto("/#/score")
-    page.wait_for_function("async () => (await navigator.serviceWorker.ready) && navigator.serviceWorker.controller !== null")
-    page.click('[data-first-ruleset="wrr"]')
-    page.click('[data-testid="prepare-offline"]')
-    page.locator('[data-testid="offline-ready"]').wait_for(timeout=120_000)
+    needs_pyodide()
+    prepare_offline(page)
     assert page.evaluate("() => localStorage.getItem('tenbou.camera-mode')") in (None, '"auto"')  # the default
     page.goto("/#/camera")
     info = captured(page)
