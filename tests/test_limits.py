@@ -111,26 +111,37 @@ def _two_processes(tmp_path, store):
     """Two app processes on one database and one limit store; how many creations get through."""
     url = f"sqlite:///{tmp_path / 'shared.sqlite3'}"
     prefix = f"test-{uuid.uuid4().hex}"
-    procs, bases = [], []
+    procs, bases, logs = [], [], []
     try:
-        for _ in range(2):
+        ports: list[int] = []
+        while len(ports) < 2:   # two free ports, not the same one twice (nothing holds the first yet)
             port = free_port()
-            procs.append(subprocess.Popen(
+            if port not in ports:
+                ports.append(port)
+        # started one after the other: two first starts at once on a fresh SQLite file can meet
+        # "database is locked" on the switch to WAL (a known gap, not what this test is about)
+        for n, port in enumerate(ports):
+            logs.append(open(tmp_path / f"server{n}.log", "w"))
+            proc = subprocess.Popen(
                 [sys.executable, "-c", SERVER.format(root=str(ROOT), url=url, store=store, prefix=prefix, port=port)],
-                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
-            bases.append(f"http://127.0.0.1:{port}")
-        for proc, base in zip(procs, bases):
+                stdout=subprocess.DEVNULL, stderr=logs[-1])
+            procs.append(proc)
+            base = f"http://127.0.0.1:{port}"
+            bases.append(base)
             deadline = time.monotonic() + 120  # a busy 2-core machine can take a while to import the app
             while True:
                 try:
                     call(base, "GET", "/api/rulesets", timeout=2)
                     break
                 except (urllib.error.URLError, ConnectionError, OSError):
-                    assert proc.poll() is None, f"the app process on {base} exited with {proc.returncode}"
+                    assert proc.poll() is None, (f"the app process on {base} exited with {proc.returncode}: "
+                                                 + (tmp_path / f"server{n}.log").read_text()[-2000:])
                     assert time.monotonic() < deadline, f"the app process on {base} did not answer within 120 s"
                     time.sleep(0.1)
         results = [call(bases[n % 2], "POST", "/api/tables", PLAYERS)[0] for n in range(12)]
     finally:
+        for log in logs:
+            log.close()
         for proc in procs:
             proc.kill()
             proc.wait()
