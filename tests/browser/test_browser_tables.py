@@ -135,7 +135,11 @@ def read_qr(locator, tries: int = 10) -> str:
     decoded = ""
     for _ in range(tries):
         image = cv2.imdecode(np.frombuffer(locator.screenshot(), np.uint8), cv2.IMREAD_COLOR)
-        decoded = cv2.QRCodeDetector().detectAndDecode(image)[0]
+        # a white quiet zone and twice the size, as a camera sees it: OpenCV's detector misses
+        # some codes cropped tight to the element's box
+        image = cv2.resize(cv2.copyMakeBorder(image, 32, 32, 32, 32, cv2.BORDER_CONSTANT, value=(255, 255, 255)),
+                           None, fx=2, fy=2, interpolation=cv2.INTER_NEAREST)
+        decoded = cv2.QRCodeDetector().detectAndDecode(image)[0] or cv2.QRCodeDetectorAruco().detectAndDecode(image)[0]
         if decoded:
             break
         time.sleep(0.2)
