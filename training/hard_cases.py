@@ -18,7 +18,9 @@ checks each case. The cases (issue 19):
 - standing_tall: tall tiles standing close to a low camera, the upper half of each face blank
   (the blank part read as haku, the tile lost);
 - crops_row: a hand row of another set's faces (the real photographed faces of tile-crops, a
-  Chinese-style set with other artwork).
+  Chinese-style set with other artwork);
+- brush_row: manzu and winds written in a brush hand (AR PL UKai, `fonts-arphic-ukai`), a font
+  kept out of training (training.artwork): 四 against 西, calligraphic numerals.
 
 Not the training renderer (training.render): the tiles here are drawn as flat quads warped in
 perspective with their own faces, bodies, tables and clutter, so the suite is not the training
@@ -64,6 +66,42 @@ def face(code: str, blank_top: float = 0.0, ground: tuple[int, int, int] = IVORY
     a = g[..., 3:4]
     out[top:] = out[top:] * (1 - a) + g[..., :3] * a
     return (out * 255).astype(np.uint8)
+
+
+BRUSH_FONT = "/usr/share/fonts/truetype/arphic/ukai.ttc"
+_NUMERALS = "一二三四五六七八九"
+_WIND_CHARS = {"1z": "東", "2z": "南", "3z": "西", "4z": "北"}
+
+
+def _brush_text(text: str, box: tuple[int, int, int, int]) -> np.ndarray:
+    """Coverage (FACE_H, FACE_W) float of `text` in the brush font, fitted into `box`."""
+    from PIL import ImageFont
+
+    m = ImageFont.truetype(BRUSH_FONT, 160).getmask(text, mode="L")
+    a = np.asarray(m, np.uint8).reshape(m.size[1], m.size[0])
+    ys, xs = np.nonzero(a > 20)
+    a = a[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
+    x0, y0, x1, y1 = box
+    s = min((x1 - x0) / a.shape[1], (y1 - y0) / a.shape[0])
+    w, h = max(1, int(a.shape[1] * s)), max(1, int(a.shape[0] * s))
+    out = np.zeros((FACE_H, FACE_W), np.float32)
+    ox, oy = (x0 + x1 - w) // 2, (y0 + y1 - h) // 2
+    out[oy:oy + h, ox:ox + w] = cv2.resize(a, (w, h), interpolation=cv2.INTER_AREA).astype(np.float32) / 255.0
+    return out
+
+
+def brush_face(code: str) -> np.ndarray:
+    """A manzu (numeral in dark blue over a red 萬) or wind tile in the brush font, RGB uint8."""
+    out = np.empty((FACE_H, FACE_W, 3), np.float32)
+    out[:] = np.array(IVORY, np.float32)
+    if code[1] == "m":
+        layers = [(_brush_text(_NUMERALS[int(code[0]) - 1], (22, 14, 128, 84)), (25, 35, 90)),
+                  (_brush_text("萬", (18, 92, 132, 188)), (190, 30, 35))]
+    else:
+        layers = [(_brush_text(_WIND_CHARS[code], (16, 26, 134, 174)), (20, 20, 25))]
+    for a, colour in layers:
+        out = out * (1 - a[..., None]) + np.array(colour, np.float32) * a[..., None]
+    return out.astype(np.uint8)
 
 
 def crop_faces() -> dict[str, list[np.ndarray]]:
@@ -260,6 +298,14 @@ def crops_row(rng: np.random.Generator) -> tuple[np.ndarray, list[str]]:
     return img, codes
 
 
+def brush_row(rng: np.random.Generator) -> tuple[np.ndarray, list[str]]:
+    img = table(rng, (95, 70, 50), grain=10)
+    codes = ["1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m", "3z", "3z", "3z", "4z", "4z"]
+    faces = {c: [brush_face(c)] for c in set(codes)}
+    _row(img, codes, 100, 320, 54, 72, (200, 140, 40), faces, rng)
+    return img, codes
+
+
 def standing_apart(rng: np.random.Generator) -> tuple[np.ndarray, list[str]]:
     """A standing hand seen lower and nearer than standing_low, on blue felt, the winning haku
     set apart on its line by most of a tile's width: an upright haku is blank like a tile's
@@ -285,6 +331,7 @@ CASES = {
     "crops_row": ("hand_row", crops_row),
     "standing_tall": ("standing", standing_tall),
     "standing_apart": ("standing", standing_apart),
+    "brush_row": ("hand_row", brush_row),
 }
 
 
