@@ -50,6 +50,7 @@ class Settings:
     tall_faces: bool = True  # a face far taller than wide, read as blank, is read again from its lower part
     drop_misfits: bool = True  # boxes of no tile's shape (a strip of print, a point stick) are not tiles
     drop_unsure_groups: bool = True  # groups read unsurely, and unsure lone boxes beside a sure hand, are clutter
+    judge_with_rejected: bool = True  # boxes read as no tile count (as unsure) in their group's judgement
     # a tile-sized box set apart on a row's line (the winning tile laid apart: an upright haku is
     # half read as no tile) stays unless read as no tile at least this surely (scales.set_apart);
     # None: off
@@ -517,6 +518,8 @@ def assemble(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]],
     idx = []
     sure: list[float] = []
     apart: list[int] = []  # read as a tile, not too surely as none: may be a tile set apart
+    others: list[int] = []  # detected, but read as no tile or too unsurely: company in their group's judgement
+    unsure: list[float] = []  # how surely each of `others` is a tile (0 when read as no tile)
     for i, b in enumerate(boxes):
         p = probs[i]
         # how surely it is this tile rather than another, given that it is a tile
@@ -525,18 +528,35 @@ def assemble(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]],
         else:
             tile_conf = max(p)
         at_edge = b[0] <= m or b[1] <= m or b[2] >= w - m or b[3] >= h - m
+        rejected = reject >= 0 and p[reject] >= settings.reject_threshold
         if (at_edge and tile_conf < settings.border_confidence) or tile_conf < settings.min_confidence:
+            if i < len(boxes) - faint:
+                others.append(i)
+                unsure.append(0.0 if rejected else float(tile_conf))
             continue
-        if (reject >= 0 and p[reject] >= settings.reject_threshold) or i >= len(boxes) - faint:
+        if rejected or i >= len(boxes) - faint:
             if settings.set_apart_reject is not None and (reject < 0 or p[reject] < settings.set_apart_reject):
                 apart.append(i)
+            if rejected and i < len(boxes) - faint:
+                others.append(i)
+                unsure.append(0.0)
             continue
         idx.append(i)
         sure.append(float(tile_conf))
     five = [(float(b[0]), float(b[1]), float(b[2]), float(b[3]), float(b[4])) for b in boxes]
     if idx and (settings.drop_misfits or settings.drop_unsure_groups):
-        # shapes no tile has, and clutter judged by the company it keeps (recognition.scales)
-        kept = scales.keep_tiles([five[i] for i in idx], sure, settings.drop_misfits, settings.drop_unsure_groups)
+        # shapes no tile has, and clutter judged by the company it keeps (recognition.scales). The
+        # boxes read too unsurely, or as no tile (as sure of nothing), are company too: a
+        # keyboard's keys are half read as no tile, and the rest must not pass for a sure group
+        # without them. A box lying over a tile is that tile's fragment, not company.
+        apart_from_tiles = [k for k, i in enumerate(others)
+                            if not any(scales.inside_share(five[i], five[j]) >= 0.3 for j in idx)]
+        if not settings.judge_with_rejected:
+            apart_from_tiles = []
+        company = idx + [others[k] for k in apart_from_tiles]
+        conf = sure + [unsure[k] for k in apart_from_tiles]
+        kept = [k for k in scales.keep_tiles([five[i] for i in company], conf, settings.drop_misfits,
+                                             settings.drop_unsure_groups) if k < len(idx)]
         if settings.set_apart_reject is not None:
             dropped = set(idx) - {idx[k] for k in kept}
             apart = sorted(apart + [i for i in dropped])

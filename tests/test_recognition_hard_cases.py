@@ -24,7 +24,6 @@ with open(os.path.join(HERE, "labels.json")) as _f:
 STILL_FAILING = {
     "brush_row.jpg": "manzu and winds in a brush hand no training saw: 2 of 14 read right",
     "far_row.jpg": "tiles 20 px wide: all seven found at the second scale, but 1p, 9p and 1s misread at that size",
-    "keyboard_alone.jpg": "keys read as tiles (2s, 3z, 5z...): the classifier has seen too few keyboards",
     "keyboard_hand.jpg": "one key read as 2p surely, two keys as face-down tiles",
     "standing_apart.jpg": "6s read as 7s (0.67); the upright haku set apart, a detector peak of 0.32 under its "
                           "threshold, is found as a faint box where a tile set apart stands",

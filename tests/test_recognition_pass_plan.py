@@ -113,3 +113,43 @@ def test_faint_boxes_are_the_faint_peaks_where_a_tile_set_apart_stands() -> None
     assert (faint[0][0] + faint[0][2]) / 2 == pytest.approx((4 + 3 * 13 + 1.5) * 4)
     assert reading.faint_boxes(out, gh, gw, 1.0, 320, 160, boxes, reading.Settings(faint_threshold=None)) == []
     assert reading.faint_boxes(out, gh, gw, 1.0, 320, 160, [], st) == []
+
+
+def _keyboard(read_as_none: int):
+    """A grid of 4 x 10 touching key-sized boxes; the first `read_as_none` read as no tile, the
+    others as tiles at 0.8, 0.9 and (every fifth) 0.99."""
+    labels = ["1m", "2m", "3m", "5z", "none"]
+    boxes = [(50 + c * 42, 100 + r * 42, 90 + c * 42, 140 + r * 42, 0.8) for r in range(4) for c in range(10)]
+    probs = []
+    for k in range(len(boxes)):
+        if k < read_as_none:
+            probs.append([0.02, 0.02, 0.02, 0.02, 0.92])
+        else:
+            p = 0.99 if k % 5 == 0 else (0.8 if k % 2 else 0.9)
+            probs.append([p if j == k % 3 else (1 - p) / 4 for j in range(5)])
+    return boxes, probs, [[1.0, 0.0, 0.0, 0.0]] * len(boxes), labels
+
+
+def test_keys_read_as_no_tile_keep_the_others_from_passing_for_a_sure_group() -> None:
+    """A keyboard: half its keys read as no tile, the others as tiles at 0.8-0.9 (some at 0.99).
+    Judged without the rejected keys, the rest look like a sure group and stay; judged with them
+    (as sure of nothing), the group is unsure and only what is read at 0.97 or more stays."""
+    boxes, probs, orient, labels = _keyboard(24)
+    with_company = reading.assemble(boxes, probs, orient, labels, "none", (800, 600), reading.Settings())
+    without = reading.assemble(boxes, probs, orient, labels, "none", (800, 600),
+                               reading.Settings(judge_with_rejected=False))
+    assert len(without.tiles) == 16
+    assert len(with_company.tiles) == sum(1 for k in range(24, 40) if k % 5 == 0)
+
+
+def test_parts_of_tiles_read_as_no_tile_do_not_unsettle_a_sure_hand() -> None:
+    """A hand of 14 read surely, each tile with a fragment box inside it read as no tile (a
+    blank upper face): the fragments are the tiles' own, not company, and the hand stays."""
+    labels = ["1m", "2m", "3m", "5z", "none"]
+    tiles = [(100 + k * 32, 200, 130 + k * 32, 240, 0.9) for k in range(14)]
+    parts = [(102 + k * 32, 201, 128 + k * 32, 218, 0.6) for k in range(14)]
+    probs = [[0.9 if j == k % 3 else 0.025 for j in range(5)] for k in range(14)]
+    probs += [[0.02, 0.02, 0.02, 0.04, 0.9]] * 14
+    orient = [[1.0, 0.0, 0.0, 0.0]] * 28
+    out = reading.assemble(tiles + parts, probs, orient, labels, "none", (800, 600), reading.Settings())
+    assert len(out.tiles) == 14
