@@ -56,12 +56,13 @@ def test_real_folder_becomes_training_arrays(tmp_path, use_detection, contributi
         assert crops.shape == (len(meta), 64, 64, 3)
 
 
-def test_distractors_never_touch_a_labelled_tile():
+@pytest.mark.parametrize("kinds", [distractors.KINDS, distractors.KINDS_WIDE])
+def test_distractors_never_touch_a_labelled_tile(kinds):
     rng = np.random.default_rng(3)
     for _ in range(40):
         img = np.full((256, 256, 3), (60, 120, 70), np.uint8)
         boxes = np.array([[90, 90, 120, 130, 1], [120, 90, 150, 130, 1], [30, 180, 60, 220, 0]], np.float32)
-        out = distractors.paste(img, boxes, rng, count=4)
+        out = distractors.paste(img, boxes, rng, count=4, kinds=kinds)
         for x1, y1, x2, y2, _ in boxes.astype(int):
             assert (out[y1:y2, x1:x2] == img[y1:y2, x1:x2]).all()
 
@@ -71,3 +72,44 @@ def test_distractor_crops_are_classifier_sized_and_varied():
     crops = np.stack([distractors.crop(rng) for _ in range(20)])
     assert crops.shape == (20, 64, 64, 3) and crops.dtype == np.uint8
     assert len({c.tobytes() for c in crops}) == 20
+
+
+@pytest.mark.parametrize("kind", sorted(set(distractors.KINDS_WIDE) - set(distractors.KINDS)))
+def test_each_wider_clutter_kind_draws_inside_the_corners_it_returns(kind):
+    """Keys, dominoes, playing cards, text and screens (the artwork stage's clutter) are drawn, and
+    the corners `paste` keeps clear of the tiles hold what was drawn."""
+    for seed in range(5):
+        rng = np.random.default_rng(seed)
+        img = np.zeros((400, 400, 3), np.uint8)
+        pts = distractors.draw(img, kind, 200, 200, 40, rng)
+        ys, xs = np.nonzero(img.any(2))
+        assert len(xs) > 200, kind
+        x1, y1 = pts.reshape(-1, 2).min(0)
+        x2, y2 = pts.reshape(-1, 2).max(0)
+        assert xs.min() >= x1 - 3 and xs.max() <= x2 + 3 and ys.min() >= y1 - 3 and ys.max() <= y2 + 3, kind
+
+
+def test_a_fragment_box_is_the_upper_or_lower_part_of_the_face():
+    from training.build_data import fragment_box
+
+    quad = np.array([[100, 50], [160, 50], [160, 130], [100, 130]], np.float32)  # 60 x 80, upright
+    rng = np.random.default_rng(0)
+    seen = set()
+    for _ in range(50):
+        x1, y1, x2, y2 = fragment_box(quad, rng)
+        assert (x1, x2) == (100, 160)
+        assert 0.3 * 80 - 1e-6 <= y2 - y1 <= 0.55 * 80 + 1e-6
+        assert y1 == 50 or y2 == 130
+        seen.add("top" if y1 == 50 else "bottom")
+    assert seen == {"top", "bottom"}
+
+
+def test_the_keyboard_table_is_rows_of_keys():
+    from training.backgrounds import TEX, keys
+
+    tex = keys(np.random.default_rng(5))
+    assert tex.shape == (TEX, TEX, 3) and tex.dtype == np.float32
+    assert 0.0 <= float(tex.min()) and float(tex.max()) <= 1.0
+    # keys are separated by gaps: along a row, the brightness changes many times
+    row = tex[TEX // 2].mean(1)
+    assert int((np.abs(np.diff(row)) > 0.1).sum()) >= 8

@@ -113,7 +113,51 @@ def clutter(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return img
 
 
-def random_texture(rng: np.random.Generator) -> np.ndarray:
+def keys(rng: np.random.Generator) -> np.ndarray:
+    """A keyboard, calculator or keypad filling the table texture: rows of square-ish keys, light
+    or dark, each with a letter, digit or sign (a hand laid on a laptop, issue 19). No key is
+    left blank: a blank ivory square is haku, and the detector must not learn it as table."""
+    dark = rng.random() < 0.5
+    deck = _colour(rng, 0.05, 0.25) if dark else _colour(rng, 0.6, 0.9)
+    shade = 0.9 + 0.2 * _noise(rng, TEX, 300)[..., None]
+    img = np.ascontiguousarray(np.clip(deck * shade * 255, 0, 255).astype(np.uint8))
+    per_row = int(rng.integers(9, 22))  # keys smaller than the tiles of a close-up
+    pitch = TEX / per_row
+    gap = pitch * rng.uniform(0.08, 0.25)
+    aspect = rng.uniform(0.75, 1.25)
+    key = _colour(rng, 0.02, 0.2) if dark else _colour(rng, 0.85, 1.0)
+    if rng.random() < 0.2:  # coloured keys (a calculator, a gaming keyboard)
+        key = _colour(rng, 0.1, 0.9)
+    key_c = tuple(int(v * 255) for v in key)
+    rim_c = tuple(int(v * 150) for v in key)
+    ink = (230, 230, 230) if float(np.mean(key)) < 0.5 else (25, 25, 30)
+    y, row = gap, 0
+    while y < TEX:
+        h = pitch * aspect - gap
+        x = gap - (row * pitch * rng.uniform(0.2, 0.5)) % pitch
+        while x < TEX:
+            w = pitch - gap
+            if rng.random() < 0.08:  # a wide key (shift, space, enter)
+                w = pitch * rng.uniform(1.5, 6) - gap
+            cv2.rectangle(img, (int(x), int(y)), (int(x + w), int(y + h)), key_c, -1, cv2.LINE_AA)
+            cv2.line(img, (int(x), int(y + h)), (int(x + w), int(y + h)), rim_c, max(1, int(gap * 0.4)), cv2.LINE_AA)
+            if w < pitch * 1.2:  # every key carries its legend: a blank ivory key is what haku looks like
+                ch = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+-=%#"[int(rng.integers(0, 41))]
+                scale = h / 40.0 * rng.uniform(0.5, 1.0)
+                org = (int(x + w * rng.uniform(0.1, 0.45)), int(y + h * rng.uniform(0.45, 0.8)))
+                cv2.putText(img, ch, org, cv2.FONT_HERSHEY_SIMPLEX, scale, ink, max(1, int(scale * 2)), cv2.LINE_AA)
+            x += w + gap
+        y += pitch * aspect
+        row += 1
+    return img.astype(np.float32) / 255.0
+
+
+KEYBOARD_SHARE = 0.12  # of the tables in the artwork stage (training.build_data --keyboards)
+
+
+def random_texture(rng: np.random.Generator, wide: bool = False) -> np.ndarray:
+    if wide and rng.random() < KEYBOARD_SHARE:
+        return keys(rng)
     r = rng.random()
     if r < 0.3:
         t = cloth(rng)
@@ -132,10 +176,11 @@ def random_texture(rng: np.random.Generator) -> np.ndarray:
     return np.ascontiguousarray(t, dtype=np.float32)
 
 
-def table(cam, size: tuple[int, int], rng: np.random.Generator) -> np.ndarray:
-    """Float RGB image of the table plane (z = 0) as the camera sees it, and a wall beyond."""
+def table(cam, size: tuple[int, int], rng: np.random.Generator, wide: bool = False) -> np.ndarray:
+    """Float RGB image of the table plane (z = 0) as the camera sees it, and a wall beyond.
+    `wide` (the artwork stage) lets the table be a keyboard or keypad now and then."""
     w, h = size
-    far = random_texture(rng)
+    far = random_texture(rng, wide)
     canvas = cv2.resize(far, (w, h), interpolation=cv2.INTER_AREA) * rng.uniform(0.4, 1.0)
     # where do the image corners (and the middle of its edges) meet the table?
     us = np.array([0, w / 2, w, w, w, w / 2, 0, 0], np.float64)
@@ -155,7 +200,7 @@ def table(cam, size: tuple[int, int], rng: np.random.Generator) -> np.ndarray:
     hits = np.array(hits)
     x0, y0 = hits.min(0) - 0.5
     x1, y1 = hits.max(0) + 0.5
-    tex = random_texture(rng)
+    tex = random_texture(rng, wide)
     for _ in range(40):
         corners = np.array([[x0, y1, 0], [x1, y1, 0], [x1, y0, 0], [x0, y0, 0]])
         img_pts, z = cam.project(corners)

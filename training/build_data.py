@@ -30,6 +30,9 @@ DET_W, DET_H = 384, 512
 RENDER_SHORT, RENDER_LONG = 768, 1024
 
 _bank = None
+# set by main() before the workers fork: the scene seed, the artwork stage's wider sources, and
+# the share of tiles that also give a crop of part of their face (class none)
+OPTIONS = {"seed": SEED, "wide": False, "fragments": 0.0, "keyboards": 0.12}
 
 
 def _get_bank():
@@ -37,8 +40,29 @@ def _get_bank():
     if _bank is None:
         from training.textures import TextureBank
 
-        _bank = TextureBank()
+        _bank = TextureBank(wide=bool(OPTIONS["wide"]))
+        from training import backgrounds
+
+        backgrounds.KEYBOARD_SHARE = float(OPTIONS["keyboards"])
     return _bank
+
+
+def fragment_box(quad: np.ndarray, rng: np.random.Generator) -> list[float]:
+    """The box of part of a tile's face (quad: TL, TR, BR, BL as seen glyph-up): its upper or
+    lower 30-55% (one group of a pinzu's pips, a manzu's numeral). A detector that boxes such a
+    part must hear "not a tile" from the classifier. (Left or right halves are not used: their
+    square crop holds the whole tile, barely off centre. Blank parts, and haku, are not used
+    either (`_inked`): a blank ivory face is haku, a tile.)"""
+    tl, tr, br, bl = (np.asarray(p, np.float64) for p in quad)
+    t = rng.uniform(0.3, 0.55)
+    if rng.random() < 0.5:
+        part = [tl, tr, tr + (br - tr) * t, tl + (bl - tl) * t]
+    else:
+        part = [bl + (tl - bl) * t, br + (tr - br) * t, br, bl]
+    pts = np.array(part)
+    x1, y1 = pts.min(0)
+    x2, y2 = pts.max(0)
+    return [float(x1), float(y1), float(x2), float(y2)]
 
 
 def _jitter(box, rng, amount):
@@ -59,8 +83,15 @@ def _iou(a, b):
     return inter / max(ua, 1e-6)
 
 
+def _inked(img: np.ndarray, box: list[float]) -> bool:
+    """Does the part of the image in `box` carry ink (not one flat colour)?"""
+    x1, y1, x2, y2 = (int(round(v)) for v in box)
+    patch = img[max(y1, 0):max(y2, 0), max(x1, 0):max(x2, 0)]
+    return patch.size > 0 and float(cv2.cvtColor(patch, cv2.COLOR_RGB2GRAY).std()) > 18.0
+
+
 def make_sample(idx: int):
-    rng = np.random.default_rng([SEED, idx])
+    rng = np.random.default_rng([int(OPTIONS["seed"]), idx])
     portrait = rng.random() < 0.6
     size = (RENDER_SHORT, RENDER_LONG) if portrait else (RENDER_LONG, RENDER_SHORT)
     scene = random_scene(rng, size)
@@ -75,6 +106,11 @@ def make_sample(idx: int):
             for _ in range(2):
                 boxes.append(_jitter(lab.box, rng, 0.06))
                 meta.append((CLASS_INDEX[lab.code], orient, 1 if lab.code == BACK else 0))
+            if OPTIONS["fragments"] and lab.code not in (BACK, "5z") and rng.random() < float(OPTIONS["fragments"]):
+                part = fragment_box(lab.quad, rng)
+                if _inked(img, part):  # a blank part looks like haku, which is a tile
+                    boxes.append(part)
+                    meta.append((CLASS_INDEX[NONE], -1, 0))
         elif lab.status == "negative" and lab.box[2] - lab.box[0] > 4 and lab.visible > 0.5:
             boxes.append(_jitter(lab.box, rng, 0.06))  # a tile on its edge, or seen edge-on
             meta.append((CLASS_INDEX[NONE], -1, 0))
@@ -122,7 +158,14 @@ def main() -> None:
     ap.add_argument("--scenes", type=int, default=6000)
     ap.add_argument("--out", default="training/work/data")
     ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--seed", type=int, default=SEED, help="scene i is drawn from (seed, i)")
+    ap.add_argument("--wide", action="store_true",
+                    help="the artwork stage: faces also from training.artwork, tables that are keyboards")
+    ap.add_argument("--fragments", type=float, default=0.0,
+                    help="share of face-up tiles that also give a crop of part of their face, as class none")
+    ap.add_argument("--keyboards", type=float, default=0.12, help="with --wide: share of tables that are keyboards")
     args = ap.parse_args()
+    OPTIONS.update(seed=args.seed, wide=args.wide, fragments=args.fragments, keyboards=args.keyboards)
     os.makedirs(args.out, exist_ok=True)
     cv2.setNumThreads(1)
     n = args.scenes

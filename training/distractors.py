@@ -12,6 +12,9 @@ import cv2
 import numpy as np
 
 KINDS = ("die", "stick", "paper", "phone", "hand", "card", "edge", "cup", "coin")
+# the artwork stage (issue 19) adds what players' photos showed being read as tiles: keyboard and
+# calculator keys, dominoes, playing cards, printed text, a lit phone screen
+KINDS_WIDE = KINDS + ("keys", "keys", "domino", "playing_card", "text", "screen")
 
 
 def _col(rng: np.random.Generator, base: tuple[int, int, int], jitter: int = 20) -> tuple[int, int, int]:
@@ -41,6 +44,80 @@ def draw(img: np.ndarray, kind: str, cx: float, cy: float, s: float, rng: np.ran
             x, y = ox * side * 0.27, oy * side * 0.27
             cv2.circle(img, (int(cx + c * x - sn * y), int(cy + sn * x + c * y)), max(1, int(side * (0.12 if n > 1 else 0.18))),
                        pip, -1, cv2.LINE_AA)
+        return pts
+    if kind == "keys":  # a block of keys, each about a tile's size, with a letter or digit
+        n_x, n_y = int(rng.integers(2, 7)), int(rng.integers(1, 4))
+        pitch = s * rng.uniform(0.6, 1.1)
+        dark = rng.random() < 0.5
+        key = _col(rng, (30, 30, 34) if dark else (235, 235, 232), 15)
+        ink = (230, 230, 230) if dark else (40, 40, 45)
+        c, sn = np.cos(np.deg2rad(ang)), np.sin(np.deg2rad(ang))
+        for i in range(n_x):
+            for j in range(n_y):
+                ox, oy = (i - (n_x - 1) / 2) * pitch, (j - (n_y - 1) / 2) * pitch
+                kx, ky = cx + c * ox - sn * oy, cy + sn * ox + c * oy
+                cv2.fillConvexPoly(img, _rotated_rect(kx, ky, pitch * 0.85, pitch * 0.85, ang), key, cv2.LINE_AA)
+                ch = "QWERTYUIOPASDFGHJKLZXCVBNM1234567890"[int(rng.integers(0, 36))]
+                cv2.putText(img, ch, (int(kx - pitch * 0.2), int(ky + pitch * 0.2)), cv2.FONT_HERSHEY_SIMPLEX,
+                            pitch / 45.0, ink, max(1, int(pitch / 25)), cv2.LINE_AA)
+        half = pitch * (max(n_x, n_y) / 2 + 0.5)
+        return np.array([[cx - half, cy - half], [cx + half, cy + half]], np.int32)
+    if kind == "domino":  # twice as long as wide, a line across, pips on both halves
+        w = s * rng.uniform(0.45, 0.7)
+        pts = _rotated_rect(cx, cy, w, w * 2, ang)
+        black = rng.random() < 0.4
+        cv2.fillConvexPoly(img, pts, _col(rng, (25, 25, 25) if black else (240, 238, 228), 10), cv2.LINE_AA)
+        pip = (240, 240, 240) if black else (20, 20, 20)
+        c, sn = np.cos(np.deg2rad(ang)), np.sin(np.deg2rad(ang))
+        p0 = (int(cx - c * w * 0.45), int(cy - sn * w * 0.45))
+        p1 = (int(cx + c * w * 0.45), int(cy + sn * w * 0.45))
+        cv2.line(img, p0, p1, pip, max(1, int(w * 0.05)), cv2.LINE_AA)
+        for half in (-1, 1):
+            for _ in range(int(rng.integers(0, 7))):
+                ox, oy = rng.uniform(-0.3, 0.3) * w, half * rng.uniform(0.2, 0.8) * w
+                cv2.circle(img, (int(cx + c * ox - sn * oy), int(cy + sn * ox + c * oy)), max(1, int(w * 0.09)), pip, -1,
+                           cv2.LINE_AA)
+        return pts
+    if kind == "playing_card":  # larger than a tile, a rank in two corners and suit marks
+        w = s * rng.uniform(1.4, 2.2)
+        pts = _rotated_rect(cx, cy, w, w * 1.4, ang)
+        cv2.fillConvexPoly(img, pts, _col(rng, (245, 245, 242), 8), cv2.LINE_AA)
+        red = rng.random() < 0.5
+        ink = (200, 25, 35) if red else (20, 20, 20)
+        c, sn = np.cos(np.deg2rad(ang)), np.sin(np.deg2rad(ang))
+        rank = "A23456789TJQK"[int(rng.integers(0, 13))]
+        for sx, sy in ((-0.3, -0.3), (0.08, 0.5)):
+            ox, oy = sx * w, sy * w
+            cv2.putText(img, rank, (int(cx + c * ox - sn * oy), int(cy + sn * ox + c * oy)), cv2.FONT_HERSHEY_SIMPLEX,
+                        w / 150.0, ink, max(1, int(w / 60)), cv2.LINE_AA)
+        for _ in range(int(rng.integers(1, 8))):
+            ox, oy = rng.uniform(-0.25, 0.25) * w, rng.uniform(-0.45, 0.45) * w
+            cv2.circle(img, (int(cx + c * ox - sn * oy), int(cy + sn * ox + c * oy)), max(1, int(w * 0.07)), ink, -1, cv2.LINE_AA)
+        return pts
+    if kind == "text":  # a printed page corner: lines of letters
+        w, h = s * rng.uniform(2.5, 5), s * rng.uniform(1.5, 4)
+        pts = _rotated_rect(cx, cy, w, h, 0)
+        cv2.fillConvexPoly(img, pts, _col(rng, (238, 236, 230), 15), cv2.LINE_AA)
+        ink = _col(rng, (30, 30, 35), 20)
+        size = s * rng.uniform(0.15, 0.4)
+        y = cy - h / 2 + size * 1.3
+        while y < cy + h / 2 - size * 0.3:
+            line = "".join("ABCDEFGHIJKLMNOPQRSTUVWXYZ 0123456789"[int(rng.integers(0, 37))] for _ in range(int(w / size)))
+            cv2.putText(img, line, (int(cx - w / 2 + size * 0.3), int(y)), cv2.FONT_HERSHEY_SIMPLEX, size / 30.0, ink,
+                        max(1, int(size / 12)), cv2.LINE_AA)
+            y += size * 1.5
+        return pts
+    if kind == "screen":  # a lit phone screen with bars and icons
+        w = s * rng.uniform(1.2, 1.8)
+        pts = _rotated_rect(cx, cy, w, w * 2, ang)
+        cv2.fillConvexPoly(img, pts, _col(rng, (20, 20, 24), 10), cv2.LINE_AA)
+        inner = _rotated_rect(cx, cy, w * 0.9, w * 1.85, ang)
+        cv2.fillConvexPoly(img, inner, _col(rng, (230, 230, 235) if rng.random() < 0.5 else (40, 60, 90), 25), cv2.LINE_AA)
+        c, sn = np.cos(np.deg2rad(ang)), np.sin(np.deg2rad(ang))
+        for _ in range(int(rng.integers(3, 9))):
+            ox, oy = rng.uniform(-0.3, 0.3) * w, rng.uniform(-0.8, 0.8) * w
+            cv2.fillConvexPoly(img, _rotated_rect(cx + c * ox - sn * oy, cy + sn * ox + c * oy, w * 0.18, w * 0.18, ang),
+                               _col(rng, (120, 120, 120), 110), cv2.LINE_AA)
         return pts
     if kind == "stick":
         ln, th = s * rng.uniform(2.5, 5.0), s * rng.uniform(0.09, 0.16)
@@ -132,7 +209,8 @@ def _hits(pts: np.ndarray, boxes: np.ndarray, margin: float) -> bool:
     return bool(((boxes[:, 0] < x2) & (boxes[:, 2] > x1) & (boxes[:, 1] < y2) & (boxes[:, 3] > y1)).any())
 
 
-def paste(img: np.ndarray, boxes: np.ndarray, rng: np.random.Generator, count: int = 2) -> np.ndarray:
+def paste(img: np.ndarray, boxes: np.ndarray, rng: np.random.Generator, count: int = 2,
+          kinds: tuple[str, ...] = KINDS) -> np.ndarray:
     """Draw up to `count` distractors into a copy of `img` where they touch none of `boxes`
     (n, >=4, in pixels; every box, tile or ignore). Size scale: the median box height, or a
     random tile-like size when there is no box."""
@@ -141,7 +219,7 @@ def paste(img: np.ndarray, boxes: np.ndarray, rng: np.random.Generator, count: i
     b = np.asarray(boxes, np.float32).reshape(-1, 5)[:, :4] if len(boxes) else np.zeros((0, 4), np.float32)
     s0 = float(np.median(np.maximum(b[:, 2] - b[:, 0], b[:, 3] - b[:, 1]))) if len(b) else float(rng.uniform(18, 70))
     for _ in range(count):
-        kind = KINDS[int(rng.integers(0, len(KINDS)))]
+        kind = kinds[int(rng.integers(0, len(kinds)))]
         s = s0 * float(np.exp(rng.uniform(-0.3, 0.3)))
         cx, cy = float(rng.uniform(0, w)), float(rng.uniform(0, h))
         trial = np.zeros_like(out)
@@ -168,14 +246,15 @@ def paste(img: np.ndarray, boxes: np.ndarray, rng: np.random.Generator, count: i
     return out
 
 
-def crop(rng: np.random.Generator, background: np.ndarray | None = None, size: int = 64) -> np.ndarray:
+def crop(rng: np.random.Generator, background: np.ndarray | None = None, size: int = 64,
+         kinds: tuple[str, ...] = KINDS) -> np.ndarray:
     """A classifier-sized crop showing (part of) one distractor on `background` (size x size RGB)
     or on a plain noisy surface, as a detector false alarm would be cropped."""
     if background is None:
         base = np.array(_col(rng, (90, 110, 90), 80), np.float32)
         background = np.clip(base + rng.normal(0, 8, (size, size, 3)), 0, 255).astype(np.uint8)
     img = background.copy()
-    kind = KINDS[int(rng.integers(0, len(KINDS)))]
+    kind = kinds[int(rng.integers(0, len(kinds)))]
     s = size / 1.2 * float(rng.uniform(0.6, 1.2))  # the crop is 1.2x the supposed box
     cx, cy = size / 2 + rng.normal(0, size * 0.15), size / 2 + rng.normal(0, size * 0.15)
     draw(img, kind, cx, cy, s, rng)

@@ -203,7 +203,7 @@ def render(scene: Scene, bank: TextureBank, rng: np.random.Generator) -> tuple[n
     cam = scene.camera
     light = np.array([rng.uniform(-0.6, 0.6), rng.uniform(-0.6, 0.6), -1.0])
     light /= np.linalg.norm(light)
-    canvas = backgrounds.table(cam, scene.size, rng)
+    canvas = backgrounds.table(cam, scene.size, rng, wide=bank.art is not None)
     _draw_shadows(canvas, scene, light, rng)
 
     order = sorted(range(len(scene.tiles)), key=lambda i: -np.linalg.norm(scene.tiles[i].center - cam.pos))

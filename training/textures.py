@@ -86,13 +86,20 @@ def _crop_glyph(face: np.ndarray) -> Glyph:
 
 
 class TextureBank:
-    """All face sources, loaded once per process."""
+    """All face sources, loaded once per process. `wide` adds `training.artwork` (tiles set in
+    several CJK fonts, procedural pins and sticks, Unicode line art), drawn for ART_SHARE of the
+    light faces; without it the draws are exactly those of the earlier stages."""
 
-    def __init__(self) -> None:
+    def __init__(self, wide: bool = False) -> None:
         self.regular = _load_fluffy("Regular")
         self.black = _load_fluffy("Black")
         crops = _load_crops()
         self.crops = {c: [_crop_glyph(f) for f in fs] for c, fs in crops.items()}
+        self.art = None
+        if wide:
+            from training.artwork import ArtworkBank
+
+            self.art = ArtworkBank()
 
     def has_crops(self, code: str) -> bool:
         return bool(self.crops.get(code))
@@ -179,6 +186,9 @@ def _thicken(alpha: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return alpha
 
 
+ART_SHARE = 0.45
+
+
 def face_texture(bank: TextureBank, code: str, scheme: InkScheme, rng: np.random.Generator) -> np.ndarray:
     """RGBA float32 (TEX_H, TEX_W, 4) face for tile `code` (mpsz, 0 = red five)."""
     is_red = code[0] == "0"
@@ -190,6 +200,9 @@ def face_texture(bank: TextureBank, code: str, scheme: InkScheme, rng: np.random
         rgb, alpha = glyph.rgb, glyph.alpha
         if is_red and rng.random() < 0.5:
             rgb, alpha = _recolour(bank.black[base], scheme, True, rng)
+    elif bank.art is not None and rng.random() < ART_SHARE:
+        ground = scheme.face
+        rgb, alpha = _recolour(bank.art.pick(base, rng), scheme, is_red, rng)
     elif src < 0.32 and bank.has_crops(base):
         ground = scheme.face
         glyph = bank.crops[base][rng.integers(len(bank.crops[base]))]

@@ -120,7 +120,10 @@ def main() -> None:
                     help="share of crops taken as in a dim room or out of focus (darker, noisier, blurred)")
     ap.add_argument("--distractors", type=float, default=0.0,
                     help="share of each batch replaced by drawn non-tiles (class none)")
+    ap.add_argument("--clutter", choices=("basic", "wide"), default="basic",
+                    help="which drawn non-tiles: wide adds keys, dominoes, playing cards, text, screens")
     args = ap.parse_args()
+    kinds = distractors.KINDS_WIDE if args.clutter == "wide" else distractors.KINDS
     make_deterministic(args.seed, args.threads)
     log = Log(args.out + ".log")
 
@@ -177,7 +180,7 @@ def main() -> None:
                 if k:
                     batch, bmeta = batch.copy(), bmeta.copy()
                     for j in rng.choice(len(idx), k, replace=False):
-                        batch[j] = distractors.crop(rng)
+                        batch[j] = distractors.crop(rng, kinds=kinds)
                         bmeta[j] = (CLASSES.index(NONE), -1, 0)
             x = torch.from_numpy(batch).permute(0, 3, 1, 2).float() / 255.0
             m = torch.from_numpy(bmeta.astype(np.int64))

@@ -119,6 +119,8 @@ def main() -> None:
                     help="share of crops taken as in a dim room or out of focus (darker, noisier, blurred)")
     ap.add_argument("--distractors", type=float, default=0.0,
                     help="share of crops given 1-3 drawn non-tiles (dice, sticks, paper, phones, hands, edges)")
+    ap.add_argument("--clutter", choices=("basic", "wide"), default="basic",
+                    help="which drawn non-tiles: wide adds keys, dominoes, playing cards, text, screens")
     ap.add_argument("--out", default="training/work/detector.pt")
     ap.add_argument("--steps", type=int, default=5000)
     ap.add_argument("--batch", type=int, default=16)
@@ -128,6 +130,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=11)
     ap.add_argument("--limit", type=int, default=0)
     args = ap.parse_args()
+    kinds = distractors.KINDS_WIDE if args.clutter == "wide" else distractors.KINDS
     make_deterministic(args.seed, args.threads)
     cv2.setNumThreads(1)
     log = Log(args.out + ".log")
@@ -167,7 +170,7 @@ def main() -> None:
         for src, src_boxes, i, aspect in picks:
             im, b = sample(np.asarray(src[i]), src_boxes[i], args.size, rng, aspect)
             if args.distractors and rng.random() < args.distractors:
-                im = distractors.paste(im, b, rng, int(rng.integers(1, 4)))
+                im = distractors.paste(im, b, rng, int(rng.integers(1, 4)), kinds)
             if args.photometric and rng.random() < args.photometric:
                 im = photometric(im, rng)
             h, wt, r, m = make_targets(b, args.size)

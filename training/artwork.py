@@ -1,0 +1,330 @@
+"""More ways of drawing each tile, for training only: sets differ in their artwork, and a model
+that saw one artist reads another set's 四 as 西 or its 9s as 6s (issue 19).
+
+Three free sources, all drawn here at run time (nothing is copied into the project):
+- **fonts**: manzu (a number kanji over 萬) and honours (東南西北, 發, 中) set in the CJK fonts a
+  Debian machine has (`fonts-ipafont-mincho`, `fonts-ipafont-gothic`, `fonts-aoyagi-kouzan-t`,
+  `fonts-noto-cjk`), each a different hand: mincho, gothic, calligraphy, serif, sans; haku blank
+  or with a framed border. `fonts-arphic-ukai` (a brush kai hand) is held out: the hard-case
+  suite's brush_row is set in it;
+- **procedural pinzu and souzu**: circles and bamboo sticks at the usual places for each number,
+  with the usual red ones, in several styles (rings, flowers, solid discs; plain or jointed
+  sticks), sizes and spacings; 1s as a drawn bird or one large stick;
+- **the Mahjong Tiles block of Unicode** as drawn by Symbola (`fonts-symbola`), line art.
+
+Each glyph is a `textures.Glyph` (ink on a transparent face with its ink kinds), recoloured per
+scene like the other sources. A font that is missing is skipped; `available_fonts()` says which
+were found, and `ArtworkBank` fails if none is.
+"""
+from __future__ import annotations
+
+import os
+
+import cv2
+import numpy as np
+from PIL import Image, ImageDraw, ImageFont
+
+from training.textures import TEX_H, TEX_W, Glyph
+
+# AR PL UKai (fonts-arphic-ukai, a brush kai hand) is kept out of training on purpose: the
+# hard-case suite's brush_row is set in it, so that case measures artwork nothing was trained on.
+HELD_OUT_FONT = ("/usr/share/fonts/truetype/arphic/ukai.ttc", 0)
+FONT_FILES = (
+    ("/usr/share/fonts/opentype/ipafont-mincho/ipam.ttf", 0),
+    ("/usr/share/fonts/opentype/ipafont-gothic/ipag.ttf", 0),
+    ("/usr/share/fonts/truetype/aoyagi-kouzan-t/AoyagiKouzanT.ttf", 0),
+    ("/usr/share/fonts/opentype/noto/NotoSerifCJK-Bold.ttc", 0),
+    ("/usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc", 0),
+)
+SYMBOLA = "/usr/share/fonts/truetype/ancient-scripts/Symbola_hint.ttf"
+
+NUMERALS = "一二三四五六七八九"
+WINDS = {"1z": "東", "2z": "南", "3z": "西", "4z": "北"}
+# Unicode Mahjong Tiles: winds, dragons (red, green, white), then man, sou, pin 1-9
+_UNICODE = {"1z": 0x1F000, "2z": 0x1F001, "3z": 0x1F002, "4z": 0x1F003, "7z": 0x1F004, "6z": 0x1F005, "5z": 0x1F006,
+            **{f"{n}m": 0x1F006 + n for n in range(1, 10)}, **{f"{n}s": 0x1F00F + n for n in range(1, 10)},
+            **{f"{n}p": 0x1F018 + n for n in range(1, 10)}}
+
+# pip and stick centres in a unit face (x, y in 0-1), and which are red in most Japanese sets
+_PIN = {
+    2: [(0.5, 0.27), (0.5, 0.73)],
+    3: [(0.27, 0.22), (0.5, 0.5), (0.73, 0.78)],
+    4: [(0.3, 0.28), (0.7, 0.28), (0.3, 0.72), (0.7, 0.72)],
+    5: [(0.28, 0.22), (0.72, 0.22), (0.5, 0.5), (0.28, 0.78), (0.72, 0.78)],
+    6: [(0.3, 0.17), (0.7, 0.17), (0.3, 0.5), (0.7, 0.5), (0.3, 0.8), (0.7, 0.8)],
+    7: [(0.24, 0.13), (0.5, 0.22), (0.76, 0.31), (0.3, 0.58), (0.7, 0.58), (0.3, 0.84), (0.7, 0.84)],
+    8: [(0.3, 0.13), (0.7, 0.13), (0.3, 0.38), (0.7, 0.38), (0.3, 0.62), (0.7, 0.62), (0.3, 0.87), (0.7, 0.87)],
+    9: [(x, y) for y in (0.18, 0.5, 0.82) for x in (0.22, 0.5, 0.78)],
+}
+_PIN_RED = {5: {2}, 6: {2, 3, 4, 5}, 7: {3, 4, 5, 6}, 9: {3, 4, 5}}
+_SOU = {
+    2: [(0.5, 0.27), (0.5, 0.73)],
+    3: [(0.5, 0.27), (0.3, 0.73), (0.7, 0.73)],
+    4: [(0.3, 0.27), (0.7, 0.27), (0.3, 0.73), (0.7, 0.73)],
+    5: [(0.24, 0.27), (0.76, 0.27), (0.5, 0.5), (0.24, 0.73), (0.76, 0.73)],
+    6: [(x, y) for y in (0.27, 0.73) for x in (0.22, 0.5, 0.78)],
+    7: [(0.5, 0.14)] + [(x, y) for y in (0.47, 0.82) for x in (0.22, 0.5, 0.78)],
+    8: [(x, y) for y in (0.27, 0.73) for x in (0.16, 0.39, 0.61, 0.84)],
+    9: [(x, y) for y in (0.18, 0.5, 0.82) for x in (0.22, 0.5, 0.78)],
+}
+_SOU_RED = {5: {2}, 7: {0}, 9: {1, 4, 7}}
+_GREENS = [(30, 110, 60), (20, 90, 40), (40, 130, 90)]
+_BLUES = [(30, 60, 140), (20, 40, 100), (40, 90, 160)]
+_RED = (200, 30, 40)
+
+
+def available_fonts() -> list[tuple[str, int]]:
+    return [(p, i) for p, i in FONT_FILES if os.path.exists(p)]
+
+
+class _Canvas:
+    """Ink drawn at 2x the texture size: colour, coverage and ink kind (0 white detail, 1 red,
+    2 other)."""
+
+    def __init__(self) -> None:
+        self.w, self.h = TEX_W * 2, TEX_H * 2
+        self.rgb = np.zeros((self.h, self.w, 3), np.float32)
+        self.alpha = np.zeros((self.h, self.w), np.float32)
+        self.kind = np.zeros((self.h, self.w), np.uint8)
+
+    def add(self, mask: np.ndarray, colour: tuple[int, int, int], kind: int) -> None:
+        a = mask.astype(np.float32) / 255.0 if mask.dtype == np.uint8 else mask
+        self.rgb = self.rgb * (1 - a[..., None]) + np.array(colour, np.float32)[None, None] / 255.0 * a[..., None]
+        self.alpha = np.maximum(self.alpha, a)
+        self.kind[a > 0.5] = kind
+
+    def blank(self) -> np.ndarray:
+        return np.zeros((self.h, self.w), np.uint8)
+
+    def glyph(self) -> Glyph:
+        rgb = cv2.resize(self.rgb, (TEX_W, TEX_H), interpolation=cv2.INTER_AREA)
+        alpha = cv2.resize(self.alpha, (TEX_W, TEX_H), interpolation=cv2.INTER_AREA)
+        kind = cv2.resize(self.kind, (TEX_W, TEX_H), interpolation=cv2.INTER_NEAREST)
+        return Glyph(np.clip(rgb, 0, 1), np.clip(alpha, 0, 1), kind)
+
+
+def _mask(text: str, font: tuple[str, int]) -> np.ndarray:
+    m = ImageFont.truetype(font[0], 200, index=font[1]).getmask(text, mode="L")
+    return np.asarray(m, np.uint8).reshape(m.size[1], m.size[0])
+
+
+def _rendered(text: str, font: tuple[str, int]) -> np.ndarray | None:
+    """`text` as the font draws it, or None where the font has no such character (it would draw
+    its "missing" box, the same as for a private-use code point)."""
+    src = _mask(text, font)
+    missing = _mask("\U0010fffd", font)
+    if not (src > 20).any() or (src.shape == missing.shape and np.array_equal(src, missing)):
+        return None
+    return src
+
+
+def _text_mask(canvas: _Canvas, text: str, font: tuple[str, int], box: tuple[float, float, float, float]) -> np.ndarray:
+    """`text` in `font`, scaled to fill `box` (x0, y0, x1, y1 in 0-1 of the face), keeping its shape."""
+    src = _rendered(text, font)
+    if src is None:  # the font lacks this character: the first font that has it draws it
+        for other in available_fonts():
+            src = _rendered(text, other)
+            if src is not None:
+                break
+        else:
+            return canvas.blank()
+    ys, xs = np.nonzero(src > 20)
+    if len(xs) == 0:
+        return canvas.blank()
+    src = src[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
+    x0, y0, x1, y1 = box[0] * canvas.w, box[1] * canvas.h, box[2] * canvas.w, box[3] * canvas.h
+    s = min((x1 - x0) / src.shape[1], (y1 - y0) / src.shape[0])
+    w, h = max(1, int(src.shape[1] * s)), max(1, int(src.shape[0] * s))
+    out = canvas.blank()
+    ox, oy = int((x0 + x1 - w) / 2), int((y0 + y1 - h) / 2)
+    out[oy:oy + h, ox:ox + w] = cv2.resize(src, (w, h), interpolation=cv2.INTER_AREA)
+    return out
+
+
+def font_glyph(code: str, font: tuple[str, int], rng: np.random.Generator) -> Glyph:
+    """A manzu or honour tile set in `font`."""
+    c = _Canvas()
+    dark = (int(rng.integers(0, 40)), int(rng.integers(0, 40)), int(rng.integers(0, 60)))
+    n, suit = int(code[0]), code[1]
+    if suit == "m":
+        split = float(rng.uniform(0.42, 0.5))
+        c.add(_text_mask(c, NUMERALS[n - 1], font, (0.14, 0.06, 0.86, split)), dark, 2)
+        man = "萬" if rng.random() < 0.8 else "万"
+        c.add(_text_mask(c, man, font, (0.12, split + 0.03, 0.88, 0.95)), _RED, 1)
+    elif code in WINDS:
+        c.add(_text_mask(c, WINDS[code], font, (0.1, 0.12, 0.9, 0.88)), dark if rng.random() < 0.7 else _BLUES[0], 2)
+    elif code == "7z":
+        c.add(_text_mask(c, "中", font, (0.1, 0.1, 0.9, 0.9)), _RED, 1)
+    elif code == "6z":
+        c.add(_text_mask(c, "發" if rng.random() < 0.85 else "发", font, (0.1, 0.1, 0.9, 0.9)),
+              _GREENS[int(rng.integers(len(_GREENS)))], 2)
+    elif code == "5z":
+        if rng.random() < 0.5:  # a framed haku; otherwise a blank face
+            m = c.blank()
+            inset = float(rng.uniform(0.1, 0.2))
+            t = max(3, int(rng.uniform(0.025, 0.06) * c.w))
+            cv2.rectangle(m, (int(inset * c.w), int(inset * c.h * 0.8)), (int((1 - inset) * c.w), int((1 - inset * 0.8) * c.h)),
+                          255, t, cv2.LINE_AA)
+            c.add(m, _BLUES[int(rng.integers(len(_BLUES)))], 2)
+    else:
+        raise ValueError(f"no font glyph for {code}")
+    return c.glyph()
+
+
+def _pip(c: _Canvas, x: float, y: float, r: float, colour: tuple[int, int, int], kind: int, style: int) -> None:
+    cx, cy, rr = int(x * c.w), int(y * c.h), max(3, int(r * c.w))
+    m = c.blank()
+    cv2.circle(m, (cx, cy), rr, 255, -1, cv2.LINE_AA)
+    c.add(m, colour, kind)
+    hole = c.blank()
+    if style == 0:  # ring with a dot: the usual Japanese pin
+        cv2.circle(hole, (cx, cy), int(rr * 0.72), 255, -1, cv2.LINE_AA)
+        c.add(hole, (255, 255, 255), 0)
+        dot = c.blank()
+        cv2.circle(dot, (cx, cy), max(2, int(rr * 0.35)), 255, -1, cv2.LINE_AA)
+        c.add(dot, colour, kind)
+    elif style == 1:  # concentric rings
+        for k, f in enumerate((0.8, 0.6, 0.4)):
+            ring = c.blank()
+            cv2.circle(ring, (cx, cy), max(2, int(rr * f)), 255, -1, cv2.LINE_AA)
+            c.add(ring, (255, 255, 255) if k % 2 == 0 else colour, 0 if k % 2 == 0 else kind)
+    elif style == 2:  # a flower: petals left white
+        for a in range(0, 360, 45):
+            p = c.blank()
+            px, py = cx + int(np.cos(np.deg2rad(a)) * rr * 0.55), cy + int(np.sin(np.deg2rad(a)) * rr * 0.55)
+            cv2.circle(p, (px, py), max(1, int(rr * 0.2)), 255, -1, cv2.LINE_AA)
+            c.add(p, (255, 255, 255), 0)
+    # style 3: a solid disc
+
+
+def pin_glyph(n: int, rng: np.random.Generator) -> Glyph:
+    c = _Canvas()
+    style = int(rng.integers(0, 4))
+    blue = _BLUES[int(rng.integers(len(_BLUES)))]
+    green = _GREENS[int(rng.integers(len(_GREENS)))]
+    if n == 1:
+        r = float(rng.uniform(0.36, 0.44))
+        for k, f in enumerate((1.0, 0.8, 0.62, 0.45, 0.28)):
+            m = c.blank()
+            cv2.circle(m, (c.w // 2, c.h // 2), int(r * c.w * f), 255, -1, cv2.LINE_AA)
+            col, kind = [(green, 2), ((255, 255, 255), 0), (blue, 2), ((255, 255, 255), 0), (_RED, 1)][k]
+            c.add(m, col, kind)
+        return c.glyph()
+    spots = _PIN[n]
+    span = {2: 0.2, 3: 0.16, 4: 0.17, 5: 0.15, 6: 0.14, 7: 0.12, 8: 0.12, 9: 0.12}[n]
+    r = span * float(rng.uniform(0.85, 1.05))
+    shrink = float(rng.uniform(0.9, 1.0))
+    for i, (x, y) in enumerate(spots):
+        red = i in _PIN_RED.get(n, set())
+        if n == 6 or n == 7:
+            col = _RED if red else green
+        elif n == 2 or n == 4 or n == 8:
+            col = blue if (i % 2 == 0) == (rng.random() < 0.5) else green
+        else:
+            col = _RED if red else blue
+        _pip(c, 0.5 + (x - 0.5) * shrink, 0.5 + (y - 0.5) * shrink, r, col, 1 if col == _RED else 2, style)
+    return c.glyph()
+
+
+def _stick(c: _Canvas, x: float, y: float, length: float, width: float, angle: float, colour: tuple[int, int, int],
+           kind: int, joints: bool) -> None:
+    m = c.blank()
+    dx, dy = np.sin(np.deg2rad(angle)) * length / 2 * c.h, np.cos(np.deg2rad(angle)) * length / 2 * c.h
+    p0 = (int(x * c.w - dx), int(y * c.h - dy))
+    p1 = (int(x * c.w + dx), int(y * c.h + dy))
+    cv2.line(m, p0, p1, 255, max(3, int(width * c.w)), cv2.LINE_AA)
+    c.add(m, colour, kind)
+    if joints:
+        j = c.blank()
+        for t in (-0.35, 0.0, 0.35):
+            jx, jy = int(x * c.w + 2 * dx * t), int(y * c.h + 2 * dy * t)
+            cv2.line(j, (int(jx - width * c.w * 0.5), jy), (int(jx + width * c.w * 0.5), jy), 255, max(1, int(width * c.w * 0.18)),
+                     cv2.LINE_AA)
+        c.add(j, (255, 255, 255), 0)
+
+
+def sou_glyph(n: int, rng: np.random.Generator) -> Glyph:
+    c = _Canvas()
+    green = _GREENS[int(rng.integers(len(_GREENS)))]
+    joints = bool(rng.random() < 0.6)
+    if n == 1:
+        if rng.random() < 0.6:  # a bird: body, head, a fan of tail feathers
+            body, head, tail = c.blank(), c.blank(), c.blank()
+            cv2.ellipse(body, (int(0.5 * c.w), int(0.55 * c.h)), (int(0.22 * c.w), int(0.14 * c.h)), -30, 0, 360, 255, -1,
+                        cv2.LINE_AA)
+            cv2.circle(head, (int(0.66 * c.w), int(0.3 * c.h)), int(0.1 * c.w), 255, -1, cv2.LINE_AA)
+            for a in (-60, -40, -20):
+                ex = int(0.5 * c.w + np.cos(np.deg2rad(a + 180)) * 0.35 * c.w)
+                ey = int(0.6 * c.h - np.sin(np.deg2rad(a + 180)) * 0.3 * c.h)
+                cv2.line(tail, (int(0.45 * c.w), int(0.6 * c.h)), (ex, ey), 255, max(4, int(0.05 * c.w)), cv2.LINE_AA)
+            c.add(body, green, 2)
+            c.add(tail, _BLUES[int(rng.integers(len(_BLUES)))], 2)
+            c.add(head, _RED, 1)
+        else:  # one large stick
+            _stick(c, 0.5, 0.5, 0.78, 0.2, 0.0, green, 2, True)
+        return c.glyph()
+    spots = _SOU[n]
+    rows = 3 if n in (7, 9) else 2
+    length = {2: 0.36, 3: 0.36}.get(n, 0.34 if rows == 2 else 0.24) * float(rng.uniform(0.9, 1.05))
+    width = {8: 0.09}.get(n, 0.12 if n < 6 else 0.1) * float(rng.uniform(0.85, 1.1))
+    for i, (x, y) in enumerate(spots):
+        red = i in _SOU_RED.get(n, set())
+        angle = 0.0
+        if n == 8:  # the M and W of the 8s
+            angle = 18.0 if i % 2 == 0 else -18.0
+            if i >= 4:
+                angle = -angle
+        _stick(c, x, y, length, width, angle, _RED if red else green, 1 if red else 2, joints)
+    return c.glyph()
+
+
+def unicode_glyph(code: str, rng: np.random.Generator) -> Glyph | None:
+    """The Unicode tile as Symbola draws it, its own outline cut away; None without the font."""
+    if not os.path.exists(SYMBOLA) or code not in _UNICODE:
+        return None
+    f = ImageFont.truetype(SYMBOLA, 400)
+    img = Image.new("L", (500, 500), 0)
+    ImageDraw.Draw(img).text((20, 20), chr(_UNICODE[code]), font=f, fill=255)
+    a = np.asarray(img, np.uint8)
+    ys, xs = np.nonzero(a > 20)
+    a = a[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
+    h, w = a.shape
+    inner = a[int(h * 0.07):int(h * 0.93), int(w * 0.08):int(w * 0.92)]  # the drawn tile's own border goes
+    c = _Canvas()
+    m = cv2.resize(inner, (c.w, c.h), interpolation=cv2.INTER_AREA)
+    red = code in ("7z",) or (code[1] == "m" and rng.random() < 0.5)
+    if code[1] == "m" and red:  # red 萬 under a dark numeral
+        top = m.copy()
+        top[int(c.h * 0.5):] = 0
+        bottom = m - top
+        c.add(top, (20, 20, 20), 2)
+        c.add(bottom, _RED, 1)
+    else:
+        c.add(m, _RED if red else (20, 20, 20), 1 if red else 2)
+    return c.glyph()
+
+
+class ArtworkBank:
+    """Glyph variants per tile code (no red fives: those are made by turning a five's ink red)."""
+
+    def __init__(self, seed: int = 19) -> None:
+        rng = np.random.default_rng(seed)
+        fonts = available_fonts()
+        if not fonts:
+            raise RuntimeError("no CJK font found: install fonts-ipafont-mincho fonts-arphic-ukai ... (training/README.md)")
+        self.glyphs: dict[str, list[Glyph]] = {}
+        for n in range(1, 10):
+            self.glyphs[f"{n}m"] = [font_glyph(f"{n}m", f, rng) for f in fonts]
+            self.glyphs[f"{n}p"] = [pin_glyph(n, rng) for _ in range(6)]
+            self.glyphs[f"{n}s"] = [sou_glyph(n, rng) for _ in range(6)]
+        for n in range(1, 8):
+            code = f"{n}z"
+            self.glyphs[code] = [font_glyph(code, f, rng) for f in fonts]
+        for code in list(self.glyphs):
+            g = unicode_glyph(code, rng)
+            if g is not None:
+                self.glyphs[code].append(g)
+
+    def pick(self, code: str, rng: np.random.Generator) -> Glyph:
+        options = self.glyphs[code]
+        return options[int(rng.integers(len(options)))]
