@@ -22,6 +22,7 @@ import cv2
 import numpy as np
 
 from recognition.preprocess import CROP_SIZE, square_crops
+from training import backgrounds
 from training.labels import BACK, CLASS_INDEX, NONE
 from training.render import random_scene, render
 
@@ -41,9 +42,6 @@ def _get_bank():
         from training.textures import TextureBank
 
         _bank = TextureBank(wide=bool(OPTIONS["wide"]))
-        from training import backgrounds
-
-        backgrounds.KEYBOARD_SHARE = float(OPTIONS["keyboards"])
     return _bank
 
 
@@ -91,6 +89,7 @@ def _inked(img: np.ndarray, box: list[float]) -> bool:
 
 
 def make_sample(idx: int):
+    backgrounds.KEYBOARD_SHARE = float(OPTIONS["keyboards"])
     rng = np.random.default_rng([int(OPTIONS["seed"]), idx])
     portrait = rng.random() < 0.6
     size = (RENDER_SHORT, RENDER_LONG) if portrait else (RENDER_LONG, RENDER_SHORT)

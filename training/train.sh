@@ -1,11 +1,19 @@
 #!/usr/bin/env bash
-# Build the data, train both networks and export them. Two stages:
+# Build the data, train both networks and export them to $MODELS. Two stages, and an optional third:
 #  1. synthetic only: render scenes, train the detector and the classifier from scratch (in
 #     parallel, one thread each), export them to $WORK/stage1 (the "teacher");
 #  2. real photos: build arrays from the train scenes of ../shared/data/real-photos (and any
 #     folders in EXTRA_REAL, e.g. exported player corrections: `python -m training.corrections
 #     export DIR`), the teacher marking unlabelled tiles as "ignore"; fine-tune both networks on
-#     real and synthetic data together, with drawn non-tiles (dice, sticks, paper...) as negatives.
+#     real and synthetic data together, with drawn non-tiles (dice, sticks, paper...) as negatives;
+#  3. (ARTWORK_STAGE=1, not shipped) artwork, fragments and clutter (issue 19): new scenes whose faces also come from
+#     training.artwork (CJK fonts, procedural pins and sticks, Unicode line art), some on keyboards,
+#     with crops of parts of tiles taught as "none"; real arrays rebuilt with stage 2 as the teacher,
+#     and real tiles cut out and pasted into new images (training.copy_paste); the classifier
+#     fine-tuned from stage 2 with wider drawn clutter (keys, dominoes, cards, text), exported to
+#     $WORK/stage3_models with stage 2's detector.
+#     Needs the fonts: apt-get install fonts-ipafont-mincho fonts-ipafont-gothic
+#     fonts-aoyagi-kouzan-t fonts-symbola fonts-noto-cjk (training/README.md).
 # The validation scenes of the real photos (training.datasets) are never trained on.
 # Deterministic: the same script on the same machine gives the same models.
 set -euo pipefail
@@ -16,13 +24,15 @@ MODELS="${MODELS:-models}"
 mkdir -p "$WORK"
 SCENES="${SCENES:-7000}"
 FT_SCENES="${FT_SCENES:-2000}"
+ART_SCENES="${ART_SCENES:-2500}"
+PASTE_IMAGES="${PASTE_IMAGES:-800}"
 REAL_DIR="${REAL_DIR:-../shared/data/real-photos}"
 REAL_FOLDERS=("$REAL_DIR/alanchoi00__mahjong_detection" "$REAL_DIR/alanchoi00__mahjong_detection_train")
 # shellcheck disable=SC2206
 EXTRA=(${EXTRA_REAL:-})
 
 # -- stage 1: synthetic ---------------------------------------------------------------------------
-if [ ! -f "$WORK/stage1/classifier.onnx" ]; then
+if [ ! -f "$WORK/stage1/classifier.onnx" ] && [ ! -f "$WORK/stage2/classifier.onnx" ]; then
   if [ ! -f "$WORK/data/cls_meta.npy" ]; then
     $PY -m training.build_data --scenes "$SCENES" --out "$WORK/data" --workers 2 > "$WORK/build_data.log" 2>&1
   fi
@@ -41,6 +51,7 @@ if [ ! -f "$WORK/stage1/classifier.onnx" ]; then
 fi
 
 # -- stage 2: real photos -------------------------------------------------------------------------
+if [ ! -f "$WORK/stage2/classifier.onnx" ]; then
 if [ ! -f "$WORK/data_ft/cls_meta.npy" ]; then  # the first FT_SCENES scenes of the same generator
   $PY -m training.build_data --scenes "$FT_SCENES" --out "$WORK/data_ft" --workers 2 > "$WORK/build_data_ft.log" 2>&1
 fi
@@ -56,4 +67,32 @@ $PY -m training.train_classifier --data "$WORK/data_ft" --real "$WORK/real" --re
 cls=$!
 wait "$det"
 wait "$cls"
+$PY -m training.export --work "$WORK/stage2" --models "$WORK/stage2"
+fi
 $PY -m training.export --work "$WORK/stage2" --models "$MODELS"
+[ "${ARTWORK_STAGE:-0}" = 1 ] || exit 0
+
+# -- stage 3 (ARTWORK_STAGE=1; not shipped): artwork, fragments, clutter ---------------------------
+# New scenes (another seed) with wider artwork, 12% of tables keyboards, crops of inked parts of
+# tiles as "none"; the real arrays again with stage 2 as the teacher; real tiles pasted at new
+# scales and tables; the classifier fine-tuned on them, stage 2's detector beside it, exported to
+# $WORK/stage3_models. Measured and not shipped (models/README.md, "The artwork stage"): it reads
+# a held-out brush hand better but invents tiles on empty tables; every detector fine-tuned on
+# these data lost blank haku faces on the dev photos.
+if [ ! -f "$WORK/data_art/cls_meta.npy" ]; then
+  $PY -m training.build_data --scenes "$ART_SCENES" --seed 20261127 --wide --fragments 0.12 --keyboards 0.12 \
+    --out "$WORK/data_art" --workers 2 > "$WORK/build_data_art.log" 2>&1
+fi
+if [ ! -f "$WORK/real3/cls_meta.npy" ]; then
+  $PY -m training.real_data --teacher "$WORK/stage2" --out "$WORK/real3" "${REAL_FOLDERS[@]}" "${EXTRA[@]}" > "$WORK/real_data3.log" 2>&1
+fi
+if [ ! -f "$WORK/copy_paste/cls_meta.npy" ]; then  # real tiles (train scenes) pasted at new scales, angles, tables
+  $PY -m training.copy_paste --out "$WORK/copy_paste" --images "$PASTE_IMAGES" --workers 2 "${REAL_FOLDERS[@]}" \
+    > "$WORK/copy_paste.log" 2>&1
+fi
+mkdir -p "$WORK/stage3"
+$PY -m training.train_classifier --data "$WORK/data_art" --real "$WORK/real3" --real "$WORK/copy_paste" --real-repeat 2 \
+  --distractors 0.08 --clutter wide --photometric 0.3 --init "$WORK/stage2/classifier.pt" --out "$WORK/stage3/classifier.pt" \
+  --epochs 1 --lr 1e-3 --warmup 50 --unredden 0.2 --threads 1 --seed 10 > "$WORK/stage3_classifier.out" 2>&1
+cp "$WORK/stage2/detector.pt" "$WORK/stage3/detector.pt"
+$PY -m training.export --work "$WORK/stage3" --models "$WORK/stage3_models"
