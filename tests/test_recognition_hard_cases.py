@@ -22,7 +22,7 @@ with open(os.path.join(HERE, "labels.json")) as _f:
 
 # why each of these is still read wrongly (models of this release)
 STILL_FAILING = {
-    "brush_row.jpg": "manzu and winds in a brush hand no training saw: 2 of 14 read right",
+    "brush_row.jpg": "manzu and winds in a brush hand no training saw: 1 of 14 read surely enough to stay",
     "far_row.jpg": "tiles 20 px wide: all seven found at the second scale, but 1p, 9p and 1s misread at that size",
     "keyboard_hand.jpg": "one key read as 2p surely, two keys as face-down tiles",
     "standing_apart.jpg": "6s read as 7s (0.67); the upright haku set apart, a detector peak of 0.32 under its "
@@ -69,7 +69,8 @@ def test_hard_case_is_read_exactly(name: str) -> None:
 def test_hard_case_suite_tile_f1_floor() -> None:
     """Tile F1 over the suite (multiset match per photo): 0.730 with one detection pass and no
     clean-up, 0.898 with recognition.scales and tall faces read from their lower part, 0.907 (ten
-    cases) with tiles set apart kept; the floor keeps the gain."""
+    cases) with tiles set apart kept; 0.856 with the eleventh case (brush_row), 0.887 with groups
+    judged with the boxes read as no tile; the floor keeps the gain."""
     tp = n_pred = n_true = 0
     for name, lab in LABELS.items():
         faces, _ = read(name)
@@ -78,7 +79,7 @@ def test_hard_case_suite_tile_f1_floor() -> None:
         n_pred += sum(faces.values())
         n_true += sum(want.values())
     p, r = tp / n_pred, tp / n_true
-    assert 2 * p * r / (p + r) >= 0.85
+    assert 2 * p * r / (p + r) >= 0.88
 
 
 def test_labels_cover_every_fixture() -> None:
