@@ -23,6 +23,7 @@ import numpy as np
 
 from recognition.preprocess import CROP_SIZE, square_crops
 from training import backgrounds
+from training.boxes import jitter_box
 from training.labels import BACK, CLASS_INDEX, NONE
 from training.render import random_scene, render
 
@@ -63,16 +64,6 @@ def fragment_box(quad: np.ndarray, rng: np.random.Generator) -> list[float]:
     return [float(x1), float(y1), float(x2), float(y2)]
 
 
-def _jitter(box, rng, amount):
-    x1, y1, x2, y2 = box
-    w, h = x2 - x1, y2 - y1
-    cx = (x1 + x2) / 2 + rng.normal(0, amount) * w
-    cy = (y1 + y2) / 2 + rng.normal(0, amount) * h
-    s = np.exp(rng.normal(0, amount * 1.2))
-    w, h = w * s * np.exp(rng.normal(0, amount / 2)), h * s * np.exp(rng.normal(0, amount / 2))
-    return [cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2]
-
-
 def _iou(a, b):
     ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
     iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
@@ -103,7 +94,7 @@ def make_sample(idx: int):
         if lab.status == "positive":
             orient = int(np.round(lab.up_angle / 90.0)) % 4
             for _ in range(2):
-                boxes.append(_jitter(lab.box, rng, 0.06))
+                boxes.append(jitter_box(lab.box, rng, 0.06))
                 meta.append((CLASS_INDEX[lab.code], orient, 1 if lab.code == BACK else 0))
             if OPTIONS["fragments"] and lab.code not in (BACK, "5z") and rng.random() < float(OPTIONS["fragments"]):
                 part = fragment_box(lab.quad, rng)
@@ -111,7 +102,7 @@ def make_sample(idx: int):
                     boxes.append(part)
                     meta.append((CLASS_INDEX[NONE], -1, 0))
         elif lab.status == "negative" and lab.box[2] - lab.box[0] > 4 and lab.visible > 0.5:
-            boxes.append(_jitter(lab.box, rng, 0.06))  # a tile on its edge, or seen edge-on
+            boxes.append(jitter_box(lab.box, rng, 0.06))  # a tile on its edge, or seen edge-on
             meta.append((CLASS_INDEX[NONE], -1, 0))
     w, h = size
     for _ in range(3):  # background

@@ -43,6 +43,7 @@ import numpy as np
 from recognition.preprocess import CROP_CONTEXT, CROP_SIZE, square_crops
 from training import distractors
 from training.backgrounds import random_texture
+from training.boxes import jitter_box
 from training.datasets import LabelledPhoto, load_real
 from training.labels import BACK, CLASS_INDEX, NONE
 
@@ -350,16 +351,6 @@ def _clutter(img: np.ndarray, boxes: np.ndarray, rng: np.random.Generator, count
     return drawn
 
 
-def _jitter(box, rng: np.random.Generator, amount: float = 0.06) -> list[float]:
-    x1, y1, x2, y2 = box
-    w, h = x2 - x1, y2 - y1
-    cx = (x1 + x2) / 2 + rng.normal(0, amount) * w
-    cy = (y1 + y2) / 2 + rng.normal(0, amount) * h
-    s = np.exp(rng.normal(0, amount * 1.2))
-    w, h = w * s * np.exp(rng.normal(0, amount / 2)), h * s * np.exp(rng.normal(0, amount / 2))
-    return [cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2]
-
-
 def _far(box: list[float], boxes: np.ndarray, margin: float = 0.15) -> bool:
     """The square crop of `box` (as square_crops takes it), grown by `margin` of its side,
     overlaps none of `boxes`."""
@@ -446,7 +437,7 @@ def make_image(idx: int, seed: int | None = None):
         if cut.orient >= 0:
             orient = (cut.orient + int(np.round(up_angle / 90.0))) % 4
         for _ in range(2):
-            crop_boxes.append(_jitter(box, rng))
+            crop_boxes.append(jitter_box(box, rng))
             meta.append((cut.cls, orient, 1 if cut.code == BACK else 0))
             stats["tile_crops"] += 1
     # "none": clutter and bare table, well away from every tile

@@ -30,6 +30,7 @@ import cv2
 import numpy as np
 
 from recognition.preprocess import CROP_SIZE, square_crops
+from training.boxes import jitter_box
 from training.datasets import LabelledPhoto, load_real
 from training.labels import BACK, CLASS_INDEX, NONE
 
@@ -55,16 +56,6 @@ def _centre_inside(boxes: np.ndarray, regions: np.ndarray, grow: float = 0.0) ->
     inside = ((cx[:, None] >= regions[None, :, 0] - gw) & (cx[:, None] <= regions[None, :, 2] + gw)
               & (cy[:, None] >= regions[None, :, 1] - gh) & (cy[:, None] <= regions[None, :, 3] + gh))
     return inside.any(1)
-
-
-def _jitter(box, rng: np.random.Generator, amount: float = 0.06):
-    x1, y1, x2, y2 = box
-    w, h = x2 - x1, y2 - y1
-    cx = (x1 + x2) / 2 + rng.normal(0, amount) * w
-    cy = (y1 + y2) / 2 + rng.normal(0, amount) * h
-    s = np.exp(rng.normal(0, amount * 1.2))
-    w, h = w * s * np.exp(rng.normal(0, amount / 2)), h * s * np.exp(rng.normal(0, amount / 2))
-    return [cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2]
 
 
 def build(photos: list[LabelledPhoto], out: str, crops_per_tile: int = 3, teacher: str | None = None) -> dict:
@@ -115,7 +106,7 @@ def build(photos: list[LabelledPhoto], out: str, crops_per_tile: int = 3, teache
             for code, box in ph.boxes or []:
                 cls = CLASS_INDEX[BACK if code == "back" else code]
                 for _ in range(crops_per_tile):
-                    bx.append(_jitter(box, rng))
+                    bx.append(jitter_box(box, rng))
                     mt.append((cls, -1, 0))
             # background crops well away from every tile (labelled or found by the teacher)
             sizes = (labelled[:, 2:] - labelled[:, :2]).max(1) if len(labelled) else np.array([60.0])
