@@ -50,7 +50,7 @@ class Settings:
     tall_faces: bool = True  # a face far taller than wide, read as blank, is read again from its lower part
     drop_misfits: bool = True  # boxes of no tile's shape (a strip of print, a point stick) are not tiles
     drop_unsure_groups: bool = True  # groups read unsurely, and unsure lone boxes beside a sure hand, are clutter
-    judge_with_rejected: bool = True  # boxes read as no tile count (as unsure) in their group's judgement
+    judge_with_rejected: bool = True  # boxes read as no tile, or too unsurely, count in their group's judgement
     # a tile-sized box set apart on a row's line (the winning tile laid apart: an upright haku is
     # half read as no tile) stays unless read as no tile at least this surely (scales.set_apart);
     # None: off
@@ -550,9 +550,8 @@ def assemble(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]],
         # keyboard's keys are half read as no tile, and the rest must not pass for a sure group
         # without them. A box lying over a tile is that tile's fragment, not company.
         apart_from_tiles = [k for k, i in enumerate(others)
-                            if not any(scales.inside_share(five[i], five[j]) >= 0.3 for j in idx)]
-        if not settings.judge_with_rejected:
-            apart_from_tiles = []
+                            if not any(scales.inside_share(five[i], five[j]) >= 0.3 for j in idx)
+                            ] if settings.judge_with_rejected else []
         company = idx + [others[k] for k in apart_from_tiles]
         conf = sure + [unsure[k] for k in apart_from_tiles]
         kept = [k for k in scales.keep_tiles([five[i] for i in company], conf, settings.drop_misfits,
