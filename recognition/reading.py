@@ -58,6 +58,10 @@ class Settings:
     # a tile set apart may also be found faintly (a blank upright haku): detector peaks from this
     # score up to detect_threshold are read too where set_apart would take them (faint_boxes); None: off
     faint_threshold: float | None = 0.2
+    # a faint peak among the tiles (scales.among_tiles: a blank haku face up in a pile, a tile
+    # standing on its own) is a tile when read as one face up, not as a back, at least this
+    # surely (its share of the classifier's whole reading, "no tile" included); None: off
+    faint_sure: float | None = 0.9
 
     def to_json(self) -> dict[str, Any]:
         return {k: getattr(self, k) for k in self.__dataclass_fields__}
@@ -475,15 +479,20 @@ def faint_boxes(out: Sequence[float], gh: int, gw: int, scale: float, width: int
     detect_threshold) standing where a tile set apart from a row of the found `boxes` stands
     (scales.set_apart): a blank upright haku laid apart gives the detector little to see. They are
     classified with the boxes and given to `assemble` as its `faint` boxes: a tile only if read as
-    one. Empty when off (faint_threshold or set_apart_reject None)."""
-    if settings.faint_threshold is None or settings.set_apart_reject is None or not boxes:
+    one. Peaks lying among the tiles (scales.among_tiles) are read too when Settings.faint_sure is
+    set. Empty when off (faint_threshold None, or both set_apart_reject and faint_sure None)."""
+    if settings.faint_threshold is None or not boxes or (settings.set_apart_reject is None
+                                                          and settings.faint_sure is None):
         return []
     low = replace(settings, detect_threshold=settings.faint_threshold)
     found = [_five(b) for b in boxes]
     faint = [b for b in detect_boxes(out, gh, gw, scale, width, height, low, stride) if b[4] < settings.detect_threshold]
     every = found + faint
-    picked = scales.set_apart(every, list(range(len(found))), list(range(len(found), len(every))))
-    return [every[i] for i in picked]
+    kept, candidates = list(range(len(found))), list(range(len(found), len(every)))
+    picked = set(scales.set_apart(every, kept, candidates)) if settings.set_apart_reject is not None else set()
+    if settings.faint_sure is not None:
+        picked.update(scales.among_tiles(every, kept, candidates))
+    return [every[i] for i in sorted(picked)]
 
 
 def probabilities(logits: Sequence[float], n: int, n_classes: int,
@@ -518,6 +527,7 @@ def assemble(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]],
     idx = []
     sure: list[float] = []
     apart: list[int] = []  # read as a tile, not too surely as none: may be a tile set apart
+    sure_faint: list[int] = []  # faint peaks read surely as a face: tiles when they lie among the tiles
     others: list[int] = []  # detected, but read as no tile or too unsurely: company in their group's judgement
     unsure: list[float] = []  # how surely each of `others` is a tile (0 when read as no tile)
     for i, b in enumerate(boxes):
@@ -529,6 +539,9 @@ def assemble(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]],
             tile_conf = max(p)
         at_edge = b[0] <= m or b[1] <= m or b[2] >= w - m or b[3] >= h - m
         rejected = reject >= 0 and p[reject] >= settings.reject_threshold
+        if (i >= len(boxes) - faint and settings.faint_sure is not None and not at_edge
+                and max(p) >= settings.faint_sure and labels[p.index(max(p))] not in (reject_label, "back")):
+            sure_faint.append(i)
         if (at_edge and tile_conf < settings.border_confidence) or tile_conf < settings.min_confidence:
             if i < len(boxes) - faint:
                 others.append(i)
@@ -562,6 +575,8 @@ def assemble(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]],
         idx = [idx[k] for k in kept]
     if idx and apart:
         idx = sorted(idx + scales.set_apart(five, idx, apart))
+    if idx and sure_faint:
+        idx = sorted(set(idx) | set(scales.among_tiles(five, idx, sure_faint)))
     if idx:
         conf = [max(v for k, v in enumerate(probs[i]) if k != reject) for i in idx]
         keep = drop_duplicates([boxes[i][:4] for i in idx], [c * boxes[i][4] for c, i in zip(conf, idx)])

@@ -365,6 +365,34 @@ def set_apart(boxes: Sequence[Box], kept: Sequence[int], candidates: Sequence[in
     return out
 
 
+def among_tiles(boxes: Sequence[Box], kept: Sequence[int], candidates: Sequence[int], least: int = 3,
+                like: float = 1.75, reach: float = 3.0, overlap: float = 0.2) -> list[int]:
+    """Of the `candidates` (indices into `boxes`), those lying among the `kept` tiles: when at
+    least `least` tiles are kept, a candidate of about their size (its `side` within `like` of
+    the tiles' `tile_size`) whose gap to the nearest kept tile is under `reach` x that size, and
+    that lies over no kept tile (under `overlap` of its area). Tiles lie near tiles: a blank
+    haku face up in a pile or a tile standing on its own among others gives the detector little
+    to see, while the clutter of a room (a cupboard, a kettle) stands further off or is of
+    another size."""
+    if len(kept) < least:
+        return []
+    kept_boxes = [boxes[i] for i in kept]
+    size = tile_size(kept_boxes)
+    if size is None:
+        return []
+    out: list[int] = []
+    for c in candidates:
+        b = boxes[c]
+        s = side(b)
+        if s <= 0 or abs(math.log(s / size)) > math.log(like):
+            continue
+        if any(inside_share(b, k) >= overlap for k in kept_boxes):
+            continue
+        if min(_gap(b, k) for k in kept_boxes) < reach * size:
+            out.append(c)
+    return out
+
+
 def keep_tiles(boxes: Sequence[Box], confidences: Sequence[float], misfits: bool = True,
                unsure_groups: bool = True) -> list[int]:
     """Indices of the classified boxes that stay: `drop_misfits`, then `drop_unsure_groups` on
@@ -377,5 +405,6 @@ def keep_tiles(boxes: Sequence[Box], confidences: Sequence[float], misfits: bool
     return idx
 
 
-__all__ = ["Box", "DEFAULT_RULE", "ScaleRule", "drop_misfits", "drop_unsure_groups", "groups", "keep_tiles", "fit", "inside_share", "iou", "merge_fragments",
+__all__ = ["Box", "DEFAULT_RULE", "ScaleRule", "among_tiles",
+           "drop_misfits", "drop_unsure_groups", "groups", "keep_tiles", "fit", "inside_share", "iou", "merge_fragments",
            "merge_passes", "rescan_sides", "set_apart", "side", "tile_size"]

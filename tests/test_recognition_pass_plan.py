@@ -87,7 +87,8 @@ def test_an_upright_haku_set_apart_and_half_read_as_no_tile_stays_a_tile() -> No
 
 
 def test_faint_boxes_are_the_faint_peaks_where_a_tile_set_apart_stands() -> None:
-    """Detector peaks under its threshold are boxes only beyond the end of a row, on its line."""
+    """Detector peaks under its threshold are boxes only beyond the end of a row, on its line,
+    or (Settings.faint_sure) among the tiles."""
     import math
 
     gh, gw = 40, 80
@@ -105,10 +106,13 @@ def test_faint_boxes_are_the_faint_peaks_where_a_tile_set_apart_stands() -> None
     peak(20, 4 + 3 * 13 + 1, 0.3)  # just beyond the row's end, on its line: the haku
     peak(5, 60, 0.3)  # faint, elsewhere
     peak(20, 75, 0.1)  # on the line but too faint
+    peak(25, 10, 0.25)  # just below the row: among the tiles
     st = reading.Settings()
     boxes = reading.detect_boxes(out, gh, gw, 1.0, 320, 160, st)
     assert len(boxes) == 13
-    faint = reading.faint_boxes(out, gh, gw, 1.0, 320, 160, boxes, st)
+    among = reading.faint_boxes(out, gh, gw, 1.0, 320, 160, boxes, st)
+    assert sorted(b[4] for b in among) == pytest.approx([0.25, 0.3])
+    faint = reading.faint_boxes(out, gh, gw, 1.0, 320, 160, boxes, reading.Settings(faint_sure=None))
     assert len(faint) == 1 and faint[0][4] == pytest.approx(0.3)
     assert (faint[0][0] + faint[0][2]) / 2 == pytest.approx((4 + 3 * 13 + 1.5) * 4)
     assert reading.faint_boxes(out, gh, gw, 1.0, 320, 160, boxes, reading.Settings(faint_threshold=None)) == []
@@ -153,3 +157,28 @@ def test_parts_of_tiles_read_as_no_tile_do_not_unsettle_a_sure_hand() -> None:
     orient = [[1.0, 0.0, 0.0, 0.0]] * 28
     out = reading.assemble(tiles + parts, probs, orient, labels, "none", (800, 600), reading.Settings())
     assert len(out.tiles) == 14
+
+
+def test_a_faint_box_among_the_tiles_read_surely_as_a_face_is_a_tile() -> None:
+    """A pile of five tiles found by the detector and, beside them, a faint peak (a blank haku
+    face up: the detector sees little) that the classifier reads as 5z at 0.95. It is a tile;
+    read as a back, or only at 0.7, or lying far from the tiles, or with Settings.faint_sure off,
+    it is not."""
+    labels = ["1m", "2m", "3m", "5z", "back", "none"]
+    pile = [(100, 100, 140, 154, 0.8), (145, 100, 185, 154, 0.8), (100, 160, 140, 214, 0.8),
+            (190, 160, 230, 214, 0.8), (145, 220, 185, 274, 0.8)]
+    probs = [[0.97 if j == k % 3 else 0.006 for j in range(6)] for k in range(5)]
+    orient = [[1.0, 0.0, 0.0, 0.0]] * 6
+
+    def read(faint_box, faint_probs, settings=reading.DEFAULT_SETTINGS):
+        out = reading.assemble(pile + [faint_box], probs + [faint_probs], orient, labels, "none", (800, 600),
+                               settings, faint=1)
+        return sorted(t.tile for t in out.tiles)
+
+    haku = [0.01, 0.01, 0.01, 0.95, 0.01, 0.01]
+    beside = (145, 160, 185, 214, 0.25)
+    assert read(beside, haku) == ["1m", "1m", "2m", "2m", "3m", "5z"]
+    assert read(beside, [0.01, 0.01, 0.01, 0.01, 0.95, 0.01]) == ["1m", "1m", "2m", "2m", "3m"]
+    assert read(beside, [0.01, 0.01, 0.01, 0.7, 0.01, 0.27]) == ["1m", "1m", "2m", "2m", "3m"]
+    assert read((600, 450, 640, 504, 0.25), haku) == ["1m", "1m", "2m", "2m", "3m"]
+    assert read(beside, haku, reading.Settings(faint_sure=None)) == ["1m", "1m", "2m", "2m", "3m"]

@@ -205,3 +205,23 @@ def test_set_apart_takes_a_tile_sized_box_on_the_rows_line_beyond_its_end() -> N
     col = [(200, 100 + k * 32, 240, 130 + k * 32, 0.9) for k in range(6)]
     below = (201, 100 + 6 * 32 + 20, 239, 100 + 6 * 32 + 50, 0.5)
     assert scales.set_apart(col + [below], list(range(6)), [6]) == [6]
+
+
+def test_among_tiles_takes_a_tile_sized_box_near_the_tiles_only() -> None:
+    """Three tiles 50 px wide scattered on a counter; of the faint candidates, those of about a
+    tile's size within three tile sizes of one are among them: not a cupboard door (too big), a
+    knob (too small), a kettle far off, nor a box lying over a tile."""
+    tiles = [(100, 300, 150, 360, 0.9), (260, 320, 310, 380, 0.9), (180, 450, 230, 510, 0.9)]
+    candidates = [
+        (400, 330, 440, 372, 0.3),   # a tile standing 90 px from the nearest: among them
+        (120, 520, 160, 560, 0.3),   # small for a face, still a tile's size: among them
+        (100, 40, 150, 100, 0.3),    # tile-sized, but 200 px above the tiles: the room's clutter
+        (350, 440, 500, 560, 0.3),   # near, but three times a tile: a cupboard door
+        (330, 330, 345, 345, 0.3),   # near, but a knob
+        (110, 310, 150, 355, 0.3),   # over a kept tile: its part
+    ]
+    boxes = tiles + candidates
+    kept, cands = [0, 1, 2], list(range(3, 9))
+    assert scales.among_tiles(boxes, kept, cands) == [3, 4]
+    assert scales.among_tiles(boxes, kept[:2], cands) == []  # two tiles are not yet a scene of tiles
+    assert scales.among_tiles(boxes, kept, cands, reach=1.0) == [4]

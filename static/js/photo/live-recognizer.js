@@ -68,7 +68,7 @@ class PhoneReader {
       const { width, height } = det;
       const mapOf = (d) => ({ map: d.map, gh: d.gh, gw: d.gw, scale: d.scale, width, height, settings: st, stride: info.stride });
       const decode = (d, transfer = true) => this.reader.call("boxes", mapOf(d), transfer ? [d.map.buffer] : []);
-      const seekFaint = st.faint_threshold != null && st.set_apart_reject != null;
+      const seekFaint = st.faint_threshold != null;  // which faint peaks count is reading.py's to say
       let boxes = await decode(det, !seekFaint);  // the first map is read again for faint boxes below
       if (st.multi_scale || st.merge_fragments) {
         const passes = [{ boxes, scale: det.scale }];
@@ -79,8 +79,8 @@ class PhoneReader {
         }
         boxes = await this.reader.call("merge", { passes, settings: st });
       }
-      // faint peaks of the first map where a tile set apart stands: read with the boxes, kept by
-      // reading.py only if read as tiles there
+      // faint peaks of the first map where a tile set apart stands or among the tiles: read with
+      // the boxes, kept by reading.py only if read as tiles there
       const faint = seekFaint ? await this.reader.call("faint", { ...mapOf(det), boxes }, [det.map.buffer]) : [];
       boxes = boxes.concat(faint);
       const t1 = performance.now();
