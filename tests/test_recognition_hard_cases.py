@@ -70,7 +70,8 @@ def test_hard_case_suite_tile_f1_floor() -> None:
     """Tile F1 over the suite (multiset match per photo): 0.730 with one detection pass and no
     clean-up, 0.898 with recognition.scales and tall faces read from their lower part, 0.907 (ten
     cases) with tiles set apart kept; 0.856 with the eleventh case (brush_row), 0.887 with groups
-    judged with the boxes read as no tile; the floor keeps the gain."""
+    judged with the boxes read as no tile, 0.905 with two scattered scenes (read exactly); the
+    floor keeps the gain."""
     tp = n_pred = n_true = 0
     for name, lab in LABELS.items():
         faces, _ = read(name)
@@ -79,7 +80,7 @@ def test_hard_case_suite_tile_f1_floor() -> None:
         n_pred += sum(faces.values())
         n_true += sum(want.values())
     p, r = tp / n_pred, tp / n_true
-    assert 2 * p * r / (p + r) >= 0.88
+    assert 2 * p * r / (p + r) >= 0.895
 
 
 def test_labels_cover_every_fixture() -> None:

@@ -20,7 +20,11 @@ checks each case. The cases (issue 19):
 - crops_row: a hand row of another set's faces (the real photographed faces of tile-crops, a
   Chinese-style set with other artwork);
 - brush_row: manzu and winds written in a brush hand (AR PL UKai, `fonts-arphic-ukai`), a font
-  kept out of training (training.artwork): 四 against 西, calligraphic numerals.
+  kept out of training (training.artwork): 四 against 西, calligraphic numerals;
+- standing_scattered: small tiles standing on their own, a tile or two apart, on a speckled
+  stone counter, with a blank haku among them and a kitchen's cupboard and kettle further off;
+- pile_blank: a loose pile of tiles lying face up at odd angles, two of them blank haku (a blank
+  face gives the detector little to see).
 
 Not the training renderer (training.render): the tiles here are drawn as flat quads warped in
 perspective with their own faces, bodies, tables and clutter, so the suite is not the training
@@ -320,6 +324,52 @@ def standing_apart(rng: np.random.Generator) -> tuple[np.ndarray, list[str]]:
     return img, codes + ["5z"]
 
 
+def stone(rng: np.random.Generator) -> np.ndarray:
+    """A granite counter: grey-beige mottled with irregular dark and light grains a few pixels
+    across (blurred noise cut at two levels), not crisp dots."""
+    img = table(rng, (150, 140, 125), grain=6).astype(np.float32)
+    for scale, level, tone in ((3, 1.1, (55, 45, 45)), (5, 1.3, (70, 55, 60)), (3, 1.4, (215, 210, 200))):
+        noise = cv2.resize(rng.normal(0, 1, (H // scale, W // scale)).astype(np.float32), (W, H),
+                           interpolation=cv2.INTER_LINEAR)
+        mask = np.clip((noise - level) * 2.0, 0, 1)[..., None]
+        img = img * (1 - mask) + np.array(tone, np.float32) * mask
+    return np.clip(cv2.GaussianBlur(img, (3, 3), 0), 0, 255).astype(np.uint8)
+
+
+def standing_scattered(rng: np.random.Generator) -> tuple[np.ndarray, list[str]]:
+    """Tiles standing on their own on a kitchen counter (the dev photos' hardest scene): about
+    40 px wide, a tile or two apart, one of them a blank haku; a cupboard and a kettle stand at
+    the back of the counter."""
+    img = stone(rng)
+    poly(img, np.array([[0, 0], [W, 0], [W, 150], [0, 150]]), (60, 42, 30))  # the cupboards behind
+    for x in (60, 330, 600):
+        cv2.rectangle(img, (x, 20), (x + 230, 130), (80, 58, 42), 3)
+        cv2.circle(img, (x + 115, 75), 6, (200, 200, 190), -1)
+    poly(img, np.array([[820, 60], [920, 60], [940, 200], [800, 200]]), (190, 190, 195))  # a kettle
+    codes = ["1p", "8m", "4z", "6z", "3s", "0m", "5z", "9p"]
+    spots = [(250, 380), (380, 360), (520, 390), (660, 370), (300, 500), (450, 520), (600, 510), (740, 480)]
+    w, h = 40.0, 40.0 * 1.3
+    for code, (x, y) in zip(codes, spots):
+        x += float(rng.uniform(-15, 15))
+        y += float(rng.uniform(-10, 10))
+        standing_tile(img, face(code, blank_top=0.15), x, y, w, h, (225, 170, 40), top=0.45)
+    return img, codes
+
+
+def pile_blank(rng: np.random.Generator) -> tuple[np.ndarray, list[str]]:
+    """A loose pile of tiles face up, each at its own small angle and touching its neighbours,
+    two of them blank haku."""
+    img = table(rng, (120, 130, 140), grain=6)
+    codes = ["2p", "5z", "7s", "1m", "4p", "3z", "8s", "5z", "6m", "9p", "2s", "7z"]
+    w, h = 56.0, 74.0
+    for k, code in enumerate(codes):
+        r, c = divmod(k, 4)
+        x = 290 + c * (w + 6) + (r % 2) * 26 + float(rng.uniform(-6, 6))
+        y = 200 + r * (h + 14) + float(rng.uniform(-6, 6))
+        lying_tile(img, face(code), x, y, w, h, (225, 170, 40), lean=float(rng.uniform(-0.12, 0.12)))
+    return img, codes
+
+
 CASES = {
     "standing_low": ("standing", standing_low),
     "far_row": ("far_row", far_row),
@@ -332,6 +382,8 @@ CASES = {
     "standing_tall": ("standing", standing_tall),
     "standing_apart": ("standing", standing_apart),
     "brush_row": ("hand_row", brush_row),
+    "standing_scattered": ("scattered", standing_scattered),
+    "pile_blank": ("scattered", pile_blank),
 }
 
 
