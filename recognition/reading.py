@@ -68,6 +68,7 @@ class Settings:
 
 
 DEFAULT_SETTINGS = Settings()
+FAINT_AMONG = 8  # faint peaks among the tiles read at most (faint_boxes)
 
 
 # -- the detector's map -------------------------------------------------------------------------
@@ -490,8 +491,9 @@ def faint_boxes(out: Sequence[float], gh: int, gw: int, scale: float, width: int
     every = found + faint
     kept, candidates = list(range(len(found))), list(range(len(found), len(every)))
     picked = set(scales.set_apart(every, kept, candidates)) if settings.set_apart_reject is not None else set()
-    if settings.faint_sure is not None:
-        picked.update(scales.among_tiles(every, kept, candidates))
+    if settings.faint_sure is not None:  # the strongest few: each is one more crop to classify, on every camera frame
+        among = scales.among_tiles(every, kept, candidates)
+        picked.update(sorted(among, key=lambda i: -every[i][4])[:FAINT_AMONG])
     return [every[i] for i in sorted(picked)]
 
 

@@ -182,3 +182,29 @@ def test_a_faint_box_among_the_tiles_read_surely_as_a_face_is_a_tile() -> None:
     assert read(beside, [0.01, 0.01, 0.01, 0.7, 0.01, 0.27]) == ["1m", "1m", "2m", "2m", "3m"]
     assert read((600, 450, 640, 504, 0.25), haku) == ["1m", "1m", "2m", "2m", "3m"]
     assert read(beside, haku, reading.Settings(faint_sure=None)) == ["1m", "1m", "2m", "2m", "3m"]
+
+
+def test_faint_boxes_among_the_tiles_are_the_strongest_few() -> None:
+    """Each faint box is one more crop to classify on every camera frame: of many faint peaks
+    among the tiles, only the strongest reading.FAINT_AMONG are read."""
+    import math
+
+    gh, gw = 40, 80
+    plane = gh * gw
+    out = [-6.0] * (5 * plane)
+
+    def peak(r: int, c: int, score: float) -> None:
+        i = r * gw + c
+        out[i] = math.log(score / (1 - score))
+        out[plane + i], out[2 * plane + i] = math.log(11 / 4), math.log(15 / 4)
+        out[3 * plane + i] = out[4 * plane + i] = 0.5
+
+    for k in range(13):
+        peak(20, 4 + 3 * k, 0.9)
+    for k in range(12):  # a second row below the first, every peak faint
+        peak(25, 4 + 3 * k, 0.21 + 0.01 * k)
+    st = reading.Settings(set_apart_reject=None)
+    boxes = reading.detect_boxes(out, gh, gw, 1.0, 320, 160, st)
+    faint = reading.faint_boxes(out, gh, gw, 1.0, 320, 160, boxes, st)
+    assert reading.FAINT_AMONG < 12
+    assert sorted(round(b[4], 2) for b in faint) == [round(0.21 + 0.01 * k, 2) for k in range(12 - reading.FAINT_AMONG, 12)]
