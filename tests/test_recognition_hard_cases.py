@@ -83,6 +83,26 @@ def test_hard_case_suite_tile_f1_floor() -> None:
     assert 2 * p * r / (p + r) >= 0.895
 
 
+def test_a_faint_haku_among_scattered_tiles_is_kept_by_the_faint_tiles_rule() -> None:
+    """A detector that sees blank faces a little less (its threshold raised to 0.5) finds
+    standing_scattered's blank haku only faintly: read surely as 5z among the tiles, it stays a
+    tile (Settings.faint_sure); without that rule it is lost."""
+    import dataclasses
+
+    from recognition.pipeline import Recognizer
+
+    rec = scaled()
+    weak = dataclasses.replace(rec.settings, detect_threshold=0.5)
+    with open(os.path.join(HERE, "standing_scattered.jpg"), "rb") as f:
+        data = f.read()
+
+    def faces(settings) -> Counter:  # type: ignore[no-untyped-def]
+        return Counter(t.tile for t in Recognizer(rec.detector, rec.classifier, settings).recognize(data).tiles)
+
+    assert faces(weak) == Counter(LABELS["standing_scattered.jpg"]["tiles"])
+    assert faces(dataclasses.replace(weak, faint_sure=None))["5z"] == 0
+
+
 def test_labels_cover_every_fixture() -> None:
     photos = {f for f in os.listdir(HERE) if f.endswith(".jpg")}
     assert photos == set(LABELS)

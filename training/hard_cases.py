@@ -350,9 +350,8 @@ def standing_scattered(rng: np.random.Generator) -> tuple[np.ndarray, list[str]]
     spots = [(250, 380), (380, 360), (520, 390), (660, 370), (300, 500), (450, 520), (600, 510), (740, 480)]
     w, h = 40.0, 40.0 * 1.3
     for code, (x, y) in zip(codes, spots):
-        x += float(rng.uniform(-15, 15))
-        y += float(rng.uniform(-10, 10))
-        standing_tile(img, face(code, blank_top=0.15), x, y, w, h, (225, 170, 40), top=0.45)
+        standing_tile(img, face(code, blank_top=0.15), x + float(rng.uniform(-15, 15)), y + float(rng.uniform(-10, 10)),
+                      w, h, (225, 170, 40), top=0.45)
     return img, codes
 
 
