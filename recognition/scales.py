@@ -292,13 +292,36 @@ def clusters(n: int, joined: Callable[[int, int], bool]) -> list[list[int]]:
     return list(out.values())
 
 
+def one_line(boxes: Sequence[Box], off: float = 0.35) -> bool:
+    """Whether the boxes stand in one straight line (a row of tiles, level or tipped by the
+    camera), not in a grid or a heap: every centre lies within `off` x the boxes' median size
+    across the line of the line fitted through the centres."""
+    if len(boxes) < 2:
+        return True
+    cx = [(b[0] + b[2]) / 2 for b in boxes]
+    cy = [(b[1] + b[3]) / 2 for b in boxes]
+    across_x = max(cx) - min(cx) >= max(cy) - min(cy)
+    a, t = (cx, cy) if across_x else (cy, cx)  # along the line, across it
+    sizes = sorted((b[3] - b[1]) if across_x else (b[2] - b[0]) for b in boxes)
+    size = sizes[len(sizes) // 2]
+    n = len(a)
+    ma, mt = sum(a) / n, sum(t) / n
+    var = sum((v - ma) ** 2 for v in a)
+    slope = sum((u - ma) * (v - mt) for u, v in zip(a, t)) / var if var > 0 else 0.0
+    return all(abs(v - (mt + slope * (u - ma))) <= off * size for u, v in zip(a, t))
+
+
 def drop_unsure_groups(boxes: Sequence[Box], confidences: Sequence[float], size: float | None = None,
-                       least: int = 3, typical: float = 0.75, sure: float = 0.97, alone: float = 0.8) -> list[int]:
+                       least: int = 3, typical: float = 0.75, sure: float = 0.97, alone: float = 0.8,
+                       rows: bool = True) -> list[int]:
     """Indices of the boxes to keep, judging boxes by the company they keep (`groups`).
 
     - A group of at least `least` touching boxes whose median confidence is under `typical` is
       clutter read as tiles (a keyboard's keys, letters of print: each looks a little like some
-      tile, none like one surely): only its members read at least `sure` stay.
+      tile, none like one surely): only its members read at least `sure` stay. With `rows`, not
+      when the group stands in one line (`one_line`): a row of touching tiles is a hand, read
+      unsurely when the photo is out of focus or the set's artwork is new, while keys lie in a
+      grid and clutter in a heap.
     - When the photo has a group of tiles read surely (`least` or more, median at least
       `typical`), a box standing alone or in a pair away from it must be read at least `alone`:
       beside a hand read surely, an unsure thing on its own is far more often a key, a die or a
@@ -315,7 +338,7 @@ def drop_unsure_groups(boxes: Sequence[Box], confidences: Sequence[float], size:
             continue
         conf = sorted(confidences[i] for i in g)
         median = (conf[(len(conf) - 1) // 2] + conf[len(conf) // 2]) / 2
-        if median < typical:
+        if median < typical and not (rows and one_line([boxes[i] for i in g])):
             keep.extend(i for i in g if confidences[i] >= sure)
         else:
             anchored = True
@@ -394,17 +417,17 @@ def among_tiles(boxes: Sequence[Box], kept: Sequence[int], candidates: Sequence[
 
 
 def keep_tiles(boxes: Sequence[Box], confidences: Sequence[float], misfits: bool = True,
-               unsure_groups: bool = True) -> list[int]:
+               unsure_groups: bool = True, rows: bool = True) -> list[int]:
     """Indices of the classified boxes that stay: `drop_misfits`, then `drop_unsure_groups` on
     what is left (the one call a reader makes after classifying; recognition.pipeline and the
     phone's reader share it)."""
     idx = drop_misfits(boxes, confidences) if misfits else list(range(len(boxes)))
     if unsure_groups and idx:
-        kept = drop_unsure_groups([boxes[i] for i in idx], [confidences[i] for i in idx])
+        kept = drop_unsure_groups([boxes[i] for i in idx], [confidences[i] for i in idx], rows=rows)
         idx = [idx[k] for k in kept]
     return idx
 
 
 __all__ = ["Box", "DEFAULT_RULE", "ScaleRule", "among_tiles",
-           "drop_misfits", "drop_unsure_groups", "groups", "keep_tiles", "fit", "inside_share", "iou", "merge_fragments",
+           "drop_misfits", "one_line", "drop_unsure_groups", "groups", "keep_tiles", "fit", "inside_share", "iou", "merge_fragments",
            "merge_passes", "rescan_sides", "set_apart", "side", "tile_size"]

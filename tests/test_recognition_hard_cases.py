@@ -22,7 +22,8 @@ with open(os.path.join(HERE, "labels.json")) as _f:
 
 # why each of these is still read wrongly (models of this release)
 STILL_FAILING = {
-    "brush_row.jpg": "manzu and winds in a brush hand no training saw: 1 of 14 read surely enough to stay",
+    "brush_row.jpg": "manzu and winds in a brush hand no training saw: kept as a row, 8 read at 0.5 or more "
+                     "(7 right), the other 6 too unsurely to show",
     "far_row.jpg": "tiles 20 px wide: all seven found at the second scale, but 1p, 9p and 1s misread at that size",
     "keyboard_hand.jpg": "one key read as 2p surely, two keys as face-down tiles",
     "standing_apart.jpg": "6s read as 7s (0.67); the upright haku set apart, a detector peak of 0.32 under its "
@@ -70,8 +71,8 @@ def test_hard_case_suite_tile_f1_floor() -> None:
     """Tile F1 over the suite (multiset match per photo): 0.730 with one detection pass and no
     clean-up, 0.898 with recognition.scales and tall faces read from their lower part, 0.907 (ten
     cases) with tiles set apart kept; 0.856 with the eleventh case (brush_row), 0.887 with groups
-    judged with the boxes read as no tile, 0.905 with two scattered scenes (read exactly); the
-    floor keeps the gain."""
+    judged with the boxes read as no tile, 0.905 with two scattered scenes (read exactly), 0.927
+    with a row of tiles never judged as clutter (brush_row); the floor keeps the gain."""
     tp = n_pred = n_true = 0
     for name, lab in LABELS.items():
         faces, _ = read(name)
@@ -80,7 +81,7 @@ def test_hard_case_suite_tile_f1_floor() -> None:
         n_pred += sum(faces.values())
         n_true += sum(want.values())
     p, r = tp / n_pred, tp / n_true
-    assert 2 * p * r / (p + r) >= 0.895
+    assert 2 * p * r / (p + r) >= 0.92
 
 
 def test_a_faint_haku_among_scattered_tiles_is_kept_by_the_faint_tiles_rule() -> None:

@@ -165,6 +165,26 @@ def test_an_unsurely_read_group_is_clutter() -> None:
     assert scales.drop_unsure_groups(keys, conf) == list(range(18))
 
 
+def test_one_line_is_a_row_level_or_tipped_not_a_grid_or_a_heap() -> None:
+    level = row(8)
+    tipped = [(100 + 32 * k, 200 + 9 * k, 130 + 32 * k, 240 + 9 * k, 0.9) for k in range(8)]  # a camera at an angle
+    upright = [(200, 100 + 42 * k, 240, 140 + 42 * k, 0.9) for k in range(6)]  # a row running down the photo
+    grid = row(6) + row(6, y0=245)
+    heap = row(5) + [(150, 225, 180, 265, 0.9)]  # one tile half a tile off the row's line
+    assert scales.one_line(level) and scales.one_line(tipped) and scales.one_line(upright)
+    assert not scales.one_line(grid) and not scales.one_line(heap)
+
+
+def test_an_unsurely_read_row_is_a_hand_not_clutter() -> None:
+    """A hand row read unsurely (out of focus, or a set's artwork the models never saw) stays
+    whole; the same readings in a grid (a keyboard's keys) keep only the sure ones, and so does
+    the row with Settings.rows_of_tiles off."""
+    conf = [0.6, 0.7, 0.98, 0.55, 0.65, 0.9, 0.6, 0.7, 0.6, 0.5]
+    assert scales.drop_unsure_groups(row(10), conf) == list(range(10))
+    assert scales.drop_unsure_groups(row(5) + row(5, y0=245), conf) == [2]
+    assert scales.drop_unsure_groups(row(10), conf, rows=False) == [2]
+
+
 def test_lone_unsure_boxes_beside_a_sure_hand_are_dropped_but_not_without_one() -> None:
     hand = row(10)
     lone = [(150, 500, 180, 540, 0.6), (700, 100, 730, 140, 0.6)]
