@@ -4,6 +4,8 @@ server's pipeline and the phone (live-recognizer.js asks Pyodide) run these very
 they are fed hand-made boxes and probabilities."""
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from recognition import reading, scales
@@ -15,6 +17,22 @@ LABELS = ["1m", "2m", "5z", "none"]
 
 def row(n: int, x0: float = 100, y0: float = 200, w: float = 30, h: float = 40, score: float = 0.9) -> list[scales.Box]:
     return [(x0 + k * (w + 2), y0, x0 + k * (w + 2) + w, y0 + h, score) for k in range(n)]
+
+
+GH, GW = 40, 80  # a detector map's grid (stride 4: a 320 x 160 image)
+
+
+def detector_map(peaks: list[tuple[int, int, float]]) -> list[float]:
+    """A detector output (5, GH, GW), flat, with a peak of the given score at each (row, column)
+    giving an 11 x 15 px box, and nothing anywhere else."""
+    plane = GH * GW
+    out = [-6.0] * (5 * plane)
+    for r, c, score in peaks:
+        i = r * GW + c
+        out[i] = math.log(score / (1 - score))
+        out[plane + i], out[2 * plane + i] = math.log(11 / 4), math.log(15 / 4)
+        out[3 * plane + i] = out[4 * plane + i] = 0.5
+    return out
 
 
 def test_rescan_sides_asks_for_the_scale_the_detector_learned() -> None:
@@ -89,24 +107,13 @@ def test_an_upright_haku_set_apart_and_half_read_as_no_tile_stays_a_tile() -> No
 def test_faint_boxes_are_the_faint_peaks_where_a_tile_set_apart_stands() -> None:
     """Detector peaks under its threshold are boxes only beyond the end of a row, on its line,
     or (Settings.faint_sure) among the tiles."""
-    import math
-
-    gh, gw = 40, 80
-    plane = gh * gw
-    out = [-6.0] * (5 * plane)
-
-    def peak(r: int, c: int, score: float) -> None:
-        i = r * gw + c
-        out[i] = math.log(score / (1 - score))
-        out[plane + i], out[2 * plane + i] = math.log(11 / 4), math.log(15 / 4)  # 11 x 15 px
-        out[3 * plane + i] = out[4 * plane + i] = 0.5
-
-    for k in range(13):
-        peak(20, 4 + 3 * k, 0.9)
-    peak(20, 4 + 3 * 13 + 1, 0.3)  # just beyond the row's end, on its line: the haku
-    peak(5, 60, 0.3)  # faint, elsewhere
-    peak(20, 75, 0.1)  # on the line but too faint
-    peak(25, 10, 0.25)  # just below the row: among the tiles
+    gh, gw = GH, GW
+    out = detector_map([(20, 4 + 3 * k, 0.9) for k in range(13)] + [
+        (20, 4 + 3 * 13 + 1, 0.3),  # just beyond the row's end, on its line: the haku
+        (5, 60, 0.3),  # faint, elsewhere
+        (20, 75, 0.1),  # on the line but too faint
+        (25, 10, 0.25),  # just below the row: among the tiles
+    ])
     st = reading.Settings()
     boxes = reading.detect_boxes(out, gh, gw, 1.0, 320, 160, st)
     assert len(boxes) == 13
@@ -187,22 +194,9 @@ def test_a_faint_box_among_the_tiles_read_surely_as_a_face_is_a_tile() -> None:
 def test_faint_boxes_among_the_tiles_are_the_strongest_few() -> None:
     """Each faint box is one more crop to classify on every camera frame: of many faint peaks
     among the tiles, only the strongest reading.FAINT_AMONG are read."""
-    import math
-
-    gh, gw = 40, 80
-    plane = gh * gw
-    out = [-6.0] * (5 * plane)
-
-    def peak(r: int, c: int, score: float) -> None:
-        i = r * gw + c
-        out[i] = math.log(score / (1 - score))
-        out[plane + i], out[2 * plane + i] = math.log(11 / 4), math.log(15 / 4)
-        out[3 * plane + i] = out[4 * plane + i] = 0.5
-
-    for k in range(13):
-        peak(20, 4 + 3 * k, 0.9)
-    for k in range(12):  # a second row below the first, every peak faint
-        peak(25, 4 + 3 * k, 0.21 + 0.01 * k)
+    gh, gw = GH, GW
+    out = detector_map([(20, 4 + 3 * k, 0.9) for k in range(13)]
+                       + [(25, 4 + 3 * k, 0.21 + 0.01 * k) for k in range(12)])  # a second row below, all faint
     st = reading.Settings(set_apart_reject=None)
     boxes = reading.detect_boxes(out, gh, gw, 1.0, 320, 160, st)
     faint = reading.faint_boxes(out, gh, gw, 1.0, 320, 160, boxes, st)
