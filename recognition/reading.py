@@ -51,7 +51,7 @@ class Settings:
     drop_misfits: bool = True  # boxes of no tile's shape (a strip of print, a point stick) are not tiles
     drop_unsure_groups: bool = True  # groups read unsurely, and unsure lone boxes beside a sure hand, are clutter
     judge_with_rejected: bool = True  # boxes read as no tile, or too unsurely, count in their group's judgement
-    rows_of_tiles: bool = True  # a group standing in one line is a row of tiles, however unsurely read: never clutter
+    rows_of_tiles: bool = True  # a group in one line whose boxes are surely tiles is a row, however unsurely read which
     # a tile-sized box set apart on a row's line (the winning tile laid apart: an upright haku is
     # half read as no tile) stays unless read as no tile at least this surely (scales.set_apart);
     # None: off
@@ -570,8 +570,10 @@ def assemble(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]],
                             ] if settings.judge_with_rejected else []
         company = idx + [others[k] for k in apart_from_tiles]
         conf = sure + [unsure[k] for k in apart_from_tiles]
+        tileness = [1.0 - probs[i][reject] if reject >= 0 else 1.0 for i in company]  # a tile at all, whichever
         kept = [k for k in scales.keep_tiles([five[i] for i in company], conf, settings.drop_misfits,
-                                             settings.drop_unsure_groups, settings.rows_of_tiles) if k < len(idx)]
+                                             settings.drop_unsure_groups, settings.rows_of_tiles, tileness)
+                if k < len(idx)]
         if settings.set_apart_reject is not None:
             dropped = set(idx) - {idx[k] for k in kept}
             apart = sorted(apart + [i for i in dropped])

@@ -311,17 +311,26 @@ def one_line(boxes: Sequence[Box], off: float = 0.35) -> bool:
     return all(abs(v - (mt + slope * (u - ma))) <= off * size for u, v in zip(a, t))
 
 
+def _surely_tiles(group: Sequence[int], tileness: Sequence[float] | None, least: float) -> bool:
+    if tileness is None:
+        return True
+    t = sorted(tileness[i] for i in group)
+    return (t[(len(t) - 1) // 2] + t[len(t) // 2]) / 2 >= least
+
+
 def drop_unsure_groups(boxes: Sequence[Box], confidences: Sequence[float], size: float | None = None,
                        least: int = 3, typical: float = 0.75, sure: float = 0.97, alone: float = 0.8,
-                       rows: bool = True) -> list[int]:
+                       rows: bool = True, tileness: Sequence[float] | None = None, row_tiles: float = 0.9) -> list[int]:
     """Indices of the boxes to keep, judging boxes by the company they keep (`groups`).
 
     - A group of at least `least` touching boxes whose median confidence is under `typical` is
       clutter read as tiles (a keyboard's keys, letters of print: each looks a little like some
       tile, none like one surely): only its members read at least `sure` stay. With `rows`, not
-      when the group stands in one line (`one_line`): a row of touching tiles is a hand, read
-      unsurely when the photo is out of focus or the set's artwork is new, while keys lie in a
-      grid and clutter in a heap.
+      when the group stands in one line (`one_line`) and its boxes are surely tiles (the median
+      of their `tileness`, how surely each is a tile at all, at least `row_tiles`; all are when
+      it is not given): a row of touching tiles is a hand, read unsurely as to which tiles when
+      the photo is out of focus or the set's artwork is new, while keys lie in a grid, clutter
+      in a heap, and a line of print is half read as no tile.
     - When the photo has a group of tiles read surely (`least` or more, median at least
       `typical`), a box standing alone or in a pair away from it must be read at least `alone`:
       beside a hand read surely, an unsure thing on its own is far more often a key, a die or a
@@ -338,7 +347,7 @@ def drop_unsure_groups(boxes: Sequence[Box], confidences: Sequence[float], size:
             continue
         conf = sorted(confidences[i] for i in g)
         median = (conf[(len(conf) - 1) // 2] + conf[len(conf) // 2]) / 2
-        if median < typical and not (rows and one_line([boxes[i] for i in g])):
+        if median < typical and not (rows and _surely_tiles(g, tileness, row_tiles) and one_line([boxes[i] for i in g])):
             keep.extend(i for i in g if confidences[i] >= sure)
         else:
             anchored = True
@@ -417,13 +426,14 @@ def among_tiles(boxes: Sequence[Box], kept: Sequence[int], candidates: Sequence[
 
 
 def keep_tiles(boxes: Sequence[Box], confidences: Sequence[float], misfits: bool = True,
-               unsure_groups: bool = True, rows: bool = True) -> list[int]:
+               unsure_groups: bool = True, rows: bool = True, tileness: Sequence[float] | None = None) -> list[int]:
     """Indices of the classified boxes that stay: `drop_misfits`, then `drop_unsure_groups` on
     what is left (the one call a reader makes after classifying; recognition.pipeline and the
     phone's reader share it)."""
     idx = drop_misfits(boxes, confidences) if misfits else list(range(len(boxes)))
     if unsure_groups and idx:
-        kept = drop_unsure_groups([boxes[i] for i in idx], [confidences[i] for i in idx], rows=rows)
+        kept = drop_unsure_groups([boxes[i] for i in idx], [confidences[i] for i in idx], rows=rows,
+                                  tileness=[tileness[i] for i in idx] if tileness is not None else None)
         idx = [idx[k] for k in kept]
     return idx
 

@@ -177,12 +177,16 @@ def test_one_line_is_a_row_level_or_tipped_not_a_grid_or_a_heap() -> None:
 
 def test_an_unsurely_read_row_is_a_hand_not_clutter() -> None:
     """A hand row read unsurely (out of focus, or a set's artwork the models never saw) stays
-    whole; the same readings in a grid (a keyboard's keys) keep only the sure ones, and so does
-    the row with Settings.rows_of_tiles off."""
+    whole; the same readings in a grid (a keyboard's keys) keep only the sure ones, and so do
+    the row with Settings.rows_of_tiles off and a line whose boxes are not surely tiles at all."""
     conf = [0.6, 0.7, 0.98, 0.55, 0.65, 0.9, 0.6, 0.7, 0.6, 0.5]
     assert scales.drop_unsure_groups(row(10), conf) == list(range(10))
     assert scales.drop_unsure_groups(row(5) + row(5, y0=245), conf) == [2]
     assert scales.drop_unsure_groups(row(10), conf, rows=False) == [2]
+    # a line of print: the same readings, but half its boxes read as half likely no tile at all
+    print_line = [0.95, 0.6, 0.9, 0.5, 0.97, 0.4, 0.8, 0.45, 0.99, 0.3]
+    assert scales.drop_unsure_groups(row(10), conf, tileness=print_line) == [2]
+    assert scales.drop_unsure_groups(row(10), conf, tileness=[0.99] * 10) == list(range(10))
 
 
 def test_lone_unsure_boxes_beside_a_sure_hand_are_dropped_but_not_without_one() -> None:

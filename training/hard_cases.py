@@ -24,7 +24,9 @@ checks each case. The cases (issue 19):
 - standing_scattered: small tiles standing on their own, a tile or two apart, on a speckled
   stone counter, with a blank haku among them and a kitchen's cupboard and kettle further off;
 - pile_blank: a loose pile of tiles lying face up at odd angles, two of them blank haku (a blank
-  face gives the detector little to see).
+  face gives the detector little to see);
+- print_line: one line of large digits on a score sheet, no tile (a row of boxes read unsurely,
+  as a hand of an unfamiliar set is, but half read as no tile).
 
 Not the training renderer (training.render): the tiles here are drawn as flat quads warped in
 perspective with their own faces, bodies, tables and clutter, so the suite is not the training
@@ -369,6 +371,14 @@ def pile_blank(rng: np.random.Generator) -> tuple[np.ndarray, list[str]]:
     return img, codes
 
 
+def print_line(rng: np.random.Generator) -> tuple[np.ndarray, list[str]]:
+    """A score sheet on the table with one line of large digits written across it: no tile."""
+    img = table(rng, (60, 90, 60), grain=4)
+    poly(img, np.array([[40, 250], [980, 250], [980, 420], [40, 420]]), (244, 242, 236))
+    cv2.putText(img, "1 2 3 4 5 6 7 8 9", (60, 370), cv2.FONT_HERSHEY_SIMPLEX, 2.6, (30, 30, 30), 6, cv2.LINE_AA)
+    return img, []
+
+
 CASES = {
     "standing_low": ("standing", standing_low),
     "far_row": ("far_row", far_row),
@@ -383,6 +393,7 @@ CASES = {
     "brush_row": ("hand_row", brush_row),
     "standing_scattered": ("scattered", standing_scattered),
     "pile_blank": ("scattered", pile_blank),
+    "print_line": ("clutter", print_line),
 }
 
 
