@@ -438,6 +438,6 @@ def keep_tiles(boxes: Sequence[Box], confidences: Sequence[float], misfits: bool
     return idx
 
 
-__all__ = ["Box", "DEFAULT_RULE", "ScaleRule", "among_tiles",
-           "drop_misfits", "one_line", "drop_unsure_groups", "groups", "keep_tiles", "fit", "inside_share", "iou", "merge_fragments",
-           "merge_passes", "rescan_sides", "set_apart", "side", "tile_size"]
+__all__ = ["Box", "DEFAULT_RULE", "ScaleRule", "among_tiles", "drop_misfits", "drop_unsure_groups", "fit", "groups",
+           "inside_share", "iou", "keep_tiles", "merge_fragments", "merge_passes", "one_line", "rescan_sides", "set_apart",
+           "side", "tile_size"]
