@@ -56,7 +56,7 @@ def test_real_folder_becomes_training_arrays(tmp_path, use_detection, contributi
         assert crops.shape == (len(meta), 64, 64, 3)
 
 
-@pytest.mark.parametrize("kinds", [distractors.KINDS, distractors.KINDS_WIDE])
+@pytest.mark.parametrize("kinds", [distractors.KINDS, distractors.KINDS_WIDE, distractors.KINDS_FOCUS])
 def test_distractors_never_touch_a_labelled_tile(kinds):
     rng = np.random.default_rng(3)
     for _ in range(40):
@@ -74,10 +74,11 @@ def test_distractor_crops_are_classifier_sized_and_varied():
     assert len({c.tobytes() for c in crops}) == 20
 
 
-@pytest.mark.parametrize("kind", sorted(set(distractors.KINDS_WIDE) - set(distractors.KINDS)))
+@pytest.mark.parametrize("kind", sorted(set(distractors.KINDS_FOCUS) - set(distractors.KINDS)))
 def test_each_wider_clutter_kind_draws_inside_the_corners_it_returns(kind):
-    """Keys, dominoes, playing cards, text and screens (the artwork stage's clutter) are drawn, and
-    the corners `paste` keeps clear of the tiles hold what was drawn."""
+    """Keys, dominoes, playing cards, text and screens (the artwork stage's clutter) and palms (the
+    out-of-focus stage's) are drawn, and the corners `paste` keeps clear of the tiles hold what was
+    drawn."""
     for seed in range(5):
         rng = np.random.default_rng(seed)
         img = np.zeros((400, 400, 3), np.uint8)

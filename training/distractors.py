@@ -15,6 +15,9 @@ KINDS = ("die", "stick", "paper", "phone", "hand", "card", "edge", "cup", "coin"
 # the artwork stage (issue 19) adds what players' photos showed being read as tiles: keyboard and
 # calculator keys, dominoes, playing cards, printed text, a lit phone screen
 KINDS_WIDE = KINDS + ("keys", "keys", "domino", "playing_card", "text", "screen")
+# the out-of-focus stage adds a palm, fist or forearm with no finger drawn (a featureless skin
+# blob, which a classifier that learnt soft faces could take for a blank haku) and more paper
+KINDS_FOCUS = KINDS_WIDE + ("palm", "palm", "palm", "paper")
 
 
 def _col(rng: np.random.Generator, base: tuple[int, int, int], jitter: int = 20) -> tuple[int, int, int]:
@@ -175,6 +178,18 @@ def draw(img: np.ndarray, kind: str, cx: float, cy: float, s: float, rng: np.ran
         metal = _col(rng, (190, 160, 90), 50) if rng.random() < 0.5 else _col(rng, (175, 175, 180), 30)
         cv2.circle(img, (int(cx), int(cy)), int(r), metal, -1, cv2.LINE_AA)
         cv2.circle(img, (int(cx), int(cy)), max(1, int(r * 0.75)), _col(rng, metal, 25), max(1, int(r * 0.1)), cv2.LINE_AA)
+        return np.array([[cx - r, cy - r], [cx + r, cy + r]], np.int32)
+    if kind == "palm":  # a palm, a fist or a forearm: one or two skin blobs, no finger
+        t = float(rng.uniform(0, 1))  # skin tones from dark to light
+        skin = _col(rng, (int(95 + 140 * t), int(60 + 135 * t), int(45 + 125 * t)), 12)
+        ax = (int(s * rng.uniform(0.5, 1.3)), int(s * rng.uniform(0.35, 0.8)))
+        cv2.ellipse(img, (int(cx), int(cy)), ax, ang, 0, 360, skin, -1, cv2.LINE_AA)
+        if rng.random() < 0.5:  # the forearm, or a sleeve, going off one way
+            c, sn = np.cos(np.deg2rad(ang)), np.sin(np.deg2rad(ang))
+            arm = skin if rng.random() < 0.5 else _col(rng, (120, 120, 120), 110)
+            cv2.fillConvexPoly(img, _rotated_rect(cx - c * ax[0] * 1.5, cy - sn * ax[0] * 1.5, ax[0] * 2.2, ax[1] * 1.5, ang),
+                               arm, cv2.LINE_AA)
+        r = max(ax) * 3
         return np.array([[cx - r, cy - r], [cx + r, cy + r]], np.int32)
     if kind == "hand":
         skin = _col(rng, (205, 160, 130), 35)

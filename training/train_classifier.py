@@ -64,6 +64,35 @@ def photometric(x: torch.Tensor, g: torch.Generator, p: float) -> torch.Tensor:
     return out
 
 
+def defocus(x: torch.Tensor, g: torch.Generator, p: float, max_sigma: float,
+            spare: torch.Tensor | None = None) -> torch.Tensor:
+    """On a share `p` of the crops: a photo out of focus, a Gaussian blur of 1 to `max_sigma`
+    crop pixels (one sigma per batch). A photo out of focus by 0.4% of its long side
+    (training.perturb.blur) blurs a tile a twentieth to a thirtieth of the photo high by 4-6 crop
+    pixels, where `photometric`'s shrink and enlarge blurs by about 1. Crops where `spare` is
+    true stay sharp: blank haku, for one, since a soft ivory blob taught as haku makes a hand or
+    a cup out of focus one too."""
+    if p <= 0 or max_sigma <= 1:
+        return x
+    pick = torch.rand(x.shape[0], generator=g) < p
+    if spare is not None:
+        pick &= ~spare
+    if not pick.any():
+        return x
+    sigma = 1.0 + (max_sigma - 1.0) * float(torch.rand(1, generator=g))
+    r = int(np.ceil(3 * sigma))
+    t = torch.arange(-r, r + 1, dtype=x.dtype)
+    k = torch.exp(-(t * t) / (2 * sigma * sigma))
+    k = k / k.sum()
+    y = F.pad(x[pick], (r, r, r, r), mode="replicate")
+    y = F.conv2d(y, k.view(1, 1, 1, -1).repeat(3, 1, 1, 1), groups=3)
+    y = F.conv2d(y, k.view(1, 1, -1, 1).repeat(3, 1, 1, 1), groups=3)
+    out = x.clone()
+    out[pick] = y
+    return out
+
+
+HAKU = CLASSES.index("5z")
 RED_FIVE_IDS = torch.tensor([CLASSES.index(c) for c in ("0m", "0p", "0s")])
 
 
@@ -118,12 +147,16 @@ def main() -> None:
     ap.add_argument("--real-repeat", type=int, default=2, help="times each real crop is drawn per epoch")
     ap.add_argument("--photometric", type=float, default=0.0,
                     help="share of crops taken as in a dim room or out of focus (darker, noisier, blurred)")
+    ap.add_argument("--defocus", type=float, default=0.0,
+                    help="share of crops blurred as a photo out of focus (Gaussian, 1 to --defocus-max px)")
+    ap.add_argument("--defocus-max", type=float, default=5.0)
     ap.add_argument("--distractors", type=float, default=0.0,
                     help="share of each batch replaced by drawn non-tiles (class none)")
-    ap.add_argument("--clutter", choices=("basic", "wide"), default="basic",
-                    help="which drawn non-tiles: wide adds keys, dominoes, playing cards, text, screens")
+    ap.add_argument("--clutter", choices=("basic", "wide", "focus"), default="basic",
+                    help="which drawn non-tiles: wide adds keys, dominoes, playing cards, text, screens; "
+                         "focus adds palms and more paper")
     args = ap.parse_args()
-    kinds = distractors.KINDS_WIDE if args.clutter == "wide" else distractors.KINDS
+    kinds = {"basic": distractors.KINDS, "wide": distractors.KINDS_WIDE, "focus": distractors.KINDS_FOCUS}[args.clutter]
     make_deterministic(args.seed, args.threads)
     log = Log(args.out + ".log")
 
@@ -186,6 +219,7 @@ def main() -> None:
             m = torch.from_numpy(bmeta.astype(np.int64))
             x, orient = augment(x, m[:, 1], g)
             x = photometric(x, g, args.photometric)
+            x = defocus(x, g, args.defocus, args.defocus_max, m[:, 0] == HAKU)
             x = unredden(x, m[:, 0], g, args.unredden)
             for pg in opt.param_groups:
                 pg["lr"] = cosine_lr(step, total, args.lr, args.warmup)
