@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
-# Build the data, train both networks and export them to $MODELS. Two stages, and an optional third:
+# Build the data, train both networks and export them to $MODELS. Three stages, and an optional fourth:
 #  1. synthetic only: render scenes, train the detector and the classifier from scratch (in
 #     parallel, one thread each), export them to $WORK/stage1 (the "teacher");
 #  2. real photos: build arrays from the train scenes of ../shared/data/real-photos (and any
 #     folders in EXTRA_REAL, e.g. exported player corrections: `python -m training.corrections
 #     export DIR`), the teacher marking unlabelled tiles as "ignore"; fine-tune both networks on
 #     real and synthetic data together, with drawn non-tiles (dice, sticks, paper...) as negatives;
+#  2b. out of focus (issue 19): the classifier alone, fine-tuned from stage 2 on new scenes (another
+#     seed) and the real arrays rebuilt with stage 2 as the teacher, a share of its crops blurred
+#     as a photo out of focus is (training.train_classifier.defocus), with wider drawn clutter;
+#     stage 2's detector beside it. This is what is shipped;
 #  3. (ARTWORK_STAGE=1, not shipped) artwork, fragments and clutter (issue 19): new scenes whose faces also come from
 #     training.artwork (CJK fonts, procedural pins and sticks, Unicode line art), some on keyboards,
 #     with crops of parts of tiles taught as "none"; real arrays rebuilt with stage 2 as the teacher,
@@ -24,6 +28,7 @@ MODELS="${MODELS:-models}"
 mkdir -p "$WORK"
 SCENES="${SCENES:-7000}"
 FT_SCENES="${FT_SCENES:-2000}"
+FOCUS_SCENES="${FOCUS_SCENES:-1500}"
 ART_SCENES="${ART_SCENES:-2500}"
 PASTE_IMAGES="${PASTE_IMAGES:-800}"
 REAL_DIR="${REAL_DIR:-../shared/data/real-photos}"
@@ -69,7 +74,26 @@ wait "$det"
 wait "$cls"
 $PY -m training.export --work "$WORK/stage2" --models "$WORK/stage2"
 fi
-$PY -m training.export --work "$WORK/stage2" --models "$MODELS"
+
+# -- stage 2b: out of focus (shipped) --------------------------------------------------------------
+if [ ! -f "$WORK/real2/cls_meta.npy" ]; then  # the real arrays again, stage 2 as the teacher
+  $PY -m training.real_data --teacher "$WORK/stage2" --out "$WORK/real2" "${REAL_FOLDERS[@]}" "${EXTRA[@]}" \
+    > "$WORK/real_data2.log" 2>&1
+fi
+if [ ! -f "$WORK/focus/classifier.onnx" ]; then
+  if [ ! -f "$WORK/data_focus/cls_meta.npy" ]; then  # new scenes of stage 1's kind, another seed
+    $PY -m training.build_data --scenes "$FOCUS_SCENES" --seed 20261128 --out "$WORK/data_focus" --workers 2 \
+      > "$WORK/build_data_focus.log" 2>&1
+  fi
+  mkdir -p "$WORK/focus"
+  $PY -m training.train_classifier --data "$WORK/data_focus" --real "$WORK/real2" --real-repeat 2 --photometric 0.3 \
+    --defocus 0.2 --defocus-max 5 --distractors 0.12 --clutter focus --init "$WORK/stage2/classifier.pt" \
+    --out "$WORK/focus/classifier.pt" --epochs 1 --lr 5e-4 --warmup 50 --unredden 0.2 --threads 2 --seed 11 \
+    > "$WORK/focus_classifier.out" 2>&1
+  cp "$WORK/stage2/detector.pt" "$WORK/focus/detector.pt"
+  $PY -m training.export --work "$WORK/focus" --models "$WORK/focus"
+fi
+$PY -m training.export --work "$WORK/focus" --models "$MODELS"
 [ "${ARTWORK_STAGE:-0}" = 1 ] || exit 0
 
 # -- stage 3 (ARTWORK_STAGE=1; not shipped): artwork, fragments, clutter ---------------------------
@@ -83,15 +107,12 @@ if [ ! -f "$WORK/data_art/cls_meta.npy" ]; then
   $PY -m training.build_data --scenes "$ART_SCENES" --seed 20261127 --wide --fragments 0.12 --keyboards 0.12 \
     --out "$WORK/data_art" --workers 2 > "$WORK/build_data_art.log" 2>&1
 fi
-if [ ! -f "$WORK/real3/cls_meta.npy" ]; then
-  $PY -m training.real_data --teacher "$WORK/stage2" --out "$WORK/real3" "${REAL_FOLDERS[@]}" "${EXTRA[@]}" > "$WORK/real_data3.log" 2>&1
-fi
 if [ ! -f "$WORK/copy_paste/cls_meta.npy" ]; then  # real tiles (train scenes) pasted at new scales, angles, tables
   $PY -m training.copy_paste --out "$WORK/copy_paste" --images "$PASTE_IMAGES" --workers 2 "${REAL_FOLDERS[@]}" \
     > "$WORK/copy_paste.log" 2>&1
 fi
 mkdir -p "$WORK/stage3"
-$PY -m training.train_classifier --data "$WORK/data_art" --real "$WORK/real3" --real "$WORK/copy_paste" --real-repeat 2 \
+$PY -m training.train_classifier --data "$WORK/data_art" --real "$WORK/real2" --real "$WORK/copy_paste" --real-repeat 2 \
   --distractors 0.08 --clutter wide --photometric 0.3 --init "$WORK/stage2/classifier.pt" --out "$WORK/stage3/classifier.pt" \
   --epochs 1 --lr 1e-3 --warmup 50 --unredden 0.2 --threads 1 --seed 10 > "$WORK/stage3_classifier.out" 2>&1
 cp "$WORK/stage2/detector.pt" "$WORK/stage3/detector.pt"
