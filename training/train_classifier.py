@@ -70,8 +70,9 @@ def defocus(x: torch.Tensor, g: torch.Generator, p: float, max_sigma: float,
     crop pixels (one sigma per batch). A photo out of focus by 0.4% of its long side
     (training.perturb.blur) blurs a tile a twentieth to a thirtieth of the photo high by 4-6 crop
     pixels, where `photometric`'s shrink and enlarge blurs by about 1. Crops where `spare` is
-    true stay sharp: blank haku, for one, since a soft ivory blob taught as haku makes a hand or
-    a cup out of focus one too."""
+    true stay sharp: blank haku, since a soft blob taught as haku is what a hand looks like.
+    Sparing them did not by itself stop a skin-coloured blob being read as haku; palms among the
+    drawn non-tiles did (models/README.md, "A photo out of focus")."""
     if p <= 0 or max_sigma <= 1:
         return x
     pick = torch.rand(x.shape[0], generator=g) < p
