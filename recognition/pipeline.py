@@ -119,15 +119,20 @@ class Recognizer:
         return self._boxes(out, scale, pixels, self.settings), scale
 
     def classify(self, pixels: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Class probabilities (n, len(labels)) and orientation probabilities (n, 4)."""
+        """Class probabilities (n, len(labels)) and orientation probabilities (n, 4); crops read
+        unsurely read again turned half round (recognition.reading.unsure_crops), tall faces read
+        as blank read again from their lower part (recognition.reading.tall_faces)."""
         if len(boxes) == 0:
             return np.zeros((0, self.n_classes), np.float32), np.zeros((0, 4), np.float32)
         crops = square_crops(pixels, boxes[:, :4], self.crop_size, self.crop_context)
-        if self.settings.half_turn_tta:
-            crops = np.concatenate([crops, crops[:, ::-1, ::-1]])
-        logits = self.classifier.run(to_nchw(crops))
+        logits = self.classifier.run(to_nchw(np.concatenate([crops, crops[:, ::-1, ::-1]])
+                                             if self.settings.half_turn_tta else crops))
         probs, orient = reading.probabilities(logits.ravel().tolist(), len(boxes), self.n_classes,
                                               self.settings.half_turn_tta)
+        unsure = reading.unsure_crops(probs, self.settings)
+        if unsure:  # those crops read again turned half round
+            logits = self.classifier.run(to_nchw(np.ascontiguousarray(crops[unsure][:, ::-1, ::-1])))
+            probs, orient = reading.reread_half_turned(probs, orient, unsure, logits.ravel().tolist(), self.n_classes)
         if self.settings.tall_faces:
             probs = self._read_tall_faces(pixels, boxes, probs)
         return np.array(probs, np.float32), np.array(orient, np.float32)

@@ -39,6 +39,11 @@ class Settings:
     reject_threshold: float = 0.6  # drop a box when the classifier says "not a tile" this surely
     max_tiles: int = 120
     half_turn_tta: bool = False  # also read every crop turned half round, and average
+    # a crop whose best reading is less sure than this is read again turned half round and the two
+    # readings averaged (unsure_crops, reread_half_turned): on the real photos as many read exactly
+    # as with every crop read twice, for the few crops it changes (models/README.md, "Unsure crops
+    # read twice"); None: off
+    half_turn_unsure: float | None = 0.9
     border_confidence: float = 0.9  # a tile cut by the photo's edge must be read at least this surely
     min_confidence: float = 0.5  # a box read less surely than this as one tile (given it is one) is dropped
     # recognition.scales (issue 19): the first three are planned here (rescan_sides,
@@ -515,6 +520,27 @@ def probabilities(logits: Sequence[float], n: int, n_classes: int,
     return probs, orient
 
 
+def unsure_crops(probs: Sequence[Sequence[float]], settings: Settings = Settings()) -> list[int]:
+    """The boxes whose crops are read again turned half round (Settings.half_turn_unsure): those
+    whose best reading is under it. None when every crop already was (half_turn_tta), or when off."""
+    if settings.half_turn_unsure is None or settings.half_turn_tta:
+        return []
+    return [i for i, p in enumerate(probs) if p and max(p) < settings.half_turn_unsure]
+
+
+def reread_half_turned(probs: Sequence[Sequence[float]], orient: Sequence[Sequence[float]], idx: Sequence[int],
+                       turned_logits: Sequence[float], n_classes: int) -> tuple[list[list[float]], list[list[float]]]:
+    """`probs` and `orient` with each box of `idx` (from `unsure_crops`) read as the average of its
+    crop's reading and its crop turned half round: `turned_logits` are the classifier's rows for
+    the turned crops, in the order of `idx` (the same average as `probabilities` with half_turn)."""
+    turned_p, turned_o = probabilities(turned_logits, len(idx), n_classes)
+    out_p, out_o = [list(p) for p in probs], [list(o) for o in orient]
+    for k, i in enumerate(idx):  # turned half round, "up" reads as "down": turn it back
+        out_p[i] = [(float(a) + b) / 2 for a, b in zip(probs[i], turned_p[k])]
+        out_o[i] = [(float(orient[i][j]) + turned_o[k][(j + 2) % 4]) / 2 for j in range(4)]
+    return out_p, out_o
+
+
 def assemble(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]], orient: Sequence[Sequence[float]],
              labels: Sequence[str], reject_label: str, size: tuple[int, int], settings: Settings = Settings(),
              to_original: float = 1.0, original_size: tuple[int, int] | None = None, faint: int = 0) -> Reading:
@@ -616,5 +642,5 @@ def assemble(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]],
 
 
 __all__ = ["Detection", "Layout", "Reading", "Settings", "assemble", "decode", "detect_boxes", "drop_duplicates",
-           "faint_boxes", "layout", "merge_detections", "nms", "probabilities", "read_hand", "reread_tall_faces", "rescan_sides",
-           "softmax", "tall_faces"]
+           "faint_boxes", "layout", "merge_detections", "nms", "probabilities", "read_hand", "reread_half_turned", "reread_tall_faces",
+           "rescan_sides", "softmax", "tall_faces", "unsure_crops"]

@@ -100,6 +100,32 @@ def test_probabilities_average_the_half_turned_crops():
     assert max(range(4), key=lambda k: orient[0][k]) == 0
 
 
+def test_unsure_crops_are_those_read_less_surely_than_the_setting():
+    probs = [[0.95, 0.05], [0.6, 0.4], [0.89, 0.11]]
+    assert reading.unsure_crops(probs, reading.Settings(half_turn_unsure=0.9)) == [1, 2]
+    assert reading.unsure_crops(probs, reading.Settings(half_turn_unsure=0.7)) == [1]
+    assert reading.unsure_crops(probs, reading.Settings(half_turn_unsure=None)) == []
+    # every crop already read twice: none again
+    assert reading.unsure_crops(probs, reading.Settings(half_turn_tta=True, half_turn_unsure=0.9)) == []
+
+
+def test_an_unsure_crop_read_again_turned_is_averaged_as_every_crop_read_twice_would_be():
+    """reread_half_turned on the turned crops' logits gives the unsure boxes what `probabilities`
+    with half_turn gives every box, and leaves the sure ones as read once."""
+    n_classes = 3
+    first = [[3.0, 0.0, 0.0, 5.0, 0.0, 0.0, 0.0], [0.4, 0.3, 0.0, 0.0, 5.0, 0.0, 0.0]]
+    turned = [[2.0, 0.0, 0.0, 0.0, 0.0, 5.0, 0.0], [0.0, 1.5, 0.0, 0.0, 0.0, 0.0, 5.0]]
+    once_p, once_o = reading.probabilities([v for row in first for v in row], 2, n_classes)
+    both_p, both_o = reading.probabilities([v for row in first + turned for v in row], 2, n_classes, half_turn=True)
+    idx = reading.unsure_crops(once_p, reading.Settings(half_turn_unsure=0.9))
+    assert idx == [1]
+    p, o = reading.reread_half_turned(once_p, once_o, idx, turned[1], n_classes)
+    assert p[0] == once_p[0] and o[0] == once_o[0]
+    assert p[1] == pytest.approx(both_p[1]) and o[1] == pytest.approx(both_o[1])
+    assert max(range(3), key=lambda k: p[1][k]) == 1  # the turned reading changed the answer
+    assert max(range(3), key=lambda k: once_p[1][k]) == 0
+
+
 def test_the_reading_module_needs_nothing_the_phone_lacks():
     """Pyodide runs it with the standard library and the scoring package only."""
     allowed = {"__future__", "math", "collections", "dataclasses", "statistics", "typing", "heapq", "itertools",

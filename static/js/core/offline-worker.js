@@ -11,9 +11,13 @@
 //   rescan {boxes, scale, width, height, settings}   recognition.reading.rescan_sides: long sides to detect again at
 //   merge {passes: [{boxes, scale}], settings}   recognition.reading.merge_detections: one list of boxes
 //   faint {map, gh, gw, scale, width, height, boxes, settings, stride}   recognition.reading.faint_boxes
-//   tall {boxes, logits, labels, reject_label, settings}   recognition.reading.tall_faces: {crops} to read again
-//   read {boxes, logits, labels, reject_label, width, height, settings, tall_logits?, faint?}   the hand in the
-//       frame; the last `faint` boxes are faint_boxes
+//   unsure {boxes, logits, labels, settings}   recognition.reading.unsure_crops: {idx}, the boxes to read again
+//       turned half round
+//   tall {boxes, logits, labels, reject_label, settings, turn_logits?}   recognition.reading.tall_faces: {crops}
+//       to read again
+//   read {boxes, logits, labels, reject_label, width, height, settings, turn_logits?, tall_logits?, faint?}   the
+//       hand in the frame; the last `faint` boxes are faint_boxes; turn_logits are those of the unsure boxes'
+//       crops turned half round
 //   timings {}                     how the start went: {marks: {step: ms}, snapshot, stored}
 // After its first start it keeps a memory snapshot, restored on the next starts (see below).
 // Served from /offline-worker.js with a policy that lets Pyodide compile WebAssembly.
@@ -76,26 +80,38 @@ def tenbou_plan(call, text):
         raise ValueError(f"no plan call {call}")
     return _answer(run)
 
-def _probs(logits, a, st):
+def _probs(logits, a, st, turn_logits=None):
     from recognition import reading
-    return reading.probabilities(logits.to_py() if logits is not None else [], len(a["boxes"]), len(a["labels"]), st.half_turn_tta)
+    probs, orient = reading.probabilities(logits.to_py() if logits is not None else [], len(a["boxes"]), len(a["labels"]), st.half_turn_tta)
+    idx = reading.unsure_crops(probs, st)
+    if idx and turn_logits is not None:
+        probs, orient = reading.reread_half_turned(probs, orient, idx, turn_logits.to_py(), len(a["labels"]))
+    return probs, orient
 
-def tenbou_tall(logits, text):
+def tenbou_unsure(logits, text):
     from recognition import reading
     def run():
         a = json.loads(text)
         st = reading.Settings(**a["settings"])
-        probs, _ = _probs(logits, a, st)
+        return {"idx": reading.unsure_crops(_probs(logits, a, st)[0], st)}
+    return _answer(run)
+
+def tenbou_tall(logits, turn_logits, text):
+    from recognition import reading
+    def run():
+        a = json.loads(text)
+        st = reading.Settings(**a["settings"])
+        probs, _ = _probs(logits, a, st, turn_logits)
         return {"crops": reading.tall_faces(a["boxes"], probs, a["labels"], a["reject_label"], st)[1]}
     return _answer(run)
 
-def tenbou_read(logits, tall_logits, text):
+def tenbou_read(logits, turn_logits, tall_logits, text):
     from recognition import reading
     def run():
         a = json.loads(text)
         st = reading.Settings(**a["settings"])
         boxes = a["boxes"]
-        probs, orient = _probs(logits, a, st)
+        probs, orient = _probs(logits, a, st, turn_logits)
         idx, _ = reading.tall_faces(boxes, probs, a["labels"], a["reject_label"], st)
         if idx and tall_logits is not None:
             again = reading.probabilities(tall_logits.to_py(), len(idx), len(a["labels"]))[0]
@@ -178,7 +194,7 @@ const mark = (name) => { timings.marks[name] = Math.round(performance.now() - t0
 function handles(pyodide) {
   const fn = (name) => pyodide.globals.get(name);
   return { score: fn("tenbou_score"), project: fn("tenbou_project"), boxes: fn("tenbou_boxes"), faint: fn("tenbou_faint"), plan: fn("tenbou_plan"),
-           tall: fn("tenbou_tall"), read: fn("tenbou_read") };
+           unsure: fn("tenbou_unsure"), tall: fn("tenbou_tall"), read: fn("tenbou_read") };
 }
 
 async function start() {
@@ -258,6 +274,8 @@ serve({
   faint: async ({ map, ...rest }) => answer((await engine()).faint(map, JSON.stringify(rest))),
   rescan: async (args) => answer((await engine()).plan("rescan", JSON.stringify(args))),
   merge: async (args) => answer((await engine()).plan("merge", JSON.stringify(args))),
-  tall: async ({ logits, ...rest }) => answer((await engine()).tall(logits || null, JSON.stringify(rest))),
-  read: async ({ logits, tall_logits, ...rest }) => answer((await engine()).read(logits || null, tall_logits || null, JSON.stringify(rest))),
+  unsure: async ({ logits, ...rest }) => answer((await engine()).unsure(logits || null, JSON.stringify(rest))),
+  tall: async ({ logits, turn_logits, ...rest }) => answer((await engine()).tall(logits || null, turn_logits || null, JSON.stringify(rest))),
+  read: async ({ logits, turn_logits, tall_logits, ...rest }) =>
+    answer((await engine()).read(logits || null, turn_logits || null, tall_logits || null, JSON.stringify(rest))),
 });

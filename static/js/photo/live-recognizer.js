@@ -84,17 +84,26 @@ class PhoneReader {
       const faint = seekFaint ? await this.reader.call("faint", { ...mapOf(det), boxes }, [det.map.buffer]) : [];
       boxes = boxes.concat(faint);
       const t1 = performance.now();
-      const { logits } = await this.nets.call("classify", { frame: det.frame, boxes, keep: !!st.tall_faces });
+      const rereadUnsure = st.half_turn_unsure != null && !st.half_turn_tta;
+      const { logits } = await this.nets.call("classify", { frame: det.frame, boxes, keep: rereadUnsure || !!st.tall_faces });
       const ask = { boxes, labels: info.labels, reject_label: info.reject_label, settings: st };
+      // logits are copied to the reader, not handed over, until the last call: each call needs them
+      let turnLogits = null;
+      if (rereadUnsure) {  // the crops read unsurely, read again turned half round
+        const { idx } = await this.reader.call("unsure", { ...ask, logits });
+        turnLogits = idx.length ? (await this.nets.call("classify", {
+          frame: det.frame, boxes: idx.map((i) => boxes[i]), turned: true, keep: !!st.tall_faces })).logits : null;
+      }
       let tallLogits = null;
-      if (st.tall_faces) {  // logits are copied here, not handed over: the reading below needs them
-        const { crops } = await this.reader.call("tall", { ...ask, logits });
+      if (st.tall_faces) {
+        const { crops } = await this.reader.call("tall", { ...ask, logits, turn_logits: turnLogits });
         // none to read again: the kept frame is let go when later frames come (the worker keeps three)
         tallLogits = crops.length ? (await this.nets.call("classify", { frame: det.frame, boxes: crops, tta: false })).logits : null;
       }
       const t2 = performance.now();
-      const transfer = tallLogits ? [logits.buffer, tallLogits.buffer] : [logits.buffer];
-      const result = await this.reader.call("read", { ...ask, logits, tall_logits: tallLogits, width, height, faint: faint.length }, transfer);
+      const transfer = [logits, turnLogits, tallLogits].filter((l) => l).map((l) => l.buffer);
+      const result = await this.reader.call("read", { ...ask, logits, turn_logits: turnLogits, tall_logits: tallLogits,
+        width, height, faint: faint.length }, transfer);
       const t3 = performance.now();
       const r = (v) => Math.round(v * 10) / 10;
       result.image_size = [width, height];

@@ -9,9 +9,10 @@
 //       -> {frame, map (Float32Array), gh, gw, scale, width, height}: a new frame, or (frame) one
 //          detected before, at the detector's long side or `long_side` (an extra pass that
 //          recognition/reading.py asked for: the tiles at the size the detector learned)
-//   classify {frame, boxes, tta?, keep?}  -> {logits (Float32Array)}: the crops of any boxes of
-//       that frame (a tile's, or the lower part of a tall face's), read; the frame is let go
-//       unless `keep` (more crops to come); `tta: false` reads them without the half-turn copy
+//   classify {frame, boxes, tta?, turned?, keep?}  -> {logits (Float32Array)}: the crops of any boxes
+//       of that frame (a tile's, or the lower part of a tall face's), read; the frame is let go
+//       unless `keep` (more crops to come); `tta: false` reads them without the half-turn copy,
+//       `turned: true` reads only the half-turned copies (of crops read unsurely before)
 import { fitResize, squareCrops, toRGB } from "./frame-tensors.js";
 import { serve, TRANSFER } from "../core/worker-bridge.js";
 
@@ -74,20 +75,29 @@ async function detect(args) {
   return { [TRANSFER]: [map.buffer], value: { frame, map, gh, gw, scale: net.scale, width: w, height: h } };
 }
 
-async function classify({ frame, boxes, tta = info.settings.half_turn_tta, keep = false }) {
+/** The crops (n x 3 planes of `plane` values) turned half round: each plane read backwards. */
+function halfTurned(crops, n, plane) {
+  const out = new Float32Array(crops.length);
+  for (let c = 0; c < n * 3; c++) for (let p = 0; p < plane; p++) out[c * plane + p] = crops[c * plane + plane - 1 - p];
+  return out;
+}
+
+async function classify({ frame, boxes, tta = info.settings.half_turn_tta, turned = false, keep = false }) {
   const f = frameOf(frame);
   if (!keep) frames.delete(frame);
   const n = boxes.length;
   if (!n) return { logits: new Float32Array(0) };
   const size = info.crop_size, plane = size * size;
   let crops = squareCrops(f.rgb, f.w, f.h, boxes, size, info.crop_context);
-  if (tta) {  // also every crop turned half round (each plane read backwards); reading.py averages
-    const both = new Float32Array(crops.length * 2);
-    both.set(crops);
-    for (let c = 0; c < n * 3; c++) for (let p = 0; p < plane; p++) both[crops.length + c * plane + p] = crops[c * plane + plane - 1 - p];
-    crops = both;
+  const both = tta && !turned;
+  if (turned) crops = halfTurned(crops, n, plane);
+  else if (both) {  // also every crop turned half round; reading.py averages
+    const all = new Float32Array(crops.length * 2);
+    all.set(crops);
+    all.set(halfTurned(crops, n, plane), crops.length);
+    crops = all;
   }
-  const res = await classifier.run({ [classifier.inputNames[0]]: new ort.Tensor("float32", crops, [tta ? 2 * n : n, 3, size, size]) });
+  const res = await classifier.run({ [classifier.inputNames[0]]: new ort.Tensor("float32", crops, [both ? 2 * n : n, 3, size, size]) });
   const logits = new Float32Array(res[classifier.outputNames[0]].data);
   return { [TRANSFER]: [logits.buffer], value: { logits } };
 }
