@@ -39,10 +39,9 @@ class Settings:
     reject_threshold: float = 0.6  # drop a box when the classifier says "not a tile" this surely
     max_tiles: int = 120
     half_turn_tta: bool = False  # also read every crop turned half round, and average
-    # a crop whose best reading is less sure than this is read again turned half round and the two
-    # readings averaged (unsure_crops, reread_half_turned): on the real photos as many read exactly
-    # as with every crop read twice, for the few crops it changes (models/README.md, "Unsure crops
-    # read twice"); None: off
+    # a crop whose best reading is less sure than this is read again turned half round: the two
+    # readings are averaged where they agree, the surer is kept where not (unsure_crops,
+    # reread_half_turned; models/README.md, "Unsure crops read twice"); None: off
     half_turn_unsure: float | None = 0.9
     border_confidence: float = 0.9  # a tile cut by the photo's edge must be read at least this surely
     min_confidence: float = 0.5  # a box read less surely than this as one tile (given it is one) is dropped
@@ -530,14 +529,22 @@ def unsure_crops(probs: Sequence[Sequence[float]], settings: Settings = Settings
 
 def reread_half_turned(probs: Sequence[Sequence[float]], orient: Sequence[Sequence[float]], idx: Sequence[int],
                        turned_logits: Sequence[float], n_classes: int) -> tuple[list[list[float]], list[list[float]]]:
-    """`probs` and `orient` with each box of `idx` (from `unsure_crops`) read as the average of its
-    crop's reading and its crop turned half round: `turned_logits` are the classifier's rows for
-    the turned crops, in the order of `idx` (the same average as `probabilities` with half_turn)."""
+    """`probs` and `orient` with each box of `idx` (from `unsure_crops`) given a second view, its
+    crop turned half round (`turned_logits`: the classifier's rows for the turned crops, in the
+    order of `idx`). Where both views read the same tile, the two readings are averaged (as
+    `probabilities` with half_turn does); where they differ, the surer view's reading is kept: one
+    view is confused (a tile's neighbours in the crop change sides when it is turned)."""
     turned_p, turned_o = probabilities(turned_logits, len(idx), n_classes)
     out_p, out_o = [list(p) for p in probs], [list(o) for o in orient]
-    for k, i in enumerate(idx):  # turned half round, "up" reads as "down": turn it back
-        out_p[i] = [(float(a) + b) / 2 for a, b in zip(probs[i], turned_p[k])]
-        out_o[i] = [(float(orient[i][j]) + turned_o[k][(j + 2) % 4]) / 2 for j in range(4)]
+    for k, i in enumerate(idx):
+        first = [float(v) for v in probs[i]]
+        second = turned_p[k]
+        back = [turned_o[k][(j + 2) % 4] for j in range(4)]  # turned half round, "up" reads as "down"
+        if first.index(max(first)) == second.index(max(second)):
+            out_p[i] = [(a + b) / 2 for a, b in zip(first, second)]
+            out_o[i] = [(float(a) + b) / 2 for a, b in zip(orient[i], back)]
+        elif max(second) > max(first):
+            out_p[i], out_o[i] = list(second), back
     return out_p, out_o
 
 

@@ -109,21 +109,27 @@ def test_unsure_crops_are_those_read_less_surely_than_the_setting():
     assert reading.unsure_crops(probs, reading.Settings(half_turn_tta=True, half_turn_unsure=0.9)) == []
 
 
-def test_an_unsure_crop_read_again_turned_is_averaged_as_every_crop_read_twice_would_be():
-    """reread_half_turned on the turned crops' logits gives the unsure boxes what `probabilities`
-    with half_turn gives every box, and leaves the sure ones as read once."""
+def test_an_unsure_crop_read_again_turned_is_averaged_where_the_views_agree_else_the_surer_kept():
     n_classes = 3
-    first = [[3.0, 0.0, 0.0, 5.0, 0.0, 0.0, 0.0], [0.4, 0.3, 0.0, 0.0, 5.0, 0.0, 0.0]]
-    turned = [[2.0, 0.0, 0.0, 0.0, 0.0, 5.0, 0.0], [0.0, 1.5, 0.0, 0.0, 0.0, 0.0, 5.0]]
-    once_p, once_o = reading.probabilities([v for row in first for v in row], 2, n_classes)
-    both_p, both_o = reading.probabilities([v for row in first + turned for v in row], 2, n_classes, half_turn=True)
+    first = [[3.0, 0.0, 0.0, 5.0, 0.0, 0.0, 0.0],  # sure: read once
+             [1.0, 0.5, 0.0, 0.0, 5.0, 0.0, 0.0],  # unsure; the turned view agrees
+             [0.4, 0.3, 0.0, 0.0, 5.0, 0.0, 0.0],  # unsure; the turned view is surer of another tile
+             [1.2, 0.0, 0.0, 0.0, 5.0, 0.0, 0.0]]  # unsure; the turned view is less sure of another tile
+    turned = [[2.0, 0.0, 0.0, 0.0, 0.0, 0.0, 5.0], [0.0, 1.5, 0.0, 0.0, 0.0, 5.0, 0.0],
+              [0.0, 0.5, 0.0, 0.0, 0.0, 5.0, 0.0]]
+    flat = [v for row in first for v in row]
+    once_p, once_o = reading.probabilities(flat, 4, n_classes)
     idx = reading.unsure_crops(once_p, reading.Settings(half_turn_unsure=0.9))
-    assert idx == [1]
-    p, o = reading.reread_half_turned(once_p, once_o, idx, turned[1], n_classes)
+    assert idx == [1, 2, 3]
+    p, o = reading.reread_half_turned(once_p, once_o, idx, [v for row in turned for v in row], n_classes)
     assert p[0] == once_p[0] and o[0] == once_o[0]
-    assert p[1] == pytest.approx(both_p[1]) and o[1] == pytest.approx(both_o[1])
-    assert max(range(3), key=lambda k: p[1][k]) == 1  # the turned reading changed the answer
-    assert max(range(3), key=lambda k: once_p[1][k]) == 0
+    # agreeing: what reading every crop twice (probabilities with half_turn) gives
+    both_p, both_o = reading.probabilities(first[1] + turned[0], 1, n_classes, half_turn=True)
+    assert p[1] == pytest.approx(both_p[0]) and o[1] == pytest.approx(both_o[0])
+    # disagreeing: the surer view, its orientation turned back ("down" seen turned is "up")
+    turned_p, _ = reading.probabilities(turned[1], 1, n_classes)
+    assert p[2] == pytest.approx(turned_p[0]) and max(range(4), key=lambda k: o[2][k]) == 0
+    assert p[3] == once_p[3] and o[3] == once_o[3]
 
 
 def test_the_reading_module_needs_nothing_the_phone_lacks():

@@ -22,8 +22,8 @@ with open(os.path.join(HERE, "labels.json")) as _f:
 
 # why each of these is still read wrongly (models of this release)
 STILL_FAILING = {
-    "brush_row.jpg": "manzu and winds in a brush hand no training saw: kept as a row, 9 read at 0.5 or more "
-                     "(8 right), the other 5 too unsurely to show",
+    "brush_row.jpg": "manzu and winds in a brush hand no training saw: kept as a row, 11 read at 0.5 or more "
+                     "(10 right), the other 3 too unsurely to show",
     "far_row.jpg": "tiles 20 px wide: all seven found at the second scale, but 1p and 9p misread at that size",
     "keyboard_hand.jpg": "one key read as 2p surely, one as a face-down tile",
     "standing_apart.jpg": "6s read as 7s (0.67); the upright haku set apart, a detector peak of 0.32 under its "
@@ -73,7 +73,7 @@ def test_hard_case_suite_tile_f1_floor() -> None:
     cases) with tiles set apart kept; 0.856 with the eleventh case (brush_row), 0.887 with groups
     judged with the boxes read as no tile, 0.905 with two scattered scenes (read exactly), 0.927
     with a row of tiles never judged as clutter (brush_row), 0.939 with stage 2b's classifier (far_row
-    and standing_tall), 0.939 with unsure crops read again turned half round (brush_row one
+    and standing_tall), 0.947 with unsure crops read again turned half round (brush_row three
     more, standing_tall one less); the floor keeps the gain."""
     tp = n_pred = n_true = 0
     for name, lab in LABELS.items():
@@ -83,7 +83,7 @@ def test_hard_case_suite_tile_f1_floor() -> None:
         n_pred += sum(faces.values())
         n_true += sum(want.values())
     p, r = tp / n_pred, tp / n_true
-    assert 2 * p * r / (p + r) >= 0.93
+    assert 2 * p * r / (p + r) >= 0.94
 
 
 def test_a_faint_haku_among_scattered_tiles_is_kept_by_the_faint_tiles_rule() -> None:
