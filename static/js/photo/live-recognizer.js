@@ -84,7 +84,7 @@ class PhoneReader {
       const faint = seekFaint ? await this.reader.call("faint", { ...mapOf(det), boxes }, [det.map.buffer]) : [];
       boxes = boxes.concat(faint);
       const t1 = performance.now();
-      const rereadUnsure = st.half_turn_unsure != null && !st.half_turn_tta;
+      const rereadUnsure = st.half_turn_unsure != null;  // which crops, if any, is reading.py's to say
       const { logits } = await this.nets.call("classify", { frame: det.frame, boxes, keep: rereadUnsure || !!st.tall_faces });
       const ask = { boxes, labels: info.labels, reject_label: info.reject_label, settings: st };
       // logits are copied to the reader, not handed over, until the last call: each call needs them
