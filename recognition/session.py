@@ -25,6 +25,9 @@ class OnnxModel:
             opts.inter_op_num_threads = 1
             opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
             opts.log_severity_level = 3
+            # no arena: it grows by doubling and keeps the peak of the largest photo read (a detector
+            # pass at 1536 px took a process from 190 to 310 MB, 245 MB without; no slower)
+            opts.enable_cpu_mem_arena = False
             self.session = ort.InferenceSession(source, opts, providers=["CPUExecutionProvider"])
         self.input_name = self.session.get_inputs()[0].name
         self.output_names = [o.name for o in self.session.get_outputs()]
