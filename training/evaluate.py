@@ -247,10 +247,11 @@ def report(results: list[PhotoResult], title: str, show_classes: bool = False, o
     backs = [(r.truth_back, r.predicted_back) for r in results if r.predicted_back is not None]
     if backs:
         print(f"face-down count right on {sum(a == b for a, b in backs)}/{len(backs)} photos", file=out)
+    width = max([16] + [len(r.name) + 1 for r in results])  # a long name keeps its own column
     for r in results if show_photos else []:
         missing = r.truth - r.predicted
         extra = r.predicted - r.truth
-        print(f"  {r.name:<16}{r.kind:<10} tp {r.tp:>2}/{sum(r.truth.values()):<3} missing {''.join(sorted(missing.elements())) or '-':<24}"
+        print(f"  {r.name:<{width}}{r.kind:<10} tp {r.tp:>2}/{sum(r.truth.values()):<3} missing {''.join(sorted(missing.elements())) or '-':<24}"
               f" extra {''.join(sorted(extra.elements())) or '-':<24} backs {r.predicted_back}/{r.truth_back}"
               f"  {statistics.median(r.latency_ms):.0f} ms", file=out)
     if show_classes:
