@@ -129,7 +129,7 @@ def test_photos_stretched_out_of_shape_are_left_out(tmp_path):
     assert [p.name for p in load_real([str(tmp_path)])] == ["ok.png"]
 
 
-@pytest.mark.parametrize("name", ["dim", "blur", "glare", "tilt45", "1mp", "12mp"])
+@pytest.mark.parametrize("name", ["dim", "blur", "glare", "tilt45", "1mp", "12mp", "far3", "far4"])
 def test_photo_conditions_map_points_back_to_the_labelled_photo(name):
     from training import perturb
 
@@ -140,6 +140,9 @@ def test_photo_conditions_map_points_back_to_the_labelled_photo(name):
     out = cv2.imdecode(np.frombuffer(new, np.uint8), cv2.IMREAD_GRAYSCALE)
     if name in ("1mp", "12mp"):
         assert abs(out.shape[0] * out.shape[1] / 1e6 - float(name[:-2])) < 0.05
+    if name.startswith("far"):  # the same frame; the dot a third or a quarter of its size, near the middle
+        assert out.shape == (300, 400)
+        assert 0 < (out > 200).sum() < np.pi * 12 ** 2 / int(name[3:]) ** 2 * 1.6
     if name in ("dim", "glare"):
         return  # the dot stays where it was; only the light changes
     ys, xs = np.nonzero(out > out.max() * 0.8)

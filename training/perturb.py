@@ -1,7 +1,8 @@
 """Conditions a phone photo is taken in, applied to a labelled photo for evaluation: dim light,
-blur, glare, a tilted camera (perspective), and very small or very large photos.
+blur, glare, a tilted camera (perspective), very small or very large photos, and tiles three or
+four times farther from the same camera.
 
-    python -m training.evaluate DIR... --split val --perturb dim,blur,glare,tilt45,1mp,12mp
+    python -m training.evaluate DIR... --split val --perturb dim,blur,glare,tilt45,1mp,12mp,far3,far4
 
 Each condition turns the photo's bytes into new bytes and gives the map that takes a point of the
 new photo back to the labelled one, so predictions are judged against the original labels.
@@ -88,8 +89,25 @@ def _resize_to(megapixels: float) -> Callable[[np.ndarray, np.random.Generator],
     return apply
 
 
+def _farther(k: int) -> Callable[[np.ndarray, np.random.Generator], tuple[np.ndarray, PointMap]]:
+    def apply(img: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, PointMap]:
+        h, w = img.shape[:2]
+        sw, sh = max(8, w // k), max(8, h // k)
+        # the table around: the photo's own colours, far too blurred to hold a tile
+        out = cv2.resize(cv2.resize(img, (max(1, w // 64), max(1, h // 64)), interpolation=cv2.INTER_AREA), (w, h),
+                         interpolation=cv2.INTER_CUBIC)
+        x0, y0 = (w - sw) // 2, (h - sh) // 2
+        out[y0:y0 + sh, x0:x0 + sw] = cv2.resize(img, (sw, sh), interpolation=cv2.INTER_AREA)
+        return out, lambda p: (p - np.array([x0, y0])) * np.array([w / sw, h / sh])
+
+    apply.__doc__ = (f"The tiles {k} times farther from the same camera: the photo shrunk {k} times in the middle "
+                     "of a frame of its own size.")
+    return apply
+
+
 CONDITIONS: dict[str, Callable[[np.ndarray, np.random.Generator], tuple[np.ndarray, PointMap]]] = {
     "dim": dim, "blur": blur, "glare": glare, "tilt45": tilt45, "1mp": _resize_to(1.0), "12mp": _resize_to(12.0),
+    "far3": _farther(3), "far4": _farther(4),
 }
 
 
