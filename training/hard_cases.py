@@ -10,7 +10,8 @@ checks each case. The cases (issue 19):
 - standing_low: a hand standing on felt, seen from a low angle: each face's upper third is blank
   (the engraving sits low on a tall face) and the tiles' tops show; an upright haku set apart;
 - far_row: a row of seven tiles photographed from across the table (tiles about 20 px wide in a
-  1008 px photo);
+  1008 px photo); far_row_photo: the same row in a photo of twice the size, as a phone takes it
+  (the recogniser works on a 1008 px copy, where the tiles are 19 px wide);
 - closeup_two: a close-up of two tiles filling the photo;
 - keyboard_hand: a hand row lying on a laptop's keyboard; keyboard_alone: the keyboard, no tile;
 - pinzu_row: 4p, 6p, 8p and 9p side by side (tiles split into their groups of pips);
@@ -135,11 +136,14 @@ def poly(img: np.ndarray, pts: np.ndarray, colour: tuple[int, int, int]) -> None
     cv2.fillConvexPoly(img, np.int32(np.round(pts)), colour, cv2.LINE_AA)
 
 
-def table(rng: np.random.Generator, colour: tuple[int, int, int], grain: float = 8.0) -> np.ndarray:
-    """Felt or cloth: a colour, low-frequency shading and fine noise."""
+def table(rng: np.random.Generator, colour: tuple[int, int, int], grain: float = 8.0,
+          size: tuple[int, int] = (W, H)) -> np.ndarray:
+    """Felt or cloth (`size` (w, h), the working size by default): a colour, low-frequency shading
+    and fine noise."""
+    w, h = size
     base = np.array(colour, np.float32)
-    shade = cv2.resize(rng.normal(0, 1, (6, 8)).astype(np.float32), (W, H), interpolation=cv2.INTER_CUBIC)
-    img = base[None, None, :] * (1 + 0.06 * shade[..., None]) + rng.normal(0, grain, (H, W, 3))
+    shade = cv2.resize(rng.normal(0, 1, (6, 8)).astype(np.float32), (w, h), interpolation=cv2.INTER_CUBIC)
+    img = base[None, None, :] * (1 + 0.06 * shade[..., None]) + rng.normal(0, grain, (h, w, 3))
     return np.clip(cv2.GaussianBlur(img, (3, 3), 0), 0, 255).astype(np.uint8)
 
 
@@ -255,6 +259,15 @@ def far_row(rng: np.random.Generator) -> tuple[np.ndarray, list[str]]:
     img = table(rng, (30, 70, 120))
     codes = ["1m", "9m", "1p", "9p", "1s", "9s", "7z"]
     _row(img, codes, 420, 300, 19, 25, (40, 120, 60))
+    return img, codes
+
+
+def far_row_photo(rng: np.random.Generator) -> tuple[np.ndarray, list[str]]:
+    """far_row as a phone keeps it: the photo at twice the working size, so the tiles are 38 px
+    wide in the photo and 19 px in the copy the recogniser works on."""
+    img = table(rng, (30, 70, 120), grain=4.0, size=(2 * W, 2 * H))
+    codes = ["1m", "9m", "1p", "9p", "1s", "9s", "7z"]
+    _row(img, codes, 840, 600, 38, 50, (40, 120, 60))
     return img, codes
 
 
@@ -394,6 +407,7 @@ CASES = {
     "standing_scattered": ("scattered", standing_scattered),
     "pile_blank": ("scattered", pile_blank),
     "print_line": ("clutter", print_line),
+    "far_row_photo": ("far_row", far_row_photo),  # last: each case's seed is its place here
 }
 
 
