@@ -15,7 +15,7 @@ import numpy as np
 
 from recognition import detect, reading, scales
 from recognition.hand import Proposal
-from recognition.image_io import LoadedImage, load_image
+from recognition.image_io import ImageError, LoadedImage, load_image
 from recognition.preprocess import CROP_CONTEXT, CROP_SIZE, fit_resize, square_crops, to_nchw
 from recognition.reading import DEFAULT_SETTINGS, NO_TILES, Detection, Layout, Settings
 from recognition.session import OnnxModel
@@ -53,6 +53,30 @@ def _box_list(boxes: np.ndarray) -> list[scales.Box]:
     return [(float(b[0]), float(b[1]), float(b[2]), float(b[3]), float(b[4])) for b in boxes]
 
 
+class Finer:
+    """Finer copies of a photo decoded at the working size (`image`), made when a detector pass
+    needs more pixels than it has: `pixels_for(long_side)` decodes the photo again at that long
+    side (JPEGs at a reduced scale, as recognition.image_io does), at most once per photo; `pixels`
+    is the finest made (None if none). `long_side` is the photo's own long side, as taken."""
+
+    def __init__(self, data: bytes, image: LoadedImage) -> None:
+        self.data = data
+        self.base = max(image.pixels.shape[:2])
+        self.long_side = max(self.base, max(image.original_size))
+        self.pixels: np.ndarray | None = None
+
+    def pixels_for(self, long_side: int) -> np.ndarray | None:
+        want = min(int(long_side), self.long_side)
+        if want <= self.base:
+            return None
+        if self.pixels is None or max(self.pixels.shape[:2]) < want:
+            try:
+                self.pixels = load_image(self.data, want).pixels
+            except ImageError:  # over the decode budget at this size: read at the working size
+                return self.pixels
+        return self.pixels
+
+
 class Recognizer:
     def __init__(self, detector: OnnxModel, classifier: OnnxModel, settings: Settings = DEFAULT_SETTINGS) -> None:
         self.detector = detector
@@ -78,10 +102,11 @@ class Recognizer:
         """The boxes of `detect_all`, without the faint ones."""
         return self.detect_all(pixels)[0]
 
-    def detect_all(self, pixels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def detect_all(self, pixels: np.ndarray, finer: Finer | None = None) -> tuple[np.ndarray, np.ndarray]:
         """(n, 5) boxes [x1, y1, x2, y2, score] in the pixels of `pixels` (decoded by recognition.reading):
         one pass at the detector's long side, then the passes recognition.reading plans
-        (Settings.multi_scale: again where the tiles have the size it learned), merged there
+        (Settings.multi_scale: again where the tiles have the size the detector learned; a pass
+        larger than `pixels` runs on `finer`'s copy of the photo, when given), merged there
         (with Settings.merge_fragments, parts of tiles merged or dropped); and the first pass's faint
         peaks where a tile set apart would stand (recognition.reading.faint_boxes), (m, 5). The
         phone runs the same plan."""
@@ -91,8 +116,16 @@ class Recognizer:
         if self.settings.multi_scale or self.settings.merge_fragments:
             first = _box_list(boxes)
             passes: list[tuple[list[scales.Box], float]] = [(first, scale)]
-            for long_side in reading.rescan_sides(first, scale, w, h, self.settings):
-                more, more_scale = self.detect_at(pixels, long_side)
+            available = finer.long_side if finer else None
+            for long_side in reading.rescan_sides(first, scale, w, h, self.settings, available):
+                fine = finer.pixels_for(long_side) if finer and long_side > max(w, h) else None
+                if fine is None:
+                    more, more_scale = self.detect_at(pixels, long_side)
+                else:  # boxes back in the pixels of `pixels`
+                    more, more_scale = self.detect_at(fine, long_side)
+                    ratio = fine.shape[1] / w
+                    more[:, :4] /= ratio
+                    more_scale *= ratio
                 passes.append((_box_list(more), more_scale))
             merged = reading.merge_detections(passes, self.settings)
             if merged != first:
@@ -118,13 +151,17 @@ class Recognizer:
         out, scale = self._run_detector(pixels, long_side)
         return self._boxes(out, scale, pixels, self.settings), scale
 
-    def classify(self, pixels: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def classify(self, pixels: np.ndarray, boxes: np.ndarray,
+                 fine: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
         """Class probabilities (n, len(labels)) and orientation probabilities (n, 4); crops read
         unsurely read again turned half round (recognition.reading.unsure_crops), tall faces read
-        as blank read again from their lower part (recognition.reading.tall_faces)."""
+        as blank read again from their lower part (recognition.reading.tall_faces). The crops are
+        cut from `fine` (a finer copy of `pixels`, boxes still in the pixels of `pixels`) when given:
+        a tile 20 px wide in `pixels` keeps its pips."""
         if len(boxes) == 0:
             return np.zeros((0, self.n_classes), np.float32), np.zeros((0, 4), np.float32)
-        crops = square_crops(pixels, boxes[:, :4], self.crop_size, self.crop_context)
+        source, ratio = (pixels, 1.0) if fine is None else (fine, fine.shape[1] / pixels.shape[1])
+        crops = square_crops(source, boxes[:, :4] * ratio, self.crop_size, self.crop_context)
         logits = self.classifier.run(to_nchw(np.concatenate([crops, crops[:, ::-1, ::-1]])
                                              if self.settings.half_turn_tta else crops))
         probs, orient = reading.probabilities(logits.ravel().tolist(), len(boxes), self.n_classes,
@@ -134,7 +171,7 @@ class Recognizer:
             logits = self.classifier.run(to_nchw(np.ascontiguousarray(crops[unsure][:, ::-1, ::-1])))
             probs, orient = reading.reread_half_turned(probs, orient, unsure, logits.ravel().tolist(), self.n_classes)
         if self.settings.tall_faces:
-            probs = self._read_tall_faces(pixels, boxes, probs)
+            probs = self._read_tall_faces(source, boxes[:, :4] * ratio, probs)
         return np.array(probs, np.float32), np.array(orient, np.float32)
 
     def _read_tall_faces(self, pixels: np.ndarray, boxes: np.ndarray, probs: list[list[float]]) -> list[list[float]]:
@@ -153,10 +190,11 @@ class Recognizer:
         t0 = time.perf_counter()
         image = data if isinstance(data, LoadedImage) else load_image(data)
         t1 = time.perf_counter()
-        found, faint = self.detect_all(image.pixels)
+        finer = Finer(data, image) if isinstance(data, bytes) else None
+        found, faint = self.detect_all(image.pixels, finer)
         boxes = np.concatenate([found, faint]) if len(faint) else found
         t2 = time.perf_counter()
-        probs, orient = self.classify(image.pixels, boxes)
+        probs, orient = self.classify(image.pixels, boxes, finer.pixels if finer else None)
         t3 = time.perf_counter()
         result = self.assemble(image, boxes, probs, orient, len(faint))
         t4 = time.perf_counter()

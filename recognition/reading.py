@@ -407,17 +407,21 @@ def _five(b: Sequence[float]) -> FiveBox:
 
 
 def rescan_sides(boxes: Sequence[Sequence[float]], scale: float, width: int, height: int,
-                 settings: Settings = Settings()) -> list[int]:
+                 settings: Settings = Settings(), available: int | None = None) -> list[int]:
     """The detector input long sides to run again at (Settings.multi_scale), given the first pass's
     `boxes` (in the pixels of the width x height image it read) found at `scale` (detector pixels
-    per image pixel): where the tiles have the size the detector learned. Empty when there is no
-    need, or multi_scale is off."""
+    per image pixel): where the tiles have the size the detector learned. `available` is the long
+    side of the largest copy of the photo the reader can get (the photo as taken; by default the
+    image read): a side larger than the image read is run on a finer copy (a row of tiles across
+    the table, 20 px wide in a 1008 px copy of a 12 MP photo, is 80 px wide in the photo). Empty
+    when there is no need, or multi_scale is off."""
     if not settings.multi_scale:
         return []
     first = [_five(b) for b in boxes]
     size = scales.tile_size(first)
     work_side = max(int(width), int(height))
-    return scales.rescan_sides(size * scale if size else None, round(work_side * scale), work_side)
+    top = max(work_side, int(available)) if available else work_side
+    return scales.rescan_sides(size * scale if size else None, round(work_side * scale), top)
 
 
 def merge_detections(passes: Sequence[tuple[Sequence[Sequence[float]], float]],

@@ -29,14 +29,15 @@ TALL = 1.75  # a box this much higher than wide is more than a face (a standing 
 class ScaleRule:
     """The tile sizes the detector reads well, as the side of a square of the tile's box area, in
     the detector's input pixels; `target` is where a second pass puts the tiles. `max_side` and
-    `min_side` bound the input's long side, `pyramid` are the long sides tried when a first pass
-    finds nothing it can measure."""
+    `min_side` bound the input's long side (a second pass beyond the working copy's 1008 px runs on
+    a finer copy of the photo, up to the photo's own size), `pyramid` are the long sides tried when
+    a first pass finds nothing it can measure."""
 
     low: float = 16.0
     high: float = 64.0
     target: float = 34.0
     min_side: int = 96
-    max_side: int = 1024
+    max_side: int = 1536  # tiles 7 px wide at 512 (28 px in a 12 MP photo) come to 21 px
     # nothing found at 512 px: try smaller (a close-up), not larger: a far row is found in part
     # at 512 px and measured, and a pass at 1008 px costs four of 512 px on every photo with no tile
     pyramid: tuple[int, ...] = (128, 256)
@@ -109,8 +110,9 @@ def tile_size(boxes: Sequence[Box], rule: ScaleRule = DEFAULT_RULE) -> float | N
 def rescan_sides(size: float | None, long_side: int, work_side: int,
                  rule: ScaleRule = DEFAULT_RULE) -> list[int]:
     """The detector input long sides to run again at, given the tiles' `size` measured in a
-    pass at `long_side` on an image whose long side is `work_side` (detection never enlarges
-    the image past that). Empty when the tiles are already of a size the detector reads well.
+    pass at `long_side` on a photo whose long side is `work_side` (the most pixels the reader can
+    get: detection never enlarges the photo past that). Empty when the tiles are already of a
+    size the detector reads well.
 
     No size (nothing found): the pyramid, for a close-up (tiles too large to be seen as tiles)
     and a far row (too small). Too small or too large: the one long side that brings them to

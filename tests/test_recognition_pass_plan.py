@@ -43,6 +43,12 @@ def test_rescan_sides_asks_for_the_scale_the_detector_learned() -> None:
     assert reading.rescan_sides(row(7, w=60, h=80), 0.5, 1008, 700, ON) == []
     # nothing found: the pyramid for a close-up
     assert reading.rescan_sides([], 512 / 1008, 1008, 700, ON) == [128, 256]
+    # the photo as taken has more pixels than the 1008 px copy read: the pass may be finer than
+    # the copy, up to ScaleRule.max_side (tiles 4 px at 512 -> 34 px wants 4352), and never
+    # beyond the photo's own size
+    assert reading.rescan_sides(far, 0.5, 1008, 700, ON, available=4032) == [scales.DEFAULT_RULE.max_side]
+    assert reading.rescan_sides(far, 0.5, 1008, 700, ON, available=1200) == [1200]
+    assert reading.rescan_sides(far, 0.5, 1008, 700, ON, available=640) == [1008]  # never under the copy's
     # off: never
     assert reading.rescan_sides(far, 0.5, 1008, 700, OFF) == []
     assert reading.rescan_sides([], 512 / 1008, 1008, 700, OFF) == []

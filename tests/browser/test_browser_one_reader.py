@@ -131,13 +131,14 @@ def test_built_photos_read_the_same_tiles_on_both_paths(phone, live_server, name
 
 HARD = Path(__file__).resolve().parents[1] / "data" / "hard_cases"
 # photos staged by training/hard_cases.py that make the reader run its extra passes (issue 19):
-# a row far across the table (detected again at a larger scale), a two-tile close-up (nothing
+# a row far across the table (detected again at a larger scale; in a photo larger than the
+# server's working copy, on a finer copy there and on the whole frame on the phone), a two-tile close-up (nothing
 # found at the detector's scale: the pyramid), standing faces twice as high as wide (read again
 # from their lower part), a standing hand with an upright haku set apart (kept as a tile where a
 # tile set apart stands: Settings.set_apart_reject), one where that haku is found only
 # faintly by the detector (recognition.reading.faint_boxes), and a row in a brush hand no training
 # saw, read unsurely and kept because it stands in one line (Settings.rows_of_tiles)
-EXTRA_PASSES = ["far_row.jpg", "closeup_two.jpg", "standing_tall.jpg", "standing_low.jpg", "standing_apart.jpg",
+EXTRA_PASSES = ["far_row.jpg", "far_row_photo.jpg", "closeup_two.jpg", "standing_tall.jpg", "standing_low.jpg", "standing_apart.jpg",
                 "brush_row.jpg"]
 
 
@@ -171,7 +172,12 @@ def test_photos_that_need_the_extra_passes_read_the_same_tiles_on_both_paths(pho
     got = on_phone(page, pixels)
     assert [t["tile"] for t in got["tiles"]] == [t["tile"] for t in want["tiles"]]
     assert got["rows"] == want["rows"]
-    assert np.allclose([t["box"] for t in got["tiles"]], [t["box"] for t in want["tiles"]], atol=2.0)
+    boxes = np.array([t["box"] for t in want["tiles"]])
+    # 2 px; in a photo larger than the server's 1008 px working copy, an eighth of a tile: the phone
+    # reads the whole frame (its passes resampled from 2016 px, the server's from its copies, so the
+    # second pass may run a few pixels larger or smaller)
+    tol = 2.0 if max(pixels.shape[:2]) <= 1008 else 0.125 * float(np.median(boxes[:, 2] - boxes[:, 0]))
+    assert np.allclose([t["box"] for t in got["tiles"]], boxes, atol=tol)
     print(name, "server and phone:", [t["tile"] for t in want["tiles"]], "one pass:", [t["tile"] for t in one_pass["tiles"]])
 
 
