@@ -145,7 +145,10 @@ def test_if_none_match_and_export(tclient):
 def live_server(db_url):
     from werkzeug.serving import make_server
 
-    app = create_app({"TESTING": True, "DATABASE_URL": db_url})
+    # the writers below are several phones, but all on 127.0.0.1: the guard against one address
+    # sending more than two bodies at once (web/bodies.py, tested in its own tests) would refuse
+    # a third writer with 429 whenever three bodies happened to be read at the same moment
+    app = create_app({"TESTING": True, "DATABASE_URL": db_url, "BODIES_PER_CLIENT": 16})
     server = make_server("127.0.0.1", free_port(), app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
