@@ -421,7 +421,7 @@ def rescan_sides(boxes: Sequence[Sequence[float]], scale: float, width: int, hei
     size = scales.tile_size(first)
     work_side = max(int(width), int(height))
     top = max(work_side, int(available)) if available else work_side
-    return scales.rescan_sides(size * scale if size else None, round(work_side * scale), top)
+    return scales.rescan_sides(size * scale if size else None, round(work_side * scale), top, count=len(first))
 
 
 def merge_detections(passes: Sequence[tuple[Sequence[Sequence[float]], float]],

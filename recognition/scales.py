@@ -42,6 +42,13 @@ class ScaleRule:
     # at 512 px and measured, and a pass at 1008 px costs four of 512 px on every photo with no tile
     pyramid: tuple[int, ...] = (128, 256)
     cluster: float = 1.3  # boxes within this factor of each other's size are "the same size"
+    # a first pass of 1-`few` boxes that look tile-sized may be the blobs of a far close-up or a
+    # far row (a dev close-up of 12 honours three times farther: 3 boxes, its tiles 14 px wide):
+    # detect again at `probe` times the long side; that pass counts only if it finds `probe_min`
+    # boxes or more, and twice the first pass's (an empty table's probe finds 3: a die, a mug)
+    few: int = 5
+    probe: float = 2.0
+    probe_min: int = 4
 
 
 DEFAULT_RULE = ScaleRule()
@@ -107,20 +114,33 @@ def tile_size(boxes: Sequence[Box], rule: ScaleRule = DEFAULT_RULE) -> float | N
     return _weighted_median([t for t, _ in best_members], [w for _, w in best_members])
 
 
+def probing(count: int, size: float | None, rule: ScaleRule = DEFAULT_RULE) -> bool:
+    """True when a first pass of `count` boxes whose tiles measure `size` (detector pixels) is
+    followed by a probe (`rule.few`): a few boxes of a size the detector reads well, small enough
+    that at `rule.probe` times the scale they still are (larger ones are a close-up's tiles, whose
+    faces a finer pass would cut into pieces)."""
+    return 1 <= count <= rule.few and size is not None and rule.low <= size <= rule.high / rule.probe
+
+
 def rescan_sides(size: float | None, long_side: int, work_side: int,
-                 rule: ScaleRule = DEFAULT_RULE) -> list[int]:
+                 rule: ScaleRule = DEFAULT_RULE, count: int = 0) -> list[int]:
     """The detector input long sides to run again at, given the tiles' `size` measured in a
-    pass at `long_side` on a photo whose long side is `work_side` (the most pixels the reader can
-    get: detection never enlarges the photo past that). Empty when the tiles are already of a
-    size the detector reads well.
+    pass at `long_side` that found `count` boxes, on a photo whose long side is `work_side` (the
+    most pixels the reader can get: detection never enlarges the photo past that). Empty when
+    the tiles are already of a size the detector reads well.
 
     No size (nothing found): the pyramid, for a close-up (tiles too large to be seen as tiles)
     and a far row (too small). Too small or too large: the one long side that brings them to
-    `rule.target`, bounded; none when that cannot change the scale much."""
+    `rule.target`, bounded; none when that cannot change the scale much. A few boxes of a good
+    size (`probing`): `rule.probe` times the long side, bounded, whose boxes `merge_passes`
+    keeps only if there are enough of them."""
     top = min(rule.max_side, work_side)
     if size is None:
         sides = {min(max(s, rule.min_side), top) for s in rule.pyramid}
         return sorted(s for s in sides if abs(math.log(s / long_side)) >= math.log(1.25))
+    if probing(count, size, rule):
+        new = int(round(min(long_side * rule.probe, top)))
+        return [new] if math.log(new / long_side) >= math.log(1.25) else []
     if rule.low <= size <= rule.high:
         return []
     new = int(round(min(max(long_side * rule.target / size, rule.min_side), top)))
@@ -154,12 +174,23 @@ def merge_passes(passes: Sequence[tuple[Sequence[Box], float]], rule: ScaleRule 
     kept box of another pass (IoU over `overlap`, or the smaller lying `contain` inside the
     larger) is dropped, so a close-up's whole tiles are not joined by the pieces of their faces
     that a pass at a finer scale took for tiles. Within one pass, boxes are all kept (the
-    detector's own suppression already ran)."""
-    def lead(k: int) -> tuple[float, float]:
+    detector's own suppression already ran).
+
+    After a first pass that `probing` follows, a later pass counts only if it found
+    `rule.probe_min` boxes or more, and at least twice the first pass's; one that does leads, as
+    the first pass's few boxes were then blobs of several tiles."""
+    first = passes[0][0]
+    size = tile_size(first, rule)
+    probed = probing(len(first), size * passes[0][1] if size else None, rule)
+    if probed:
+        least = max(rule.probe_min, 2 * len(first))
+        passes = [passes[0]] + [p for p in passes[1:] if len(p[0]) >= least]
+
+    def lead(k: int) -> tuple[bool, float, float]:
         boxes, scale = passes[k]
         size = tile_size(boxes, rule)
         found = sum(b[4] for b in boxes if fit(b, scale, rule) == 0)
-        return -found, abs(math.log(size * scale / rule.target)) if size else math.inf
+        return probed and k == 0, -found, abs(math.log(size * scale / rule.target)) if size else math.inf
 
     rank = {k: r for r, k in enumerate(sorted(range(len(passes)), key=lead))}
     tagged: list[tuple[int, float, float, int, Box]] = []

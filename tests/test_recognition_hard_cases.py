@@ -75,7 +75,8 @@ def test_hard_case_suite_tile_f1_floor() -> None:
     with a row of tiles never judged as clutter (brush_row), 0.939 with stage 2b's classifier (far_row
     and standing_tall), 0.947 with unsure crops read again turned half round (brush_row three
     more, standing_tall one less), 0.950 with a fifteenth case read exactly (far_row_photo, read on a
-    finer copy of the photo); the floor keeps the gain."""
+    finer copy of the photo), 0.954 with a sixteenth (far_honours_photo: 0.910 without the probe,
+    which reads none of its twelve tiles); the floor keeps the gain."""
     tp = n_pred = n_true = 0
     for name, lab in LABELS.items():
         faces, _ = read(name)
@@ -147,6 +148,20 @@ def test_the_close_up_needs_the_second_scale() -> None:
         data = f.read()
     assert [t.tile for t in one_pass.recognize(data).tiles] == []
     assert sorted(t.tile for t in on.recognize(data).tiles) == ["0m", "3s"]
+
+
+def test_the_far_honours_need_the_probe(monkeypatch) -> None:
+    """Twelve honours far away are two or three blobs at 512 px, of a size the detector reads
+    well, so no pass is planned from their size; the probe at twice the scale finds the twelve
+    (recognition.scales.probing). Without it, no tile is read."""
+    from recognition import scales
+
+    with open(os.path.join(HERE, "far_honours_photo.jpg"), "rb") as f:
+        data = f.read()
+    rec = scaled()
+    assert Counter(t.tile for t in rec.recognize(data).tiles) == Counter(LABELS["far_honours_photo.jpg"]["tiles"])
+    monkeypatch.setattr(scales, "probing", lambda *a, **k: False)
+    assert [t.tile for t in rec.recognize(data).tiles] == []
 
 
 def test_tall_faces_are_read_from_their_lower_part() -> None:

@@ -49,6 +49,12 @@ def test_rescan_sides_asks_for_the_scale_the_detector_learned() -> None:
     assert reading.rescan_sides(far, 0.5, 1008, 700, ON, available=4032) == [scales.DEFAULT_RULE.max_side]
     assert reading.rescan_sides(far, 0.5, 1008, 700, ON, available=1200) == [1200]
     assert reading.rescan_sides(far, 0.5, 1008, 700, ON, available=640) == [1008]  # never under the copy's
+    # three boxes of a size the detector reads well: blobs of a far block of tiles, maybe; probed
+    # at twice the scale, on a finer copy when the photo has one (recognition.scales.probing)
+    blobs = row(3, w=38, h=48)
+    assert reading.rescan_sides(blobs, 512 / 1008, 1008, 700, ON, available=2016) == [1024]
+    assert reading.rescan_sides(blobs, 512 / 1008, 1008, 700, ON) == [1008]
+    assert reading.rescan_sides(row(7, w=38, h=48), 512 / 1008, 1008, 700, ON, available=2016) == []
     # off: never
     assert reading.rescan_sides(far, 0.5, 1008, 700, OFF) == []
     assert reading.rescan_sides([], 512 / 1008, 1008, 700, OFF) == []

@@ -63,6 +63,38 @@ def test_rescan_sides() -> None:
     assert rescan_sides(8.0, 300, 300, rule) == []
 
 
+def test_a_few_tile_sized_boxes_are_probed_at_twice_the_scale() -> None:
+    rule = ScaleRule(low=20, high=64, target=34, max_side=1536, few=5, probe=2.0)
+    # a block of honours far away, seen at 512 px as three blobs measuring 22 px: again at 1024
+    assert rescan_sides(22.0, 512, 2016, rule, count=3) == [1024]
+    assert rescan_sides(22.0, 512, 1008, rule, count=1) == [1008]  # never past the image
+    assert rescan_sides(22.0, 512, 560, rule, count=3) == []  # too close to 512 to read differently
+    # six boxes of that size are tiles of that size; no count given, no probe
+    assert rescan_sides(22.0, 512, 2016, rule, count=6) == []
+    assert rescan_sides(22.0, 512, 2016, rule) == []
+    # a close-up's two tiles (40 px): at twice the scale their faces would be cut into pieces
+    assert rescan_sides(40.0, 512, 2016, rule, count=2) == []
+    assert scales.probing(3, 22.0, rule) and not scales.probing(0, 22.0, rule) and not scales.probing(3, None, rule)
+
+
+def test_merge_passes_a_probe_that_finds_the_tiles_in_the_blobs_leads() -> None:
+    rule = ScaleRule(low=20, high=64, target=34, few=5, probe_min=4)
+    # eight tiles (18 x 24) in two rows; the first pass (scale 0.5) saw them as two blobs of 37 x 49
+    # (21 detector px: a size it reads well, so no pass is planned but the probe)
+    tiles = [(100 + 19 * c, 100 + 25 * r, 118 + 19 * c, 124 + 25 * r, 0.5) for r in range(2) for c in range(4)]
+    blobs = [(100, 100, 137, 149, 0.6), (138, 100, 175, 149, 0.55)]
+    # the probe (scale 0.9: the tiles are 19 detector px, under `low`) found all eight: it leads,
+    # and the blobs, each around four of its tiles, go
+    assert sorted(merge_passes([(blobs, 0.5), (tiles, 0.9)], rule)) == sorted(tiles)
+    # a probe that finds fewer than twice the first pass's boxes (an empty table's die and mug)
+    # adds nothing
+    assert merge_passes([(blobs, 0.5), (tiles[:3], 0.9)], rule) == blobs
+    # without a probe (many boxes in the first pass), a pass that saw its boxes under `low` does
+    # not lead: the first pass's well-sized boxes stay
+    many = blobs + [(400 + 40 * k, 400, 437 + 40 * k, 449, 0.6) for k in range(4)]
+    assert sorted(merge_passes([(many, 0.5), (tiles, 0.9)], rule)) == sorted(many)
+
+
 def test_merge_passes_keeps_each_tile_from_the_pass_that_saw_it_at_a_learned_size() -> None:
     rule = ScaleRule(low=16, high=64, target=34)
     # first pass at scale 0.5: the far row's tiles are 10 px in the detector (too small), and it

@@ -271,6 +271,18 @@ def far_row_photo(rng: np.random.Generator) -> tuple[np.ndarray, list[str]]:
     return img, codes
 
 
+def far_honours_photo(rng: np.random.Generator) -> tuple[np.ndarray, list[str]]:
+    """Twelve honours lying close together in three rows (kans on a corner of the table, as a
+    dev photo shows them), far from the camera: 30 px wide in a photo of twice the working size,
+    15 px in the copy. At 512 px the detector sees the block as two or three tile-sized blobs."""
+    img = table(rng, (35, 95, 60), grain=4.0, size=(2 * W, 2 * H))
+    rows = [["6z"] * 4, ["7z"] * 4, ["1z", "2z", "3z", "4z"]]
+    w, h = 30.0, 40.0
+    for i, codes in enumerate(rows):
+        _row(img, codes, 900, 650 + i * (h * 1.25 + 2), w, h, (220, 150, 30))
+    return img, [c for codes in rows for c in codes]
+
+
 def closeup_two(rng: np.random.Generator) -> tuple[np.ndarray, list[str]]:
     img = table(rng, (120, 45, 40))
     codes = ["3s", "0m"]
@@ -407,7 +419,8 @@ CASES = {
     "standing_scattered": ("scattered", standing_scattered),
     "pile_blank": ("scattered", pile_blank),
     "print_line": ("clutter", print_line),
-    "far_row_photo": ("far_row", far_row_photo),  # last: each case's seed is its place here
+    "far_row_photo": ("far_row", far_row_photo),  # appended: each case's seed is its place here
+    "far_honours_photo": ("far_block", far_honours_photo),
 }
 
 

@@ -132,13 +132,14 @@ def test_built_photos_read_the_same_tiles_on_both_paths(phone, live_server, name
 HARD = Path(__file__).resolve().parents[1] / "data" / "hard_cases"
 # photos staged by training/hard_cases.py that make the reader run its extra passes (issue 19):
 # a row far across the table (detected again at a larger scale; in a photo larger than the
-# server's working copy, on a finer copy there and on the whole frame on the phone), a two-tile close-up (nothing
+# server's working copy, on a finer copy there and on the whole frame on the phone), far honours
+# seen as a few blobs (the probe at twice the scale), a two-tile close-up (nothing
 # found at the detector's scale: the pyramid), standing faces twice as high as wide (read again
 # from their lower part), a standing hand with an upright haku set apart (kept as a tile where a
 # tile set apart stands: Settings.set_apart_reject), one where that haku is found only
 # faintly by the detector (recognition.reading.faint_boxes), and a row in a brush hand no training
 # saw, read unsurely and kept because it stands in one line (Settings.rows_of_tiles)
-EXTRA_PASSES = ["far_row.jpg", "far_row_photo.jpg", "closeup_two.jpg", "standing_tall.jpg", "standing_low.jpg", "standing_apart.jpg",
+EXTRA_PASSES = ["far_row.jpg", "far_row_photo.jpg", "far_honours_photo.jpg", "closeup_two.jpg", "standing_tall.jpg", "standing_low.jpg", "standing_apart.jpg",
                 "brush_row.jpg"]
 
 
