@@ -176,21 +176,22 @@ def merge_passes(passes: Sequence[tuple[Sequence[Box], float]], rule: ScaleRule 
     that a pass at a finer scale took for tiles. Within one pass, boxes are all kept (the
     detector's own suppression already ran).
 
-    After a first pass that `probing` follows, a later pass counts only if it found
-    `rule.probe_min` boxes or more, and at least twice the first pass's; one that does leads, as
-    the first pass's few boxes were then blobs of several tiles."""
+    After a first pass of one to `rule.few` boxes, a pass that found `rule.probe_min` boxes or more,
+    and at least twice the first pass's, leads before any that did not: the first pass's few boxes
+    were blobs of several tiles (whether the pass was the probe that `probing` plans or one planned
+    from the blobs' size). A probe that did not is dropped."""
     first = passes[0][0]
     size = tile_size(first, rule)
-    probed = probing(len(first), size * passes[0][1] if size else None, rule)
-    if probed:
-        least = max(rule.probe_min, 2 * len(first))
+    least = max(rule.probe_min, 2 * len(first))
+    if probing(len(first), size * passes[0][1] if size else None, rule):
         passes = [passes[0]] + [p for p in passes[1:] if len(p[0]) >= least]
+    outnumbered = 1 <= len(first) <= rule.few and any(len(p[0]) >= least for p in passes[1:])
 
     def lead(k: int) -> tuple[bool, float, float]:
         boxes, scale = passes[k]
         size = tile_size(boxes, rule)
         found = sum(b[4] for b in boxes if fit(b, scale, rule) == 0)
-        return probed and k == 0, -found, abs(math.log(size * scale / rule.target)) if size else math.inf
+        return outnumbered and len(boxes) < least, -found, abs(math.log(size * scale / rule.target)) if size else math.inf
 
     rank = {k: r for r, k in enumerate(sorted(range(len(passes)), key=lead))}
     tagged: list[tuple[int, float, float, int, Box]] = []

@@ -89,6 +89,11 @@ def test_merge_passes_a_probe_that_finds_the_tiles_in_the_blobs_leads() -> None:
     # a probe that finds fewer than twice the first pass's boxes (an empty table's die and mug)
     # adds nothing
     assert merge_passes([(blobs, 0.5), (tiles[:3], 0.9)], rule) == blobs
+    # blobs measuring under `low` (scale 0.45: 19 px) are not probed; the pass planned from their
+    # size, which finds the eight tiles, leads all the same (it would not on size alone: both
+    # passes saw their boxes under `low`, and the blobs' size is nearer the target)
+    assert not scales.probing(2, tile_size(blobs) * 0.45, rule)
+    assert sorted(merge_passes([(blobs, 0.45), (tiles, 0.9)], rule)) == sorted(tiles)
     # without a probe (many boxes in the first pass), a pass that saw its boxes under `low` does
     # not lead: the first pass's well-sized boxes stay
     many = blobs + [(400 + 40 * k, 400, 437 + 40 * k, 449, 0.6) for k in range(4)]
