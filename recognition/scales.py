@@ -473,5 +473,5 @@ def keep_tiles(boxes: Sequence[Box], confidences: Sequence[float], misfits: bool
 
 
 __all__ = ["Box", "DEFAULT_RULE", "ScaleRule", "among_tiles", "drop_misfits", "drop_unsure_groups", "fit", "groups",
-           "inside_share", "iou", "keep_tiles", "merge_fragments", "merge_passes", "one_line", "rescan_sides", "set_apart",
+           "inside_share", "iou", "keep_tiles", "merge_fragments", "merge_passes", "one_line", "probing", "rescan_sides", "set_apart",
            "side", "tile_size"]
