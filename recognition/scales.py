@@ -45,7 +45,8 @@ class ScaleRule:
     # a first pass of 1-`few` boxes that look tile-sized may be the blobs of a far close-up or a
     # far row (a dev close-up of 12 honours three times farther: 3 boxes, its tiles 14 px wide):
     # detect again at `probe` times the long side; that pass counts only if it finds `probe_min`
-    # boxes or more, and twice the first pass's (an empty table's probe finds 3: a die, a mug)
+    # boxes or more, and twice the first pass's (an empty table probed at any size found 3: a die,
+    # a mug's rim; at its boxes' size, 48-55 px, it is not probed)
     few: int = 5
     probe: float = 2.0
     probe_min: int = 4

@@ -419,8 +419,9 @@ CASES = {
     "standing_scattered": ("scattered", standing_scattered),
     "pile_blank": ("scattered", pile_blank),
     "print_line": ("clutter", print_line),
-    "far_row_photo": ("far_row", far_row_photo),  # appended: each case's seed is its place here
+    "far_row_photo": ("far_row", far_row_photo),
     "far_honours_photo": ("far_block", far_honours_photo),
+    # new cases go last: each case's seed is its place here
 }
 
 
