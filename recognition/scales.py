@@ -355,7 +355,8 @@ def _surely_tiles(group: Sequence[int], tileness: Sequence[float] | None, least:
 
 def drop_unsure_groups(boxes: Sequence[Box], confidences: Sequence[float], size: float | None = None,
                        least: int = 3, typical: float = 0.75, sure: float = 0.97, alone: float = 0.8,
-                       rows: bool = True, tileness: Sequence[float] | None = None, row_tiles: float = 0.9) -> list[int]:
+                       rows: bool = True, tileness: Sequence[float] | None = None, row_tiles: float = 0.9,
+                       clutter_reach: float = 1.0, clutter_least: int = 6, clutter_share: float = 0.6) -> list[int]:
     """Indices of the boxes to keep, judging boxes by the company they keep (`groups`).
 
     - A group of at least `least` touching boxes whose median confidence is under `typical` is
@@ -371,10 +372,19 @@ def drop_unsure_groups(boxes: Sequence[Box], confidences: Sequence[float], size:
       beside a hand read surely, an unsure thing on its own is far more often a key, a die or a
       wrapper than a tile. Photos of tiles lying apart (a scattered pond) have no such group,
       and their lone tiles are kept as read.
+    - Boxes not in a group kept whole, in a wider group (gaps under `clutter_reach` x the tiles'
+      size) of at least `clutter_least` boxes of which `clutter_share` or more are read as no tile
+      (`tileness` under 0.5; needs `tileness`), are clutter too unless read at least `sure`: a
+      keyboard's keys stand further apart than a row's tiles, so each is a box on its own, and
+      the few read as a tile (a key as 2p, a dark key as a face-down tile) are known by the keys
+      around them read as no tile.
     Tiles read unsurely inside a group read surely always stay: this judges groups, not tiles."""
+    if size is None:
+        size = tile_size(boxes)
     found = groups(boxes, size)
     keep: list[int] = []
     small: list[int] = []
+    whole: set[int] = set()
     anchored = False
     for g in found:
         if len(g) < least:
@@ -387,7 +397,14 @@ def drop_unsure_groups(boxes: Sequence[Box], confidences: Sequence[float], size:
         else:
             anchored = True
             keep.extend(g)
+            whole.update(g)
     keep.extend(i for i in small if not anchored or confidences[i] >= alone)
+    if tileness is not None and size is not None:
+        reach = clutter_reach * size
+        for g in clusters(len(boxes), lambda i, j: _gap(boxes[i], boxes[j]) < reach):
+            if len(g) >= clutter_least and sum(tileness[i] < 0.5 for i in g) >= clutter_share * len(g):
+                unsure = {i for i in g if i not in whole and confidences[i] < sure}
+                keep = [i for i in keep if i not in unsure]
     return sorted(keep)
 
 

@@ -25,7 +25,6 @@ STILL_FAILING = {
     "brush_row.jpg": "manzu and winds in a brush hand no training saw: kept as a row, 11 read at 0.5 or more "
                      "(10 right), the other 3 too unsurely to show",
     "far_row.jpg": "tiles 20 px wide: all seven found at the second scale, but 1p and 9p misread at that size",
-    "keyboard_hand.jpg": "one key read as 2p surely, one as a face-down tile",
     "standing_apart.jpg": "6s read as 7s (0.67); the upright haku set apart, a detector peak of 0.32 under its "
                           "threshold, is found as a faint box where a tile set apart stands",
     "standing_tall.jpg": "faces twice as high as wide, upper half blank: those read whole as haku are read "
@@ -76,7 +75,8 @@ def test_hard_case_suite_tile_f1_floor() -> None:
     and standing_tall), 0.947 with unsure crops read again turned half round (brush_row three
     more, standing_tall one less), 0.950 with a fifteenth case read exactly (far_row_photo, read on a
     finer copy of the photo), 0.954 with a sixteenth (far_honours_photo: 0.910 without the probe,
-    which reads none of its twelve tiles); the floor keeps the gain."""
+    which reads none of its twelve tiles), 0.957 with keys read as tiles among keys read as no
+    tile dropped (keyboard_hand); the floor keeps the gain."""
     tp = n_pred = n_true = 0
     for name, lab in LABELS.items():
         faces, _ = read(name)
@@ -85,7 +85,7 @@ def test_hard_case_suite_tile_f1_floor() -> None:
         n_pred += sum(faces.values())
         n_true += sum(want.values())
     p, r = tp / n_pred, tp / n_true
-    assert 2 * p * r / (p + r) >= 0.94
+    assert 2 * p * r / (p + r) >= 0.95
 
 
 def test_a_faint_haku_among_scattered_tiles_is_kept_by_the_faint_tiles_rule() -> None:

@@ -236,6 +236,37 @@ def test_lone_unsure_boxes_beside_a_sure_hand_are_dropped_but_not_without_one() 
     assert scales.drop_unsure_groups(scattered, [0.6, 0.55, 0.9, 0.7]) == [0, 1, 2, 3]
 
 
+def test_keys_read_as_tiles_among_keys_read_as_no_tile_are_clutter() -> None:
+    """A keyboard's keys stand further apart than a row's tiles (here 30 px gaps between 30 x 40
+    boxes), so each is a box on its own; most are read as no tile. The few read as a tile, even
+    beside a hand read surely where a lone box must be read at 0.8 and these are at 0.89, are
+    known by the keys around them."""
+    keys = [(100 + 60 * c, 100 + 70 * r, 130 + 60 * c, 140 + 70 * r, 0.6) for r in range(4) for c in range(8)]
+    hand = row(14, y0=500)
+    boxes = hand + keys
+    as_tile = {14 + 7, 14 + 12, 14 + 30}  # a key read as 2p, two dark keys as face-down tiles
+    conf = [0.95] * 14 + [0.89 if i in as_tile else 0.0 for i in range(14, 46)]
+    tileness = [0.99] * 14 + [0.65 if i in as_tile else 0.1 for i in range(14, 46)]
+    assert scales.drop_unsure_groups(boxes, conf, tileness=tileness) == list(range(14))
+    # without the keys read as no tile in the company (no tileness given), they stay
+    assert set(scales.drop_unsure_groups(boxes, conf)) == set(range(14)) | as_tile
+    # read surely, a key is kept (a tile lying on a keyboard)
+    sure = [0.99 if i == 14 + 7 else c for i, c in enumerate(conf)]
+    assert scales.drop_unsure_groups(boxes, sure, tileness=tileness) == list(range(14)) + [14 + 7]
+    # a hand read surely among many things read as no tile keeps every tile, unsure ones too:
+    # its tiles touch, so they are a group kept whole, and only boxes on their own are judged so
+    clutter = [(100 + 40 * k, 440, 130 + 40 * k, 480, 0.5) for k in range(14)] + \
+              [(100 + 40 * k, 560, 130 + 40 * k, 600, 0.5) for k in range(14)]
+    hand_conf = [0.95, 0.6] * 7
+    keep = scales.drop_unsure_groups(hand + clutter, hand_conf + [0.0] * 28, tileness=[0.99] * 14 + [0.1] * 28)
+    assert keep[:14] == list(range(14))
+    # too few boxes read as no tile around them: lone boxes are judged as before
+    few = keys[:8]
+    conf8 = [0.89 if k < 4 else 0.0 for k in range(8)]
+    assert scales.drop_unsure_groups(hand + few, [0.95] * 14 + conf8,
+                                     tileness=[0.99] * 14 + [0.65] * 4 + [0.1] * 4) == list(range(18))
+
+
 def test_keep_tiles_combines_shape_and_company() -> None:
     hand = row(10)
     strip = (100, 400, 400, 430, 0.9)  # print: no tile's shape, however surely read
