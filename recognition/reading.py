@@ -67,6 +67,10 @@ class Settings:
     # standing on its own) is a tile when read as one face up, not as a back, at least this
     # surely (its share of the classifier's whole reading, "no tile" included); None: off
     faint_sure: float | None = 0.9
+    # two boxes read as the same tile, the smaller lying over the other for at least this share of
+    # its area, are one tile boxed twice (an upright face boxed whole and by its lower part; a
+    # pinzu tile by two groups of pips); None: only the usual overlap makes a duplicate
+    same_tile_overlap: float | None = 0.5
 
     def to_json(self) -> dict[str, Any]:
         return {k: getattr(self, k) for k in self.__dataclass_fields__}
@@ -156,9 +160,12 @@ def nms(boxes: Sequence[Sequence[float]], scores: Sequence[float], threshold: fl
 
 
 def drop_duplicates(boxes: Sequence[Sequence[float]], scores: Sequence[float], threshold: float = 0.45,
-                    contain: float = 0.8) -> list[int]:
+                    contain: float = 0.8, codes: Sequence[str] | None = None,
+                    same_contain: float | None = None) -> list[int]:
     """Indices to keep after removing boxes that mostly repeat a better one (a box that sits
-    inside another for `contain` of its area, or overlaps it by `threshold`), best first."""
+    inside another for `contain` of its area, or overlaps it by `threshold`), best first. With
+    `codes` (each box's reading) and `same_contain`: two boxes read as the same tile where the
+    smaller lies over the other for `same_contain` of its area are one tile too."""
     keep: list[int] = []
     for j in _best_first(scores):
         b = boxes[j]
@@ -168,7 +175,10 @@ def drop_duplicates(boxes: Sequence[Sequence[float]], scores: Sequence[float], t
             a = boxes[i]
             ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
             iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-            if iou(a, b) > threshold or ix * iy / area > contain:
+            smaller = min(area, max((a[2] - a[0]) * (a[3] - a[1]), 1e-6))
+            if (iou(a, b) > threshold or ix * iy / area > contain
+                    or (codes is not None and same_contain is not None and codes[i] == codes[j]
+                        and ix * iy / smaller >= same_contain)):
                 dup = True
                 break
         if not dup:
@@ -621,7 +631,9 @@ def assemble(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]],
         idx = sorted(set(idx) | set(scales.among_tiles(five, idx, sure_faint)))
     if idx:
         conf = [max(v for k, v in enumerate(probs[i]) if k != reject) for i in idx]
-        keep = drop_duplicates([boxes[i][:4] for i in idx], [c * boxes[i][4] for c, i in zip(conf, idx)])
+        best = [labels[max((k for k in range(len(labels)) if k != reject), key=lambda k: probs[i][k])] for i in idx]
+        keep = drop_duplicates([boxes[i][:4] for i in idx], [c * boxes[i][4] for c, i in zip(conf, idx)],
+                               codes=best, same_contain=settings.same_tile_overlap)
         idx = [idx[k] for k in keep]
     dets: list[Detection] = []
     orients: list[list[float]] = []

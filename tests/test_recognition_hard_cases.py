@@ -28,7 +28,8 @@ STILL_FAILING = {
     "standing_apart.jpg": "6s read as 7s (0.67); the upright haku set apart, a detector peak of 0.32 under its "
                           "threshold, is found as a faint box where a tile set apart stands",
     "standing_tall.jpg": "faces twice as high as wide, upper half blank: those read whole as haku are read "
-                         "again from their lower part, 7 of 10 right; 1z is lost, 7s and 9p are misread (one as 8p)",
+                         "again from their lower part, 7 of 10 right and none counted twice; 1z, 7s and 9p "
+                         "are read too unsurely to show",
 }
 
 
@@ -76,7 +77,8 @@ def test_hard_case_suite_tile_f1_floor() -> None:
     more, standing_tall one less), 0.950 with a fifteenth case read exactly (far_row_photo, read on a
     finer copy of the photo), 0.954 with a sixteenth (far_honours_photo: 0.910 without the probe,
     which reads none of its twelve tiles), 0.957 with keys read as tiles among keys read as no
-    tile dropped (keyboard_hand); the floor keeps the gain."""
+    tile dropped (keyboard_hand), 0.960 with one tile boxed twice and read the same counted once
+    (standing_tall's 8p); the floor keeps the gain."""
     tp = n_pred = n_true = 0
     for name, lab in LABELS.items():
         faces, _ = read(name)
@@ -85,7 +87,7 @@ def test_hard_case_suite_tile_f1_floor() -> None:
         n_pred += sum(faces.values())
         n_true += sum(want.values())
     p, r = tp / n_pred, tp / n_true
-    assert 2 * p * r / (p + r) >= 0.95
+    assert 2 * p * r / (p + r) >= 0.955
 
 
 def test_a_faint_haku_among_scattered_tiles_is_kept_by_the_faint_tiles_rule() -> None:
@@ -181,3 +183,22 @@ def test_tall_faces_are_read_from_their_lower_part() -> None:
     right_whole = sum((Counter(t.tile for t in whole.recognize(data).tiles) & want).values())
     right_lower = sum((read("standing_tall.jpg")[0] & want).values())
     assert right_lower >= right_whole + 2 and right_lower >= 7
+
+
+def test_an_upright_tile_boxed_twice_is_counted_once() -> None:
+    """standing_tall's 8p is boxed whole (its blank top and its pips) and by its lower part; both
+    boxes read 8p and overlap by less than the usual duplicate bounds (IoU 0.43). Read as the same
+    tile and lying two thirds over each other, they are one tile (Settings.same_tile_overlap):
+    nothing is read that the photo does not hold. Without the rule the 8p is counted twice."""
+    import dataclasses
+
+    from recognition.pipeline import Recognizer
+
+    on = scaled()
+    off = Recognizer(on.detector, on.classifier, dataclasses.replace(on.settings, same_tile_overlap=None))
+    with open(os.path.join(HERE, "standing_tall.jpg"), "rb") as f:
+        data = f.read()
+    want = Counter(LABELS["standing_tall.jpg"]["tiles"])
+    faces = read("standing_tall.jpg")[0]
+    assert not faces - want
+    assert Counter(t.tile for t in off.recognize(data).tiles) - want == Counter({"8p": 1})

@@ -214,3 +214,27 @@ def test_faint_boxes_among_the_tiles_are_the_strongest_few() -> None:
     faint = reading.faint_boxes(out, gh, gw, 1.0, 320, 160, boxes, st)
     assert reading.FAINT_AMONG < 12
     assert sorted(round(b[4], 2) for b in faint) == [round(0.21 + 0.01 * k, 2) for k in range(12 - reading.FAINT_AMONG, 12)]
+
+
+def test_an_upright_tile_boxed_whole_and_by_its_lower_part_is_one_tile() -> None:
+    """A standing hand seen from a low angle: the third tile is boxed twice, once whole (the blank
+    top of its face and its ink) and once by its lower part, and both boxes read 2m (the ink lies
+    in both). The boxes overlap by 0.43 (IoU), the lower lies 0.67 over the whole: under the usual
+    duplicate bounds, so it was counted twice. Read as the same tile, it is one; read as two
+    different tiles (a tile standing before another, in a pile), both stay, and with
+    Settings.same_tile_overlap off, so does the double."""
+    labels = ["1m", "2m", "3m", "5z", "none"]
+    tiles = [(100 + k * 62, 240, 155 + k * 62, 382, 0.8) for k in range(5)]
+    lower = (160, 305, 220, 411, 0.79)  # over the second tile (x 162-217), shifted as a detector's box is
+    probs = [[0.9 if j == k % 3 else 0.025 for j in range(5)] for k in range(5)]
+    orient = [[1.0, 0.0, 0.0, 0.0]] * 6
+
+    def read(lower_probs, settings=reading.DEFAULT_SETTINGS):
+        out = reading.assemble(tiles + [lower], probs + [lower_probs], orient, labels, "none", (800, 600), settings)
+        return sorted(t.tile for t in out.tiles)
+
+    same = [0.02, 0.88, 0.05, 0.03, 0.02]  # read as the second tile is, 2m
+    assert scales.iou(tiles[1], lower) < 0.45 < scales.inside_share(lower, tiles[1]) < 0.8
+    assert read(same) == ["1m", "1m", "2m", "2m", "3m"]
+    assert read([0.02, 0.05, 0.88, 0.03, 0.02]) == ["1m", "1m", "2m", "2m", "3m", "3m"]
+    assert read(same, reading.Settings(same_tile_overlap=None)) == ["1m", "1m", "2m", "2m", "2m", "3m"]
