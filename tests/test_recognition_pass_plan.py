@@ -217,7 +217,7 @@ def test_faint_boxes_among_the_tiles_are_the_strongest_few() -> None:
 
 
 def test_an_upright_tile_boxed_whole_and_by_its_lower_part_is_one_tile() -> None:
-    """A standing hand seen from a low angle: the third tile is boxed twice, once whole (the blank
+    """A standing hand seen from a low angle: the second tile is boxed twice, once whole (the blank
     top of its face and its ink) and once by its lower part, and both boxes read 2m (the ink lies
     in both). The boxes overlap by 0.43 (IoU), the lower lies 0.67 over the whole: under the usual
     duplicate bounds, so it was counted twice. Read as the same tile, it is one; read as two
