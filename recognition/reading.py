@@ -175,10 +175,9 @@ def drop_duplicates(boxes: Sequence[Sequence[float]], scores: Sequence[float], t
             a = boxes[i]
             ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
             iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-            smaller = min(area, max((a[2] - a[0]) * (a[3] - a[1]), 1e-6))
             if (iou(a, b) > threshold or ix * iy / area > contain
                     or (codes is not None and same_contain is not None and codes[i] == codes[j]
-                        and ix * iy / smaller >= same_contain)):
+                        and ix * iy / min(area, max((a[2] - a[0]) * (a[3] - a[1]), 1e-6)) >= same_contain)):
                 dup = True
                 break
         if not dup:
@@ -630,10 +629,9 @@ def assemble(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]],
     if idx and sure_faint:
         idx = sorted(set(idx) | set(scales.among_tiles(five, idx, sure_faint)))
     if idx:
-        conf = [max(v for k, v in enumerate(probs[i]) if k != reject) for i in idx]
-        best = [labels[max((k for k in range(len(labels)) if k != reject), key=lambda k: probs[i][k])] for i in idx]
-        keep = drop_duplicates([boxes[i][:4] for i in idx], [c * boxes[i][4] for c, i in zip(conf, idx)],
-                               codes=best, same_contain=settings.same_tile_overlap)
+        top = [max((k for k in range(len(labels)) if k != reject), key=lambda k: probs[i][k]) for i in idx]
+        keep = drop_duplicates([boxes[i][:4] for i in idx], [probs[i][k] * boxes[i][4] for k, i in zip(top, idx)],
+                               codes=[labels[k] for k in top], same_contain=settings.same_tile_overlap)
         idx = [idx[k] for k in keep]
     dets: list[Detection] = []
     orients: list[list[float]] = []
