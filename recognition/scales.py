@@ -449,6 +449,57 @@ def set_apart(boxes: Sequence[Box], kept: Sequence[int], candidates: Sequence[in
     return out
 
 
+def in_rows(boxes: Sequence[Box], kept: Sequence[int], candidates: Sequence[int], least: int = 5,
+            like: float = 1.3, line: float = 0.25, touch: float = 0.35, overlap: float = 0.3) -> list[int]:
+    """Of the `candidates` (indices into `boxes`: found, and read as a tile, but too unsurely to
+    say which), those that continue a row of tiles: for a row of at least `least` touching `kept`
+    boxes standing in one line (`groups`, `one_line`), a candidate of the row's tiles' width and
+    height (each within `like` of the row's median), whose centre lies on the row's line (off it
+    by under `line` x the tiles' size across the row), that touches the row or a candidate taken
+    before it (a gap under `touch` x that size), and lies over no kept or taken box (under
+    `overlap` of its area). A hand photographed out of focus, or drawn in artwork the models never
+    saw, is read surely in part: its other tiles are still tiles, in the row, and the player is
+    better served by the classifier's best reading, shown as unsure, than by a gap."""
+    kept_boxes = [boxes[i] for i in kept]
+    taken: list[int] = []
+    for g in groups(kept_boxes):
+        row = [boxes[kept[k]] for k in g]
+        if len(row) < least or not one_line(row):
+            continue
+        ws = sorted(b[2] - b[0] for b in row)
+        hs = sorted(b[3] - b[1] for b in row)
+        w, h = ws[len(ws) // 2], hs[len(hs) // 2]
+        cx = [(b[0] + b[2]) / 2 for b in row]
+        cy = [(b[1] + b[3]) / 2 for b in row]
+        across_x = max(cx) - min(cx) >= max(cy) - min(cy)  # the row runs left to right
+        a, t, size = (cx, cy, h) if across_x else (cy, cx, w)
+        n = len(row)
+        ma, mt = sum(a) / n, sum(t) / n
+        var = sum((u - ma) ** 2 for u in a)
+        slope = sum((u - ma) * (v - mt) for u, v in zip(a, t)) / var if var > 0 else 0.0
+        members = list(row)
+        left = [c for c in candidates if c not in taken]
+        grew = True
+        while grew:
+            grew = False
+            for c in list(left):
+                b = boxes[c]
+                bw, bh = b[2] - b[0], b[3] - b[1]
+                if not (w / like <= bw <= w * like and h / like <= bh <= h * like):
+                    continue
+                u, v = ((b[0] + b[2]) / 2, (b[1] + b[3]) / 2) if across_x else ((b[1] + b[3]) / 2, (b[0] + b[2]) / 2)
+                if abs(v - (mt + slope * (u - ma))) >= line * size:
+                    continue
+                if any(inside_share(b, k) >= overlap for k in kept_boxes + [boxes[j] for j in taken]):
+                    continue
+                if min(_gap(b, m) for m in members) < touch * size:
+                    taken.append(c)
+                    members.append(b)
+                    left.remove(c)
+                    grew = True
+    return sorted(taken)
+
+
 def among_tiles(boxes: Sequence[Box], kept: Sequence[int], candidates: Sequence[int], least: int = 3,
                 like: float = 1.75, reach: float = 3.0, overlap: float = 0.2) -> list[int]:
     """Of the `candidates` (indices into `boxes`), those lying among the `kept` tiles: when at
@@ -491,5 +542,5 @@ def keep_tiles(boxes: Sequence[Box], confidences: Sequence[float], misfits: bool
 
 
 __all__ = ["Box", "DEFAULT_RULE", "ScaleRule", "among_tiles", "drop_misfits", "drop_unsure_groups", "fit", "groups",
-           "inside_share", "iou", "keep_tiles", "merge_fragments", "merge_passes", "one_line", "probing", "rescan_sides", "set_apart",
+           "in_rows", "inside_share", "iou", "keep_tiles", "merge_fragments", "merge_passes", "one_line", "probing", "rescan_sides", "set_apart",
            "side", "tile_size"]

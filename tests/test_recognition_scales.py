@@ -299,6 +299,37 @@ def test_set_apart_takes_a_tile_sized_box_on_the_rows_line_beyond_its_end() -> N
     assert scales.set_apart(col + [below], list(range(6)), [6]) == [6]
 
 
+def test_in_rows_takes_unsure_tile_sized_boxes_that_continue_a_row() -> None:
+    """A hand of 14 (30 x 40, 2 px apart) of which 11 were read surely: the unsure boxes in its
+    gap and beyond its end, on its line and of its tiles' size, continue it (two beyond the end
+    one after the other: the second touches the first); boxes off the line, of another size, over
+    a kept tile or away from the row do not."""
+    hand = row(14)
+    kept = [k for k in range(14) if k not in (4, 12, 13)]
+    gap, end, after = hand[4], hand[12], hand[13]
+    others = [
+        (100 + 4 * 32, 150, 130 + 4 * 32, 190, 0.6),  # above the gap: off the line
+        (560, 200, 575, 220, 0.6),  # beyond the end, a quarter of a tile: a fragment
+        (100 + 7 * 32 + 10, 200, 130 + 7 * 32 + 10, 240, 0.6),  # lies over a kept tile
+        (700, 200, 730, 240, 0.6),  # on the line, far beyond the row: not touching it
+    ]
+    boxes = [hand[k] for k in kept] + [gap, end, after] + others
+    n = len(kept)
+    cands = list(range(n, len(boxes)))
+    assert scales.in_rows(boxes, list(range(n)), cands) == [n, n + 1, n + 2]
+    # the last of the row is taken only through the one before it
+    assert scales.in_rows(boxes, list(range(n)), [n, n + 2] + cands[3:]) == [n]
+    # too few kept to be a row
+    assert scales.in_rows(boxes, list(range(4)), cands) == []
+    # a heap is not a row: kept boxes in a 4 x 3 block take no unsure neighbour
+    block = [b for r in range(3) for b in row(4, y0=200 + r * 42)]
+    beside = (100 + 4 * 32, 200, 130 + 4 * 32, 240, 0.6)
+    assert scales.in_rows(block + [beside], list(range(12)), [12]) == []
+    # a column (a hand photographed turned a quarter): the same along y
+    col = [(200, 100 + k * 42, 230, 140 + k * 42, 0.9) for k in range(8)]
+    assert scales.in_rows(col, [0, 1, 2, 3, 4, 5, 7], [6]) == [6]
+
+
 def test_among_tiles_takes_a_tile_sized_box_near_the_tiles_only() -> None:
     """Three tiles 50 px wide scattered on a counter; of the faint candidates, those of about a
     tile's size within three tile sizes of one are among them: not a cupboard door (too big), a
