@@ -28,6 +28,7 @@ from scoring.errors import detail
 
 STRIDE = 4
 NO_TILES = "no tiles found in the photo"
+HAND_TILES = 14  # a winning hand's tiles, without kans
 
 Box = tuple[float, float, float, float]
 
@@ -71,6 +72,11 @@ class Settings:
     # its area, are one tile boxed twice (an upright face boxed whole and by its lower part; a
     # pinzu tile by two groups of pips); None: only the usual overlap makes a duplicate
     same_tile_overlap: float | None = 0.5
+    # a box read as a tile less surely than min_confidence, but at least this surely, that continues
+    # a row of tiles (scales.in_rows) stays, its best reading shown as unsure, while the photo holds
+    # fewer tiles than a winning hand: a hand out of focus is a row of tiles read surely in part;
+    # None: off
+    row_floor: float | None = 0.25
 
     def to_json(self) -> dict[str, Any]:
         return {k: getattr(self, k) for k in self.__dataclass_fields__}
@@ -579,6 +585,7 @@ def assemble(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]],
     sure_faint: list[int] = []  # faint peaks read surely as a face: tiles when they lie among the tiles
     others: list[int] = []  # detected, but read as no tile or too unsurely: company in their group's judgement
     unsure: list[float] = []  # how surely each of `others` is a tile (0 when read as no tile)
+    in_row: dict[int, float] = {}  # read as a tile, too unsurely to say which: a tile if it continues a row
     for i, b in enumerate(boxes):
         p = probs[i]
         # how surely it is this tile rather than another, given that it is a tile
@@ -595,6 +602,9 @@ def assemble(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]],
             if i < len(boxes) - faint:
                 others.append(i)
                 unsure.append(0.0 if rejected else float(tile_conf))
+                if (settings.row_floor is not None and not rejected and not at_edge
+                        and tile_conf >= settings.row_floor and (reject < 0 or p[reject] < 0.5)):
+                    in_row[i] = float(tile_conf)
             continue
         if rejected or i >= len(boxes) - faint:
             if settings.set_apart_reject is not None and (reject < 0 or p[reject] < settings.set_apart_reject):
@@ -628,6 +638,12 @@ def assemble(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]],
         idx = sorted(idx + scales.set_apart(five, idx, apart))
     if idx and sure_faint:
         idx = sorted(set(idx) | set(scales.among_tiles(five, idx, sure_faint)))
+    if idx and in_row and len(idx) < HAND_TILES:
+        # a photo of a hand holds at most a hand's tiles: the surest of the row's unsure boxes fill
+        # it, and no more (a photo holding more is of more than a hand, and the hand proposal needs
+        # the count: a 15th tile read unsurely would stop it completing the hand)
+        taken = sorted(scales.in_rows(five, idx, list(in_row)), key=lambda i: -in_row[i])
+        idx = sorted(idx + taken[:HAND_TILES - len(idx)])
     if idx:
         top = [max((k for k in range(len(labels)) if k != reject), key=lambda k: probs[i][k]) for i in idx]
         keep = drop_duplicates([boxes[i][:4] for i in idx], [probs[i][k] * boxes[i][4] for k, i in zip(top, idx)],

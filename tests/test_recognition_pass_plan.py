@@ -116,6 +116,37 @@ def test_an_upright_haku_set_apart_and_half_read_as_no_tile_stays_a_tile() -> No
     assert len(reading.assemble(boxes, sure_none, orient, labels, "none", (800, 600)).tiles) == 13
 
 
+def test_tiles_read_unsurely_in_a_row_stay_as_unsure_tiles() -> None:
+    """A hand out of focus: 11 of its 14 tiles read surely, three at 0.4 (a tile, but which one
+    the classifier is unsure). They stand in the row, so they stay, their best reading shown with
+    its confidence (the phone marks it for checking) and the others offered. The same reading off
+    the row (a key beside the hand), or a box half read as no tile in the row, stays out."""
+    labels = ["1m", "2m", "3m", "5z", "none"]
+    boxes = [(100 + k * 32, 200, 130 + k * 32, 240, 0.9) for k in range(14)] + [(300, 420, 330, 460, 0.9)]
+    sure = [[0.96 if j == k % 3 else 0.01 for j in range(5)] for k in range(14)]
+    unsure = [0.4, 0.3, 0.2, 0.05, 0.05]  # 1m at 0.4, or 2m at 0.3: a tile surely, which one not
+    probs = [unsure if k in (0, 6, 13) else sure[k] for k in range(14)] + [unsure]
+    orient = [[1.0, 0.0, 0.0, 0.0]] * 15
+    got = reading.assemble(boxes, probs, orient, labels, "none", (800, 600))
+    assert len(got.tiles) == 14 and all(t.box[1] == 200 for t in got.tiles)
+    shown = sorted((t for t in got.tiles if t.confidence < 0.5), key=lambda t: t.box[0])
+    assert [t.box[0] for t in shown] == [100, 100 + 6 * 32, 100 + 13 * 32]
+    assert all(t.tile == "1m" and t.alternatives[0][0] == "2m" for t in shown)
+    off = reading.assemble(boxes, probs, orient, labels, "none", (800, 600), reading.Settings(row_floor=None))
+    assert len(off.tiles) == 11
+    # half read as no tile: not a tile of the row, whatever its place
+    half_none = [[0.2, 0.15, 0.1, 0.0, 0.55] if k == 6 else p for k, p in enumerate(probs)]
+    assert len(reading.assemble(boxes, half_none, orient, labels, "none", (800, 600)).tiles) == 13
+    # a hand has 14 tiles: with 12 read surely in a row of 15, only the two surest unsure boxes
+    # join them (a 15th tile would stop the hand proposal completing the hand)
+    boxes15 = [(100 + k * 32, 200, 130 + k * 32, 240, 0.9) for k in range(15)]
+    by = {0: [0.4, 0.3, 0.2, 0.05, 0.05], 7: [0.45, 0.3, 0.15, 0.05, 0.05], 14: [0.3, 0.25, 0.25, 0.1, 0.1]}
+    probs15 = [by.get(k, sure[k % 14]) for k in range(15)]
+    got = reading.assemble(boxes15, probs15, [[1.0, 0.0, 0.0, 0.0]] * 15, labels, "none", (800, 600))
+    assert sorted(t.box[0] for t in got.tiles if t.confidence < 0.5) == [100, 100 + 7 * 32]
+    assert len(got.tiles) == 14
+
+
 def test_faint_boxes_are_the_faint_peaks_where_a_tile_set_apart_stands() -> None:
     """Detector peaks under its threshold are boxes only beyond the end of a row, on its line,
     or (Settings.faint_sure) among the tiles."""
