@@ -327,23 +327,46 @@ def clusters(n: int, joined: Callable[[int, int], bool]) -> list[list[int]]:
     return list(out.values())
 
 
+@dataclass(frozen=True)
+class _Line:
+    """The straight line fitted through boxes' centres (least squares, along whichever axis they
+    spread more), and the boxes' median size across it."""
+
+    across_x: bool  # the line runs left to right
+    mid_along: float
+    mid_across: float
+    slope: float
+    size: float
+
+    def off(self, box: Sequence[float]) -> float:
+        """How far the box's centre lies from the line, across it."""
+        u, v = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+        if not self.across_x:
+            u, v = v, u
+        return abs(v - (self.mid_across + self.slope * (u - self.mid_along)))
+
+
+def _fit_line(boxes: Sequence[Sequence[float]]) -> _Line:
+    cx = [(b[0] + b[2]) / 2 for b in boxes]
+    cy = [(b[1] + b[3]) / 2 for b in boxes]
+    across_x = max(cx) - min(cx) >= max(cy) - min(cy)
+    a, t = (cx, cy) if across_x else (cy, cx)  # along the line, across it
+    sizes = sorted((b[3] - b[1]) if across_x else (b[2] - b[0]) for b in boxes)
+    n = len(a)
+    ma, mt = sum(a) / n, sum(t) / n
+    var = sum((v - ma) ** 2 for v in a)
+    slope = sum((u - ma) * (v - mt) for u, v in zip(a, t)) / var if var > 0 else 0.0
+    return _Line(across_x, ma, mt, slope, sizes[len(sizes) // 2])
+
+
 def one_line(boxes: Sequence[Box], off: float = 0.35) -> bool:
     """Whether the boxes stand in one straight line (a row of tiles, level or tipped by the
     camera), not in a grid or a heap: every centre lies within `off` x the boxes' median size
     across the line of the line fitted through the centres."""
     if len(boxes) < 2:
         return True
-    cx = [(b[0] + b[2]) / 2 for b in boxes]
-    cy = [(b[1] + b[3]) / 2 for b in boxes]
-    across_x = max(cx) - min(cx) >= max(cy) - min(cy)
-    a, t = (cx, cy) if across_x else (cy, cx)  # along the line, across it
-    sizes = sorted((b[3] - b[1]) if across_x else (b[2] - b[0]) for b in boxes)
-    size = sizes[len(sizes) // 2]
-    n = len(a)
-    ma, mt = sum(a) / n, sum(t) / n
-    var = sum((v - ma) ** 2 for v in a)
-    slope = sum((u - ma) * (v - mt) for u, v in zip(a, t)) / var if var > 0 else 0.0
-    return all(abs(v - (mt + slope * (u - ma))) <= off * size for u, v in zip(a, t))
+    line = _fit_line(boxes)
+    return all(line.off(b) <= off * line.size for b in boxes)
 
 
 def _surely_tiles(group: Sequence[int], tileness: Sequence[float] | None, least: float) -> bool:
@@ -469,14 +492,7 @@ def in_rows(boxes: Sequence[Box], kept: Sequence[int], candidates: Sequence[int]
         ws = sorted(b[2] - b[0] for b in row)
         hs = sorted(b[3] - b[1] for b in row)
         w, h = ws[len(ws) // 2], hs[len(hs) // 2]
-        cx = [(b[0] + b[2]) / 2 for b in row]
-        cy = [(b[1] + b[3]) / 2 for b in row]
-        across_x = max(cx) - min(cx) >= max(cy) - min(cy)  # the row runs left to right
-        a, t, size = (cx, cy, h) if across_x else (cy, cx, w)
-        n = len(row)
-        ma, mt = sum(a) / n, sum(t) / n
-        var = sum((u - ma) ** 2 for u in a)
-        slope = sum((u - ma) * (v - mt) for u, v in zip(a, t)) / var if var > 0 else 0.0
+        fitted = _fit_line(row)
         members = list(row)
         left = [c for c in candidates if c not in taken]
         grew = True
@@ -487,12 +503,11 @@ def in_rows(boxes: Sequence[Box], kept: Sequence[int], candidates: Sequence[int]
                 bw, bh = b[2] - b[0], b[3] - b[1]
                 if not (w / like <= bw <= w * like and h / like <= bh <= h * like):
                     continue
-                u, v = ((b[0] + b[2]) / 2, (b[1] + b[3]) / 2) if across_x else ((b[1] + b[3]) / 2, (b[0] + b[2]) / 2)
-                if abs(v - (mt + slope * (u - ma))) >= line * size:
+                if fitted.off(b) >= line * fitted.size:
                     continue
                 if any(inside_share(b, k) >= overlap for k in kept_boxes + [boxes[j] for j in taken]):
                     continue
-                if min(_gap(b, m) for m in members) < touch * size:
+                if min(_gap(b, m) for m in members) < touch * fitted.size:
                     taken.append(c)
                     members.append(b)
                     left.remove(c)
