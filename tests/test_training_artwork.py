@@ -47,11 +47,12 @@ def test_a_missing_character_is_drawn_by_another_font() -> None:
     assert (g.kind[h // 2:] == 1).sum() > 200  # the red 萬 is there all the same
 
 
-def test_the_hard_case_brush_font_is_held_out_of_training() -> None:
+def test_the_hard_case_fonts_are_held_out_of_training() -> None:
     from training import hard_cases
 
     assert artwork.HELD_OUT_FONT[0] == hard_cases.BRUSH_FONT
-    assert all(os.path.realpath(p) != os.path.realpath(hard_cases.BRUSH_FONT) for p, _ in artwork.FONT_FILES)
+    for held_out in (hard_cases.BRUSH_FONT, hard_cases.MING_FONT, hard_cases.SANS_FONT):
+        assert all(os.path.realpath(p) != os.path.realpath(held_out) for p, _ in artwork.FONT_FILES), held_out
 
 
 def test_red_pins_and_sticks_are_where_japanese_sets_put_them(bank) -> None:
@@ -61,3 +62,48 @@ def test_red_pins_and_sticks_are_where_japanese_sets_put_them(bank) -> None:
     assert (centre == 1).any() and not (g.kind[: h // 4] == 1).any()
     g = artwork.sou_glyph(9, np.random.default_rng(1))
     assert (g.kind[:, w // 2 - 5:w // 2 + 5] == 1).sum() > (g.kind[:, : w // 4] == 1).sum()
+
+
+def test_a_bank_of_some_sources_draws_only_those_and_the_same_glyphs(bank) -> None:
+    fonts_only = artwork.ArtworkBank(sources=("fonts",))
+    n_fonts = len(artwork.available_fonts())
+    for code in ("1m", "9m", "1z", "7z"):
+        assert fonts_only.has(code)
+        # a source's drawings do not depend on which others are kept: the font glyphs come first
+        assert [g.alpha.tobytes() for g in fonts_only.glyphs[code]] == \
+               [g.alpha.tobytes() for g in bank.glyphs[code][:n_fonts]], code
+        assert len(bank.glyphs[code]) == n_fonts + 1  # and the Unicode line art after them
+    for code in ("1p", "5p", "1s", "9s", "5z"):  # haku's faces are a source of their own
+        assert not fonts_only.has(code) and bank.has(code)
+    pins = artwork.ArtworkBank(sources=("pins",))
+    assert pins.has("5p") and not pins.has("5s") and not pins.has("5m")
+    with pytest.raises(ValueError, match="unknown artwork sources"):
+        artwork.ArtworkBank(sources=("fonts", "brush"))
+
+
+def test_a_face_of_a_tile_no_chosen_source_draws_keeps_the_usual_artwork() -> None:
+    from training.textures import TextureBank, face_texture, random_scheme
+
+    fonts_only = TextureBank(wide=True, art_sources=("fonts",))
+    light = [s for s in (random_scheme(np.random.default_rng(k)) for k in range(40)) if not s.dark_face]
+    # souzu has no drawing among the fonts: its faces come from the usual sources (picking from
+    # the empty list of artwork would fail on the draws that give the artwork its share)
+    for k, scheme in enumerate(light[:12]):
+        face = face_texture(fonts_only, "9s", scheme, np.random.default_rng(k))
+        assert np.isfinite(face).all() and face[..., 3].max() > 0
+
+
+def test_font_rows_are_set_in_fonts_no_training_uses(tmp_path) -> None:
+    from training import font_rows
+
+    if not all(os.path.exists(f) for f in font_rows.FONTS.values()):
+        pytest.skip("a held-out font is missing (scripts/system-packages.txt)")
+    trained = {os.path.realpath(p) for p, _ in artwork.FONT_FILES}
+    assert not trained & {os.path.realpath(f) for f in font_rows.FONTS.values()}
+    labels = font_rows.build(str(tmp_path), rows=1)
+    assert sorted(labels) == sorted(f"{name}_0.jpg" for name in font_rows.FONTS)
+    for photo, lab in labels.items():
+        assert (tmp_path / photo).stat().st_size > 10_000
+        assert len(lab["tiles"]) == 14 and sum(c[1] == "m" for c in lab["tiles"]) == 8
+    # the same seed gives the same rows
+    assert font_rows.build(str(tmp_path / "again"), rows=1) == labels

@@ -304,26 +304,43 @@ def unicode_glyph(code: str, rng: np.random.Generator) -> Glyph | None:
     return c.glyph()
 
 
-class ArtworkBank:
-    """Glyph variants per tile code (no red fives: those are made by turning a five's ink red)."""
+SOURCES = ("fonts", "haku", "pins", "sticks", "unicode")
 
-    def __init__(self, seed: int = 19) -> None:
+
+class ArtworkBank:
+    """Glyph variants per tile code (no red fives: those are made by turning a five's ink red),
+    from the `sources` named (of SOURCES: fonts for manzu and honours but haku, haku's blank and
+    framed faces, procedural pins, procedural sticks, Unicode line art). A code no chosen source
+    draws has no variant (`has` is False)."""
+
+    def __init__(self, seed: int = 19, sources: tuple[str, ...] = SOURCES) -> None:
+        unknown = set(sources) - set(SOURCES)
+        if unknown:
+            raise ValueError(f"unknown artwork sources {sorted(unknown)}; choose from {SOURCES}")
         rng = np.random.default_rng(seed)
         fonts = available_fonts()
         if not fonts:
             raise RuntimeError("no CJK font found: install fonts-ipafont-mincho fonts-arphic-ukai ... (training/README.md)")
-        self.glyphs: dict[str, list[Glyph]] = {}
+        # every variant is drawn, whichever sources are kept, so a source's glyphs do not depend
+        # on which others are chosen
+        drawn: dict[str, list[tuple[str, Glyph]]] = {}
         for n in range(1, 10):
-            self.glyphs[f"{n}m"] = [font_glyph(f"{n}m", f, rng) for f in fonts]
-            self.glyphs[f"{n}p"] = [pin_glyph(n, rng) for _ in range(6)]
-            self.glyphs[f"{n}s"] = [sou_glyph(n, rng) for _ in range(6)]
+            drawn[f"{n}m"] = [("fonts", font_glyph(f"{n}m", f, rng)) for f in fonts]
+            drawn[f"{n}p"] = [("pins", pin_glyph(n, rng)) for _ in range(6)]
+            drawn[f"{n}s"] = [("sticks", sou_glyph(n, rng)) for _ in range(6)]
         for n in range(1, 8):
             code = f"{n}z"
-            self.glyphs[code] = [font_glyph(code, f, rng) for f in fonts]
-        for code in list(self.glyphs):
+            # haku is blank or a frame in every set: its font drawings are a source of their own
+            drawn[code] = [("haku" if code == "5z" else "fonts", font_glyph(code, f, rng)) for f in fonts]
+        for code in list(drawn):
             g = unicode_glyph(code, rng)
             if g is not None:
-                self.glyphs[code].append(g)
+                drawn[code].append(("unicode", g))
+        self.glyphs: dict[str, list[Glyph]] = {
+            code: [g for source, g in variants if source in sources] for code, variants in drawn.items()}
+
+    def has(self, code: str) -> bool:
+        return bool(self.glyphs.get(code))
 
     def pick(self, code: str, rng: np.random.Generator) -> Glyph:
         options = self.glyphs[code]

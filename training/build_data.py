@@ -34,7 +34,7 @@ RENDER_SHORT, RENDER_LONG = 768, 1024
 _bank = None
 # set by main() before the workers fork: the scene seed, the artwork stage's wider sources, and
 # the share of tiles that also give a crop of part of their face (class none)
-OPTIONS = {"seed": SEED, "wide": False, "fragments": 0.0, "keyboards": 0.12}
+OPTIONS = {"seed": SEED, "wide": False, "fragments": 0.0, "keyboards": 0.12, "art_sources": None}
 
 
 def _get_bank():
@@ -42,7 +42,8 @@ def _get_bank():
     if _bank is None:
         from training.textures import TextureBank
 
-        _bank = TextureBank(wide=bool(OPTIONS["wide"]))
+        sources = OPTIONS["art_sources"]
+        _bank = TextureBank(wide=bool(OPTIONS["wide"]), art_sources=tuple(sources) if sources else None)
     return _bank
 
 
@@ -154,8 +155,12 @@ def main() -> None:
     ap.add_argument("--fragments", type=float, default=0.0,
                     help="share of face-up tiles that also give a crop of part of their face, as class none")
     ap.add_argument("--keyboards", type=float, default=0.12, help="with --wide: share of tables that are keyboards")
+    ap.add_argument("--art-sources", default=None,
+                    help="with --wide: the training.artwork sources drawn, comma-separated (default: all, "
+                         "fonts,haku,pins,sticks,unicode); a tile no chosen source draws keeps the usual artwork")
     args = ap.parse_args()
-    OPTIONS.update(seed=args.seed, wide=args.wide, fragments=args.fragments, keyboards=args.keyboards)
+    OPTIONS.update(seed=args.seed, wide=args.wide, fragments=args.fragments, keyboards=args.keyboards,
+                   art_sources=args.art_sources.split(",") if args.art_sources else None)
     os.makedirs(args.out, exist_ok=True)
     cv2.setNumThreads(1)
     n = args.scenes

@@ -80,11 +80,18 @@ _NUMERALS = "一二三四五六七八九"
 _WIND_CHARS = {"1z": "東", "2z": "南", "3z": "西", "4z": "北"}
 
 
-def _brush_text(text: str, box: tuple[int, int, int, int]) -> np.ndarray:
-    """Coverage (FACE_H, FACE_W) float of `text` in the brush font, fitted into `box`."""
+# other hands no training stage sets tiles in (training.artwork.FONT_FILES): a Ming (Song) face
+# with thin strokes and a plain sans; the Debian packages fonts-arphic-uming and fonts-wqy-zenhei
+MING_FONT = "/usr/share/fonts/truetype/arphic/uming.ttc"
+SANS_FONT = "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc"
+_DRAGON_CHARS = {"6z": ("發", (20, 120, 50)), "7z": ("中", (190, 30, 35))}
+
+
+def _brush_text(text: str, box: tuple[int, int, int, int], font: str = BRUSH_FONT) -> np.ndarray:
+    """Coverage (FACE_H, FACE_W) float of `text` in `font` (the brush font), fitted into `box`."""
     from PIL import ImageFont
 
-    m = ImageFont.truetype(BRUSH_FONT, 160).getmask(text, mode="L")
+    m = ImageFont.truetype(font, 160).getmask(text, mode="L")
     a = np.asarray(m, np.uint8).reshape(m.size[1], m.size[0])
     ys, xs = np.nonzero(a > 20)
     a = a[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
@@ -97,15 +104,19 @@ def _brush_text(text: str, box: tuple[int, int, int, int]) -> np.ndarray:
     return out
 
 
-def brush_face(code: str) -> np.ndarray:
-    """A manzu (numeral in dark blue over a red 萬) or wind tile in the brush font, RGB uint8."""
+def brush_face(code: str, font: str = BRUSH_FONT, numeral: tuple[int, int, int] = (25, 35, 90)) -> np.ndarray:
+    """A manzu (numeral in dark blue, or `numeral`, over a red 萬), wind or dragon (green 發, red
+    中) tile set in `font` (the brush font), RGB uint8."""
     out = np.empty((FACE_H, FACE_W, 3), np.float32)
     out[:] = np.array(IVORY, np.float32)
     if code[1] == "m":
-        layers = [(_brush_text(_NUMERALS[int(code[0]) - 1], (22, 14, 128, 84)), (25, 35, 90)),
-                  (_brush_text("萬", (18, 92, 132, 188)), (190, 30, 35))]
+        layers = [(_brush_text(_NUMERALS[int(code[0]) - 1], (22, 14, 128, 84), font), numeral),
+                  (_brush_text("萬", (18, 92, 132, 188), font), (190, 30, 35))]
+    elif code in _DRAGON_CHARS:
+        char, colour = _DRAGON_CHARS[code]
+        layers = [(_brush_text(char, (16, 26, 134, 174), font), colour)]
     else:
-        layers = [(_brush_text(_WIND_CHARS[code], (16, 26, 134, 174)), (20, 20, 25))]
+        layers = [(_brush_text(_WIND_CHARS[code], (16, 26, 134, 174), font), (20, 20, 25))]
     for a, colour in layers:
         out = out * (1 - a[..., None]) + np.array(colour, np.float32) * a[..., None]
     return out.astype(np.uint8)
@@ -335,6 +346,28 @@ def brush_row(rng: np.random.Generator) -> tuple[np.ndarray, list[str]]:
     faces = {c: [brush_face(c)] for c in set(codes)}
     _row(img, codes, 100, 320, 54, 72, (200, 140, 40), faces, rng)
     return img, codes
+
+
+def _font_row(rng: np.random.Generator, font: str, codes: list[str], felt: tuple[int, int, int],
+              numeral: tuple[int, int, int], w: float) -> tuple[np.ndarray, list[str]]:
+    """A hand lying in a row whose manzu and honours are set in `font`, pinzu and souzu the usual
+    artwork: a set drawn by a hand no training saw."""
+    img = table(rng, felt)
+    faces = {c: [brush_face(c, font, numeral) if c[1] in "mz" else face(c)] for c in set(codes)}
+    _row(img, codes, 60, 300, w, w * 1.33, (200, 140, 40), faces, rng)
+    return img, codes
+
+
+def ming_row(rng: np.random.Generator) -> tuple[np.ndarray, list[str]]:
+    """Manzu and honours in a Ming face with thin strokes (AR PL UMing), black numerals."""
+    return _font_row(rng, MING_FONT, ["1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m", "1z", "2z", "7z", "7z", "5p"],
+                     (35, 95, 60), (20, 20, 25), 56.0)
+
+
+def sans_row(rng: np.random.Generator) -> tuple[np.ndarray, list[str]]:
+    """Manzu and honours in a plain sans (WenQuanYi Zen Hei), dark blue numerals."""
+    return _font_row(rng, SANS_FONT, ["2m", "3m", "4m", "4m", "6m", "7m", "8m", "9m", "3z", "4z", "6z", "6z", "6z", "3s"],
+                     (30, 60, 120), (25, 35, 90), 52.0)
 
 
 def standing_apart(rng: np.random.Generator) -> tuple[np.ndarray, list[str]]:

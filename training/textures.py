@@ -88,9 +88,10 @@ def _crop_glyph(face: np.ndarray) -> Glyph:
 class TextureBank:
     """All face sources, loaded once per process. `wide` adds `training.artwork` (tiles set in
     several CJK fonts, procedural pins and sticks, Unicode line art), drawn for ART_SHARE of the
-    light faces; without it the draws are exactly those of the earlier stages."""
+    light faces (`art_sources`: only those of training.artwork.SOURCES; a tile none of them draws
+    keeps the usual faces); without it the draws are exactly those of the earlier stages."""
 
-    def __init__(self, wide: bool = False) -> None:
+    def __init__(self, wide: bool = False, art_sources: tuple[str, ...] | None = None) -> None:
         self.regular = _load_fluffy("Regular")
         self.black = _load_fluffy("Black")
         crops = _load_crops()
@@ -99,7 +100,7 @@ class TextureBank:
         if wide:
             from training.artwork import ArtworkBank
 
-            self.art = ArtworkBank()
+            self.art = ArtworkBank() if art_sources is None else ArtworkBank(sources=art_sources)
 
     def has_crops(self, code: str) -> bool:
         return bool(self.crops.get(code))
@@ -200,7 +201,7 @@ def face_texture(bank: TextureBank, code: str, scheme: InkScheme, rng: np.random
         rgb, alpha = glyph.rgb, glyph.alpha
         if is_red and rng.random() < 0.5:
             rgb, alpha = _recolour(bank.black[base], scheme, True, rng)
-    elif bank.art is not None and rng.random() < ART_SHARE:
+    elif bank.art is not None and rng.random() < ART_SHARE and bank.art.has(base):
         ground = scheme.face
         rgb, alpha = _recolour(bank.art.pick(base, rng), scheme, is_red, rng)
     elif src < 0.32 and bank.has_crops(base):

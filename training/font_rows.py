@@ -1,0 +1,74 @@
+"""Hand rows whose manzu and honours are set in CJK fonts no training stage uses: a measure of how
+the classifier reads sets drawn by other hands (issue 19), wider than the hard-case suite's three
+font rows. Evaluation only, like training.hard_cases (whose drawing code it uses).
+
+    python -m training.font_rows /tmp/font_rows        # 16 photos and a labels.json
+    python -m training.evaluate /tmp/font_rows          # tile F1 per font
+
+Four fonts, four rows each: AR PL UKai (brush kai), AR PL UMing (Ming, thin strokes), WenQuanYi
+Zen Hei (sans), AR PL Mingti2L Big5 (another Ming); Debian's fonts-arphic-ukai,
+fonts-arphic-uming, fonts-wqy-zenhei, fonts-arphic-bsmi00lp. Each row: eight manzu, four honours
+(winds and dragons) and two pinzu or souzu in the usual artwork, drawn at random from a fixed
+seed, on felt of four colours, tiles 46-60 px wide in a 1008 px photo.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+
+import cv2
+import numpy as np
+
+from training import hard_cases as hc
+
+FONTS = {
+    "ukai": hc.BRUSH_FONT,
+    "uming": hc.MING_FONT,
+    "zenhei": hc.SANS_FONT,
+    "bsmi": "/usr/share/fonts/truetype/arphic-bsmi00lp/bsmi00lp.ttf",
+}
+FELTS = [(95, 70, 50), (35, 95, 60), (30, 60, 120), (150, 140, 125)]
+NUMERAL_INKS = [(25, 35, 90), (20, 20, 25)]
+HONOURS = ["1z", "2z", "3z", "4z", "6z", "7z"]
+
+
+def build(out: str, seed: int = 77, rows: int = 4) -> dict:
+    os.makedirs(out, exist_ok=True)
+    rng = np.random.default_rng(seed)
+    labels = {}
+    for name, font in FONTS.items():
+        if not os.path.exists(font):
+            raise FileNotFoundError(f"{font}: install the Debian package (training/font_rows.py)")
+        for k in range(rows):
+            codes = (sorted(rng.choice([f"{n}m" for n in range(1, 10)], 8).tolist())
+                     + sorted(rng.choice(HONOURS, 4).tolist())
+                     + sorted(rng.choice([f"{n}{s}" for n in range(1, 10) for s in "ps"], 2).tolist()))
+            img = hc.table(rng, FELTS[k % len(FELTS)])
+            ink = NUMERAL_INKS[k % len(NUMERAL_INKS)]
+            faces = {c: [hc.brush_face(c, font, ink) if c[1] in "mz" else hc.face(c)] for c in set(codes)}
+            w = float(rng.uniform(46, 60))
+            hc._row(img, codes, 60, 300, w, w * 1.33, (200, 140, 40), faces, rng)
+            ok, buf = cv2.imencode(".jpg", np.ascontiguousarray(img[..., ::-1]), [cv2.IMWRITE_JPEG_QUALITY, 85])
+            assert ok
+            photo = f"{name}_{k}.jpg"
+            with open(os.path.join(out, photo), "wb") as f:
+                f.write(buf.tobytes())
+            labels[photo] = {"kind": name, "tiles": codes, "back": 0}
+    with open(os.path.join(out, "labels.json"), "w") as f:
+        json.dump(labels, f, indent=1, sort_keys=True)
+        f.write("\n")
+    return labels
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("out")
+    ap.add_argument("--seed", type=int, default=77)
+    args = ap.parse_args(argv)
+    build(args.out, args.seed)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
