@@ -22,13 +22,17 @@ with open(os.path.join(HERE, "labels.json")) as _f:
 
 # why each of these is still read wrongly (models of this release)
 STILL_FAILING = {
-    "brush_row.jpg": "manzu and winds in a brush hand no training saw: kept as a row, 11 read at 0.5 or more "
-                     "(10 right), the other 3 shown as unsure (one right, two 3z read as 4z)",
-    "far_row.jpg": "tiles 20 px wide: all seven found at the second scale, but 1p and 9p misread at that size",
-    "standing_apart.jpg": "6s read as 7s (0.67); the upright haku set apart, a detector peak of 0.32 under its "
+    "brush_row.jpg": "manzu and winds in a brush hand no training saw: all 14 shown, 13 right; the one 3z of "
+                     "three read as 4z (0.43, shown unsure)",
+    "far_row.jpg": "tiles 20 px wide: all seven found at the second scale, but 9p misread at that size",
+    "ming_row.jpg": "manzu and honours in a Ming hand no training saw: 11 of 14 right, 2m and 4m read as 5m "
+                    "and 9m (unsure), 6m lost",
+    "sans_row.jpg": "manzu and honours in a sans hand no training saw: 10 of 14 right, the green 發 read as 北 "
+                    "(4z) twice and lost once, 4m read as 5m",
+    "standing_apart.jpg": "6s read as 7s (0.54); the upright haku set apart, a detector peak of 0.32 under its "
                           "threshold, is found as a faint box where a tile set apart stands",
     "standing_tall.jpg": "faces twice as high as wide, upper half blank: those read whole as haku are read "
-                         "again from their lower part, 7 of 10 right and none counted twice; 1z, 7s and 9p "
+                         "again from their lower part, 8 of 10 right and none counted twice; 7s and 9p "
                          "are read too unsurely to show",
 }
 
@@ -79,7 +83,10 @@ def test_hard_case_suite_tile_f1_floor() -> None:
     which reads none of its twelve tiles), 0.957 with keys read as tiles among keys read as no
     tile dropped (keyboard_hand), 0.960 with one tile boxed twice and read the same counted once
     (standing_tall's 8p), 0.957 with a row's unsure tiles shown (brush_row: its 3m found, two 3z
-    shown as 4z); the floor keeps the gain."""
+    shown as 4z); 0.893 with two more rows in hands no training saw (ming_row 6 of 14 right,
+    sans_row 4), 0.947 with stage 2c's classifier, taught manzu and honours in other fonts (the
+    sixteen cases before them 0.957 -> 0.977: brush_row, far_row and standing_tall one or two
+    more each); the floor keeps the gain."""
     tp = n_pred = n_true = 0
     for name, lab in LABELS.items():
         faces, _ = read(name)
@@ -88,7 +95,7 @@ def test_hard_case_suite_tile_f1_floor() -> None:
         n_pred += sum(faces.values())
         n_true += sum(want.values())
     p, r = tp / n_pred, tp / n_true
-    assert 2 * p * r / (p + r) >= 0.955
+    assert 2 * p * r / (p + r) >= 0.945
 
 
 def test_a_faint_haku_among_scattered_tiles_is_kept_by_the_faint_tiles_rule() -> None:
@@ -156,7 +163,8 @@ def test_the_close_up_needs_the_second_scale() -> None:
 def test_the_far_honours_need_the_probe(monkeypatch) -> None:
     """Twelve honours far away are two or three blobs at 512 px, of a size the detector reads
     well, so no pass is planned from their size; the probe at twice the scale finds the twelve
-    (recognition.scales.probing). Without it, no tile is read."""
+    (recognition.scales.probing). Without it, none of the twelve is read (stage 2c's classifier
+    reads one blob as 4m, stage 2b's read none)."""
     from recognition import scales
 
     with open(os.path.join(HERE, "far_honours_photo.jpg"), "rb") as f:
@@ -164,14 +172,16 @@ def test_the_far_honours_need_the_probe(monkeypatch) -> None:
     rec = scaled()
     assert Counter(t.tile for t in rec.recognize(data).tiles) == Counter(LABELS["far_honours_photo.jpg"]["tiles"])
     monkeypatch.setattr(scales, "probing", lambda *a, **k: False)
-    assert [t.tile for t in rec.recognize(data).tiles] == []
+    without = Counter(t.tile for t in rec.recognize(data).tiles)
+    assert sum(without.values()) <= 1 and not without & Counter(LABELS["far_honours_photo.jpg"]["tiles"])
 
 
 def test_tall_faces_are_read_from_their_lower_part() -> None:
     """Read whole, a tall standing face with a blank upper half looks like haku; read from its
     lower part it is its tile (Settings.tall_faces): with stage 2's classifier 4 of 10 right
     without, 6 with; with stage 2b's (out of focus), 6 without, 8 with; with unsure crops read
-    again turned half round (Settings.half_turn_unsure, which loses this case's 1z), 5 without, 7 with."""
+    again turned half round (Settings.half_turn_unsure, which loses this case's 1z), 5 without, 7 with;
+    with stage 2c's, which reads a tall face whole as no tile, 0 without, 8 with."""
     import dataclasses
 
     from recognition.pipeline import Recognizer
@@ -187,22 +197,16 @@ def test_tall_faces_are_read_from_their_lower_part() -> None:
 
 
 def test_an_upright_tile_boxed_twice_is_counted_once() -> None:
-    """standing_tall's 8p is boxed whole (its blank top and its pips) and by its lower part; both
-    boxes read 8p and overlap by less than the usual duplicate bounds (IoU 0.43). Read as the same
-    tile and lying two thirds over each other, they are one tile (Settings.same_tile_overlap):
-    nothing is read that the photo does not hold. Without the rule the 8p is counted twice."""
-    import dataclasses
-
-    from recognition.pipeline import Recognizer
-
-    on = scaled()
-    off = Recognizer(on.detector, on.classifier, dataclasses.replace(on.settings, same_tile_overlap=None))
-    with open(os.path.join(HERE, "standing_tall.jpg"), "rb") as f:
-        data = f.read()
+    """standing_tall's 8p is boxed whole (its blank top and its pips) and by its lower part (IoU
+    0.43, under the usual duplicate bounds). Stage 2b's classifier read both boxes as 8p, and
+    they were one tile only because they read the same and lie two thirds over each other
+    (Settings.same_tile_overlap; tests/test_recognition_pass_plan.py checks that rule on its own).
+    Stage 2c's reads the whole box as no tile (0.61) and its lower part as 8p: either way nothing
+    is read that the photo does not hold."""
     want = Counter(LABELS["standing_tall.jpg"]["tiles"])
     faces = read("standing_tall.jpg")[0]
     assert not faces - want
-    assert Counter(t.tile for t in off.recognize(data).tiles) - want == Counter({"8p": 1})
+    assert faces["8p"] == 1
 
 
 def test_a_row_in_unseen_artwork_is_shown_whole_its_unsure_tiles_marked() -> None:

@@ -454,6 +454,8 @@ CASES = {
     "print_line": ("clutter", print_line),
     "far_row_photo": ("far_row", far_row_photo),
     "far_honours_photo": ("far_block", far_honours_photo),
+    "ming_row": ("hand_row", ming_row),
+    "sans_row": ("hand_row", sans_row),
     # new cases go last: each case's seed is its place here
 }
 

@@ -9,7 +9,12 @@
 #  2b. out of focus (issue 19): the classifier alone, fine-tuned from stage 2 on new scenes (another
 #     seed) and the real arrays rebuilt with stage 2 as the teacher, a share of its crops blurred
 #     as a photo out of focus is (training.train_classifier.defocus), with wider drawn clutter;
-#     stage 2's detector beside it. This is what is shipped;
+#     stage 2's detector beside it;
+#  2c. other hands (issue 19): the classifier alone, fine-tuned from stage 2b on new scenes (another
+#     seed) whose manzu and honours are 45% of the time set in CJK fonts (training.artwork's "fonts"
+#     source: not haku, not pins or sticks), some on keyboards, with crops of inked parts of tiles
+#     as "none", and the real arrays rebuilt with stage 2b as the teacher, drawn six times; stage 2's
+#     detector beside it. This is what is shipped;
 #  3. (ARTWORK_STAGE=1, not shipped) artwork, fragments and clutter (issue 19): new scenes whose faces also come from
 #     training.artwork (CJK fonts, procedural pins and sticks, Unicode line art), some on keyboards,
 #     with crops of parts of tiles taught as "none"; real arrays rebuilt with stage 2 as the teacher,
@@ -75,7 +80,7 @@ wait "$cls"
 $PY -m training.export --work "$WORK/stage2" --models "$WORK/stage2"
 fi
 
-# -- stage 2b: out of focus (shipped) --------------------------------------------------------------
+# -- stage 2b: out of focus (2c starts from it) --------------------------------------------------------
 if [ ! -f "$WORK/real2/cls_meta.npy" ]; then  # the real arrays again, stage 2 as the teacher
   $PY -m training.real_data --teacher "$WORK/stage2" --out "$WORK/real2" "${REAL_FOLDERS[@]}" "${EXTRA[@]}" \
     > "$WORK/real_data2.log" 2>&1
@@ -93,7 +98,26 @@ if [ ! -f "$WORK/focus/classifier.onnx" ]; then
   cp "$WORK/stage2/detector.pt" "$WORK/focus/detector.pt"
   $PY -m training.export --work "$WORK/focus" --models "$WORK/focus"
 fi
-$PY -m training.export --work "$WORK/focus" --models "$MODELS"
+
+# -- stage 2c: manzu and honours in other hands (shipped) -----------------------------------------
+if [ ! -f "$WORK/real3/cls_meta.npy" ]; then  # the real arrays again, stage 2b as the teacher
+  $PY -m training.real_data --teacher "$WORK/focus" --out "$WORK/real3" "${REAL_FOLDERS[@]}" "${EXTRA[@]}" \
+    > "$WORK/real_data3.log" 2>&1
+fi
+if [ ! -f "$WORK/fonts/classifier.onnx" ]; then
+  if [ ! -f "$WORK/data_fonts/cls_meta.npy" ]; then  # stage 3's seed and settings, the fonts alone as new artwork
+    $PY -m training.build_data --scenes "$ART_SCENES" --seed 20261127 --wide --art-sources fonts --fragments 0.12 \
+      --keyboards 0.12 --out "$WORK/data_fonts" --workers 2 > "$WORK/build_data_fonts.log" 2>&1
+  fi
+  mkdir -p "$WORK/fonts"
+  $PY -m training.train_classifier --data "$WORK/data_fonts" --real "$WORK/real3" --real-repeat 6 --photometric 0.3 \
+    --defocus 0.2 --defocus-max 5 --distractors 0.12 --clutter focus --init "$WORK/focus/classifier.pt" \
+    --out "$WORK/fonts/classifier.pt" --epochs 1 --lr 5e-4 --warmup 50 --unredden 0.2 --threads 2 --seed 10 \
+    > "$WORK/fonts_classifier.out" 2>&1
+  cp "$WORK/stage2/detector.pt" "$WORK/fonts/detector.pt"
+  $PY -m training.export --work "$WORK/fonts" --models "$WORK/fonts"
+fi
+$PY -m training.export --work "$WORK/fonts" --models "$MODELS"
 [ "${ARTWORK_STAGE:-0}" = 1 ] || exit 0
 
 # -- stage 3 (ARTWORK_STAGE=1; not shipped): artwork, fragments, clutter ---------------------------
