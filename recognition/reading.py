@@ -57,6 +57,11 @@ class Settings:
     drop_unsure_groups: bool = True  # groups read unsurely, and unsure lone boxes beside a sure hand, are clutter
     judge_with_rejected: bool = True  # boxes read as no tile, or too unsurely, count in their group's judgement
     rows_of_tiles: bool = True  # a group in one line whose boxes are surely tiles is a row, however unsurely read which
+    # boxes cut by the photo's edge and read as no tile, or too unsurely, count in their group's
+    # judgement too; off (the default), they do not: such a box is part of something the photo
+    # does not show whole, and counted as a box read as nothing it drags a close-up of tiles read
+    # a little unsurely (in dim light) under the median that marks clutter
+    judge_cut_boxes: bool = False
     # a tile-sized box set apart on a row's line (the winning tile laid apart: an upright haku is
     # half read as no tile) stays unless read as no tile at least this surely (scales.set_apart);
     # None: off
@@ -586,6 +591,7 @@ def assemble(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]],
     others: list[int] = []  # detected, but read as no tile or too unsurely: company in their group's judgement
     unsure: list[float] = []  # how surely each of `others` is a tile (0 when read as no tile)
     in_row: dict[int, float] = {}  # read as a tile, too unsurely to say which: a tile if it continues a row
+    cut: set[int] = set()  # boxes cut by the photo's edge
     for i, b in enumerate(boxes):
         p = probs[i]
         # how surely it is this tile rather than another, given that it is a tile
@@ -594,6 +600,8 @@ def assemble(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]],
         else:
             tile_conf = max(p)
         at_edge = b[0] <= m or b[1] <= m or b[2] >= w - m or b[3] >= h - m
+        if at_edge:
+            cut.add(i)
         rejected = reject >= 0 and p[reject] >= settings.reject_threshold
         if (i >= len(boxes) - faint and settings.faint_sure is not None and not at_edge
                 and max(p) >= settings.faint_sure and labels[p.index(max(p))] not in (reject_label, "back")):
@@ -620,9 +628,11 @@ def assemble(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]],
         # shapes no tile has, and clutter judged by the company it keeps (recognition.scales). The
         # boxes read too unsurely, or as no tile (as sure of nothing), are company too: a
         # keyboard's keys are half read as no tile, and the rest must not pass for a sure group
-        # without them. A box lying over a tile is that tile's fragment, not company.
+        # without them. A box lying over a tile is that tile's fragment, not company; nor is a box
+        # cut by the photo's edge (Settings.judge_cut_boxes).
         apart_from_tiles = [k for k, i in enumerate(others)
                             if not any(scales.inside_share(five[i], five[j]) >= 0.3 for j in idx)
+                            and (settings.judge_cut_boxes or i not in cut)
                             ] if settings.judge_with_rejected else []
         company = idx + [others[k] for k in apart_from_tiles]
         conf = sure + [unsure[k] for k in apart_from_tiles]

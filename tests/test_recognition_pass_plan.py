@@ -147,6 +147,28 @@ def test_tiles_read_unsurely_in_a_row_stay_as_unsure_tiles() -> None:
     assert len(got.tiles) == 14
 
 
+def test_boxes_cut_by_the_photos_edge_do_not_make_a_close_up_clutter() -> None:
+    """A close-up in dim light: six tiles in a block, three read at 0.96, three at 0.6 (right,
+    but unsurely), and above them two boxes cut by the photo's top edge, read as no tile (a laptop,
+    the edge of a tray). Counted as company, the two drag the group's median under 0.75 and the
+    whole close-up is judged clutter, keeping nothing (no tile is read at the 0.97 that clutter
+    needs); not counted (Settings.judge_cut_boxes off, the default), the six stay."""
+    labels = ["1m", "2m", "3m", "5z", "none"]
+    block = [(200 + c * 122, 150 + r * 162, 320 + c * 122, 310 + r * 162, 0.8) for r in range(2) for c in range(3)]
+    cut = [(200, 0, 320, 148, 0.4), (322, 0, 442, 148, 0.4)]
+    sure, unsure, none = [0.95, 0.02, 0.01, 0.01, 0.01], [0.6, 0.3, 0.05, 0.03, 0.02], [0.1, 0.1, 0.05, 0.05, 0.7]
+    probs = [sure, unsure, sure, unsure, sure, unsure, none, none]
+    orient = [[1.0, 0.0, 0.0, 0.0]] * 8
+    got = reading.assemble(block + cut, probs, orient, labels, "none", (800, 600))
+    assert sorted(t.box for t in got.tiles) == sorted(b[:4] for b in block)
+    judged = reading.assemble(block + cut, probs, orient, labels, "none", (800, 600),
+                              reading.Settings(judge_cut_boxes=True))
+    assert judged.tiles == ()
+    # the same two boxes inside the photo are things seen whole, read as nothing: company
+    inside = [(200, 8, 320, 148, 0.4), (322, 8, 442, 148, 0.4)]
+    assert reading.assemble(block + inside, probs, orient, labels, "none", (800, 600)).tiles == ()
+
+
 def test_faint_boxes_are_the_faint_peaks_where_a_tile_set_apart_stands() -> None:
     """Detector peaks under its threshold are boxes only beyond the end of a row, on its line,
     or (Settings.faint_sure) among the tiles."""
