@@ -14,10 +14,8 @@ seed, on felt of four colours, tiles 46-60 px wide in a 1008 px photo.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 
-import cv2
 import numpy as np
 
 from training import hard_cases as hc
@@ -49,15 +47,10 @@ def build(out: str, seed: int = 77, rows: int = 4) -> dict:
             faces = {c: [hc.brush_face(c, font, ink) if c[1] in "mz" else hc.face(c)] for c in set(codes)}
             w = float(rng.uniform(46, 60))
             hc._row(img, codes, 60, 300, w, w * 1.33, (200, 140, 40), faces, rng)
-            ok, buf = cv2.imencode(".jpg", np.ascontiguousarray(img[..., ::-1]), [cv2.IMWRITE_JPEG_QUALITY, 85])
-            assert ok
             photo = f"{name}_{k}.jpg"
-            with open(os.path.join(out, photo), "wb") as f:
-                f.write(buf.tobytes())
+            hc.save_photo(out, photo, img)
             labels[photo] = {"kind": name, "tiles": codes, "back": 0}
-    with open(os.path.join(out, "labels.json"), "w") as f:
-        json.dump(labels, f, indent=1, sort_keys=True)
-        f.write("\n")
+    hc.save_labels(out, labels)
     return labels
 
 

@@ -460,19 +460,29 @@ CASES = {
 }
 
 
+def save_photo(out: str, name: str, img: np.ndarray) -> None:
+    """`img` (RGB uint8) as the JPEG `name` in the folder `out`, as a phone would send it."""
+    ok, buf = cv2.imencode(".jpg", np.ascontiguousarray(img[..., ::-1]), [cv2.IMWRITE_JPEG_QUALITY, 85])
+    assert ok
+    with open(os.path.join(out, name), "wb") as f:
+        f.write(buf.tobytes())
+
+
+def save_labels(out: str, labels: dict) -> None:
+    """The labels.json that training.evaluate reads for a folder of staged photos."""
+    with open(os.path.join(out, "labels.json"), "w") as f:
+        json.dump(labels, f, indent=1, sort_keys=True)
+        f.write("\n")
+
+
 def build(out: str = OUT, seed: int = 19) -> dict:
     os.makedirs(out, exist_ok=True)
     labels = {}
     for k, (name, (kind, make)) in enumerate(CASES.items()):
         img, codes = make(np.random.default_rng(seed * 100 + k))
-        ok, buf = cv2.imencode(".jpg", np.ascontiguousarray(img[..., ::-1]), [cv2.IMWRITE_JPEG_QUALITY, 85])
-        assert ok
-        with open(os.path.join(out, f"{name}.jpg"), "wb") as f:
-            f.write(buf.tobytes())
+        save_photo(out, f"{name}.jpg", img)
         labels[f"{name}.jpg"] = {"kind": kind, "tiles": codes, "back": 0}
-    with open(os.path.join(out, "labels.json"), "w") as f:
-        json.dump(labels, f, indent=1, sort_keys=True)
-        f.write("\n")
+    save_labels(out, labels)
     return labels
 
 
