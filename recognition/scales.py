@@ -475,8 +475,9 @@ def set_apart(boxes: Sequence[Box], kept: Sequence[int], candidates: Sequence[in
 def in_rows(boxes: Sequence[Box], kept: Sequence[int], candidates: Sequence[int], least: int = 5,
             like: float = 1.3, line: float = 0.25, touch: float = 0.35, overlap: float = 0.3) -> list[int]:
     """Of the `candidates` (indices into `boxes`: found, and read as a tile, but too unsurely to
-    say which), those that continue a row of tiles: for a row of at least `least` touching `kept`
-    boxes standing in one line (`groups`, `one_line`), a candidate of the row's tiles' width and
+    say which), those that continue a row of tiles: for a row of at least `least` `kept` boxes
+    standing in one line (`one_line`) and touching (`groups`) each other or through candidates (a
+    row read surely in short runs, its other tiles between them), a candidate of the row's tiles' width and
     height (each within `like` of the row's median), whose centre lies on the row's line (off it
     by under `line` x the tiles' size across the row), that touches the row or a candidate taken
     before it (a gap under `touch` x that size), and lies over no kept or taken box (under
@@ -484,9 +485,10 @@ def in_rows(boxes: Sequence[Box], kept: Sequence[int], candidates: Sequence[int]
     saw, is read surely in part: its other tiles are still tiles, in the row, and the player is
     better served by the classifier's best reading, shown as unsure, than by a gap."""
     kept_boxes = [boxes[i] for i in kept]
+    pool = kept_boxes + [boxes[c] for c in candidates]
     taken: list[int] = []
-    for g in groups(kept_boxes):
-        row = [boxes[kept[k]] for k in g]
+    for g in groups(pool, tile_size(kept_boxes)):
+        row = [pool[k] for k in g if k < len(kept_boxes)]
         if len(row) < least or not one_line(row):
             continue
         ws = sorted(b[2] - b[0] for b in row)

@@ -330,6 +330,26 @@ def test_in_rows_takes_unsure_tile_sized_boxes_that_continue_a_row() -> None:
     assert scales.in_rows(col, [0, 1, 2, 3, 4, 5, 7], [6]) == [6]
 
 
+def test_in_rows_joins_short_sure_runs_through_the_unsure_tiles_between_them() -> None:
+    """A hand in artwork the models never saw, read surely in runs of three (tiles 0-2, 6-8,
+    11-13) with unsure tiles between: no run alone is a row, but through the unsure tiles they
+    stand in one line of nine sure tiles, and the five unsure tiles are the row's. Sure runs that
+    only unsure boxes off the line would join are no row."""
+    hand = row(14)
+    kept_at = [0, 1, 2, 6, 7, 8, 11, 12, 13]
+    unsure_at = [3, 4, 5, 9, 10]
+    boxes = [hand[k] for k in kept_at] + [hand[k] for k in unsure_at]
+    n = len(kept_at)
+    assert scales.in_rows(boxes, list(range(n)), list(range(n, len(boxes)))) == list(range(n, len(boxes)))
+    # the same runs, with only the gap between the first two filled: six sure tiles in a row, and
+    # the second gap's tiles are taken too, as they touch the row
+    assert scales.in_rows(boxes, list(range(n)), list(range(n, n + 3))) == list(range(n, n + 3))
+    # runs of three joined only by boxes above the line: no row of five in one line
+    runs = [hand[k] for k in (0, 1, 2)] + [(b[0], b[1] + 120, b[2], b[3] + 120, 0.9) for b in (hand[6], hand[7], hand[8])]
+    bridge = [(100 + k * 32, 200 + 60, 130 + k * 32, 240 + 60, 0.6) for k in (3, 4, 5)]
+    assert scales.in_rows(runs + bridge, list(range(6)), [6, 7, 8]) == []
+
+
 def test_among_tiles_takes_a_tile_sized_box_near_the_tiles_only() -> None:
     """Three tiles 50 px wide scattered on a counter; of the faint candidates, those of about a
     tile's size within three tile sizes of one are among them: not a cupboard door (too big), a
