@@ -107,3 +107,48 @@ def test_font_rows_are_set_in_fonts_no_training_uses(tmp_path) -> None:
         assert len(lab["tiles"]) == 14 and sum(c[1] == "m" for c in lab["tiles"]) == 8
     # the same seed gives the same rows
     assert font_rows.build(str(tmp_path / "again"), rows=1) == labels
+
+
+@pytest.fixture(scope="module")
+def styled_bank() -> artwork.ArtworkBank:
+    return artwork.ArtworkBank(sources=("fonts", "styled"))
+
+
+def test_styled_drawings_come_after_and_leave_the_other_sources_as_they_were(bank, styled_bank) -> None:
+    assert "styled" not in artwork.DEFAULT_SOURCES  # the artwork stage's draws are unchanged
+    n_fonts = len(artwork.available_fonts())
+    n_styled = n_fonts + sum(os.path.exists(p) for p, _ in artwork.STYLED_EXTRA_FONTS)
+    for code in ("1m", "5m", "9m", "1z", "4z", "6z", "7z"):
+        glyphs = styled_bank.glyphs[code]
+        assert [g.alpha.tobytes() for g in glyphs[:n_fonts]] == [g.alpha.tobytes() for g in bank.glyphs[code][:n_fonts]]
+        assert len(glyphs) == n_fonts + n_styled * artwork.STYLED_VARIANTS, code
+        assert len({g.alpha.tobytes() for g in glyphs[n_fonts:]}) == n_styled * artwork.STYLED_VARIANTS, code
+    for code in ("5z", "1p", "9s"):  # haku, pinzu and souzu are not styled
+        assert not styled_bank.has(code) or len(styled_bank.glyphs[code]) == len(
+            artwork.ArtworkBank(sources=("fonts",)).glyphs.get(code, []))
+    held_out = {os.path.realpath(p) for p in ("/usr/share/fonts/truetype/arphic/ukai.ttc",
+                                               "/usr/share/fonts/truetype/arphic/uming.ttc",
+                                               "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc")}
+    assert not held_out & {os.path.realpath(p) for p, _ in artwork.STYLED_EXTRA_FONTS}
+
+
+def test_styled_manzu_keep_a_dark_numeral_above_the_red_wan_whatever_the_style(styled_bank) -> None:
+    n_fonts = len(artwork.available_fonts())
+    for g in styled_bank.glyphs["2m"][n_fonts:]:
+        h = g.kind.shape[0]
+        assert (g.kind[h // 2:] == 1).sum() > (g.kind[: h // 2] == 1).sum()
+        assert (g.kind[: h // 2] == 2).sum() > 30
+
+
+def test_restyle_thickens_and_thins_but_never_rubs_a_stroke_out() -> None:
+    mask = np.zeros((100, 100), np.uint8)
+    mask[20:80, 40:60] = 255  # a 20 px stroke
+    ink = int(mask.sum())
+    assert artwork._restyle(mask, 2, 0.0).sum() > ink
+    assert 0 < artwork._restyle(mask, -2, 0.0).sum() < ink
+    hair = np.zeros((100, 100), np.uint8)
+    hair[20:80, 50] = 255  # a 1 px line that thinning would take away: it is kept
+    assert np.array_equal(artwork._restyle(hair, -2, 0.0), hair)
+    slanted = artwork._restyle(mask, 0, 0.2)
+    ys, xs = np.nonzero(slanted > 127)
+    assert xs[ys == ys.max()].mean() > xs[ys == ys.min()].mean() + 8  # leans: the bottom is further right

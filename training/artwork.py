@@ -36,6 +36,12 @@ FONT_FILES = (
     ("/usr/share/fonts/opentype/noto/NotoSerifCJK-Bold.ttc", 0),
     ("/usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc", 0),
 )
+# the "styled" source also sets tiles in the lighter weights of the Noto families
+STYLED_EXTRA_FONTS = (
+    ("/usr/share/fonts/opentype/noto/NotoSerifCJK-Regular.ttc", 0),
+    ("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc", 0),
+)
+STYLED_VARIANTS = 4  # drawings per tile and font
 SYMBOLA = "/usr/share/fonts/truetype/ancient-scripts/Symbola_hint.ttf"
 
 NUMERALS = "一二三四五六七八九"
@@ -118,8 +124,10 @@ def _rendered(text: str, font: tuple[str, int]) -> np.ndarray | None:
     return src
 
 
-def _text_mask(canvas: _Canvas, text: str, font: tuple[str, int], box: tuple[float, float, float, float]) -> np.ndarray:
-    """`text` in `font`, scaled to fill `box` (x0, y0, x1, y1 in 0-1 of the face), keeping its shape."""
+def _text_mask(canvas: _Canvas, text: str, font: tuple[str, int], box: tuple[float, float, float, float],
+               aspect: float = 1.0) -> np.ndarray:
+    """`text` in `font`, scaled to fill `box` (x0, y0, x1, y1 in 0-1 of the face), keeping its shape
+    but for `aspect`, its width's factor against its height."""
     src = _rendered(text, font)
     if src is None:  # the font lacks this character: the first font that has it draws it
         for other in available_fonts():
@@ -133,8 +141,8 @@ def _text_mask(canvas: _Canvas, text: str, font: tuple[str, int], box: tuple[flo
         return canvas.blank()
     src = src[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
     x0, y0, x1, y1 = box[0] * canvas.w, box[1] * canvas.h, box[2] * canvas.w, box[3] * canvas.h
-    s = min((x1 - x0) / src.shape[1], (y1 - y0) / src.shape[0])
-    w, h = max(1, int(src.shape[1] * s)), max(1, int(src.shape[0] * s))
+    s = min((x1 - x0) / (src.shape[1] * aspect), (y1 - y0) / src.shape[0])
+    w, h = max(1, int(src.shape[1] * aspect * s)), max(1, int(src.shape[0] * s))
     out = canvas.blank()
     ox, oy = int((x0 + x1 - w) / 2), int((y0 + y1 - h) / 2)
     out[oy:oy + h, ox:ox + w] = cv2.resize(src, (w, h), interpolation=cv2.INTER_AREA)
@@ -168,6 +176,54 @@ def font_glyph(code: str, font: tuple[str, int], rng: np.random.Generator) -> Gl
             c.add(m, _BLUES[int(rng.integers(len(_BLUES)))], 2)
     else:
         raise ValueError(f"no font glyph for {code}")
+    return c.glyph()
+
+
+def _restyle(mask: np.ndarray, weight: int, shear: float) -> np.ndarray:
+    """`mask` with its strokes thickened (weight > 0) or thinned (< 0) by `weight` px of the 2x
+    canvas, a thinning that would take away most of the ink left out, then slanted by `shear`."""
+    if weight:
+        k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * abs(weight) + 1, 2 * abs(weight) + 1))
+        styled = cv2.dilate(mask, k) if weight > 0 else cv2.erode(mask, k)
+        if weight > 0 or styled.sum() > 0.6 * mask.sum():
+            mask = styled
+    if shear:
+        h, w = mask.shape
+        m = np.float32([[1, shear, -shear * h / 2], [0, 1, 0]])
+        mask = cv2.warpAffine(mask, m, (w, h), flags=cv2.INTER_LINEAR, borderValue=0)
+    return mask
+
+
+def styled_glyph(code: str, font: tuple[str, int], rng: np.random.Generator) -> Glyph:
+    """A manzu or honour tile set in `font` as another set might draw it: stroke weight, slant,
+    the numeral's size and place, the characters' proportions and margins all drawn at random (a
+    model taught five fixed drawings read other fonts' thin or small numerals badly: training.font_rows)."""
+    c = _Canvas()
+    weight, shear = int(rng.integers(-2, 5)), float(rng.uniform(-0.12, 0.12))
+    aspect = float(np.exp(rng.uniform(-0.25, 0.25)))
+    dark = (int(rng.integers(0, 40)), int(rng.integers(0, 40)), int(rng.integers(0, 60)))
+
+    def ink(text: str, box: tuple[float, float, float, float], colour: tuple[int, int, int], kind: int) -> None:
+        c.add(_restyle(_text_mask(c, text, font, box, aspect), weight, shear), colour, kind)
+
+    n, suit = int(code[0]), code[1]
+    if suit == "m":
+        top, split, half = float(rng.uniform(0.04, 0.12)), float(rng.uniform(0.34, 0.52)), float(rng.uniform(0.2, 0.38))
+        ink(NUMERALS[n - 1], (0.5 - half, top, 0.5 + half, split), dark if rng.random() < 0.85 else _BLUES[0], 2)
+        side = float(rng.uniform(0.06, 0.2))
+        ink("萬" if rng.random() < 0.8 else "万", (side, split + float(rng.uniform(0.01, 0.05)), 1 - side,
+                                                  float(rng.uniform(0.86, 0.96))), _RED, 1)
+        return c.glyph()
+    x0, x1 = float(rng.uniform(0.06, 0.24)), 1 - float(rng.uniform(0.06, 0.24))
+    y0, y1 = float(rng.uniform(0.06, 0.24)), 1 - float(rng.uniform(0.06, 0.24))
+    if code in WINDS:
+        ink(WINDS[code], (x0, y0, x1, y1), dark if rng.random() < 0.7 else _BLUES[int(rng.integers(len(_BLUES)))], 2)
+    elif code == "7z":
+        ink("中", (x0, y0, x1, y1), _RED, 1)
+    elif code == "6z":
+        ink("發" if rng.random() < 0.85 else "发", (x0, y0, x1, y1), _GREENS[int(rng.integers(len(_GREENS)))], 2)
+    else:
+        raise ValueError(f"no styled glyph for {code}")
     return c.glyph()
 
 
@@ -304,16 +360,19 @@ def unicode_glyph(code: str, rng: np.random.Generator) -> Glyph | None:
     return c.glyph()
 
 
-SOURCES = ("fonts", "haku", "pins", "sticks", "unicode")
+SOURCES = ("fonts", "haku", "pins", "sticks", "unicode", "styled")
+DEFAULT_SOURCES = SOURCES[:5]  # what the artwork stage (stage 3) drew
 
 
 class ArtworkBank:
     """Glyph variants per tile code (no red fives: those are made by turning a five's ink red),
     from the `sources` named (of SOURCES: fonts for manzu and honours but haku, haku's blank and
-    framed faces, procedural pins, procedural sticks, Unicode line art). A code no chosen source
+    framed faces, procedural pins, procedural sticks, Unicode line art; styled: manzu and honours
+    in the fonts and Noto's lighter weights, each drawn STYLED_VARIANTS times with its weight,
+    slant and proportions at random; not in DEFAULT_SOURCES). A code no chosen source
     draws has no variant (`has` is False)."""
 
-    def __init__(self, seed: int = 19, sources: tuple[str, ...] = SOURCES) -> None:
+    def __init__(self, seed: int = 19, sources: tuple[str, ...] = DEFAULT_SOURCES) -> None:
         unknown = set(sources) - set(SOURCES)
         if unknown:
             raise ValueError(f"unknown artwork sources {sorted(unknown)}; choose from {SOURCES}")
@@ -336,6 +395,12 @@ class ArtworkBank:
             g = unicode_glyph(code, rng)
             if g is not None:
                 drawn[code].append(("unicode", g))
+        if "styled" in sources:  # its own generator, drawn last: the other sources' glyphs are the same
+            styled_rng = np.random.default_rng(seed + 1)
+            fonts_styled = fonts + [f for f in STYLED_EXTRA_FONTS if os.path.exists(f[0])]
+            for code in [f"{n}m" for n in range(1, 10)] + ["1z", "2z", "3z", "4z", "6z", "7z"]:
+                drawn[code] += [("styled", styled_glyph(code, f, styled_rng))
+                                for f in fonts_styled for _ in range(STYLED_VARIANTS)]
         self.glyphs: dict[str, list[Glyph]] = {
             code: [g for source, g in variants if source in sources] for code, variants in drawn.items()}
 
