@@ -189,7 +189,7 @@ def _restyle(mask: np.ndarray, weight: int, shear: float) -> np.ndarray:
             mask = styled
     if shear:
         h, w = mask.shape
-        m = np.float32([[1, shear, -shear * h / 2], [0, 1, 0]])
+        m = np.array([[1, shear, -shear * h / 2], [0, 1, 0]], np.float32)
         mask = cv2.warpAffine(mask, m, (w, h), flags=cv2.INTER_LINEAR, borderValue=0)
     return mask
 
