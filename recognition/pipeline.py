@@ -113,7 +113,7 @@ class Recognizer:
         out, scale = self._run_detector(pixels, self.long_side)
         boxes = self._boxes(out, scale, pixels, self.settings)
         h, w = pixels.shape[:2]
-        if self.settings.multi_scale or self.settings.merge_fragments:
+        if self.settings.multi_scale or self.settings.merge_fragments or self.settings.snap_rows:
             first = _box_list(boxes)
             passes: list[tuple[list[scales.Box], float]] = [(first, scale)]
             available = finer.long_side if finer else None

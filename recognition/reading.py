@@ -52,6 +52,7 @@ class Settings:
     # after classifying, on both
     multi_scale: bool = True  # detect again where the tiles are the size the detector learned
     merge_fragments: bool = True  # parts of one tile's face (blank top, pip groups) are not tiles
+    snap_rows: bool = True  # a box in a row of tiles lower than its neighbours is grown to the row's height
     tall_faces: bool = True  # a face far taller than wide, read as blank, is read again from its lower part
     drop_misfits: bool = True  # boxes of no tile's shape (a strip of print, a point stick) are not tiles
     drop_unsure_groups: bool = True  # groups read unsurely, and unsure lone boxes beside a sure hand, are clutter
@@ -448,7 +449,8 @@ def merge_detections(passes: Sequence[tuple[Sequence[Sequence[float]], float]],
                      settings: Settings = Settings()) -> list[FiveBox]:
     """One list of boxes, best score first, from the detector passes (each: its boxes in the
     image's pixels and its scale; the first pass first): the passes merged (scales.merge_passes)
-    and (Settings.merge_fragments) parts of one tile merged or dropped (scales.merge_fragments).
+    and (Settings.merge_fragments) parts of one tile merged or dropped (scales.merge_fragments),
+    and (Settings.snap_rows) the short boxes of a row grown to its height (scales.snap_to_rows).
     The first pass's boxes, as given, when nothing changes them."""
     plain = [([_five(b) for b in boxes], float(scale)) for boxes, scale in passes]
     if not plain:
@@ -457,6 +459,8 @@ def merge_detections(passes: Sequence[tuple[Sequence[Sequence[float]], float]],
     merged = scales.merge_passes(plain) if len(plain) > 1 else first
     if settings.merge_fragments:
         merged = scales.merge_fragments(merged)
+    if settings.snap_rows:
+        merged = scales.snap_to_rows(merged)
     if merged == first:
         return first
     return sorted(merged, key=lambda b: -b[4])  # stable: equal scores keep their order

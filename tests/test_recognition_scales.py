@@ -299,6 +299,33 @@ def test_set_apart_takes_a_tile_sized_box_on_the_rows_line_beyond_its_end() -> N
     assert scales.set_apart(col + [below], list(range(6)), [6]) == [6]
 
 
+def test_snap_to_rows_grows_a_short_box_in_a_row_to_the_rows_height() -> None:
+    """A row of eight tiles (30 x 40) whose fourth was boxed by its lower part only (a thin 一 above
+    the 萬 left out): that box grows to the row's top; the others, a tile laid sideways in a meld
+    (wider, lower), a short row and boxes it would cover keep their boxes."""
+    hand = row(8)
+    cut = (hand[3][0], 212.0, hand[3][2], 240.0, 0.8)
+    boxes = hand[:3] + [cut] + hand[4:]
+    out = scales.snap_to_rows(boxes)
+    assert out[3] == (hand[3][0], 200.0, hand[3][2], 240.0, 0.8)
+    assert out[:3] + out[4:] == boxes[:3] + boxes[4:]
+    # a sideways tile of a meld: 40 wide and 30 high, set lower in the row; kept as it is
+    sideways = [(100 + k * 32, 200, 130 + k * 32, 240, 0.9) for k in range(5)] + [(260, 210, 300, 240, 0.9)]
+    assert scales.snap_to_rows(sideways) == sideways
+    # too few to be a row
+    assert scales.snap_to_rows(boxes[:4]) == boxes[:4]
+    # a row lying aslant (each tile 20 px lower than the one before): its boxes are left alone
+    aslant = [(b[0], b[1] + 20 * k, b[2], b[3] + 20 * k, b[4]) for k, b in enumerate(boxes)]
+    assert scales.snap_to_rows(aslant) == aslant
+    # a box in the space it would grow into (a fragment above it): it is not grown over it
+    above = (hand[3][0] + 2, 204.0, hand[3][2] - 2, 211.0, 0.5)
+    assert scales.snap_to_rows(boxes + [above])[3] == cut
+    # a column (a hand photographed turned a quarter): widths across it
+    col = [(200, 100 + k * 42, 230, 140 + k * 42, 0.9) for k in range(6)]
+    col[2] = (208, col[2][1], 230, col[2][3], 0.9)
+    assert scales.snap_to_rows(col)[2] == (200, col[2][1], 230, col[2][3], 0.9)
+
+
 def test_in_rows_takes_unsure_tile_sized_boxes_that_continue_a_row() -> None:
     """A hand of 14 (30 x 40, 2 px apart) of which 11 were read surely: the unsure boxes in its
     gap and beyond its end, on its line and of its tiles' size, continue it (two beyond the end

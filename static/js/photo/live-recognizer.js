@@ -70,7 +70,7 @@ class PhoneReader {
       const decode = (d, transfer = true) => this.reader.call("boxes", mapOf(d), transfer ? [d.map.buffer] : []);
       const seekFaint = st.faint_threshold != null;  // which faint peaks count is reading.py's to say
       let boxes = await decode(det, !seekFaint);  // the first map is read again for faint boxes below
-      if (st.multi_scale || st.merge_fragments) {
+      if (st.multi_scale || st.merge_fragments || st.snap_rows) {
         const passes = [{ boxes, scale: det.scale }];
         const sides = st.multi_scale ? await this.reader.call("rescan", { boxes, scale: det.scale, width, height, settings: st }) : [];
         for (const longSide of sides) {
