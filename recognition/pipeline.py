@@ -107,29 +107,29 @@ class Recognizer:
         one pass at the detector's long side, then the passes recognition.reading plans
         (Settings.multi_scale: again where the tiles have the size the detector learned; a pass
         larger than `pixels` runs on `finer`'s copy of the photo, when given), merged there
-        (with Settings.merge_fragments, parts of tiles merged or dropped); and the first pass's faint
+        (with Settings.merge_fragments, parts of tiles merged or dropped; with Settings.snap_rows,
+        the short boxes of a row grown to its height); and the first pass's faint
         peaks where a tile set apart would stand (recognition.reading.faint_boxes), (m, 5). The
         phone runs the same plan."""
         out, scale = self._run_detector(pixels, self.long_side)
         boxes = self._boxes(out, scale, pixels, self.settings)
         h, w = pixels.shape[:2]
-        if self.settings.multi_scale or self.settings.merge_fragments or self.settings.snap_rows:
-            first = _box_list(boxes)
-            passes: list[tuple[list[scales.Box], float]] = [(first, scale)]
-            available = finer.long_side if finer else None
-            for long_side in reading.rescan_sides(first, scale, w, h, self.settings, available):
-                fine = finer.pixels_for(long_side) if finer and long_side > max(w, h) else None
-                if fine is None:
-                    more, more_scale = self.detect_at(pixels, long_side)
-                else:  # boxes back in the pixels of `pixels`
-                    more, more_scale = self.detect_at(fine, long_side)
-                    ratio = fine.shape[1] / w
-                    more[:, :4] /= ratio
-                    more_scale *= ratio
-                passes.append((_box_list(more), more_scale))
-            merged = reading.merge_detections(passes, self.settings)
-            if merged != first:
-                boxes = np.array(merged, np.float32).reshape(-1, 5)
+        first = _box_list(boxes)
+        passes: list[tuple[list[scales.Box], float]] = [(first, scale)]
+        available = finer.long_side if finer else None
+        for long_side in reading.rescan_sides(first, scale, w, h, self.settings, available):
+            fine = finer.pixels_for(long_side) if finer and long_side > max(w, h) else None
+            if fine is None:
+                more, more_scale = self.detect_at(pixels, long_side)
+            else:  # boxes back in the pixels of `pixels`
+                more, more_scale = self.detect_at(fine, long_side)
+                ratio = fine.shape[1] / w
+                more[:, :4] /= ratio
+                more_scale *= ratio
+            passes.append((_box_list(more), more_scale))
+        merged = reading.merge_detections(passes, self.settings)  # which to merge, grow or drop is reading.py's
+        if merged != first:
+            boxes = np.array(merged, np.float32).reshape(-1, 5)
         faint = reading.faint_boxes(np.asarray(out, np.float32).ravel().tolist(), out.shape[1], out.shape[2], scale,
                                     w, h, _box_list(boxes), self.settings, self.stride)
         return boxes, np.array(faint, np.float32).reshape(-1, 5)

@@ -522,11 +522,11 @@ def in_rows(boxes: Sequence[Box], kept: Sequence[int], candidates: Sequence[int]
     """Of the `candidates` (indices into `boxes`: found, and read as a tile, but too unsurely to
     say which), those that continue a row of tiles: for a row of at least `least` `kept` boxes
     standing in one line (`one_line`) and touching (`groups`) each other or through candidates (a
-    row read surely in short runs, its other tiles between them), a candidate of the row's tiles' width and
-    height (each within `like` of the row's median), whose centre lies on the row's line (off it
-    by under `line` x the tiles' size across the row), that touches the row or a candidate taken
-    before it (a gap under `touch` x that size), and lies over no kept or taken box (under
-    `overlap` of its area). A hand photographed out of focus, or drawn in artwork the models never
+    row read surely in short runs, its other tiles between them), a candidate of the row's tiles'
+    width and height (each within `like` of the row's median), whose centre lies on the row's
+    line (off it by under `line` x the tiles' size across the row), that touches the row or a
+    candidate taken before it (a gap under `touch` x that size), and lies over no kept or taken
+    box (under `overlap` of its area). A hand photographed out of focus, or drawn in artwork the models never
     saw, is read surely in part: its other tiles are still tiles, in the row, and the player is
     better served by the classifier's best reading, shown as unsure, than by a gap."""
     kept_boxes = [boxes[i] for i in kept]

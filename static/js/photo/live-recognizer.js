@@ -70,15 +70,14 @@ class PhoneReader {
       const decode = (d, transfer = true) => this.reader.call("boxes", mapOf(d), transfer ? [d.map.buffer] : []);
       const seekFaint = st.faint_threshold != null;  // which faint peaks count is reading.py's to say
       let boxes = await decode(det, !seekFaint);  // the first map is read again for faint boxes below
-      if (st.multi_scale || st.merge_fragments || st.snap_rows) {
-        const passes = [{ boxes, scale: det.scale }];
-        const sides = st.multi_scale ? await this.reader.call("rescan", { boxes, scale: det.scale, width, height, settings: st }) : [];
-        for (const longSide of sides) {
-          const more = await this.nets.call("detect", { frame: det.frame, long_side: longSide });
-          passes.push({ boxes: await decode(more), scale: more.scale });
-        }
-        boxes = await this.reader.call("merge", { passes, settings: st });
+      // which passes to run, and which boxes to merge, grow or drop, is reading.py's to say
+      const passes = [{ boxes, scale: det.scale }];
+      const sides = st.multi_scale ? await this.reader.call("rescan", { boxes, scale: det.scale, width, height, settings: st }) : [];
+      for (const longSide of sides) {
+        const more = await this.nets.call("detect", { frame: det.frame, long_side: longSide });
+        passes.push({ boxes: await decode(more), scale: more.scale });
       }
+      boxes = await this.reader.call("merge", { passes, settings: st });
       // faint peaks of the first map where a tile set apart stands or among the tiles: read with
       // the boxes, kept by reading.py only if read as tiles there
       const faint = seekFaint ? await this.reader.call("faint", { ...mapOf(det), boxes }, [det.map.buffer]) : [];
