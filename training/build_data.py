@@ -156,8 +156,9 @@ def main() -> None:
                     help="share of face-up tiles that also give a crop of part of their face, as class none")
     ap.add_argument("--keyboards", type=float, default=0.12, help="with --wide: share of tables that are keyboards")
     ap.add_argument("--art-sources", default=None,
-                    help="with --wide: the training.artwork sources drawn, comma-separated (default: all, "
-                         "fonts,haku,pins,sticks,unicode); a tile no chosen source draws keeps the usual artwork")
+                    help="with --wide: the training.artwork sources drawn, comma-separated (default: "
+                         "fonts,haku,pins,sticks,unicode; also: styled); a tile no chosen source draws keeps "
+                         "the usual artwork")
     args = ap.parse_args()
     OPTIONS.update(seed=args.seed, wide=args.wide, fragments=args.fragments, keyboards=args.keyboards,
                    art_sources=args.art_sources.split(",") if args.art_sources else None)
