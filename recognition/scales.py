@@ -472,24 +472,50 @@ def set_apart(boxes: Sequence[Box], kept: Sequence[int], candidates: Sequence[in
     return out
 
 
+def rows_of(boxes: Sequence[Box], group: Sequence[int], least: int = 5, gap: float = 0.5) -> list[list[int]]:
+    """The rows of tiles in a `group` of touching boxes (`groups`): the group itself when it stands
+    in one line (`one_line`); else, for a grid (a tray, the tiles laid out on a mat), its bands
+    across each axis in turn (boxes whose centres lie within `gap` x their median size across the
+    band of each other, in one chain) that stand in one line, where at least two such bands of
+    `least` boxes or more run the same way: the rows, then the columns. One long band with a few
+    boxes beside it (a hand with tiles or objects near it) is no grid, and a heap has no such
+    bands, so neither gives a row."""
+    if one_line([boxes[i] for i in group]):
+        return [list(group)]
+    out = []
+    for axis in (1, 0):  # bands of centres close in y (rows running left to right), then in x
+        size = sorted(boxes[i][axis + 2] - boxes[i][axis] for i in group)[len(group) // 2]
+        order = sorted(group, key=lambda i: boxes[i][axis] + boxes[i][axis + 2])
+        bands, band = [], [order[0]]
+        for prev, i in zip(order, order[1:]):
+            if (boxes[i][axis] + boxes[i][axis + 2] - boxes[prev][axis] - boxes[prev][axis + 2]) / 2 > gap * size:
+                bands.append(band)
+                band = []
+            band.append(i)
+        bands.append(band)
+        lines = [sorted(b) for b in bands if len(b) > 1 and one_line([boxes[i] for i in b])]
+        if sum(len(b) >= least for b in lines) >= 2:
+            out += lines
+    return out
+
+
 def snap_to_rows(boxes: Sequence[Box], least: int = 5, short: float = 0.85, wide: float = 1.2,
                  near: int = 4, overlap: float = 0.3, tilt: float = 0.15) -> list[Box]:
     """`boxes` with the short boxes of a row of tiles grown to the row's height. In a row of at
-    least `least` touching boxes in one line (`groups`, `one_line`), a box lower across the line
-    than `short` x its `near` nearest neighbours' median, as wide as they are (within `wide`:
-    a tile laid sideways in a meld is wider, and keeps its box), is grown (never shrunk) to
-    their median extent across the line, unless it would then cover another box, or lie in one,
-    for `overlap` of that box's area or its own. Rows tipped more than `tilt` (its slope) are left
-    alone: the upright boxes of tiles lying aslant are no outlines of their faces. The detector
-    boxes a face by its ink: a 一 drawn in thin strokes above a red 萬 is left out, and the box
-    read alone looks like a red five."""
+    least `least` touching boxes in one line (`groups`, `one_line`; or a row of a grid of them,
+    `rows_of`), a box lower across the line than `short` x its `near` nearest neighbours' median,
+    as wide as they are (within `wide`: a tile laid sideways in a meld is wider, and keeps its box),
+    is grown (never shrunk) to their median extent across the line, unless it would then cover
+    another box, or lie in one, for `overlap` of that box's area or its own. Rows tipped more than
+    `tilt` (its slope) are left alone: the upright boxes of tiles lying aslant are no outlines of
+    their faces. The detector boxes a face by its ink: a 一 drawn in thin strokes above a red 萬
+    is left out, and the box read alone looks like a red five; a 4p on a mat boxed by its lower
+    pair of pips is read as a 2p."""
     out = list(boxes)
-    for g in groups(boxes):
+    for g in (r for group in groups(boxes) for r in rows_of(boxes, group, least)):
         if len(g) < least:
             continue
         row = [boxes[i] for i in g]
-        if not one_line(row):
-            continue
         line = _fit_line(row)
         if abs(line.slope) > tilt:  # a row across the photo's diagonal: its boxes are no faces' outlines
             continue
@@ -498,6 +524,8 @@ def snap_to_rows(boxes: Sequence[Box], least: int = 5, short: float = 0.85, wide
         centre = {i: (boxes[i][a0] + boxes[i][a1]) / 2 for i in g}
         for i in g:
             b = boxes[i]
+            if out[i] is not b:
+                continue  # grown already, in the other direction of a grid
             others = sorted((j for j in g if j != i), key=lambda j: abs(centre[j] - centre[i]))[:near]
             across = sorted(boxes[j][hi] - boxes[j][lo] for j in others)
             along = sorted(boxes[j][a1] - boxes[j][a0] for j in others)
@@ -604,5 +632,5 @@ def keep_tiles(boxes: Sequence[Box], confidences: Sequence[float], misfits: bool
 
 
 __all__ = ["Box", "DEFAULT_RULE", "ScaleRule", "among_tiles", "drop_misfits", "drop_unsure_groups", "fit", "groups",
-           "in_rows", "inside_share", "iou", "keep_tiles", "merge_fragments", "merge_passes", "one_line", "probing", "rescan_sides", "set_apart",
-           "side", "snap_to_rows", "tile_size"]
+           "in_rows", "inside_share", "iou", "keep_tiles", "merge_fragments", "merge_passes", "one_line", "probing",
+           "rescan_sides", "rows_of", "set_apart", "side", "snap_to_rows", "tile_size"]

@@ -326,6 +326,31 @@ def test_snap_to_rows_grows_a_short_box_in_a_row_to_the_rows_height() -> None:
     assert scales.snap_to_rows(col)[2] == (200, col[2][1], 230, col[2][3], 0.9)
 
 
+def test_snap_to_rows_finds_the_rows_of_a_grid() -> None:
+    """Tiles laid out on a mat in three touching rows of seven (40 x 70): the group of touching
+    boxes is a grid, not one line, so its rows are taken band by band. A middle-row 4p boxed by
+    its lower pair of pips only (read alone: a 2p) grows to its row's height, up to the tile
+    above; the rows above and below keep their boxes. A heap of the same boxes, or one row with
+    two boxes beside it, is no grid and is left alone."""
+    grid = [(100 + c * 42, 100 + r * 72, 140 + c * 42, 170 + r * 72, 0.9) for r in range(3) for c in range(7)]
+    cut = (100 + 6 * 42 + 3, 172 + 36, 140 + 6 * 42 - 3, 172 + 70, 0.6)  # the middle row's last tile
+    boxes = grid[:13] + [cut] + grid[14:]
+    # its rows; its columns, of three, are too short to be rows
+    assert scales.rows_of(boxes, list(range(len(boxes)))) == [list(range(r * 7, r * 7 + 7)) for r in range(3)]
+    out = scales.snap_to_rows(boxes)
+    assert out[13] == (cut[0], 172, cut[2], 242, 0.6)
+    assert out[:13] + out[14:] == boxes[:13] + boxes[14:]
+    # a heap: the same boxes, each shifted by a different share of a tile, stand in no band's line
+    shifts = [((k * 37) % 61 - 30, (k * 53) % 61 - 30) for k in range(len(boxes))]
+    heap = [(b[0] + dx, b[1] + dy, b[2] + dx, b[3] + dy, b[4]) for b, (dx, dy) in zip(boxes, shifts)]
+    assert scales.rows_of(heap, list(range(len(heap)))) == []
+    assert scales.snap_to_rows(heap) == heap
+    # one row with a few boxes beside it (objects on a counter, the tiles near a hand) is no grid
+    beside = boxes[7:14] + [(100, 100, 140, 170, 0.9), (142, 100, 182, 170, 0.9)]
+    assert scales.rows_of(beside, list(range(len(beside)))) == []
+    assert scales.snap_to_rows(beside) == beside
+
+
 def test_in_rows_takes_unsure_tile_sized_boxes_that_continue_a_row() -> None:
     """A hand of 14 (30 x 40, 2 px apart) of which 11 were read surely: the unsure boxes in its
     gap and beyond its end, on its line and of its tiles' size, continue it (two beyond the end
