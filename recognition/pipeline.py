@@ -16,7 +16,7 @@ import numpy as np
 from recognition import detect, reading, scales
 from recognition.hand import Proposal
 from recognition.image_io import ImageError, LoadedImage, load_image
-from recognition.preprocess import CROP_CONTEXT, CROP_SIZE, fit_resize, square_crops, to_nchw
+from recognition.preprocess import CROP_CONTEXT, CROP_SIZE, fit_resize, sharpness, square_crops, to_nchw
 from recognition.reading import DEFAULT_SETTINGS, NO_TILES, Detection, Layout, Settings
 from recognition.session import OnnxModel
 from scoring.errors import detail
@@ -32,6 +32,7 @@ class Recognition:
     image_size: tuple[int, int]
     timing_ms: dict = field(default_factory=dict)
     message: str = ""
+    notes: tuple[dict, ...] = ()  # what the player should know about the photo ({id, params} details)
 
     def to_json(self) -> dict:
         out = {
@@ -40,6 +41,7 @@ class Recognition:
             "proposal": self.proposal.to_json() if self.proposal else None,
             "image_size": list(self.image_size),
             "timing_ms": {k: round(v, 1) for k, v in self.timing_ms.items()},
+            "notes": list(self.notes),
         }
         if self.message:
             out["message"] = self.message
@@ -197,10 +199,22 @@ class Recognizer:
         probs, orient = self.classify(image.pixels, boxes, finer.pixels if finer else None)
         t3 = time.perf_counter()
         result = self.assemble(image, boxes, probs, orient, len(faint))
+        notes = self.notes(image, result[0].tiles)
         t4 = time.perf_counter()
         timing = {"decode": (t1 - t0) * 1e3, "detect": (t2 - t1) * 1e3, "classify": (t3 - t2) * 1e3,
                   "postprocess": (t4 - t3) * 1e3, "total": (t4 - t0) * 1e3}
-        return Recognition(result[0].tiles, result[0].rows, result[1], image.original_size, timing, result[2])
+        return Recognition(result[0].tiles, result[0].rows, result[1], image.original_size, timing, result[2], notes)
+
+    def notes(self, image: LoadedImage, tiles: tuple[Detection, ...]) -> tuple[dict, ...]:
+        """What the player is told about the photo itself: that its tiles look out of focus
+        (reading.out_of_focus, on the crops of the face-up tiles other than haku, which has no
+        ink to be sharp), so it is worth taking again."""
+        faces = [t.box for t in tiles if not t.face_down and t.tile != "5z"]
+        if self.settings.soft_below is None or not faces:
+            return ()
+        crops = square_crops(image.pixels, np.array(faces, np.float32) * image.scale, self.crop_size, self.crop_context)
+        soft = reading.out_of_focus(sharpness(crops).tolist(), self.settings.soft_below)
+        return (detail("photo_out_of_focus"),) if soft else ()
 
     def assemble(self, image: LoadedImage, boxes: np.ndarray, probs: np.ndarray,
                  orient: np.ndarray, faint: int = 0) -> tuple[Layout, Proposal | None, str]:

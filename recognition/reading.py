@@ -83,6 +83,11 @@ class Settings:
     # fewer tiles than a winning hand: a hand out of focus is a row of tiles read surely in part;
     # None: off
     row_floor: float | None = 0.25
+    # the photo looks out of focus when its face-up tiles' crops are this sharp or less, by their
+    # median (preprocess.sharpness; haku, plain, left out): half the least sharp photo of the real
+    # photos' train split as taken (models/README.md, "A photo out of focus, said"); the player is
+    # told, and can take it again. None: never said
+    soft_below: float | None = 0.06
 
     def to_json(self) -> dict[str, Any]:
         return {k: getattr(self, k) for k in self.__dataclass_fields__}
@@ -381,6 +386,15 @@ def read_hand(readings: Sequence[TileReading], rows: Sequence[Sequence[int]],
     used = set(best.concealed) | {i for r in melds for i in r}
     extra = tuple(i for r in rows for i in r if i not in used)
     return replace(best, extra=extra)
+
+
+def out_of_focus(sharpness: Sequence[float], below: float | None, least: int = 2) -> bool:
+    """Whether a photo's tiles look out of focus: the median of their crops' sharpness
+    (preprocess.sharpness, one value per face-up tile other than haku) is under `below`. Fewer
+    than `least` such tiles say too little to judge: no."""
+    if below is None or len(sharpness) < least:
+        return False
+    return float(median(sharpness)) < below
 
 
 # -- the whole reading ----------------------------------------------------------------------------
@@ -692,6 +706,6 @@ def assemble(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]],
     return Reading(tuple(tiles), lay.rows, proposal, "")
 
 
-__all__ = ["Detection", "Layout", "Reading", "Settings", "assemble", "decode", "detect_boxes", "drop_duplicates",
+__all__ = ["Detection", "Layout", "Reading", "Settings", "assemble", "decode", "detect_boxes", "drop_duplicates", "out_of_focus",
            "faint_boxes", "layout", "merge_detections", "nms", "probabilities", "read_hand", "reread_half_turned", "reread_tall_faces",
            "rescan_sides", "softmax", "tall_faces", "unsure_crops"]

@@ -211,6 +211,7 @@ DETAILS: dict[str, tuple[str, ...]] = {
     "photo_not_complete": (),
     "photo_tile_count": ("count",),
     "photo_no_tiles": (),
+    "photo_out_of_focus": (),
     # the server (web/errors.py): its storage cannot be reached or written just now
     "storage_unavailable": (),
 }

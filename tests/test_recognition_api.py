@@ -68,6 +68,23 @@ def test_a_real_hand_photo(client, dev_photo):
     prop = body["proposal"]
     assert set(prop) >= {"hand", "melds", "win_tile"}
     assert set(body["timing_ms"]) >= {"decode", "detect", "classify", "total"}
+    assert body["notes"] == []  # in focus: nothing to say about the photo
+
+
+def test_a_photo_out_of_focus_is_said_to_be(client, dev_photo):
+    """The same hand photographed out of focus (a Gaussian blur of 0.4% of the long side, as
+    training.perturb's "blur"): read as well as it can be, and the player told the photo looks out
+    of focus, as a detail the catalogue words."""
+    import cv2
+
+    data, _ = dev_photo
+    img = np.asarray(Image.open(io.BytesIO(data)).convert("RGB"))
+    soft = cv2.GaussianBlur(img, (0, 0), 0.004 * max(img.shape[:2]))
+    resp = _post(client, _jpeg(soft))
+    assert resp.status_code == 200
+    body = resp.get_json()
+    assert body["tiles"]
+    assert body["notes"] == [{"id": "photo_out_of_focus", "params": {}}]
 
 
 def test_a_photo_without_tiles_is_200_with_a_message(client):

@@ -175,6 +175,8 @@ SCHEMAS = {
             "rows": {"type": "array", "items": {"type": "array", "items": {"type": "integer"}}},
             "proposal": {"type": ["object", "null"]}, "image_size": {"type": "array", "items": {"type": "integer"}},
             "timing_ms": {"type": "object"}, "message": {"type": "string"}, "detail": _ref("ErrorDetail"),
+            "notes": {"type": "array", "items": _ref("ErrorDetail"),
+                      "description": "what the player should know about the photo itself: photo_out_of_focus"},
         },
     },
     "ContributionLabels": {

@@ -12,8 +12,8 @@ from PIL import Image
 from playwright.sync_api import expect
 
 from .camera_frames import CROP_HAND, cluttered_table_picture, crop_hand_picture
-from .conftest import Taps, unlabelled_controls
-from .hand_helpers import score_api
+from .conftest import Taps, screenshot, unlabelled_controls
+from .hand_helpers import assert_phone_layout, score_api
 
 
 def _png(pixels: np.ndarray) -> bytes:
@@ -54,6 +54,7 @@ def test_a_clean_photo_takes_three_taps_to_the_payments(phone, live_server):
     open_photo(page, needs(crop_hand_picture()))
     assert sorted(hand_in_list(page)) == sorted(CROP_HAND)
     assert page.locator('[data-testid="also-in-photo"]').count() == 0
+    assert page.locator('[data-testid="photo-note"]').count() == 0  # in focus: nothing said of the photo
     # ron/tsumo and the seat are asked before the hand's tiles (and so before Score)
     hand_y = page.locator('[data-testid="detections"]').bounding_box()["y"]
     assert page.locator('input[name="photo-win"]').first.bounding_box()["y"] < hand_y
@@ -62,6 +63,24 @@ def test_a_clean_photo_takes_three_taps_to_the_payments(phone, live_server):
     want = score_api(page, live_server, ruleset="wrr", hand="234m456p678s11155z", win_tile="5z", win="tsumo", seat_wind="south")
     assert got["total"] == want["total"]
     assert taps.record() == 3
+
+
+def test_a_photo_out_of_focus_says_so_and_takes_it_again_in_one_tap(phone):
+    """The clean photo out of focus (a Gaussian blur of 0.4% of its long side): still read, the
+    player told so beside the tiles, and one tap on "Take it again" opens the camera."""
+    import cv2
+
+    page, _ = phone
+    pixels = needs(crop_hand_picture())
+    open_photo(page, cv2.GaussianBlur(pixels, (0, 0), 0.004 * max(pixels.shape[:2])))
+    note = page.locator('[data-testid="photo-note"]')
+    expect(note).to_contain_text("out of focus")
+    assert note.bounding_box()["y"] < page.locator('[data-testid="detections"]').bounding_box()["y"]
+    assert_phone_layout(page)
+    screenshot(page, "photo-out-of-focus", full_page=True)
+    with page.expect_file_chooser() as chooser:
+        note.get_by_role("button", name="Take it again").click()
+    assert chooser.value.element.get_attribute("data-testid") == "photo-input"
 
 
 def test_clutter_costs_no_more_taps_than_a_clean_photo(phone, live_server):

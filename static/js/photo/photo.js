@@ -9,7 +9,7 @@ import { handOver, newHandConditions } from "../core/conditions.js";
 import { downscale } from "../core/images.js";
 import { handFromDetections, initialDets, readingOrder, shapeProblem } from "./detections.js";
 import { phoneReader } from "./live-recognizer.js";
-import { t, reasonText } from "../core/i18n.js";
+import { t, reasonText, detailText } from "../core/i18n.js";
 import { findWaits } from "../core/waits.js";
 
 const UNCERTAIN = 0.75;
@@ -80,6 +80,8 @@ export async function photoScreen(view) {
     const flagged = new Set((res.proposal && res.proposal.uncertain) || []);
     const isUncertain = (i) => !dets[i].checked && (res.tiles[i].confidence < UNCERTAIN || flagged.has(i));
     const notes = [reasonText(res)].filter(Boolean);
+    // what the server says about the photo itself (out of focus): worth taking again
+    const photoNotes = (res.notes || []).map((d) => detailText(d)).filter(Boolean);
     const [w, hgt] = res.image_size || last.size;
     // show the part of the photo with the tiles (plus a margin), unless the player asks for all of it
     let view = [0, 0, w, hgt];
@@ -143,6 +145,8 @@ export async function photoScreen(view) {
       h("section", { class: "card" },
         h("h2", {}, t(res.tiles.length === 1 ? "photo.found_one" : "photo.found", { n: res.tiles.length })),
         notes.map((n) => h("p", { class: "banner info" }, n)),
+        photoNotes.map((n) => h("div", { class: "banner warn", "data-testid": "photo-note" }, h("p", {}, n),
+          h("label", { for: "photo-input", class: "btn", role: "button", tabindex: "0" }, t("photo.retake")))),
         checkBox,
         uncertain ? h("p", { class: "banner warn", "data-testid": "uncertain" }, t(uncertain === 1 ? "photo.uncertain_one" : "photo.uncertain", { n: uncertain })) : null,
         h("p", { class: "hint" }, t("photo.tap_hint")),
