@@ -16,7 +16,7 @@ import numpy as np
 from recognition import detect, reading, scales
 from recognition.hand import Proposal
 from recognition.image_io import ImageError, LoadedImage, load_image
-from recognition.preprocess import CROP_CONTEXT, CROP_SIZE, fit_resize, sharpness, square_crops, to_nchw
+from recognition.preprocess import CROP_CONTEXT, CROP_SIZE, fit_resize, square_crops, to_nchw
 from recognition.reading import DEFAULT_SETTINGS, NO_TILES, Detection, Layout, Settings
 from recognition.session import OnnxModel
 from scoring.errors import detail
@@ -155,17 +155,25 @@ class Recognizer:
 
     def classify(self, pixels: np.ndarray, boxes: np.ndarray,
                  fine: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
-        """Class probabilities (n, len(labels)) and orientation probabilities (n, 4); crops read
+        """Class and orientation probabilities (`classify_all`)."""
+        probs, orient, _ = self.classify_all(pixels, boxes, fine)
+        return probs, orient
+
+    def classify_all(self, pixels: np.ndarray, boxes: np.ndarray,
+                     fine: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+        """Class probabilities (n, len(labels)), orientation probabilities (n, 4) and each crop's
+        sharpness (n; None from a classifier without that output); crops read
         unsurely read again turned half round (recognition.reading.unsure_crops), tall faces read
         as blank read again from their lower part (recognition.reading.tall_faces). The crops are
         cut from `fine` (a finer copy of `pixels`, boxes still in the pixels of `pixels`) when given:
         a tile 20 px wide in `pixels` keeps its pips."""
         if len(boxes) == 0:
-            return np.zeros((0, self.n_classes), np.float32), np.zeros((0, 4), np.float32)
+            return np.zeros((0, self.n_classes), np.float32), np.zeros((0, 4), np.float32), np.zeros(0, np.float32)
         source, ratio = (pixels, 1.0) if fine is None else (fine, fine.shape[1] / pixels.shape[1])
         crops = square_crops(source, boxes[:, :4] * ratio, self.crop_size, self.crop_context)
-        logits = self.classifier.run(to_nchw(np.concatenate([crops, crops[:, ::-1, ::-1]])
-                                             if self.settings.half_turn_tta else crops))
+        out = self.classifier.run_all(to_nchw(np.concatenate([crops, crops[:, ::-1, ::-1]])
+                                              if self.settings.half_turn_tta else crops))
+        logits, sharp = out[self.classifier.output_names[0]], out.get("sharpness")
         probs, orient = reading.probabilities(logits.ravel().tolist(), len(boxes), self.n_classes,
                                               self.settings.half_turn_tta)
         unsure = reading.unsure_crops(probs, self.settings)
@@ -174,7 +182,8 @@ class Recognizer:
             probs, orient = reading.reread_half_turned(probs, orient, unsure, logits.ravel().tolist(), self.n_classes)
         if self.settings.tall_faces:
             probs = self._read_tall_faces(source, boxes[:, :4] * ratio, probs)
-        return np.array(probs, np.float32), np.array(orient, np.float32)
+        return (np.array(probs, np.float32), np.array(orient, np.float32),
+                None if sharp is None else np.asarray(sharp[:len(boxes)], np.float32))
 
     def _read_tall_faces(self, pixels: np.ndarray, boxes: np.ndarray, probs: list[list[float]]) -> list[list[float]]:
         """Tall faces read as blank, read again from their lower part (recognition.reading.tall_faces)."""
@@ -196,34 +205,24 @@ class Recognizer:
         found, faint = self.detect_all(image.pixels, finer)
         boxes = np.concatenate([found, faint]) if len(faint) else found
         t2 = time.perf_counter()
-        probs, orient = self.classify(image.pixels, boxes, finer.pixels if finer else None)
+        probs, orient, sharp = self.classify_all(image.pixels, boxes, finer.pixels if finer else None)
         t3 = time.perf_counter()
-        result = self.assemble(image, boxes, probs, orient, len(faint))
-        notes = self.notes(image, result[0].tiles)
+        result = self.assemble(image, boxes, probs, orient, len(faint), sharp)
         t4 = time.perf_counter()
         timing = {"decode": (t1 - t0) * 1e3, "detect": (t2 - t1) * 1e3, "classify": (t3 - t2) * 1e3,
                   "postprocess": (t4 - t3) * 1e3, "total": (t4 - t0) * 1e3}
-        return Recognition(result[0].tiles, result[0].rows, result[1], image.original_size, timing, result[2], notes)
+        return Recognition(result[0].tiles, result[0].rows, result[1], image.original_size, timing, result[2], result[3])
 
-    def notes(self, image: LoadedImage, tiles: tuple[Detection, ...]) -> tuple[dict, ...]:
-        """What the player is told about the photo itself: that its tiles look out of focus
-        (reading.out_of_focus, on the crops of the face-up tiles other than haku, which has no
-        ink to be sharp), so it is worth taking again."""
-        faces = [t.box for t in tiles if not t.face_down and t.tile != "5z"]
-        if self.settings.soft_below is None or not faces:
-            return ()
-        crops = square_crops(image.pixels, np.array(faces, np.float32) * image.scale, self.crop_size, self.crop_context)
-        soft = reading.out_of_focus(sharpness(crops).tolist(), self.settings.soft_below)
-        return (detail("photo_out_of_focus"),) if soft else ()
-
-    def assemble(self, image: LoadedImage, boxes: np.ndarray, probs: np.ndarray,
-                 orient: np.ndarray, faint: int = 0) -> tuple[Layout, Proposal | None, str]:
-        """Drop non-tiles and duplicates, lay the tiles out, propose a hand: recognition.reading,
-        the code the phone runs too. The last `faint` boxes are faint ones (`detect_all`)."""
+    def assemble(self, image: LoadedImage, boxes: np.ndarray, probs: np.ndarray, orient: np.ndarray, faint: int = 0,
+                 sharp: np.ndarray | None = None) -> tuple[Layout, Proposal | None, str, tuple[dict, ...]]:
+        """Drop non-tiles and duplicates, lay the tiles out, propose a hand, say what the player
+        should know of the photo: recognition.reading, the code the phone runs too. The last
+        `faint` boxes are faint ones (`detect_all`); `sharp`, each crop's sharpness."""
         h, w = image.pixels.shape[:2]
         read = reading.assemble(boxes.tolist(), probs.tolist(), orient.tolist(), self.labels, self.reject_label,
-                                (w, h), self.settings, image.scale, image.original_size, faint)
-        return Layout(read.tiles, read.rows), read.proposal, read.message
+                                (w, h), self.settings, image.scale, image.original_size, faint,
+                                None if sharp is None else sharp.tolist())
+        return Layout(read.tiles, read.rows), read.proposal, read.message, read.notes
 
 
 _lock = threading.Lock()

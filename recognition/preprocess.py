@@ -74,18 +74,6 @@ def square_crops(image: np.ndarray, boxes: np.ndarray, size: int = CROP_SIZE,
     return out
 
 
-def sharpness(crops: np.ndarray) -> np.ndarray:
-    """(n,) float32 for (n, s, s, 3) uint8 crops (`square_crops`): how sharp each looks, the
-    variance of its grey image's Laplacian (4-neighbour) over the variance of the grey image
-    itself, so the amount of ink and the contrast cancel out. A crisp glyph scores several times
-    what the same glyph out of focus does; a plain face scores near 0. Crops come at one size, so
-    tiles of photos of any resolution compare."""
-    g = np.asarray(crops, np.float32) @ np.array([0.299, 0.587, 0.114], np.float32)
-    lap = g[:, :-2, 1:-1] + g[:, 2:, 1:-1] + g[:, 1:-1, :-2] + g[:, 1:-1, 2:] - 4 * g[:, 1:-1, 1:-1]
-    n = len(g)
-    return (lap.reshape(n, -1).var(1) / np.maximum(g.reshape(n, -1).var(1), 1e-6)).astype(np.float32)
-
-
 def to_nchw(batch: np.ndarray) -> np.ndarray:
     """uint8 NHWC RGB -> float32 NCHW in [0, 1] (the networks normalise inside)."""
     return np.ascontiguousarray(batch.transpose(0, 3, 1, 2), dtype=np.float32) * (1.0 / 255.0)

@@ -83,10 +83,10 @@ class Settings:
     # fewer tiles than a winning hand: a hand out of focus is a row of tiles read surely in part;
     # None: off
     row_floor: float | None = 0.25
-    # the photo looks out of focus when its face-up tiles' crops are this sharp or less, by their
-    # median (preprocess.sharpness; haku, plain, left out): half the least sharp photo of the real
-    # photos' train split as taken (models/README.md, "A photo out of focus, said"); the player is
-    # told, and can take it again. None: never said
+    # the photo looks out of focus when its face-up tiles' crops are less sharp than this, by their
+    # median (the classifier's `sharpness` output; haku, plain, left out): half the least sharp
+    # photo of the real photos' train split as taken (models/README.md, "A photo out of focus,
+    # said"); the player is told, and can take it again. None: never said
     soft_below: float | None = 0.06
 
     def to_json(self) -> dict[str, Any]:
@@ -389,8 +389,8 @@ def read_hand(readings: Sequence[TileReading], rows: Sequence[Sequence[int]],
 
 
 def out_of_focus(sharpness: Sequence[float], below: float | None, least: int = 2) -> bool:
-    """Whether a photo's tiles look out of focus: the median of their crops' sharpness
-    (preprocess.sharpness, one value per face-up tile other than haku) is under `below`. Fewer
+    """Whether a photo's tiles look out of focus: the median of their crops' sharpness (the
+    classifier's `sharpness` output, one value per face-up tile other than haku) is under `below`. Fewer
     than `least` such tiles say too little to judge: no."""
     if below is None or len(sharpness) < least:
         return False
@@ -405,12 +405,14 @@ class Reading:
     rows: tuple[tuple[int, ...], ...]
     proposal: Proposal | None
     message: str = ""
+    notes: tuple[dict[str, Any], ...] = ()  # what the player should know about the photo ({id, params} details)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "tiles": [t.to_json() for t in self.tiles],
             "rows": [list(r) for r in self.rows],
             "proposal": self.proposal.to_json() if self.proposal else None,
+            "notes": list(self.notes),
         }
         if self.message:
             out["message"] = self.message
@@ -592,11 +594,14 @@ def reread_half_turned(probs: Sequence[Sequence[float]], orient: Sequence[Sequen
 
 def assemble(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]], orient: Sequence[Sequence[float]],
              labels: Sequence[str], reject_label: str, size: tuple[int, int], settings: Settings = Settings(),
-             to_original: float = 1.0, original_size: tuple[int, int] | None = None, faint: int = 0) -> Reading:
+             to_original: float = 1.0, original_size: tuple[int, int] | None = None, faint: int = 0,
+             sharpness: Sequence[float] | None = None) -> Reading:
     """Drop non-tiles and duplicates, lay the tiles out, propose a hand. `boxes` [x1, y1, x2, y2,
     score] are in the pixels of an image of `size` (w, h); `to_original` is that image's pixels
     per pixel of the photo the answer's boxes are given in (of `original_size`, clipped to it).
-    The last `faint` boxes are `faint_boxes`: tiles only where a tile set apart stands."""
+    The last `faint` boxes are `faint_boxes`: tiles only where a tile set apart stands.
+    `sharpness` (the classifier's second output, one per box): the photo is said to look out of
+    focus (`out_of_focus`) by its face-up tiles other than haku, which has no ink to be sharp."""
     labels = list(labels)
     reject = labels.index(reject_label) if reject_label in labels else -1
     w, h = size
@@ -692,6 +697,8 @@ def assemble(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]],
         orients.append(o)
     if not dets:
         return Reading((), (), None, NO_TILES)
+    faces = [float(sharpness[i]) for i, d in zip(idx, dets) if d.tile not in ("back", "5z")] if sharpness else []
+    notes = (detail("photo_out_of_focus"),) if out_of_focus(faces, settings.soft_below) else ()
     lay = layout(dets, orients)
     proposal = read_hand([TileReading(((d.tile, d.confidence),) + d.alternatives, d.sideways) for d in lay.tiles],
                          lay.rows, lay.lines)
@@ -703,7 +710,7 @@ def assemble(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]],
         new = proposal.readings[changed]
         alts = tuple(sorted(((c, q) for c, q in cands.items() if c != new), key=lambda cq: -cq[1]))
         tiles[changed] = replace(d, tile=new, confidence=cands.get(new, 0.0), alternatives=alts)
-    return Reading(tuple(tiles), lay.rows, proposal, "")
+    return Reading(tuple(tiles), lay.rows, proposal, "", notes)
 
 
 __all__ = ["Detection", "Layout", "Reading", "Settings", "assemble", "decode", "detect_boxes", "drop_duplicates", "out_of_focus",

@@ -45,3 +45,7 @@ class OnnxModel:
 
     def run(self, x: np.ndarray) -> np.ndarray:
         return self.session.run(self.output_names[:1], {self.input_name: x})[0]
+
+    def run_all(self, x: np.ndarray) -> dict[str, np.ndarray]:
+        """Every output, by name (the classifier's `output` logits and each crop's `sharpness`)."""
+        return dict(zip(self.output_names, self.session.run(self.output_names, {self.input_name: x})))

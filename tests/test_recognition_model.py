@@ -61,3 +61,33 @@ def test_onnx_matches_pytorch_on_a_batch(name, classifier, detector):
     got = (classifier if name == "classifier" else detector).run(x)
     assert got.shape == want.shape
     np.testing.assert_allclose(got, want, rtol=1e-3, atol=1e-3)
+
+
+def _sharpness_by_hand(crops: np.ndarray) -> np.ndarray:
+    """The classifier's `sharpness` output as its card defines it, written again here: the variance
+    of the grey crop's 4-neighbour Laplacian over the variance of the grey crop."""
+    g = crops[:, 0] * 0.299 + crops[:, 1] * 0.587 + crops[:, 2] * 0.114
+    lap = g[:, :-2, 1:-1] + g[:, 2:, 1:-1] + g[:, 1:-1, :-2] + g[:, 1:-1, 2:] - 4 * g[:, 1:-1, 1:-1]
+    return lap.reshape(len(g), -1).var(1) / np.maximum(g.reshape(len(g), -1).var(1), 1e-10)
+
+
+def test_the_classifier_gives_each_crops_sharpness(classifier):
+    """Beside the logits, the classifier's graph measures each crop's focus (the phone and the
+    server read it from the one graph): as defined, far lower for a glyph out of focus, about the
+    same at a third of the contrast, and 0 for a plain face."""
+    import cv2
+
+    crisp = np.full((64, 64, 3), 235, np.uint8)
+    cv2.putText(crisp, "8", (18, 48), cv2.FONT_HERSHEY_SIMPLEX, 1.4, (20, 20, 20), 3)
+    cv2.line(crisp, (10, 10), (54, 12), (20, 20, 20), 2)
+    soft = cv2.GaussianBlur(crisp, (0, 0), 2.0)
+    faint = (200 - (235 - crisp.astype(np.int16)) * 70 // 215).astype(np.uint8)  # the same ink, a third of the contrast
+    plain = np.full((64, 64, 3), 230, np.uint8)
+    x = np.stack([crisp, soft, faint, plain]).transpose(0, 3, 1, 2).astype(np.float32) / 255
+    out = classifier.run_all(x)
+    assert set(out) == {"output", "sharpness"} and out["output"].shape == (4, 43)
+    s = out["sharpness"]
+    np.testing.assert_allclose(s, _sharpness_by_hand(x.astype(np.float64)), rtol=1e-3, atol=1e-6)
+    assert s[1] < 0.3 * s[0]
+    assert abs(s[2] - s[0]) < 0.05 * s[0]
+    assert s[3] == 0.0

@@ -10,7 +10,7 @@ import pytest
 from PIL import Image
 
 from recognition.image_io import ImageTooLarge, NotAnImage, load_image
-from recognition.preprocess import fit_resize, sharpness, square_crops, to_nchw
+from recognition.preprocess import fit_resize, square_crops, to_nchw
 from recognition.reading import out_of_focus
 from web.errors import STATUS
 
@@ -133,31 +133,6 @@ def test_square_crop_of_a_small_box_in_a_big_image_and_at_the_border():
 def test_to_nchw_scales_to_unit_range():
     x = to_nchw(np.full((2, 8, 8, 3), 255, np.uint8))
     assert x.shape == (2, 3, 8, 8) and x.dtype == np.float32 and x.max() == 1.0
-
-
-def _glyph_crop(ink: int = 20, face: int = 235) -> np.ndarray:
-    """A 64 px crop of a face with a drawn character (strokes 2-3 px wide, as a tile's glyph is
-    at the classifier's size)."""
-    import cv2
-
-    a = np.full((64, 64, 3), face, np.uint8)
-    cv2.putText(a, "8", (18, 48), cv2.FONT_HERSHEY_SIMPLEX, 1.4, (ink, ink, ink), 3)
-    cv2.line(a, (10, 10), (54, 12), (ink, ink, ink), 2)
-    return a
-
-
-def test_sharpness_falls_out_of_focus_and_ignores_contrast():
-    import cv2
-
-    crisp = _glyph_crop()
-    soft = cv2.GaussianBlur(crisp, (0, 0), 2.0)
-    faint = _glyph_crop(ink=130, face=200)  # the same glyph, less contrast (a dim photo)
-    plain = np.full((64, 64, 3), 230, np.uint8)  # a blank face
-    s = sharpness(np.stack([crisp, soft, faint, plain]))
-    assert s.shape == (4,)
-    assert s[1] < 0.3 * s[0]  # out of focus: far under
-    assert abs(s[2] - s[0]) < 0.15 * s[0]  # contrast alone changes it little
-    assert s[3] == 0.0  # no ink: nothing to be sharp (and no division by zero)
 
 
 def test_out_of_focus_goes_by_the_median_of_enough_tiles():

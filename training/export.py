@@ -15,15 +15,16 @@ import torch
 
 from recognition.preprocess import CROP_CONTEXT, CROP_SIZE
 from training.labels import BACK, CLASSES, NONE, ORIENTATIONS
-from training.nets import Classifier, Detector
+from training.nets import Classifier, ClassifierWithSharpness, Detector
 
 DETECTOR_LONG_SIDE = 512
 OPSET = 17
 
 
-def _export(net: torch.nn.Module, example: torch.Tensor, path: str, dynamic: dict, meta: dict) -> None:
+def _export(net: torch.nn.Module, example: torch.Tensor, path: str, dynamic: dict, meta: dict,
+            outputs: tuple[str, ...] = ("output",)) -> None:
     net.eval()
-    torch.onnx.export(net, example, path, input_names=["image"], output_names=["output"],
+    torch.onnx.export(net, example, path, input_names=["image"], output_names=list(outputs),
                       dynamic_axes=dynamic, opset_version=OPSET, dynamo=False, do_constant_folding=True)
     model = onnx.load(path)
     del model.metadata_props[:]
@@ -51,12 +52,15 @@ def main() -> None:
 
     cls = Classifier()
     cls.load_state_dict(torch.load(os.path.join(args.work, "classifier.pt"), weights_only=True))
-    _export(cls, torch.zeros(2, 3, CROP_SIZE, CROP_SIZE), os.path.join(args.models, "classifier.onnx"),
-            {"image": {0: "n"}, "output": {0: "n"}},
+    _export(ClassifierWithSharpness(cls), torch.zeros(2, 3, CROP_SIZE, CROP_SIZE),
+            os.path.join(args.models, "classifier.onnx"),
+            {"image": {0: "n"}, "output": {0: "n"}, "sharpness": {0: "n"}},
             {"labels": CLASSES, "orientations": ORIENTATIONS, "back_label": BACK, "reject_label": NONE,
              "crop_size": CROP_SIZE, "crop_context": CROP_CONTEXT,
              "input": "RGB float32 NCHW in [0, 1]",
-             "output": "logits: len(labels) tile classes, then len(orientations) orientations"})
+             "output": "logits: len(labels) tile classes, then len(orientations) orientations",
+             "sharpness": "per crop: variance of the grey crop's Laplacian over the grey crop's variance"},
+            outputs=("output", "sharpness"))
     det = Detector()
     det.load_state_dict(torch.load(os.path.join(args.work, "detector.pt"), weights_only=True))
     _export(det, torch.zeros(1, 3, DETECTOR_LONG_SIDE, 384), os.path.join(args.models, "detector.onnx"),

@@ -90,3 +90,27 @@ class Classifier(nn.Module):
         x = self.body(self.norm(x))
         x = torch.flatten(F.adaptive_avg_pool2d(x, 1), 1)
         return self.fc(self.drop(x))
+
+
+def sharpness(x: torch.Tensor) -> torch.Tensor:
+    """(n, 3, s, s) crops in [0, 1] -> (n,): how sharp each looks, the variance of its grey image's
+    Laplacian (4-neighbour, inside the crop) over the variance of the grey image itself, so the
+    amount of ink and the contrast cancel out. A crisp glyph scores several times what the same
+    glyph out of focus does, a plain face 0. The crops are the classifier's, one size whatever
+    the photo's resolution, so tiles of any photo compare (recognition.reading.out_of_focus)."""
+    g = 0.299 * x[:, 0] + 0.587 * x[:, 1] + 0.114 * x[:, 2]
+    lap = g[:, :-2, 1:-1] + g[:, 2:, 1:-1] + g[:, 1:-1, :-2] + g[:, 1:-1, 2:] - 4 * g[:, 1:-1, 1:-1]
+    spread = g.flatten(1).var(1, unbiased=False)
+    return lap.flatten(1).var(1, unbiased=False) / spread.clamp(min=1e-10)
+
+
+class ClassifierWithSharpness(nn.Module):
+    """The classifier as exported: its logits, and each crop's `sharpness` beside them, so the
+    server and the phone measure a photo's focus with the one graph that reads its tiles."""
+
+    def __init__(self, classifier: Classifier) -> None:
+        super().__init__()
+        self.classifier = classifier
+
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        return self.classifier(x), sharpness(x)

@@ -98,8 +98,16 @@ def _png(pixels: np.ndarray) -> bytes:
     return buf.getvalue()
 
 
+def _out_of_focus_hand():
+    """The crop hand out of focus (a Gaussian blur of 0.4% of its long side)."""
+    import cv2
+
+    pixels = crop_hand_picture()
+    return None if pixels is None else cv2.GaussianBlur(pixels, (0, 0), 0.004 * max(pixels.shape[:2]))
+
+
 PICTURES = {"dev-hand": (dev_hand_picture, HAND), "crop-hand": (crop_hand_picture, CROP_HAND),
-            "cluttered-table": (cluttered_table_picture, HAND)}
+            "cluttered-table": (cluttered_table_picture, HAND), "out-of-focus-hand": (_out_of_focus_hand, CROP_HAND)}
 
 
 @pytest.mark.parametrize("name", list(PICTURES))
@@ -121,6 +129,8 @@ def test_built_photos_read_the_same_tiles_on_both_paths(phone, live_server, name
     assert got["rows"] == want["rows"]
     for key in ("hand", "melds", "win_tile", "complete", "concealed", "extra"):
         assert got["proposal"][key] == want["proposal"][key], key
+    # what is said of the photo: from the classifier's sharpness output, judged by reading.py on both
+    assert got["notes"] == want["notes"] == ([{"id": "photo_out_of_focus", "params": {}}] if name == "out-of-focus-hand" else [])
     print(name, want["proposal"]["hand"], "extra:", [want["tiles"][i]["tile"] for i in want["proposal"]["extra"]])
     if name == "cluttered-table":
         # the hand read is the one in the picture, whatever else lies around it

@@ -117,7 +117,7 @@ def tenbou_read(logits, turn_logits, tall_logits, text):
             again = reading.probabilities(tall_logits.to_py(), len(idx), len(a["labels"]))[0]
             probs = reading.reread_tall_faces(probs, idx, again, a["labels"], a["reject_label"])
         return reading.assemble(boxes, probs, orient, a["labels"], a["reject_label"], (a["width"], a["height"]), st,
-                                faint=a.get("faint", 0)).to_json()
+                                faint=a.get("faint", 0), sharpness=a.get("sharpness")).to_json()
     return _answer(run)
 `;
 // A hand every start scores: the snapshot keeps its answer and a restored engine must give it again.

@@ -84,7 +84,7 @@ class PhoneReader {
       boxes = boxes.concat(faint);
       const t1 = performance.now();
       const rereadUnsure = st.half_turn_unsure != null;  // which crops, if any, is reading.py's to say
-      const { logits } = await this.nets.call("classify", { frame: det.frame, boxes, keep: rereadUnsure || !!st.tall_faces });
+      const { logits, sharpness } = await this.nets.call("classify", { frame: det.frame, boxes, keep: rereadUnsure || !!st.tall_faces });
       const ask = { boxes, labels: info.labels, reject_label: info.reject_label, settings: st };
       // logits are copied to the reader, not handed over, until the last call: each call needs them
       let turnLogits = null;
@@ -102,7 +102,7 @@ class PhoneReader {
       const t2 = performance.now();
       const transfer = [logits, turnLogits, tallLogits].filter((l) => l).map((l) => l.buffer);
       const result = await this.reader.call("read", { ...ask, logits, turn_logits: turnLogits, tall_logits: tallLogits,
-        width, height, faint: faint.length }, transfer);
+        width, height, faint: faint.length, sharpness: sharpness ? Array.from(sharpness) : null }, transfer);
       const t3 = performance.now();
       const r = (v) => Math.round(v * 10) / 10;
       result.image_size = [width, height];

@@ -80,7 +80,7 @@ export async function photoScreen(view) {
     const flagged = new Set((res.proposal && res.proposal.uncertain) || []);
     const isUncertain = (i) => !dets[i].checked && (res.tiles[i].confidence < UNCERTAIN || flagged.has(i));
     const notes = [reasonText(res)].filter(Boolean);
-    // what the server says about the photo itself (out of focus): worth taking again
+    // what the reader says of the photo itself (out of focus: worth taking again), server or phone
     const photoNotes = (res.notes || []).map((d) => detailText(d)).filter(Boolean);
     const [w, hgt] = res.image_size || last.size;
     // show the part of the photo with the tiles (plus a margin), unless the player asks for all of it

@@ -9,7 +9,8 @@
 //       -> {frame, map (Float32Array), gh, gw, scale, width, height}: a new frame, or (frame) one
 //          detected before, at the detector's long side or `long_side` (an extra pass that
 //          recognition/reading.py asked for: the tiles at the size the detector learned)
-//   classify {frame, boxes, tta?, turned?, keep?}  -> {logits (Float32Array)}: the crops of any boxes
+//   classify {frame, boxes, tta?, turned?, keep?}  -> {logits, sharpness (Float32Arrays; sharpness one
+//       per box, null from a classifier without that output)}: the crops of any boxes
 //       of that frame (a tile's, or the lower part of a tall face's), read; the frame is let go
 //       unless `keep` (more crops to come); `tta: false` reads them without the half-turn copy,
 //       `turned: true` reads only the half-turned copies (of crops read unsurely before)
@@ -99,7 +100,9 @@ async function classify({ frame, boxes, tta = info.settings.half_turn_tta, turne
   }
   const res = await classifier.run({ [classifier.inputNames[0]]: new ort.Tensor("float32", crops, [both ? 2 * n : n, 3, size, size]) });
   const logits = new Float32Array(res[classifier.outputNames[0]].data);
-  return { [TRANSFER]: [logits.buffer], value: { logits } };
+  // each crop's sharpness, the classifier's second output: what it means is reading.py's to say
+  const sharp = res.sharpness ? new Float32Array(res.sharpness.data).slice(0, n) : null;
+  return { [TRANSFER]: sharp ? [logits.buffer, sharp.buffer] : [logits.buffer], value: { logits, sharpness: sharp } };
 }
 
 serve({
