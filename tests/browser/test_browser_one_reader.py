@@ -206,3 +206,21 @@ def test_the_camera_says_what_it_waits_for(phone):
     }""")
     assert said == ["13 tiles, one more", "11 tiles, 3 more", "15 tiles, one too many", "14 tiles, one more",
                     "the tiles do not form a complete hand: please check the highlighted ones"]
+
+
+def test_the_camera_says_a_frame_is_out_of_focus(phone):
+    """A frame the reader says is out of focus, and not yet a complete hand: the camera says so
+    (hold still, tap to focus) rather than counting tiles it cannot read well; a complete hand
+    held, or two readings that differ, are still said first."""
+    page, _ = phone
+    page.goto("/#/score")
+    said = page.evaluate("""async () => {
+      const { frameNote } = await import("/static/js/photo/camera.js");
+      const soft = [{ id: "photo_out_of_focus", params: {} }];
+      const p = { concealed: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10], melds: [], extra: [] };
+      return [frameNote({ proposal: p, notes: soft }, null, false, 0), frameNote({ proposal: p, notes: [] }, null, false, 0),
+              frameNote({ proposal: p, notes: soft }, "k", false, 2), frameNote({ proposal: p, notes: soft }, "k", true, 1),
+              frameNote({ proposal: null }, null, false, 0)];
+    }""")
+    assert [w for w, _ in said] == ["focus", "count", "hold", "differ", "none"]
+    assert said[0][1].startswith("Out of focus") and said[1][1] == "11 tiles, 3 more"

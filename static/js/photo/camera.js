@@ -47,6 +47,16 @@ export function waitingFor(p) {
   return reasonText(p) || t("camera.not_complete");
 }
 
+/** What the camera says under the view after reading a frame: that two readings in a row differ,
+ * that the complete hand is being held, that the frame is out of focus (the reader's note), or
+ * what the reading waits for. Returns [state, words]. */
+export function frameNote(res, key, differs, stable) {
+  if (differs) return ["differ", t("camera.differ")];
+  if (key) return ["hold", t("camera.hold", { n: stable, of: STABLE_FRAMES })];
+  if ((res.notes || []).some((n) => n && n.id === "photo_out_of_focus")) return ["focus", t("camera.focus")];
+  return res.proposal ? ["count", waitingFor(res.proposal)] : ["none", t("camera.point")];
+}
+
 /** A captured hand's score request for one way of winning, with only the session's settings. */
 export function freshRequest(hand, cond, win) {
   const w = hand.winIndex !== null ? hand.winIndex : hand.concealed.length - 1;
@@ -219,9 +229,8 @@ export async function cameraScreen(view) {
       const differs = key && lastKey && key !== lastKey;
       stable = key && key === lastKey ? stable + 1 : key ? 1 : 0;
       lastKey = key;
-      screen.dataset.waiting = differs ? "differ" : key ? "hold" : res.proposal ? "count" : "none";
-      const note = differs ? t("camera.differ") : key ? t("camera.hold", { n: stable, of: STABLE_FRAMES }) :
-        res.proposal ? waitingFor(res.proposal) : t("camera.point");
+      const [waiting, note] = frameNote(res, key, differs, stable);
+      screen.dataset.waiting = waiting;
       clear(status, `${pathLabel(out.path)} · ${note}`);
       if (stable >= STABLE_FRAMES) { await capture(res); return; }
     }
