@@ -59,8 +59,9 @@ READ = """async ({b64, width, height}) => {
 
 
 # the same frame read on the phone with the extra passes recognition/reading.py plans (another
-# detector scale, the lower part of a tall face, faint boxes where a tile set apart stands:
-# Settings.multi_scale, merge_fragments, tall_faces, faint_threshold, on by default) and without
+# detector scale, the lower part of a tall face, faint boxes where a tile set apart stands, unsure
+# boxes grown: Settings.multi_scale, merge_fragments, tall_faces, faint_threshold, grow_unsure, on by
+# default) and without
 # them (one pass, the phone's reader before)
 READ_PASSES = """async ({b64, onePass}) => {
   const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
@@ -68,7 +69,7 @@ READ_PASSES = """async ({b64, onePass}) => {
   const reader = window.bench;
   const served = reader.info;
   if (onePass) reader.info = { ...served, settings: { ...served.settings, multi_scale: false, merge_fragments: false, tall_faces: false,
-    set_apart_reject: null, faint_threshold: null } };
+    set_apart_reject: null, faint_threshold: null, grow_unsure: null } };
   try {
     const t0 = performance.now();
     const result = await reader.read(bitmap);

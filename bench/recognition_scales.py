@@ -4,7 +4,7 @@
 
 Default folders: ../shared/data/dev-photos and tests/data/hard_cases. Each photo is read by two
 recognisers over the same ONNX sessions: "one pass" (Settings with multi_scale, merge_fragments,
-drop_misfits, drop_unsure_groups, tall_faces, set_apart_reject and faint_threshold off: the reader
+drop_misfits, drop_unsure_groups, tall_faces, set_apart_reject, faint_threshold and grow_unsure off: the reader
 before issue 19) and "scales" (all of them on).
 Printed per photo: the detector passes made, the median latency of each and their ratio; then
 the median ratio over photos. A ratio, not a timing: the machine's load cancels out.
@@ -23,9 +23,9 @@ from recognition.pipeline import Recognizer, Settings
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SHARED = os.environ.get("TENBOU_SHARED", os.path.join(ROOT, "..", "shared"))
 ONE_PASS = dict(multi_scale=False, merge_fragments=False, drop_misfits=False, drop_unsure_groups=False,
-                tall_faces=False, set_apart_reject=None, faint_threshold=None)
+                tall_faces=False, set_apart_reject=None, faint_threshold=None, grow_unsure=None)
 ALL_ON = dict(multi_scale=True, merge_fragments=True, drop_misfits=True, drop_unsure_groups=True, tall_faces=True,
-              set_apart_reject=0.8, faint_threshold=0.2)
+              set_apart_reject=0.8, faint_threshold=0.2, grow_unsure=0.35)
 
 
 def main(argv: list[str] | None = None) -> int:

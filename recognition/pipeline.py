@@ -164,7 +164,8 @@ class Recognizer:
         """Class probabilities (n, len(labels)), orientation probabilities (n, 4) and each crop's
         sharpness (n; None from a classifier without that output); crops read
         unsurely read again turned half round (recognition.reading.unsure_crops), tall faces read
-        as blank read again from their lower part (recognition.reading.tall_faces). The crops are
+        as blank read again from their lower part, and boxes read unsurely from the box grown up
+        and down (recognition.reading.rereads). The crops are
         cut from `fine` (a finer copy of `pixels`, boxes still in the pixels of `pixels`) when given:
         a tile 20 px wide in `pixels` keeps its pips."""
         if len(boxes) == 0:
@@ -180,20 +181,20 @@ class Recognizer:
         if unsure:  # those crops read again turned half round
             logits = self.classifier.run(to_nchw(np.ascontiguousarray(crops[unsure][:, ::-1, ::-1])))
             probs, orient = reading.reread_half_turned(probs, orient, unsure, logits.ravel().tolist(), self.n_classes)
-        if self.settings.tall_faces:
-            probs = self._read_tall_faces(source, boxes[:, :4] * ratio, probs)
+        probs = self._read_again(source, boxes[:, :4] * ratio, probs)
         return (np.array(probs, np.float32), np.array(orient, np.float32),
                 None if sharp is None else np.asarray(sharp[:len(boxes)], np.float32))
 
-    def _read_tall_faces(self, pixels: np.ndarray, boxes: np.ndarray, probs: list[list[float]]) -> list[list[float]]:
-        """Tall faces read as blank, read again from their lower part (recognition.reading.tall_faces)."""
-        idx, crops = reading.tall_faces(boxes.tolist(), probs, self.labels, self.reject_label, self.settings)
-        if not idx:
+    def _read_again(self, pixels: np.ndarray, boxes: np.ndarray, probs: list[list[float]]) -> list[list[float]]:
+        """Tall faces read as blank read again from their lower part, unsure boxes from the box
+        grown up and down (recognition.reading.rereads)."""
+        tall, grown, crops = reading.rereads(boxes.tolist(), probs, self.labels, self.reject_label, self.settings)
+        if not crops:
             return probs
         logits = self.classifier.run(to_nchw(square_crops(pixels, np.array(crops, np.float32), self.crop_size,
                                                           self.crop_context)))
-        again = reading.probabilities(logits.ravel().tolist(), len(idx), self.n_classes)[0]
-        return reading.reread_tall_faces(probs, idx, again, self.labels, self.reject_label)
+        again = reading.probabilities(logits.ravel().tolist(), len(crops), self.n_classes)[0]
+        return reading.reread(probs, tall, grown, again, self.labels, self.reject_label)
 
     # -- the whole thing -----------------------------------------------------------------------
 

@@ -88,6 +88,10 @@ class Settings:
     # photo of the real photos' train split as taken (models/README.md, "A photo out of focus,
     # said"); the player is told, and can take it again. None: never said
     soft_below: float | None = 0.06
+    # a box read as a tile less surely than GROWN_UNSURE is read again from the box grown by this
+    # share of its height downwards, and upwards (grown_faces): a box cut to part of a face (a 6p's
+    # upper four pips, a numeral without its 萬) reads as another tile; None: off
+    grow_unsure: float | None = 0.35
 
     def to_json(self) -> dict[str, Any]:
         return {k: getattr(self, k) for k in self.__dataclass_fields__}
@@ -522,6 +526,82 @@ def reread_tall_faces(probs: Sequence[Sequence[float]], idx: Sequence[int], agai
     return out
 
 
+GROWN_UNSURE = 0.75  # a box read as a tile less surely than this (given it is one) is read again grown
+GROWN_SURE = 0.8  # a grown reading replaces the box's when it reads a tile at least this surely
+GROWN_GAIN = 0.15  # and this much more surely than the box did
+
+
+def _as_tile(p: Sequence[float], reject: int) -> tuple[int, float]:
+    """The tile a reading reads, and how surely given that it is a tile (no-tile left out)."""
+    q = [0.0 if k == reject else float(v) for k, v in enumerate(p)]
+    top = max(range(len(q)), key=lambda k: (q[k], -k))
+    return top, q[top] / max(sum(q), 1e-9)
+
+
+def grown_faces(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]], labels: Sequence[str],
+                reject_label: str, settings: Settings = Settings()) -> tuple[list[int], list[Box]]:
+    """The boxes read as a tile, but less surely than GROWN_UNSURE (given that they are one), to
+    read again from the box grown by Settings.grow_unsure x its height downwards, and upwards:
+    each such box twice in the answer, its crop boxes in that order. A box cut to part of a face
+    reads as another tile (a 6p boxed by its upper four pips as 8p, a 4p by two as 2p). Not grown
+    sideways, where a row's neighbours stand; not boxes read as blank, as a back or surely as no
+    tile."""
+    if settings.grow_unsure is None:
+        return [], []
+    reject = list(labels).index(reject_label) if reject_label in labels else -1
+    not_faces = _blank_classes(labels, reject_label) + [k for k, c in enumerate(labels) if c == "back"]
+    idx: list[int] = []
+    crops: list[Box] = []
+    for i, b in enumerate(boxes):
+        top, sure = _as_tile(probs[i], reject)
+        if sure >= GROWN_UNSURE or top in not_faces or (reject >= 0 and probs[i][reject] >= 0.5):
+            continue
+        x1, y1, x2, y2 = (float(v) for v in b[:4])
+        more = settings.grow_unsure * (y2 - y1)
+        idx += [i, i]
+        crops += [(x1, y1, x2, y2 + more), (x1, y1 - more, x2, y2)]
+    return idx, crops
+
+
+def reread_grown(probs: Sequence[Sequence[float]], idx: Sequence[int], again: Sequence[Sequence[float]],
+                 labels: Sequence[str], reject_label: str) -> list[list[float]]:
+    """`probs` with each box of `grown_faces` (`idx`) given the surest of its grown readings
+    (`again`, in the same order) where that reads a face (not a back, not surely no tile) at
+    least GROWN_SURE surely and GROWN_GAIN more surely than the box did. A grown box reaching a
+    tile's yellow back behind it is no reason to call a face a back."""
+    reject = list(labels).index(reject_label) if reject_label in labels else -1
+    back = list(labels).index("back") if "back" in labels else -1
+    out = [list(p) for p in probs]
+    best: dict[int, tuple[float, list[float]]] = {}
+    for k, i in enumerate(idx):
+        top, sure = _as_tile(again[k], reject)
+        if (reject >= 0 and again[k][reject] >= 0.5) or top == back:
+            continue
+        if i not in best or sure > best[i][0]:
+            best[i] = (sure, [float(v) for v in again[k]])
+    for i, (sure, p) in best.items():
+        if sure >= GROWN_SURE and sure > _as_tile(probs[i], reject)[1] + GROWN_GAIN:
+            out[i] = p
+    return out
+
+
+def rereads(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]], labels: Sequence[str],
+            reject_label: str, settings: Settings = Settings()) -> tuple[list[int], list[int], list[Box]]:
+    """What is read again after the first reading, planned here and run where the networks run
+    (the server's pipeline, the phone's worker): tall faces from their lower part (`tall_faces`),
+    then unsure boxes grown (`grown_faces`). (tall, grown, crop boxes in that order)."""
+    tall, tall_crops = tall_faces(boxes, probs, labels, reject_label, settings)
+    grown, grown_crops = grown_faces(boxes, probs, labels, reject_label, settings)
+    return tall, grown, tall_crops + grown_crops
+
+
+def reread(probs: Sequence[Sequence[float]], tall: Sequence[int], grown: Sequence[int],
+           again: Sequence[Sequence[float]], labels: Sequence[str], reject_label: str) -> list[list[float]]:
+    """`probs` after the readings of `rereads`' crops (`again`, in its order)."""
+    out = reread_tall_faces(probs, tall, again[:len(tall)], labels, reject_label)
+    return reread_grown(out, grown, again[len(tall):], labels, reject_label)
+
+
 def faint_boxes(out: Sequence[float], gh: int, gw: int, scale: float, width: int, height: int,
                 boxes: Sequence[Sequence[float]], settings: Settings = Settings(),
                 stride: int = STRIDE) -> list[FiveBox]:
@@ -715,4 +795,4 @@ def assemble(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]],
 
 __all__ = ["Detection", "Layout", "Reading", "Settings", "assemble", "decode", "detect_boxes", "drop_duplicates", "out_of_focus",
            "faint_boxes", "layout", "merge_detections", "nms", "probabilities", "read_hand", "reread_half_turned", "reread_tall_faces",
-           "rescan_sides", "softmax", "tall_faces", "unsure_crops"]
+           "rereads", "reread", "reread_grown", "grown_faces", "rescan_sides", "softmax", "tall_faces", "unsure_crops"]

@@ -22,8 +22,6 @@ with open(os.path.join(HERE, "labels.json")) as _f:
 
 # why each of these is still read wrongly (models of this release)
 STILL_FAILING = {
-    "brush_row.jpg": "manzu and winds in a brush hand no training saw: all 14 shown, 13 right; the one 3z of "
-                     "three read as 4z (0.43, shown unsure)",
     "far_row.jpg": "tiles 20 px wide: all seven found at the second scale, but 9p misread at that size",
     "ming_row.jpg": "manzu and honours in a Ming hand no training saw: 11 of 14 right, 2m and 4m read as 5m "
                     "and 9m (unsure), 6m lost",
@@ -87,7 +85,9 @@ def test_hard_case_suite_tile_f1_floor() -> None:
     sans_row 4), 0.947 with stage 2c's classifier, taught manzu and honours in other fonts (the
     sixteen cases before them 0.957 -> 0.977: brush_row, far_row and standing_tall one or two
     more each); 0.947 with a row's short sure runs joined through the unsure tiles between them
-    (standing_tall's 7s found; sans_row's third 發 shown, as 5m); the floor keeps the gain."""
+    (standing_tall's 7s found; sans_row's third 發 shown, as 5m); 0.953 with unsure boxes read
+    again grown up and down (brush_row read exactly: its third 3z, read as 4z at 0.43, is 3z grown);
+    the floor keeps the gain."""
     tp = n_pred = n_true = 0
     for name, lab in LABELS.items():
         faces, _ = read(name)
@@ -96,7 +96,7 @@ def test_hard_case_suite_tile_f1_floor() -> None:
         n_pred += sum(faces.values())
         n_true += sum(want.values())
     p, r = tp / n_pred, tp / n_true
-    assert 2 * p * r / (p + r) >= 0.945
+    assert 2 * p * r / (p + r) >= 0.950
 
 
 def test_a_faint_haku_among_scattered_tiles_is_kept_by_the_faint_tiles_rule() -> None:
@@ -215,12 +215,14 @@ def test_a_row_in_unseen_artwork_is_shown_whole_its_unsure_tiles_marked() -> Non
     (Settings.min_confidence). They stand in the row, so they are shown, marked unsure (the phone
     asks the player to check them, and offers the other readings), and the row is whole: a wrong
     tile is changed with two taps, a gap must be noticed and filled from the picker. Without the
-    rule (Settings.row_floor) the three are gaps."""
+    rule (Settings.row_floor) the three are gaps. (Read with unsure boxes grown up and down, one
+    of the three, a 3z, is read surely: that rule is off here, to see this one alone.)"""
     import dataclasses
 
     from recognition.pipeline import Recognizer
 
-    on = scaled()
+    served = scaled()
+    on = Recognizer(served.detector, served.classifier, dataclasses.replace(served.settings, grow_unsure=None))
     off = Recognizer(on.detector, on.classifier, dataclasses.replace(on.settings, row_floor=None))
     with open(os.path.join(HERE, "brush_row.jpg"), "rb") as f:
         data = f.read()

@@ -97,6 +97,42 @@ def test_reread_takes_the_lower_part_only_when_it_reads_a_tile_more_surely() -> 
     assert out[2] == probs[2]  # 0.4 < 0.5: the whole stays
 
 
+def test_unsure_boxes_are_read_again_grown_down_and_up() -> None:
+    """A box read as a tile, unsurely (a 6p boxed by its upper four pips reads as an unsure 8p):
+    read again from the box grown by a third of its height downwards, then upwards. Sure boxes,
+    boxes read as haku or surely as no tile are not; nor any with grow_unsure off."""
+    labels = ["6p", "8p", "5z", "none"]
+    boxes = [(0, 0, 30, 30, 0.9), (40, 0, 70, 30, 0.9), (80, 0, 110, 30, 0.9), (120, 0, 150, 30, 0.9)]
+    probs = [[0.3, 0.6, 0.05, 0.05],  # 8p at 0.63 given a tile: again
+             [0.05, 0.9, 0.0, 0.05],  # sure: no
+             [0.2, 0.2, 0.5, 0.1],  # read as haku: no (blank faces are tall_faces' business)
+             [0.1, 0.2, 0.0, 0.7]]  # surely no tile: no
+    grow = reading.Settings(grow_unsure=0.35)
+    idx, crops = reading.grown_faces(boxes, probs, labels, "none", grow)
+    assert idx == [0, 0]
+    assert crops == [pytest.approx((0, 0, 30, 30 + 0.35 * 30)), pytest.approx((0, -0.35 * 30, 30, 30))]
+    assert reading.grown_faces(boxes, probs, labels, "none", reading.Settings(grow_unsure=None)) == ([], [])
+    # the plan: tall faces first, then the grown crops; the answers taken back in that order
+    tall, grown, all_crops = reading.rereads(boxes, probs, labels, "none", grow)
+    assert (tall, grown, len(all_crops)) == ([], [0, 0], 2)
+
+
+def test_a_grown_reading_replaces_only_when_far_surer() -> None:
+    labels = ["6p", "8p", "5z", "none"]
+    probs = [[0.3, 0.6, 0.05, 0.05], [0.3, 0.6, 0.05, 0.05], [0.3, 0.6, 0.05, 0.05], [0.3, 0.6, 0.05, 0.05]]
+    again = [[0.95, 0.03, 0.01, 0.01], [0.5, 0.4, 0.05, 0.05],  # box 0: grown down reads 6p surely
+             [0.2, 0.7, 0.05, 0.05], [0.3, 0.65, 0.0, 0.05],  # box 1: 8p a little surer: not enough
+             [0.05, 0.05, 0.0, 0.9], [0.0, 0.0, 0.0, 1.0],  # box 2: grown, it is no tile: kept as read
+             [0.3, 0.1, 0.0, 0.6], [0.1, 0.85, 0.0, 0.05]]  # box 3: the sure one reads no tile; 8p 0.89
+    out = reading.reread_grown(probs, [0, 0, 1, 1, 2, 2, 3, 3], again, labels, "none")
+    assert out[0] == again[0]
+    assert out[1] == probs[1] and out[2] == probs[2]
+    assert out[3] == again[7]  # 0.89 given a tile, 0.26 more than the box's 0.63
+    # grown into the yellow back of the tile behind: a face is not made a back
+    backs = ["6p", "8p", "back", "none"]
+    assert reading.reread_grown(probs[:1], [0], [[0.02, 0.03, 0.9, 0.05]], backs, "none") == probs[:1]
+
+
 def test_an_upright_haku_set_apart_and_half_read_as_no_tile_stays_a_tile() -> None:
     """Read alone, a blank upright haku is half taken for no tile (none 0.62, 5z 0.23); laid
     apart on the hand's line, of the hand's tiles' size, it is the winning tile (set_apart)."""

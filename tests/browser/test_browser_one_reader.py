@@ -173,7 +173,7 @@ def test_photos_that_need_the_extra_passes_read_the_same_tiles_on_both_paths(pho
     assert st.multi_scale and st.merge_fragments and st.tall_faces, "the extra passes are on by default"
     one_pass = Recognizer(rec.detector, rec.classifier, dataclasses.replace(
         st, multi_scale=False, merge_fragments=False, tall_faces=False, set_apart_reject=None,
-        faint_threshold=None, rows_of_tiles=False)).recognize(png).to_json()
+        faint_threshold=None, rows_of_tiles=False, grow_unsure=None)).recognize(png).to_json()
     page, _ = phone
     page.goto("/#/photo")
     server = page.request.post(f"{live_server}/api/recognize", multipart={

@@ -13,7 +13,7 @@
 //   faint {map, gh, gw, scale, width, height, boxes, settings, stride}   recognition.reading.faint_boxes
 //   unsure {boxes, logits, labels, settings}   recognition.reading.unsure_crops: {idx}, the boxes to read again
 //       turned half round
-//   tall {boxes, logits, labels, reject_label, settings, turn_logits?}   recognition.reading.tall_faces: {crops}
+//   tall {boxes, logits, labels, reject_label, settings, turn_logits?}   recognition.reading.rereads: {crops}
 //       to read again
 //   read {boxes, logits, labels, reject_label, width, height, settings, turn_logits?, tall_logits?, faint?}   the
 //       hand in the frame; the last `faint` boxes are faint_boxes; turn_logits are those of the unsure boxes'
@@ -102,7 +102,7 @@ def tenbou_tall(logits, turn_logits, text):
         a = json.loads(text)
         st = reading.Settings(**a["settings"])
         probs, _ = _probs(logits, a, st, turn_logits)
-        return {"crops": reading.tall_faces(a["boxes"], probs, a["labels"], a["reject_label"], st)[1]}
+        return {"crops": reading.rereads(a["boxes"], probs, a["labels"], a["reject_label"], st)[2]}
     return _answer(run)
 
 def tenbou_read(logits, turn_logits, tall_logits, text):
@@ -112,10 +112,10 @@ def tenbou_read(logits, turn_logits, tall_logits, text):
         st = reading.Settings(**a["settings"])
         boxes = a["boxes"]
         probs, orient = _probs(logits, a, st, turn_logits)
-        idx, _ = reading.tall_faces(boxes, probs, a["labels"], a["reject_label"], st)
-        if idx and tall_logits is not None:
-            again = reading.probabilities(tall_logits.to_py(), len(idx), len(a["labels"]))[0]
-            probs = reading.reread_tall_faces(probs, idx, again, a["labels"], a["reject_label"])
+        tall, grown, crops = reading.rereads(boxes, probs, a["labels"], a["reject_label"], st)
+        if crops and tall_logits is not None:
+            again = reading.probabilities(tall_logits.to_py(), len(crops), len(a["labels"]))[0]
+            probs = reading.reread(probs, tall, grown, again, a["labels"], a["reject_label"])
         return reading.assemble(boxes, probs, orient, a["labels"], a["reject_label"], (a["width"], a["height"]), st,
                                 faint=a.get("faint", 0), sharpness=a.get("sharpness")).to_json()
     return _answer(run)

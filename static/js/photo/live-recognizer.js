@@ -84,17 +84,18 @@ class PhoneReader {
       boxes = boxes.concat(faint);
       const t1 = performance.now();
       const rereadUnsure = st.half_turn_unsure != null;  // which crops, if any, is reading.py's to say
-      const { logits, sharpness } = await this.nets.call("classify", { frame: det.frame, boxes, keep: rereadUnsure || !!st.tall_faces });
+      const readAgain = !!st.tall_faces || st.grow_unsure != null;  // tall faces, unsure boxes grown: reading.rereads
+      const { logits, sharpness } = await this.nets.call("classify", { frame: det.frame, boxes, keep: rereadUnsure || readAgain });
       const ask = { boxes, labels: info.labels, reject_label: info.reject_label, settings: st };
       // logits are copied to the reader, not handed over, until the last call: each call needs them
       let turnLogits = null;
       if (rereadUnsure) {  // the crops read unsurely, read again turned half round
         const { idx } = await this.reader.call("unsure", { ...ask, logits });
         turnLogits = idx.length ? (await this.nets.call("classify", {
-          frame: det.frame, boxes: idx.map((i) => boxes[i]), turned: true, keep: !!st.tall_faces })).logits : null;
+          frame: det.frame, boxes: idx.map((i) => boxes[i]), turned: true, keep: readAgain })).logits : null;
       }
       let tallLogits = null;
-      if (st.tall_faces) {
+      if (readAgain) {
         const { crops } = await this.reader.call("tall", { ...ask, logits, turn_logits: turnLogits });
         // none to read again: the kept frame is let go when later frames come (the worker keeps three)
         tallLogits = crops.length ? (await this.nets.call("classify", { frame: det.frame, boxes: crops, tta: false })).logits : null;
