@@ -529,6 +529,7 @@ def reread_tall_faces(probs: Sequence[Sequence[float]], idx: Sequence[int], agai
 GROWN_UNSURE = 0.75  # a box read as a tile less surely than this (given it is one) is read again grown
 GROWN_SURE = 0.8  # a grown reading replaces the box's when it reads a tile at least this surely
 GROWN_GAIN = 0.15  # and this much more surely than the box did
+GROWN_MOST = 14  # boxes read again grown, at most (the least sure first): a hand's worth of crops, twice
 
 
 def _as_tile(p: Sequence[float], reject: int) -> tuple[int, float]:
@@ -545,18 +546,21 @@ def grown_faces(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float
     each such box twice in the answer, its crop boxes in that order. A box cut to part of a face
     reads as another tile (a 6p boxed by its upper four pips as 8p, a 4p by two as 2p). Not grown
     sideways, where a row's neighbours stand; not boxes read as blank, as a back or surely as no
-    tile."""
+    tile. At most GROWN_MOST boxes, the least sure: a photo of many unsure boxes (a heap, a table
+    of discards) costs the phone no more than a hand's worth of crops twice."""
     if settings.grow_unsure is None:
         return [], []
     reject = list(labels).index(reject_label) if reject_label in labels else -1
     not_faces = _blank_classes(labels, reject_label) + [k for k, c in enumerate(labels) if c == "back"]
+    unsure: list[tuple[float, int]] = []
+    for i in range(len(boxes)):
+        top, sure = _as_tile(probs[i], reject)
+        if sure < GROWN_UNSURE and top not in not_faces and not (reject >= 0 and probs[i][reject] >= 0.5):
+            unsure.append((sure, i))
     idx: list[int] = []
     crops: list[Box] = []
-    for i, b in enumerate(boxes):
-        top, sure = _as_tile(probs[i], reject)
-        if sure >= GROWN_UNSURE or top in not_faces or (reject >= 0 and probs[i][reject] >= 0.5):
-            continue
-        x1, y1, x2, y2 = (float(v) for v in b[:4])
+    for i in sorted(i for _, i in sorted(unsure)[:GROWN_MOST]):
+        x1, y1, x2, y2 = (float(v) for v in boxes[i][:4])
         more = settings.grow_unsure * (y2 - y1)
         idx += [i, i]
         crops += [(x1, y1, x2, y2 + more), (x1, y1 - more, x2, y2)]

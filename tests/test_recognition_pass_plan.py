@@ -115,6 +115,11 @@ def test_unsure_boxes_are_read_again_grown_down_and_up() -> None:
     # the plan: tall faces first, then the grown crops; the answers taken back in that order
     tall, grown, all_crops = reading.rereads(boxes, probs, labels, "none", grow)
     assert (tall, grown, len(all_crops)) == ([], [0, 0], 2)
+    # a heap of twenty unsure boxes: a hand's worth are grown, the least sure, in the boxes' order
+    many = [(k * 40, 0, k * 40 + 30, 30, 0.9) for k in range(20)]
+    unsure = [[0.2, 0.5 - k / 100, 0.0, 0.05] for k in range(20)]  # 8p, less surely as k grows (0.71 to 0.61)
+    idx, _ = reading.grown_faces(many, unsure, labels, "none", grow)
+    assert idx == [i for i in range(20 - reading.GROWN_MOST, 20) for _ in (0, 1)]
 
 
 def test_a_grown_reading_replaces_only_when_far_surer() -> None:
