@@ -181,14 +181,15 @@ class Recognizer:
         if unsure:  # those crops read again turned half round
             logits = self.classifier.run(to_nchw(np.ascontiguousarray(crops[unsure][:, ::-1, ::-1])))
             probs, orient = reading.reread_half_turned(probs, orient, unsure, logits.ravel().tolist(), self.n_classes)
-        probs = self._read_again(source, boxes[:, :4] * ratio, probs)
+        probs = self._read_again(source, boxes[:, :4] * ratio, probs, orient)
         return (np.array(probs, np.float32), np.array(orient, np.float32),
                 None if sharp is None else np.asarray(sharp[:len(boxes)], np.float32))
 
-    def _read_again(self, pixels: np.ndarray, boxes: np.ndarray, probs: list[list[float]]) -> list[list[float]]:
+    def _read_again(self, pixels: np.ndarray, boxes: np.ndarray, probs: list[list[float]],
+                    orient: list[list[float]]) -> list[list[float]]:
         """Tall faces read as blank read again from their lower part, unsure boxes from the box
-        grown up and down (recognition.reading.rereads)."""
-        tall, grown, crops = reading.rereads(boxes.tolist(), probs, self.labels, self.reject_label, self.settings)
+        grown across the tiles' row (recognition.reading.rereads)."""
+        tall, grown, crops = reading.rereads(boxes.tolist(), probs, self.labels, self.reject_label, self.settings, orient)
         if not crops:
             return probs
         logits = self.classifier.run(to_nchw(square_crops(pixels, np.array(crops, np.float32), self.crop_size,

@@ -540,14 +540,16 @@ def _as_tile(p: Sequence[float], reject: int) -> tuple[int, float]:
 
 
 def grown_faces(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]], labels: Sequence[str],
-                reject_label: str, settings: Settings = Settings()) -> tuple[list[int], list[Box]]:
+                reject_label: str, settings: Settings = Settings(), up: int = 0) -> tuple[list[int], list[Box]]:
     """The boxes read as a tile, but less surely than GROWN_UNSURE (given that they are one), to
-    read again from the box grown by Settings.grow_unsure x its height downwards, and upwards:
-    each such box twice in the answer, its crop boxes in that order. A box cut to part of a face
-    reads as another tile (a 6p boxed by its upper four pips as 8p, a 4p by two as 2p). Not grown
-    sideways, where a row's neighbours stand; not boxes read as blank, as a back or surely as no
-    tile. At most GROWN_MOST boxes, the least sure: a photo of many unsure boxes (a heap, a table
-    of discards) costs the phone no more than a hand's worth of crops twice."""
+    read again from the box grown by Settings.grow_unsure x its height towards the tiles' bottom,
+    and towards their top: each such box twice in the answer, its crop boxes in that order. A box
+    cut to part of a face reads as another tile (a 6p boxed by its upper four pips as 8p, a 4p by
+    two as 2p). `up`: where most tiles' tops point (dominant_orientation): a hand photographed
+    turned a quarter is grown left and right, across its column. Never along the row, where its
+    neighbours stand; not boxes read as blank, as a back or surely as no tile. At most GROWN_MOST
+    boxes, the least sure: a photo of many unsure boxes (a heap, a table of discards) costs the
+    phone no more than a hand's worth of crops twice."""
     if settings.grow_unsure is None:
         return [], []
     reject = list(labels).index(reject_label) if reject_label in labels else -1
@@ -561,9 +563,15 @@ def grown_faces(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float
     crops: list[Box] = []
     for i in sorted(i for _, i in sorted(unsure)[:GROWN_MOST]):
         x1, y1, x2, y2 = (float(v) for v in boxes[i][:4])
-        more = settings.grow_unsure * (y2 - y1)
         idx += [i, i]
-        crops += [(x1, y1, x2, y2 + more), (x1, y1 - more, x2, y2)]
+        if up in (1, 3):  # the tiles lie turned a quarter: their height is across x
+            more = settings.grow_unsure * (x2 - x1)
+            crops += [(x1 - more, y1, x2, y2), (x1, y1, x2 + more, y2)] if up == 1 else \
+                [(x1, y1, x2 + more, y2), (x1 - more, y1, x2, y2)]
+        else:
+            more = settings.grow_unsure * (y2 - y1)
+            crops += [(x1, y1, x2, y2 + more), (x1, y1 - more, x2, y2)] if up == 0 else \
+                [(x1, y1 - more, x2, y2), (x1, y1, x2, y2 + more)]
     return idx, crops
 
 
@@ -590,12 +598,14 @@ def reread_grown(probs: Sequence[Sequence[float]], idx: Sequence[int], again: Se
 
 
 def rereads(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]], labels: Sequence[str],
-            reject_label: str, settings: Settings = Settings()) -> tuple[list[int], list[int], list[Box]]:
+            reject_label: str, settings: Settings = Settings(),
+            orient: Sequence[Sequence[float]] = ()) -> tuple[list[int], list[int], list[Box]]:
     """What is read again after the first reading, planned here and run where the networks run
     (the server's pipeline, the phone's worker): tall faces from their lower part (`tall_faces`),
-    then unsure boxes grown (`grown_faces`). (tall, grown, crop boxes in that order)."""
+    then unsure boxes grown across the tiles' rows (`grown_faces`, by the orientation most of the
+    boxes' `orient` readings share). (tall, grown, crop boxes in that order)."""
     tall, tall_crops = tall_faces(boxes, probs, labels, reject_label, settings)
-    grown, grown_crops = grown_faces(boxes, probs, labels, reject_label, settings)
+    grown, grown_crops = grown_faces(boxes, probs, labels, reject_label, settings, dominant_orientation(orient))
     return tall, grown, tall_crops + grown_crops
 
 

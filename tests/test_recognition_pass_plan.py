@@ -112,6 +112,10 @@ def test_unsure_boxes_are_read_again_grown_down_and_up() -> None:
     assert idx == [0, 0]
     assert crops == [pytest.approx((0, 0, 30, 30 + 0.35 * 30)), pytest.approx((0, -0.35 * 30, 30, 30))]
     assert reading.grown_faces(boxes, probs, labels, "none", reading.Settings(grow_unsure=None)) == ([], [])
+    # a hand photographed turned a quarter (tops pointing right): grown across its column, in x
+    _, turned = reading.grown_faces(boxes, probs, labels, "none", grow, up=1)
+    assert turned == [pytest.approx((-0.35 * 30, 0, 30, 30)), pytest.approx((0, 0, 30 + 0.35 * 30, 30))]
+    assert reading.rereads(boxes, probs, labels, "none", grow, [[0.1, 0.8, 0.05, 0.05]] * 4)[2] == turned
     # the plan: tall faces first, then the grown crops; the answers taken back in that order
     tall, grown, all_crops = reading.rereads(boxes, probs, labels, "none", grow)
     assert (tall, grown, len(all_crops)) == ([], [0, 0], 2)

@@ -101,8 +101,8 @@ def tenbou_tall(logits, turn_logits, text):
     def run():
         a = json.loads(text)
         st = reading.Settings(**a["settings"])
-        probs, _ = _probs(logits, a, st, turn_logits)
-        return {"crops": reading.rereads(a["boxes"], probs, a["labels"], a["reject_label"], st)[2]}
+        probs, orient = _probs(logits, a, st, turn_logits)
+        return {"crops": reading.rereads(a["boxes"], probs, a["labels"], a["reject_label"], st, orient)[2]}
     return _answer(run)
 
 def tenbou_read(logits, turn_logits, tall_logits, text):
@@ -112,7 +112,7 @@ def tenbou_read(logits, turn_logits, tall_logits, text):
         st = reading.Settings(**a["settings"])
         boxes = a["boxes"]
         probs, orient = _probs(logits, a, st, turn_logits)
-        tall, grown, crops = reading.rereads(boxes, probs, a["labels"], a["reject_label"], st)
+        tall, grown, crops = reading.rereads(boxes, probs, a["labels"], a["reject_label"], st, orient)
         if crops and tall_logits is not None:
             again = reading.probabilities(tall_logits.to_py(), len(crops), len(a["labels"]))[0]
             probs = reading.reread(probs, tall, grown, again, a["labels"], a["reject_label"])
