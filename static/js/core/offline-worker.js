@@ -15,9 +15,10 @@
 //       turned half round
 //   tall {boxes, logits, labels, reject_label, settings, turn_logits?}   recognition.reading.rereads: {crops}
 //       to read again
-//   read {boxes, logits, labels, reject_label, width, height, settings, turn_logits?, tall_logits?, faint?}   the
-//       hand in the frame; the last `faint` boxes are faint_boxes; turn_logits are those of the unsure boxes'
-//       crops turned half round
+//   read {boxes, logits, labels, reject_label, width, height, settings, turn_logits?, tall_logits?, faint?,
+//       sharpness?}   the hand in the frame; the last `faint` boxes are faint_boxes; turn_logits are those of
+//       the unsure boxes' crops turned half round, tall_logits those of the `tall` crops; sharpness, the
+//       classifier's second output per box (whether the frame looks out of focus: the answer's notes)
 //   timings {}                     how the start went: {marks: {step: ms}, snapshot, stored}
 // After its first start it keeps a memory snapshot, restored on the next starts (see below).
 // Served from /offline-worker.js with a policy that lets Pyodide compile WebAssembly.
