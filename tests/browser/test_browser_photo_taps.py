@@ -132,3 +132,23 @@ def test_a_missed_tile_is_added_at_its_place_in_two_taps(phone, live_server):
     want = score_api(page, live_server, ruleset="wrr", hand="234m456p678s11155z", win_tile="5z", win="tsumo", seat_wind="south")
     assert got["total"] == want["total"]
     assert taps.record() == 5
+
+
+def test_a_camera_capture_out_of_focus_is_taken_again_with_the_camera(phone):
+    """A frame the live camera captured, read as out of focus: "Take it again" goes back to the
+    live camera, not to the phone's camera app."""
+    page, _ = phone
+    page.goto("/#/score")
+    page.evaluate("""async () => {
+      const { usePhoto } = await import("/static/js/photo/photo.js");
+      const c = document.createElement("canvas"); c.width = 64; c.height = 48;
+      const blob = await new Promise((r) => c.toBlob(r, "image/jpeg"));
+      const tile = (t, i) => ({ tile: t, box: [2 + 6 * i, 10, 7 + 6 * i, 18], confidence: 0.9, sideways: false, face_down: false, alternatives: [] });
+      usePhoto(blob, { tiles: ["1m", "2m", "3m"].map(tile), rows: [[0, 1, 2]], proposal: null, image_size: [64, 48],
+                       notes: [{ id: "photo_out_of_focus", params: {} }] }, [64, 48]);
+    }""")
+    page.goto("/#/photo")
+    retake = page.locator('[data-testid="photo-note"] [data-testid="retake"]')
+    expect(retake).to_have_attribute("href", "#/camera")
+    retake.click()
+    page.wait_for_url("**/#/camera")

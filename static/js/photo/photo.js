@@ -19,7 +19,7 @@ let last = null;  // {url, blob, res, dets, win, added}: the last photo, kept wh
 /** Keep a recognised frame (the live camera's capture) as the photo to check and correct. */
 export function usePhoto(blob, res, size) {
   if (last && last.url) URL.revokeObjectURL(last.url);
-  last = { url: URL.createObjectURL(blob), blob, res, dets: initialDets(res), win: null, size, added: [] };
+  last = { url: URL.createObjectURL(blob), blob, res, dets: initialDets(res), win: null, size, added: [], fromCamera: true };
 }
 
 export async function photoScreen(view) {
@@ -145,8 +145,10 @@ export async function photoScreen(view) {
       h("section", { class: "card" },
         h("h2", {}, t(res.tiles.length === 1 ? "photo.found_one" : "photo.found", { n: res.tiles.length })),
         notes.map((n) => h("p", { class: "banner info" }, n)),
+        // taken again the way it was taken: the live camera's capture with the live camera
         photoNotes.map((n) => h("div", { class: "banner warn", "data-testid": "photo-note" }, h("p", {}, n),
-          h("label", { for: "photo-input", class: "btn", role: "button", tabindex: "0" }, t("photo.retake")))),
+          last.fromCamera ? h("a", { href: "#/camera", class: "btn", "data-testid": "retake" }, t("photo.retake"))
+            : h("label", { for: "photo-input", class: "btn", role: "button", tabindex: "0", "data-testid": "retake" }, t("photo.retake")))),
         checkBox,
         uncertain ? h("p", { class: "banner warn", "data-testid": "uncertain" }, t(uncertain === 1 ? "photo.uncertain_one" : "photo.uncertain", { n: uncertain })) : null,
         h("p", { class: "hint" }, t("photo.tap_hint")),
