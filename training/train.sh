@@ -27,7 +27,7 @@
 # Deterministic: the same script on the same machine gives the same models.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-PY=.venv/bin/python
+PY="${PY:-.venv/bin/python}"
 WORK="${WORK:-training/work}"
 MODELS="${MODELS:-models}"
 mkdir -p "$WORK"
@@ -36,6 +36,8 @@ FT_SCENES="${FT_SCENES:-2000}"
 FOCUS_SCENES="${FOCUS_SCENES:-1500}"
 ART_SCENES="${ART_SCENES:-2500}"
 PASTE_IMAGES="${PASTE_IMAGES:-800}"
+DET_STEPS="${DET_STEPS:-5000}"        # stage 1 detector
+DET_FT_STEPS="${DET_FT_STEPS:-800}"    # stage 2 detector
 REAL_DIR="${REAL_DIR:-../shared/data/real-photos}"
 REAL_FOLDERS=("$REAL_DIR/alanchoi00__mahjong_detection" "$REAL_DIR/alanchoi00__mahjong_detection_train")
 # shellcheck disable=SC2206
@@ -47,7 +49,7 @@ if [ ! -f "$WORK/stage1/classifier.onnx" ] && [ ! -f "$WORK/stage2/classifier.on
     $PY -m training.build_data --scenes "$SCENES" --out "$WORK/data" --workers 2 > "$WORK/build_data.log" 2>&1
   fi
   rm -f "$WORK/detector.pt.log" "$WORK/classifier_base.pt.log" "$WORK/classifier.pt.log"
-  $PY -m training.train_detector --data "$WORK/data" --out "$WORK/detector.pt" --threads 1 > "$WORK/train_detector.out" 2>&1 &
+  $PY -m training.train_detector --data "$WORK/data" --out "$WORK/detector.pt" --steps "$DET_STEPS" --threads 1 > "$WORK/train_detector.out" 2>&1 &
   det=$!
   $PY -m training.train_classifier --data "$WORK/data" --out "$WORK/classifier_base.pt" --threads 1 --epochs 6 > "$WORK/train_classifier.out" 2>&1 &
   cls=$!
@@ -68,7 +70,7 @@ fi
 $PY -m training.real_data --teacher "$WORK/stage1" --out "$WORK/real" "${REAL_FOLDERS[@]}" "${EXTRA[@]}" > "$WORK/real_data.log" 2>&1
 mkdir -p "$WORK/stage2"
 $PY -m training.train_detector --data "$WORK/data_ft" --real "$WORK/real" --real-share 0.5 --distractors 0.3 --photometric 0.3 \
-  --init "$WORK/stage1/detector.pt" --out "$WORK/stage2/detector.pt" --steps 800 --lr 1e-3 --warmup 50 --threads 1 --seed 12 \
+  --init "$WORK/stage1/detector.pt" --out "$WORK/stage2/detector.pt" --steps "$DET_FT_STEPS" --lr 1e-3 --warmup 50 --threads 1 --seed 12 \
   > "$WORK/stage2_detector.out" 2>&1 &
 det=$!
 $PY -m training.train_classifier --data "$WORK/data_ft" --real "$WORK/real" --real-repeat 2 --distractors 0.06 --photometric 0.3 \

@@ -199,6 +199,8 @@ def main() -> None:
     log(f"{len(epoch_idx) - len(train_idx)} extra draws of rare classes per epoch")
     steps_per_epoch = len(epoch_idx) // args.batch
     total = int(steps_per_epoch * args.epochs)
+    if total == 0:  # nothing would be trained or saved: say so rather than leave no weights behind
+        raise SystemExit(f"{len(epoch_idx)} crops to train on, fewer than one batch of {args.batch}")
     step = 0
     while step < total:
         order = rng.permutation(epoch_idx)

@@ -141,6 +141,8 @@ def main() -> None:
     n = len(all_boxes) if not args.limit else args.limit
     n_val = max(8, n // 25)
     train_n = n - n_val
+    if train_n <= 0:
+        raise SystemExit(f"{n} images, all of them kept for validation ({n_val}): render more scenes")
     log(f"{n} images, {train_n} train, {n_val} val")
 
     real = []  # (images, boxes) per real folder; every image of every folder is a candidate

@@ -1,0 +1,133 @@
+"""training/train.sh end to end, at a toy size: every stage runs from ../shared and the project's
+own code, the models it exports load in the app's reader, and a stage run again gives the same
+weights, byte for byte.
+
+The sizes are far too small to train anything useful (24 scenes a stage, a few detector steps, six
+real photos of each folder); what this checks is that the script, its stages and their hand-offs
+still work, so that `train.sh` at its real size rebuilds the shipped models.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from recognition.pipeline import MODELS_DIR, Recognizer
+from recognition.session import OnnxModel
+from training import artwork
+
+ROOT = Path(__file__).resolve().parents[1]
+REAL = ROOT.parent / "shared" / "data" / "real-photos"
+FOLDERS = ("alanchoi00__mahjong_detection", "alanchoi00__mahjong_detection_train")
+PHOTOS_PER_FOLDER = 6
+
+pytestmark = [
+    pytest.mark.skipif(not all((REAL / f / "labels.jsonl").exists() for f in FOLDERS),
+                       reason="../shared/data/real-photos not present"),
+    pytest.mark.skipif(not artwork.available_fonts(), reason="stage 2c draws manzu and honours in CJK fonts"),
+]
+
+
+def _small_real_dir(out: Path) -> None:
+    """The first photos of each real folder, linked, with their labels."""
+    for folder in FOLDERS:
+        lines = (REAL / folder / "labels.jsonl").read_text().splitlines()[:PHOTOS_PER_FOLDER]
+        (out / folder).mkdir(parents=True)
+        (out / folder / "labels.jsonl").write_text("\n".join(lines) + "\n")
+        for line in lines:
+            image = json.loads(line)["image"]
+            dst = out / folder / image
+            dst.parent.mkdir(parents=True, exist_ok=True)
+            dst.symlink_to(REAL / folder / image)
+
+
+def _train(work: Path, real: Path) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PY=sys.executable, WORK=str(work), MODELS=str(work / "models"), REAL_DIR=str(real),
+               SCENES="24", FT_SCENES="24", FOCUS_SCENES="24", ART_SCENES="24", DET_STEPS="4", DET_FT_STEPS="4")
+    return subprocess.run(["bash", "training/train.sh"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=900)
+
+
+def _sha(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory):
+    base = tmp_path_factory.mktemp("train_sh")
+    _small_real_dir(base / "real")
+    proc = _train(base / "work", base / "real")
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    return base
+
+
+def test_every_stage_leaves_its_models(trained):
+    work = trained / "work"
+    for stage in ("stage1", "stage2", "focus", "fonts", "models"):
+        for name in ("detector.onnx", "classifier.onnx"):
+            assert (work / stage / name).stat().st_size > 100_000, f"{stage}/{name}"
+    # the shipped stage: 2c's classifier (trained from 2b's) beside stage 2's detector
+    assert _sha(work / "models" / "classifier.pt") == _sha(work / "fonts" / "classifier.pt")
+    assert _sha(work / "fonts" / "classifier.pt") != _sha(work / "focus" / "classifier.pt")
+    assert _sha(work / "models" / "detector.pt") == _sha(work / "stage2" / "detector.pt")
+    # the real arrays hold tiles of the real photos, built three times with three teachers
+    for arrays in ("real", "real2", "real3"):
+        stats = json.loads((work / arrays / "stats.json").read_text())
+        assert 0 < stats["photos"] <= 2 * PHOTOS_PER_FOLDER and stats["tile_crops"] > 0
+
+
+def test_the_exported_models_run_in_the_app(trained):
+    models = trained / "work" / "models"
+    classifier = OnnxModel(str(models / "classifier.onnx"), threads=1)
+    shipped = OnnxModel(os.path.join(MODELS_DIR, "classifier.onnx"), threads=1)
+    x = np.random.default_rng(0).random((3, 3, 64, 64), dtype=np.float32)
+    out, want = classifier.run_all(x), shipped.run_all(x)
+    # the interface the app and the phone's worker rely on: outputs, their shapes, the labels
+    assert {k: v.shape for k, v in out.items()} == {k: v.shape for k, v in want.items()}
+    assert "sharpness" in out and all(np.isfinite(v).all() for v in out.values())
+    np.testing.assert_allclose(out["sharpness"], want["sharpness"], rtol=1e-4)  # no weights: the same measure
+    for key in ("labels", "back_label", "reject_label", "orientations"):
+        assert classifier.meta(key) == shipped.meta(key)
+    reader = Recognizer.from_directory(str(models), threads=1)
+    photo = next((REAL / FOLDERS[0]).glob("images/*/*.jpg"))
+    result = reader.recognize(photo.read_bytes())
+    assert result.image_size == reader_size(photo) and isinstance(result.tiles, tuple)
+
+
+def reader_size(photo: Path) -> tuple[int, int]:
+    import cv2
+
+    h, w = cv2.imread(str(photo)).shape[:2]
+    return w, h
+
+
+def test_a_stage_run_again_gives_the_same_weights(trained):
+    work = trained / "work"
+    before = {p: _sha(work / p) for p in ("stage2/detector.pt", "stage2/classifier.pt", "fonts/classifier.pt")}
+    # train.sh skips a stage whose models are there: take away stage 2 and stage 2c, keep their data
+    shutil.rmtree(work / "stage2")
+    shutil.rmtree(work / "fonts")
+    shutil.rmtree(work / "models")
+    proc = _train(work, trained / "real")
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    assert {p: _sha(work / p) for p in before} == before
+
+
+def test_too_little_data_fails_loudly(tmp_path):
+    """A classifier run with less than one batch to train on says so, instead of saving nothing."""
+    data = tmp_path / "data"
+    data.mkdir()
+    np.save(data / "cls_crops.npy", np.zeros((300, 64, 64, 3), np.uint8))
+    np.save(data / "cls_meta.npy", np.zeros((300, 3), np.int16))
+    proc = subprocess.run([sys.executable, "-m", "training.train_classifier", "--data", str(data),
+                           "--out", str(tmp_path / "c.pt"), "--epochs", "1"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert proc.returncode != 0
+    assert "fewer than one batch" in proc.stderr
+    assert not (tmp_path / "c.pt").exists()
