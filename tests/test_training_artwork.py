@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 
+import cv2
 import numpy as np
 import pytest
 
@@ -152,3 +153,23 @@ def test_restyle_thickens_and_thins_but_never_rubs_a_stroke_out() -> None:
     slanted = artwork._restyle(mask, 0, 0.2)
     ys, xs = np.nonzero(slanted > 127)
     assert xs[ys == ys.max()].mean() > xs[ys == ys.min()].mean() + 8  # leans: the bottom is further right
+
+
+def test_pin_rows_draw_each_tile_with_its_number_of_pips_and_sticks(tmp_path) -> None:
+    from training import pin_rows
+
+    def marks(face: np.ndarray) -> int:
+        ink = (np.abs(face.astype(int) - np.array(pin_rows.hc.IVORY)).sum(2) > 120).astype(np.uint8)
+        outer, _ = cv2.findContours(ink, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)  # a sun's hub is inside its disc
+        return sum(cv2.contourArea(c) > 20 for c in outer)
+
+    for n in range(2, 10):
+        for style in ("wheel", "sun"):
+            assert marks(pin_rows.pin_face(n, style, pin_rows.PIN_INKS[style][0])) == n, (n, style)
+        if n != 8:  # the 8s's sticks lean on each other
+            assert marks(pin_rows.sou_face(n, "outline", pin_rows.STICK_INKS["outline"][1])) == n, n
+    labels = pin_rows.build(str(tmp_path), rows=1)
+    assert sorted(labels) == sorted(f"{p}_{s}_0.jpg" for p, s in pin_rows.PAIRS)
+    for lab in labels.values():
+        assert len(lab["tiles"]) == 14 and sum(c[1] in "ps" for c in lab["tiles"]) == 12
+    assert pin_rows.build(str(tmp_path / "again"), rows=1) == labels
