@@ -69,12 +69,12 @@ def trained(tmp_path_factory):
 
 def test_every_stage_leaves_its_models(trained):
     work = trained / "work"
-    for stage in ("stage1", "stage2", "focus", "fonts", "models"):
+    for stage in ("stage1", "stage2", "focus", "fonts", "pins", "models"):
         for name in ("detector.onnx", "classifier.onnx"):
             assert (work / stage / name).stat().st_size > 100_000, f"{stage}/{name}"
-    # the shipped stage: 2c's classifier (trained from 2b's) beside stage 2's detector
-    assert _sha(work / "models" / "classifier.pt") == _sha(work / "fonts" / "classifier.pt")
-    assert _sha(work / "fonts" / "classifier.pt") != _sha(work / "focus" / "classifier.pt")
+    # the shipped stage: 2d's classifier (trained from 2c's, from 2b's) beside stage 2's detector
+    assert _sha(work / "models" / "classifier.pt") == _sha(work / "pins" / "classifier.pt")
+    assert len({_sha(work / s / "classifier.pt") for s in ("focus", "fonts", "pins")}) == 3
     assert _sha(work / "models" / "detector.pt") == _sha(work / "stage2" / "detector.pt")
     # the real arrays hold tiles of the real photos, built three times with three teachers
     for arrays in ("real", "real2", "real3"):
@@ -109,10 +109,11 @@ def reader_size(photo: Path) -> tuple[int, int]:
 
 def test_a_stage_run_again_gives_the_same_weights(trained):
     work = trained / "work"
-    before = {p: _sha(work / p) for p in ("stage2/detector.pt", "stage2/classifier.pt", "fonts/classifier.pt")}
-    # train.sh skips a stage whose models are there: take away stage 2 and stage 2c, keep their data
-    shutil.rmtree(work / "stage2")
-    shutil.rmtree(work / "fonts")
+    stages = ("stage2/detector.pt", "stage2/classifier.pt", "fonts/classifier.pt", "pins/classifier.pt")
+    before = {p: _sha(work / p) for p in stages}
+    # train.sh skips a stage whose models are there: take away stages 2, 2c and 2d, keep their data
+    for stage in ("stage2", "fonts", "pins"):
+        shutil.rmtree(work / stage)
     shutil.rmtree(work / "models")
     proc = _train(work, trained / "real")
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]

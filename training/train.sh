@@ -14,7 +14,12 @@
 #     seed) whose manzu and honours are 45% of the time set in CJK fonts (training.artwork's "fonts"
 #     source: not haku, not pins or sticks), some on keyboards, with crops of inked parts of tiles
 #     as "none", and the real arrays rebuilt with stage 2b as the teacher, drawn six times; stage 2's
-#     detector beside it. This is what is shipped;
+#     detector beside it;
+#  2d. pinzu in other hands (issue 19): the classifier alone, fine-tuned from stage 2c on new scenes
+#     (another seed) drawn as 2c's, whose pinzu are also, 45% of the time, drawn procedurally
+#     (training.artwork's "pins": rings, concentric rings, flowers, discs; not sticks, which were
+#     read into ruled paper), the real arrays of 2c drawn six times; stage 2's detector beside it.
+#     This is what is shipped;
 #  3. (ARTWORK_STAGE=1, not shipped) artwork, fragments and clutter (issue 19): new scenes whose faces also come from
 #     training.artwork (CJK fonts, procedural pins and sticks, Unicode line art), some on keyboards,
 #     with crops of parts of tiles taught as "none"; real arrays rebuilt with stage 2 as the teacher,
@@ -101,7 +106,7 @@ if [ ! -f "$WORK/focus/classifier.onnx" ]; then
   $PY -m training.export --work "$WORK/focus" --models "$WORK/focus"
 fi
 
-# -- stage 2c: manzu and honours in other hands (shipped) -----------------------------------------
+# -- stage 2c: manzu and honours in other hands (2d starts from it) ---------------------------------
 if [ ! -f "$WORK/real3/cls_meta.npy" ]; then  # the real arrays again, stage 2b as the teacher
   $PY -m training.real_data --teacher "$WORK/focus" --out "$WORK/real3" "${REAL_FOLDERS[@]}" "${EXTRA[@]}" \
     > "$WORK/real_data3.log" 2>&1
@@ -119,7 +124,22 @@ if [ ! -f "$WORK/fonts/classifier.onnx" ]; then
   cp "$WORK/stage2/detector.pt" "$WORK/fonts/detector.pt"
   $PY -m training.export --work "$WORK/fonts" --models "$WORK/fonts"
 fi
-$PY -m training.export --work "$WORK/fonts" --models "$MODELS"
+
+# -- stage 2d: pinzu in other hands (shipped) ------------------------------------------------------
+if [ ! -f "$WORK/pins/classifier.onnx" ]; then
+  if [ ! -f "$WORK/data_pins/cls_meta.npy" ]; then  # 2c's settings, another seed, procedural pins beside the fonts
+    $PY -m training.build_data --scenes "$ART_SCENES" --seed 20261129 --wide --art-sources fonts,pins --fragments 0.12 \
+      --keyboards 0.12 --out "$WORK/data_pins" --workers 2 > "$WORK/build_data_pins.log" 2>&1
+  fi
+  mkdir -p "$WORK/pins"
+  $PY -m training.train_classifier --data "$WORK/data_pins" --real "$WORK/real3" --real-repeat 6 --photometric 0.3 \
+    --defocus 0.2 --defocus-max 5 --distractors 0.12 --clutter focus --init "$WORK/fonts/classifier.pt" \
+    --out "$WORK/pins/classifier.pt" --epochs 1 --lr 5e-4 --warmup 50 --unredden 0.2 --threads 1 --seed 12 \
+    > "$WORK/pins_classifier.out" 2>&1
+  cp "$WORK/stage2/detector.pt" "$WORK/pins/detector.pt"
+  $PY -m training.export --work "$WORK/pins" --models "$WORK/pins"
+fi
+$PY -m training.export --work "$WORK/pins" --models "$MODELS"
 [ "${ARTWORK_STAGE:-0}" = 1 ] || exit 0
 
 # -- stage 3 (ARTWORK_STAGE=1; not shipped): artwork, fragments, clutter ---------------------------
