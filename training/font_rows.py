@@ -31,6 +31,15 @@ NUMERAL_INKS = [(25, 35, 90), (20, 20, 25)]
 HONOURS = ["1z", "2z", "3z", "4z", "6z", "7z"]
 
 
+def row_photo(out: str, photo: str, codes: list[str], faces: dict[str, list[np.ndarray]],
+              felt: tuple[int, int, int], rng: np.random.Generator) -> None:
+    """One hand row of `faces` lying on `felt`, tiles 46-60 px wide in a 1008 px photo, saved as `photo`."""
+    img = hc.table(rng, felt)
+    w = float(rng.uniform(46, 60))
+    hc._row(img, codes, 60, 300, w, w * 1.33, (200, 140, 40), faces, rng)
+    hc.save_photo(out, photo, img)
+
+
 def build(out: str, seed: int = 77, rows: int = 4) -> dict:
     os.makedirs(out, exist_ok=True)
     rng = np.random.default_rng(seed)
@@ -42,13 +51,10 @@ def build(out: str, seed: int = 77, rows: int = 4) -> dict:
             codes = (sorted(rng.choice([f"{n}m" for n in range(1, 10)], 8).tolist())
                      + sorted(rng.choice(HONOURS, 4).tolist())
                      + sorted(rng.choice([f"{n}{s}" for n in range(1, 10) for s in "ps"], 2).tolist()))
-            img = hc.table(rng, FELTS[k % len(FELTS)])
             ink = NUMERAL_INKS[k % len(NUMERAL_INKS)]
             faces = {c: [hc.brush_face(c, font, ink) if c[1] in "mz" else hc.face(c)] for c in set(codes)}
-            w = float(rng.uniform(46, 60))
-            hc._row(img, codes, 60, 300, w, w * 1.33, (200, 140, 40), faces, rng)
             photo = f"{name}_{k}.jpg"
-            hc.save_photo(out, photo, img)
+            row_photo(out, photo, codes, faces, FELTS[k % len(FELTS)], rng)
             labels[photo] = {"kind": name, "tiles": codes, "back": 0}
     hc.save_labels(out, labels)
     return labels

@@ -24,13 +24,13 @@ import numpy as np
 
 from training import hard_cases as hc
 from training.artwork import _PIN, _PIN_RED, _SOU, _SOU_RED
+from training.font_rows import FELTS, row_photo
 
 SS = 2  # drawn at twice the face size, then shrunk (antialiasing)
 RED = (195, 35, 40)
 PIN_INKS = {"wheel": [(25, 25, 30), (30, 45, 120)], "sun": [(30, 60, 150), (35, 120, 70)]}
 STICK_INKS = {"lozenge": [(25, 95, 110), (30, 50, 130)], "outline": [(30, 110, 55), (20, 20, 25)]}
 PAIRS = [("wheel", "lozenge"), ("wheel", "outline"), ("sun", "lozenge"), ("sun", "outline")]
-FELTS = [(95, 70, 50), (35, 95, 60), (30, 60, 120), (150, 140, 125)]
 
 
 def _canvas() -> np.ndarray:
@@ -130,11 +130,8 @@ def build(out: str, seed: int = 78, rows: int = 4) -> dict:
                     faces[c] = [sou_face(n, sticks, stick_ink)]
                 else:
                     faces[c] = [hc.face(c)]
-            img = hc.table(rng, FELTS[k % len(FELTS)])
-            w = float(rng.uniform(46, 60))
-            hc._row(img, codes, 60, 300, w, w * 1.33, (200, 140, 40), faces, rng)
             photo = f"{pins}_{sticks}_{k}.jpg"
-            hc.save_photo(out, photo, img)
+            row_photo(out, photo, codes, faces, FELTS[k % len(FELTS)], rng)
             labels[photo] = {"kind": f"{pins}_{sticks}", "tiles": codes, "back": 0}
     hc.save_labels(out, labels)
     return labels
