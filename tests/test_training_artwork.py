@@ -173,3 +173,21 @@ def test_pin_rows_draw_each_tile_with_its_number_of_pips_and_sticks(tmp_path) ->
     for lab in labels.values():
         assert len(lab["tiles"]) == 14 and sum(c[1] in "ps" for c in lab["tiles"]) == 12
     assert pin_rows.build(str(tmp_path / "again"), rows=1) == labels
+
+
+def test_bars_are_drawn_last_for_souzu_two_to_nine_only(bank) -> None:
+    with_bars = artwork.ArtworkBank(sources=(*artwork.DEFAULT_SOURCES, "bars"))
+    assert "bars" not in artwork.DEFAULT_SOURCES
+    for code in TILE_CODES:
+        if code[0] == "0":
+            continue
+        before = [g.alpha.tobytes() for g in bank.glyphs.get(code, [])]
+        now = [g.alpha.tobytes() for g in with_bars.glyphs.get(code, [])]
+        extra = 6 if code[1] == "s" and code[0] != "1" else 0
+        assert now[: len(before)] == before and len(now) == len(before) + extra, code
+    only = artwork.ArtworkBank(sources=("bars",))
+    for n in (2, 3, 4, 5, 7, 9):  # broad bars, no joints: one blob of ink per stick
+        for g in only.glyphs[f"{n}s"]:
+            ink = (g.alpha > 0.5).astype(np.uint8)
+            outer, _ = cv2.findContours(ink, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+            assert sum(cv2.contourArea(c) > 20 for c in outer) == n, n

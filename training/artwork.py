@@ -334,6 +334,26 @@ def sou_glyph(n: int, rng: np.random.Generator) -> Glyph:
     return c.glyph()
 
 
+def bar_glyph(n: int, rng: np.random.Generator) -> Glyph:
+    """Souzu 2-9 as broad solid bars, no joints: bamboo as many sets draw it, and nothing like the
+    thin dashed lines of print that the jointed sticks resemble."""
+    c = _Canvas()
+    green = _GREENS[int(rng.integers(len(_GREENS)))]
+    blue = _BLUES[int(rng.integers(len(_BLUES)))]
+    ink = green if rng.random() < 0.7 else blue
+    rows = 3 if n in (7, 9) else 2
+    length = {2: 0.36, 3: 0.36}.get(n, 0.34 if rows == 2 else 0.24) * float(rng.uniform(0.9, 1.05))
+    width = {8: 0.13}.get(n, 0.19 if n < 6 else 0.16) * float(rng.uniform(0.9, 1.1))
+    length -= width * c.w / c.h  # the round caps: a bar no longer than a stick, its neighbours apart
+    for i, (x, y) in enumerate(_SOU[n]):
+        red = i in _SOU_RED.get(n, set())
+        angle = 0.0
+        if n == 8:
+            angle = (18.0 if i % 2 == 0 else -18.0) * (-1 if i >= 4 else 1)
+        _stick(c, x, y, length, width, angle, _RED if red else ink, 1 if red else 2, False)
+    return c.glyph()
+
+
 def unicode_glyph(code: str, rng: np.random.Generator) -> Glyph | None:
     """The Unicode tile as Symbola draws it, its own outline cut away; None without the font."""
     if not os.path.exists(SYMBOLA) or code not in _UNICODE:
@@ -360,7 +380,7 @@ def unicode_glyph(code: str, rng: np.random.Generator) -> Glyph | None:
     return c.glyph()
 
 
-SOURCES = ("fonts", "haku", "pins", "sticks", "unicode", "styled")
+SOURCES = ("fonts", "haku", "pins", "sticks", "unicode", "styled", "bars")
 DEFAULT_SOURCES = SOURCES[:5]  # what the artwork stage (stage 3) drew
 
 
@@ -369,7 +389,8 @@ class ArtworkBank:
     from the `sources` named (of SOURCES: fonts for manzu and honours but haku, haku's blank and
     framed faces, procedural pins, procedural sticks, Unicode line art; styled: manzu and honours
     in the fonts and Noto's lighter weights, each drawn STYLED_VARIANTS times with its weight,
-    slant and proportions at random; not in DEFAULT_SOURCES). A code no chosen source
+    slant and proportions at random; bars: souzu 2-9 as broad solid bars; neither in
+    DEFAULT_SOURCES, and no shipped stage draws them). A code no chosen source
     draws has no variant (`has` is False)."""
 
     def __init__(self, seed: int = 19, sources: tuple[str, ...] = DEFAULT_SOURCES) -> None:
@@ -401,6 +422,10 @@ class ArtworkBank:
             for code in [f"{n}m" for n in range(1, 10)] + ["1z", "2z", "3z", "4z", "6z", "7z"]:
                 drawn[code] += [("styled", styled_glyph(code, f, styled_rng))
                                 for f in fonts_styled for _ in range(STYLED_VARIANTS)]
+        if "bars" in sources:  # its own generator, drawn last: the other sources' glyphs are the same
+            bars_rng = np.random.default_rng(seed + 2)
+            for n in range(2, 10):
+                drawn[f"{n}s"] += [("bars", bar_glyph(n, bars_rng)) for _ in range(6)]
         self.glyphs: dict[str, list[Glyph]] = {
             code: [g for source, g in variants if source in sources] for code, variants in drawn.items()}
 

@@ -157,7 +157,7 @@ def main() -> None:
     ap.add_argument("--keyboards", type=float, default=0.12, help="with --wide: share of tables that are keyboards")
     ap.add_argument("--art-sources", default=None,
                     help="with --wide: the training.artwork sources drawn, comma-separated (default: "
-                         "fonts,haku,pins,sticks,unicode; also: styled); a tile no chosen source draws keeps "
+                         "fonts,haku,pins,sticks,unicode; also: styled, bars); a tile no chosen source draws keeps "
                          "the usual artwork")
     args = ap.parse_args()
     OPTIONS.update(seed=args.seed, wide=args.wide, fragments=args.fragments, keyboards=args.keyboards,
