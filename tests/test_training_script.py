@@ -16,6 +16,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
@@ -97,14 +98,8 @@ def test_the_exported_models_run_in_the_app(trained):
     reader = Recognizer.from_directory(str(models), threads=1)
     photo = next((REAL / FOLDERS[0]).glob("images/*/*.jpg"))
     result = reader.recognize(photo.read_bytes())
-    assert result.image_size == reader_size(photo) and isinstance(result.tiles, tuple)
-
-
-def reader_size(photo: Path) -> tuple[int, int]:
-    import cv2
-
     h, w = cv2.imread(str(photo)).shape[:2]
-    return w, h
+    assert result.image_size == (w, h) and isinstance(result.tiles, tuple)
 
 
 def test_a_stage_run_again_gives_the_same_weights(trained):

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Build the data, train both networks and export them to $MODELS. Three stages, and an optional fourth:
+# Build the data, train both networks and export them to $MODELS. Stages 1, 2, 2b, 2c and 2d, and an optional 3:
 #  1. synthetic only: render scenes, train the detector and the classifier from scratch (in
 #     parallel, one thread each), export them to $WORK/stage1 (the "teacher");
 #  2. real photos: build arrays from the train scenes of ../shared/data/real-photos (and any
