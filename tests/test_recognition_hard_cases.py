@@ -204,9 +204,9 @@ def test_an_upright_tile_boxed_twice_is_counted_once() -> None:
     0.43, under the usual duplicate bounds). Stage 2b's classifier read both boxes as 8p, and
     they were one tile only because they read the same and lie two thirds over each other
     (Settings.same_tile_overlap; tests/test_recognition_pass_plan.py checks that rule on its own).
-    Stage 2c's reads the whole box as no tile (0.61) and its lower part as 8p: either way the
-    photo's ten tiles give ten tiles read, the 8p once. (That the 9p beside it is misread, as haku,
-    is the hard case's own failure, STILL_FAILING.)"""
+    Stage 2c's reads the whole box as no tile (0.61) and its lower part as 8p: either way no more
+    tiles are read than the photo's ten, the 8p once, and no box lies over another. (That the 9p
+    beside it is misread, as haku, is the hard case's own failure, STILL_FAILING.)"""
     with open(os.path.join(HERE, "standing_tall.jpg"), "rb") as f:
         tiles = scaled().recognize(f.read()).tiles
     assert read("standing_tall.jpg")[0]["8p"] == 1
