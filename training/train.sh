@@ -128,7 +128,7 @@ if [ ! -f "$WORK/fonts/classifier.onnx" ]; then
   $PY -m training.export --work "$WORK/fonts" --models "$WORK/fonts"
 fi
 
-# -- stage 2d: pinzu in other hands (shipped) ------------------------------------------------------
+# -- stage 2d: pinzu in other hands (2e starts from it) ---------------------------------------------
 if [ ! -f "$WORK/pins/classifier.onnx" ]; then
   if [ ! -f "$WORK/data_pins/cls_meta.npy" ]; then  # 2c's settings, another seed, procedural pins beside the fonts
     $PY -m training.build_data --scenes "$ART_SCENES" --seed 20261129 --wide --art-sources fonts,pins --fragments 0.12 \
