@@ -92,6 +92,10 @@ class Settings:
     # share of its height downwards, and upwards (grown_faces): a box cut to part of a face (a 6p's
     # upper four pips, a numeral without its 萬) reads as another tile; None: off
     grow_unsure: float | None = 0.35
+    # a box read as a back (a face-down tile) stays only with another tile no further off than
+    # this many of its sides (scales.lone): face-down tiles are a closed kan's or a wall's, beside
+    # others, while a dark thing on its own (an appliance across the room) is no tile; None: off
+    lone_back: float | None = 1.0
 
     def to_json(self) -> dict[str, Any]:
         return {k: getattr(self, k) for k in self.__dataclass_fields__}
@@ -776,6 +780,11 @@ def assemble(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]],
         keep = drop_duplicates([boxes[i][:4] for i in idx], [probs[i][k] * boxes[i][4] for k, i in zip(top, idx)],
                                codes=[labels[k] for k in top], same_contain=settings.same_tile_overlap)
         idx = [idx[k] for k in keep]
+    if idx and settings.lone_back is not None and "back" in labels:
+        back = labels.index("back")
+        backs = [i for i in idx if max(range(len(labels)), key=lambda k: -1.0 if k == reject else probs[i][k]) == back]
+        lone = set(scales.lone(five, idx, backs, settings.lone_back))
+        idx = [i for i in idx if i not in lone]
     dets: list[Detection] = []
     orients: list[list[float]] = []
     for i in idx:

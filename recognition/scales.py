@@ -618,6 +618,18 @@ def among_tiles(boxes: Sequence[Box], kept: Sequence[int], candidates: Sequence[
     return out
 
 
+def lone(boxes: Sequence[Box], kept: Sequence[int], candidates: Sequence[int], reach: float = 1.0) -> list[int]:
+    """Of the `candidates` (indices into `boxes`, among `kept`), those with no other kept box
+    within `reach` x their own `side`: a thing on its own, not one of a group of tiles."""
+    out: list[int] = []
+    for c in candidates:
+        b = boxes[c]
+        near = reach * side(b)
+        if not any(_gap(b, boxes[k]) <= near for k in kept if k != c):
+            out.append(c)
+    return out
+
+
 def keep_tiles(boxes: Sequence[Box], confidences: Sequence[float], misfits: bool = True,
                unsure_groups: bool = True, rows: bool = True, tileness: Sequence[float] | None = None) -> list[int]:
     """Indices of the classified boxes that stay: `drop_misfits`, then `drop_unsure_groups` on
@@ -632,5 +644,5 @@ def keep_tiles(boxes: Sequence[Box], confidences: Sequence[float], misfits: bool
 
 
 __all__ = ["Box", "DEFAULT_RULE", "ScaleRule", "among_tiles", "drop_misfits", "drop_unsure_groups", "fit", "groups",
-           "in_rows", "inside_share", "iou", "keep_tiles", "merge_fragments", "merge_passes", "one_line", "probing",
+           "in_rows", "inside_share", "iou", "keep_tiles", "lone", "merge_fragments", "merge_passes", "one_line", "probing",
            "rescan_sides", "rows_of", "set_apart", "side", "snap_to_rows", "tile_size"]

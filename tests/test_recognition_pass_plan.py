@@ -336,3 +336,24 @@ def test_an_upright_tile_boxed_whole_and_by_its_lower_part_is_one_tile() -> None
     assert read(same) == ["1m", "1m", "2m", "2m", "3m"]
     assert read([0.02, 0.05, 0.88, 0.03, 0.02]) == ["1m", "1m", "2m", "2m", "3m", "3m"]
     assert read(same, reading.Settings(same_tile_overlap=None)) == ["1m", "1m", "2m", "2m", "2m", "3m"]
+
+
+def test_a_back_on_its_own_is_no_tile_a_back_beside_tiles_is() -> None:
+    """A row of five tiles and a box read surely as a back: beside the row's end (a closed kan's
+    back) it is a face-down tile; far above the row (a dark appliance across the kitchen, dev
+    IMG_3108) it is not, unless Settings.lone_back is off."""
+    labels = ["1m", "2m", "3m", "5z", "back", "none"]
+    tiles = row(5, w=40, h=54)
+    probs = [[0.97 if j == k % 3 else 0.006 for j in range(6)] for k in range(5)]
+    back = [0.006, 0.006, 0.006, 0.006, 0.97, 0.006]
+    orient = [[1.0, 0.0, 0.0, 0.0]] * 6
+
+    def read(box, settings=reading.DEFAULT_SETTINGS):
+        out = reading.assemble(tiles + [box], probs + [back], orient, labels, "none", (800, 600), settings)
+        return sorted(t.tile for t in out.tiles)
+
+    beside = (tiles[-1][2] + 2, 200, tiles[-1][2] + 42, 254, 0.9)
+    far = (600, 20, 640, 74, 0.9)
+    assert read(beside) == ["1m", "1m", "2m", "2m", "3m", "back"]
+    assert read(far) == ["1m", "1m", "2m", "2m", "3m"]
+    assert read(far, reading.Settings(lone_back=None)) == ["1m", "1m", "2m", "2m", "3m", "back"]

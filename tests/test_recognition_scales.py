@@ -420,3 +420,18 @@ def test_among_tiles_takes_a_tile_sized_box_near_the_tiles_only() -> None:
     assert scales.among_tiles(boxes, kept, cands) == [3, 4]
     assert scales.among_tiles(boxes, kept[:2], cands) == []  # two tiles are not yet a scene of tiles
     assert scales.among_tiles(boxes, kept, cands, reach=1.0) == [4]
+
+
+def test_lone_takes_the_boxes_with_no_other_box_near() -> None:
+    """A closed kan's two backs in a row of tiles each have a tile beside them; a dark box far
+    from every tile (an appliance across the room) has none within its own side. Reach is in
+    the candidate's own sides."""
+    tiles = [(100 + k * 42, 300, 140 + k * 42, 354, 0.9) for k in range(6)]
+    kan_back = (352, 300, 392, 354, 0.9)     # touching the row's last tile
+    far_back = (600, 40, 640, 94, 0.9)       # 250 px above and right of the row
+    near_back = (100, 400, 140, 454, 0.9)    # 46 px below the row: within one side (46.5)
+    boxes = tiles + [kan_back, far_back, near_back]
+    kept = list(range(9))
+    assert scales.lone(boxes, kept, [6, 7, 8]) == [7]
+    assert scales.lone(boxes, kept, [6, 7, 8], reach=0.5) == [7, 8]
+    assert scales.lone(boxes, [7], [7]) == [7]  # alone in the photo: nothing beside it
