@@ -93,6 +93,35 @@ def defocus(x: torch.Tensor, g: torch.Generator, p: float, max_sigma: float,
     return out
 
 
+def ink_style(x: torch.Tensor, g: torch.Generator, p: float) -> torch.Tensor:
+    """Sets differ in how their ink is drawn: on a share `p` of the crops, the dark ink swaps its
+    green and blue (green sticks drawn blue, blue pins green: red stays red, so no tile turns into
+    a red five) and/or its strokes grow or shrink by a pixel (a 3x3 min or max filter; shrinking
+    is half blended with the crop, so thin rings thin and do not vanish), each half the time."""
+    if p <= 0:
+        return x
+    n = x.shape[0]
+    pick = torch.rand(n, generator=g) < p
+    if not pick.any():
+        return x
+    y = x[pick]
+    k = y.shape[0]
+    swap = (torch.rand(k, 1, 1, 1, generator=g) < 0.5).float()
+    lum = (0.3 * y[:, 0] + 0.59 * y[:, 1] + 0.11 * y[:, 2])[:, None]
+    ink = ((0.6 - lum) / 0.2).clamp(0, 1) * swap
+    y = y * (1 - ink) + y[:, [0, 2, 1]] * ink
+    stroke = torch.rand(k, generator=g)
+    grow = stroke < 0.3  # dark strokes wider: the minimum over each pixel's 3x3 neighbourhood
+    thin = (stroke >= 0.3) & (stroke < 0.5)
+    if grow.any():
+        y[grow] = -F.max_pool2d(-y[grow], 3, stride=1, padding=1)
+    if thin.any():
+        y[thin] = 0.5 * (y[thin] + F.max_pool2d(y[thin], 3, stride=1, padding=1))
+    out = x.clone()
+    out[pick] = y
+    return out
+
+
 HAKU = CLASSES.index("5z")
 RED_FIVE_IDS = torch.tensor([CLASSES.index(c) for c in ("0m", "0p", "0s")])
 
@@ -151,6 +180,8 @@ def main() -> None:
     ap.add_argument("--defocus", type=float, default=0.0,
                     help="share of crops blurred as a photo out of focus (Gaussian, 1 to --defocus-max px)")
     ap.add_argument("--defocus-max", type=float, default=5.0)
+    ap.add_argument("--ink", type=float, default=0.0,
+                    help="share of crops whose ink swaps green and blue and/or grows or shrinks by a pixel")
     ap.add_argument("--distractors", type=float, default=0.0,
                     help="share of each batch replaced by drawn non-tiles (class none)")
     ap.add_argument("--clutter", choices=("basic", "wide", "focus"), default="basic",
@@ -224,6 +255,7 @@ def main() -> None:
             x = photometric(x, g, args.photometric)
             x = defocus(x, g, args.defocus, args.defocus_max, m[:, 0] == HAKU)
             x = unredden(x, m[:, 0], g, args.unredden)
+            x = ink_style(x, g, args.ink)
             for pg in opt.param_groups:
                 pg["lr"] = cosine_lr(step, total, args.lr, args.warmup)
             logits = net(x)
