@@ -96,6 +96,11 @@ class Settings:
     # this many of its sides (scales.lone): face-down tiles are a closed kan's or a wall's, beside
     # others, while a dark thing on its own (an appliance across the room) is no tile; None: off
     lone_back: float | None = 1.0
+    # a tile read less surely than far_sure whose gap to every other tile is more than this many
+    # of the tiles' sizes (scales.far_apart; at least three other tiles kept) is clutter across the
+    # room: a hand's tiles, its melds and a dora indicator lie together; None: off
+    far_apart: float | None = 5.0
+    far_sure: float = 0.9
 
     def to_json(self) -> dict[str, Any]:
         return {k: getattr(self, k) for k in self.__dataclass_fields__}
@@ -785,6 +790,10 @@ def assemble(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]],
         backs = [i for i in idx if max(range(len(labels)), key=lambda k: -1.0 if k == reject else probs[i][k]) == back]
         lone = set(scales.lone(five, idx, backs, settings.lone_back))
         idx = [i for i in idx if i not in lone]
+    if idx and settings.far_apart is not None:
+        far = set(scales.far_apart(five, idx, settings.far_apart))
+        idx = [i for i in idx if i not in far or max(v for k, v in enumerate(probs[i]) if k != reject)
+               / max(1 - (probs[i][reject] if reject >= 0 else 0.0), 1e-6) >= settings.far_sure]
     dets: list[Detection] = []
     orients: list[list[float]] = []
     for i in idx:

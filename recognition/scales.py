@@ -630,6 +630,17 @@ def lone(boxes: Sequence[Box], kept: Sequence[int], candidates: Sequence[int], r
     return out
 
 
+def far_apart(boxes: Sequence[Box], kept: Sequence[int], reach: float = 5.0, least: int = 3) -> list[int]:
+    """Of the `kept` boxes, those whose gap to every other kept box is more than `reach` x the
+    kept boxes' `tile_size`, when at least `least` others are kept."""
+    if len(kept) <= least:
+        return []
+    size = tile_size([boxes[i] for i in kept])
+    if size is None:
+        return []
+    return [c for c in kept if min(_gap(boxes[c], boxes[k]) for k in kept if k != c) > reach * size]
+
+
 def keep_tiles(boxes: Sequence[Box], confidences: Sequence[float], misfits: bool = True,
                unsure_groups: bool = True, rows: bool = True, tileness: Sequence[float] | None = None) -> list[int]:
     """Indices of the classified boxes that stay: `drop_misfits`, then `drop_unsure_groups` on
@@ -644,5 +655,5 @@ def keep_tiles(boxes: Sequence[Box], confidences: Sequence[float], misfits: bool
 
 
 __all__ = ["Box", "DEFAULT_RULE", "ScaleRule", "among_tiles", "drop_misfits", "drop_unsure_groups", "fit", "groups",
-           "in_rows", "inside_share", "iou", "keep_tiles", "lone", "merge_fragments", "merge_passes", "one_line", "probing",
+           "in_rows", "inside_share", "iou", "far_apart", "keep_tiles", "lone", "merge_fragments", "merge_passes", "one_line", "probing",
            "rescan_sides", "rows_of", "set_apart", "side", "snap_to_rows", "tile_size"]

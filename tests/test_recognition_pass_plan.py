@@ -357,3 +357,28 @@ def test_a_back_on_its_own_is_no_tile_a_back_beside_tiles_is() -> None:
     assert read(beside) == ["1m", "1m", "2m", "2m", "3m", "back"]
     assert read(far) == ["1m", "1m", "2m", "2m", "3m"]
     assert read(far, reading.Settings(lone_back=None)) == ["1m", "1m", "2m", "2m", "3m", "back"]
+
+
+def test_a_tile_read_unsurely_far_across_the_photo_is_clutter() -> None:
+    """A row of five tiles and, far across the photo (sixteen tile sizes), a box read as 1s: read
+    at 0.8 it is clutter (dev IMG_3108's stove, read so by one classifier tried); read at 0.97 it
+    stays (a tile set far off, read surely); near the row it stays however unsurely; and with
+    Settings.far_apart off it stays."""
+    labels = ["1m", "2m", "3m", "1s", "back", "none"]
+    tiles = row(5, w=40, h=54)
+    probs = [[0.97 if j == k % 3 else 0.006 for j in range(6)] for k in range(5)]
+    orient = [[1.0, 0.0, 0.0, 0.0]] * 6
+
+    def read(box, sure, settings=reading.DEFAULT_SETTINGS):
+        p = [(1 - sure) / 5] * 6
+        p[3] = sure
+        out = reading.assemble(tiles + [box], probs + [p], orient, labels, "none", (1400, 900), settings)
+        return sorted(t.tile for t in out.tiles)
+
+    far = (900, 700, 940, 754, 0.9)
+    near = (tiles[-1][2] + 30, 200, tiles[-1][2] + 70, 254, 0.9)
+    row_only = ["1m", "1m", "2m", "2m", "3m"]
+    assert read(far, 0.8) == row_only
+    assert read(far, 0.97) == sorted(row_only + ["1s"])
+    assert read(near, 0.8) == sorted(row_only + ["1s"])
+    assert read(far, 0.8, reading.Settings(far_apart=None)) == sorted(row_only + ["1s"])

@@ -435,3 +435,17 @@ def test_lone_takes_the_boxes_with_no_other_box_near() -> None:
     assert scales.lone(boxes, kept, [6, 7, 8]) == [7]
     assert scales.lone(boxes, kept, [6, 7, 8], reach=0.5) == [7, 8]
     assert scales.lone(boxes, [7], [7]) == [7]  # alone in the photo: nothing beside it
+
+
+def test_far_apart_takes_the_boxes_far_from_every_other_box() -> None:
+    """Four tiles 40 px wide lying together and one box 400 px off (ten tile sizes): the box far
+    off is taken at any reach under ten sizes, the tiles only at a reach under their gaps; with
+    two tiles or fewer kept beside it, nothing is (a close-up of a few tiles may hold them far apart)."""
+    tiles = [(100, 300, 140, 354, 0.9), (142, 300, 182, 354, 0.9), (184, 300, 224, 354, 0.9),
+             (120, 420, 160, 474, 0.9)]  # the fourth 66 px below: 1.4 sizes apart, still together
+    far = (620, 300, 660, 354, 0.9)
+    boxes = tiles + [far]
+    assert scales.far_apart(boxes, [0, 1, 2, 3, 4], reach=5.0) == [4]
+    assert scales.far_apart(boxes, [0, 1, 2, 3, 4], reach=1.0) == [3, 4]  # the fourth: 1.4 sizes off
+    assert scales.far_apart(boxes, [0, 1, 2, 3, 4], reach=12.0) == []
+    assert scales.far_apart(boxes, [0, 1, 4], reach=5.0) == []
