@@ -67,3 +67,11 @@ def test_the_same_seed_gives_the_same_crops() -> None:
     a = ink_style(x, torch.Generator().manual_seed(11), 0.4)
     b = ink_style(x, torch.Generator().manual_seed(11), 0.4)
     assert torch.equal(a, b)
+
+
+def test_with_strokes_off_only_the_ink_colour_changes() -> None:
+    x = _face(300, GREEN)
+    out = ink_style(x, torch.Generator().manual_seed(9), 1.0, strokes=0.0)
+    assert {_stroke_width(c) for c in out} == {4}
+    blue = out[:, 2, 32, 31] > out[:, 1, 32, 31] + 0.1
+    assert 100 < int(blue.sum()) < 200

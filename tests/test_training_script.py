@@ -19,7 +19,6 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
-import torch
 
 from recognition.pipeline import MODELS_DIR, Recognizer
 from recognition.session import OnnxModel
@@ -71,17 +70,13 @@ def trained(tmp_path_factory):
 
 def test_every_stage_leaves_its_models(trained):
     work = trained / "work"
-    for stage in ("stage1", "stage2", "focus", "fonts", "pins", "soup", "models"):
+    for stage in ("stage1", "stage2", "focus", "fonts", "pins", "inks", "models"):
         for name in ("detector.onnx", "classifier.onnx"):
             assert (work / stage / name).stat().st_size > 100_000, f"{stage}/{name}"
-    # the shipped stage: 2e's soup (2d's classifier averaged with its bars fine-tune; 2d trained
-    # from 2c's, from 2b's) beside stage 2's detector
-    assert _sha(work / "models" / "classifier.pt") == _sha(work / "soup" / "classifier.pt")
-    assert len({_sha(work / s / "classifier.pt") for s in ("focus", "fonts", "pins", "bars", "soup")}) == 5
-    pins, bars, soup = (torch.load(work / s / "classifier.pt", weights_only=True) for s in ("pins", "bars", "soup"))
-    for key, tensor in soup.items():
-        if tensor.is_floating_point():
-            torch.testing.assert_close(tensor, (pins[key] + bars[key]) / 2)
+    # the shipped stage: 2f's classifier (fine-tuned from 2d's, from 2c's, from 2b's) beside stage
+    # 2's detector
+    assert _sha(work / "models" / "classifier.pt") == _sha(work / "inks" / "classifier.pt")
+    assert len({_sha(work / s / "classifier.pt") for s in ("focus", "fonts", "pins", "inks")}) == 4
     assert _sha(work / "models" / "detector.pt") == _sha(work / "stage2" / "detector.pt")
     # the real arrays hold tiles of the real photos, built three times with three teachers
     for arrays in ("real", "real2", "real3"):
@@ -111,10 +106,10 @@ def test_the_exported_models_run_in_the_app(trained):
 def test_a_stage_run_again_gives_the_same_weights(trained):
     work = trained / "work"
     stages = ("stage2/detector.pt", "stage2/classifier.pt", "fonts/classifier.pt", "pins/classifier.pt",
-              "bars/classifier.pt", "soup/classifier.pt")
+              "inks/classifier.pt")
     before = {p: _sha(work / p) for p in stages}
-    # train.sh skips a stage whose models are there: take away stages 2, 2c, 2d and 2e, keep their data
-    for stage in ("stage2", "fonts", "pins", "bars", "soup"):
+    # train.sh skips a stage whose models are there: take away stages 2, 2c, 2d and 2f, keep their data
+    for stage in ("stage2", "fonts", "pins", "inks"):
         shutil.rmtree(work / stage)
     shutil.rmtree(work / "models")
     proc = _train(work, trained / "real")

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Build the data, train both networks and export them to $MODELS. Stages 1, 2, 2b, 2c, 2d and 2e, and an optional 3:
+# Build the data, train both networks and export them to $MODELS. Stages 1, 2, 2b, 2c, 2d and 2f, and an optional 3:
 #  1. synthetic only: render scenes, train the detector and the classifier from scratch (in
 #     parallel, one thread each), export them to $WORK/stage1 (the "teacher");
 #  2. real photos: build arrays from the train scenes of ../shared/data/real-photos (and any
@@ -19,10 +19,12 @@
 #     (another seed) drawn as 2c's, whose pinzu are also, 45% of the time, drawn procedurally
 #     (training.artwork's "pins": rings, concentric rings, flowers, discs; not sticks, which were
 #     read into ruled paper), the real arrays of 2c drawn six times; stage 2's detector beside it;
-#  2e. souzu in other hands (issue 19): the classifier fine-tuned from 2d on new scenes (another
-#     seed) drawn as 2d's whose souzu 2-9 are also, 45% of the time, broad solid bars, the real
-#     arrays of 2c drawn twelve times; then averaged, weight by weight, with 2d's (training.soup);
-#     stage 2's detector beside it. This is what is shipped;
+#  2f. souzu and inks in other hands (issue 19): the classifier fine-tuned from 2d on new scenes
+#     (another seed) drawn as 2d's whose souzu 2-9 are also, 45% of the time, broad solid bars,
+#     30% of its crops drawn in another ink or with strokes a pixel wider or thinner
+#     (training.train_classifier.ink_style), the real arrays of 2c drawn twelve times; stage 2's
+#     detector beside it. This is what is shipped. (Stage 2e, shipped before it, averaged the same
+#     fine-tune without other inks with 2d's weights, training.soup; models/README.md has both.)
 #  3. (ARTWORK_STAGE=1, not shipped) artwork, fragments and clutter (issue 19): new scenes whose faces also come from
 #     training.artwork (CJK fonts, procedural pins and sticks, Unicode line art), some on keyboards,
 #     with crops of parts of tiles taught as "none"; real arrays rebuilt with stage 2 as the teacher,
@@ -128,7 +130,7 @@ if [ ! -f "$WORK/fonts/classifier.onnx" ]; then
   $PY -m training.export --work "$WORK/fonts" --models "$WORK/fonts"
 fi
 
-# -- stage 2d: pinzu in other hands (2e starts from it) ---------------------------------------------
+# -- stage 2d: pinzu in other hands (2f starts from it) ---------------------------------------------
 if [ ! -f "$WORK/pins/classifier.onnx" ]; then
   if [ ! -f "$WORK/data_pins/cls_meta.npy" ]; then  # 2c's settings, another seed, procedural pins beside the fonts
     $PY -m training.build_data --scenes "$ART_SCENES" --seed 20261129 --wide --art-sources fonts,pins --fragments 0.12 \
@@ -143,23 +145,22 @@ if [ ! -f "$WORK/pins/classifier.onnx" ]; then
   $PY -m training.export --work "$WORK/pins" --models "$WORK/pins"
 fi
 
-# -- stage 2e: souzu in other hands, averaged with 2d (shipped) -------------------------------------
-if [ ! -f "$WORK/soup/classifier.onnx" ]; then
+# -- stage 2f: souzu and inks in other hands (shipped) --------------------------------------------
+if [ ! -f "$WORK/inks/classifier.onnx" ]; then
   if [ ! -f "$WORK/data_bars/cls_meta.npy" ]; then  # 2d's settings, another seed, souzu also as broad bars
     $PY -m training.build_data --scenes "$ART_SCENES" --seed 20261130 --wide --art-sources fonts,pins,bars --fragments 0.12 \
       --keyboards 0.12 --out "$WORK/data_bars" --workers 2 > "$WORK/build_data_bars.log" 2>&1
   fi
-  mkdir -p "$WORK/bars" "$WORK/soup"
+  mkdir -p "$WORK/inks"
+  # 30% of the crops in another ink (green and blue swapped) and/or with strokes a pixel wider or thinner
   $PY -m training.train_classifier --data "$WORK/data_bars" --real "$WORK/real3" --real-repeat 12 --photometric 0.3 \
     --defocus 0.2 --defocus-max 5 --distractors 0.12 --clutter focus --init "$WORK/pins/classifier.pt" \
-    --out "$WORK/bars/classifier.pt" --epochs 1 --lr 5e-4 --warmup 50 --unredden 0.2 --threads 1 --seed 13 \
-    > "$WORK/bars_classifier.out" 2>&1
-  # the bars fine-tune alone reads ruled paper and a screen's icons as tiles; averaged with 2d it does not
-  $PY -m training.soup --out "$WORK/soup/classifier.pt" "$WORK/pins/classifier.pt" "$WORK/bars/classifier.pt"
-  cp "$WORK/stage2/detector.pt" "$WORK/soup/detector.pt"
-  $PY -m training.export --work "$WORK/soup" --models "$WORK/soup"
+    --out "$WORK/inks/classifier.pt" --epochs 1 --lr 5e-4 --warmup 50 --unredden 0.2 --ink 0.3 --threads 1 --seed 13 \
+    > "$WORK/inks_classifier.out" 2>&1
+  cp "$WORK/stage2/detector.pt" "$WORK/inks/detector.pt"
+  $PY -m training.export --work "$WORK/inks" --models "$WORK/inks"
 fi
-$PY -m training.export --work "$WORK/soup" --models "$MODELS"
+$PY -m training.export --work "$WORK/inks" --models "$MODELS"
 [ "${ARTWORK_STAGE:-0}" = 1 ] || exit 0
 
 # -- stage 3 (ARTWORK_STAGE=1; not shipped): artwork, fragments, clutter ---------------------------

@@ -93,11 +93,12 @@ def defocus(x: torch.Tensor, g: torch.Generator, p: float, max_sigma: float,
     return out
 
 
-def ink_style(x: torch.Tensor, g: torch.Generator, p: float) -> torch.Tensor:
+def ink_style(x: torch.Tensor, g: torch.Generator, p: float, strokes: float = 0.5) -> torch.Tensor:
     """Sets differ in how their ink is drawn: on a share `p` of the crops, the dark ink swaps its
-    green and blue (green sticks drawn blue, blue pins green: red stays red, so no tile turns into
-    a red five) and/or its strokes grow or shrink by a pixel (a 3x3 min or max filter; shrinking
-    is half blended with the crop, so thin rings thin and do not vanish), each half the time."""
+    green and blue half the time (green sticks drawn blue, blue pins green: red stays red, so no
+    tile turns into a red five), and on a share `strokes` of them its strokes grow or shrink by a
+    pixel, three to two (a 3x3 min or max filter; shrinking is half blended with the crop, so thin
+    rings thin and do not vanish)."""
     if p <= 0:
         return x
     n = x.shape[0]
@@ -111,8 +112,8 @@ def ink_style(x: torch.Tensor, g: torch.Generator, p: float) -> torch.Tensor:
     ink = ((0.6 - lum) / 0.2).clamp(0, 1) * swap
     y = y * (1 - ink) + y[:, [0, 2, 1]] * ink
     stroke = torch.rand(k, generator=g)
-    grow = stroke < 0.3  # dark strokes wider: the minimum over each pixel's 3x3 neighbourhood
-    thin = (stroke >= 0.3) & (stroke < 0.5)
+    grow = stroke < 0.6 * strokes  # dark strokes wider: the minimum over each pixel's 3x3 neighbourhood
+    thin = (stroke >= 0.6 * strokes) & (stroke < strokes)
     if grow.any():
         y[grow] = -F.max_pool2d(-y[grow], 3, stride=1, padding=1)
     if thin.any():
@@ -182,6 +183,8 @@ def main() -> None:
     ap.add_argument("--defocus-max", type=float, default=5.0)
     ap.add_argument("--ink", type=float, default=0.0,
                     help="share of crops whose ink swaps green and blue and/or grows or shrinks by a pixel")
+    ap.add_argument("--ink-strokes", type=float, default=0.5,
+                    help="of the --ink crops, the share whose strokes grow or shrink (0: the ink's colour only)")
     ap.add_argument("--distractors", type=float, default=0.0,
                     help="share of each batch replaced by drawn non-tiles (class none)")
     ap.add_argument("--clutter", choices=("basic", "wide", "focus"), default="basic",
@@ -255,7 +258,7 @@ def main() -> None:
             x = photometric(x, g, args.photometric)
             x = defocus(x, g, args.defocus, args.defocus_max, m[:, 0] == HAKU)
             x = unredden(x, m[:, 0], g, args.unredden)
-            x = ink_style(x, g, args.ink)
+            x = ink_style(x, g, args.ink, args.ink_strokes)
             for pg in opt.param_groups:
                 pg["lr"] = cosine_lr(step, total, args.lr, args.warmup)
             logits = net(x)
