@@ -786,14 +786,12 @@ def assemble(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]],
                                codes=[labels[k] for k in top], same_contain=settings.same_tile_overlap)
         idx = [idx[k] for k in keep]
     if idx and settings.lone_back is not None and "back" in labels:
-        back = labels.index("back")
-        backs = [i for i in idx if max(range(len(labels)), key=lambda k: -1.0 if k == reject else probs[i][k]) == back]
+        backs = [i for i in idx if _as_tile(probs[i], reject)[0] == labels.index("back")]
         lone = set(scales.lone(five, idx, backs, settings.lone_back))
         idx = [i for i in idx if i not in lone]
     if idx and settings.far_apart is not None:
         far = set(scales.far_apart(five, idx, settings.far_apart))
-        idx = [i for i in idx if i not in far or max(v for k, v in enumerate(probs[i]) if k != reject)
-               / max(1 - (probs[i][reject] if reject >= 0 else 0.0), 1e-6) >= settings.far_sure]
+        idx = [i for i in idx if i not in far or _as_tile(probs[i], reject)[1] >= settings.far_sure]
     dets: list[Detection] = []
     orients: list[list[float]] = []
     for i in idx:
