@@ -101,6 +101,10 @@ class Settings:
     # room: a hand's tiles, its melds and a dora indicator lie together; None: off
     far_apart: float | None = 5.0
     far_sure: float = 0.9
+    # a box smaller than this share of the tiles' size, read as a tile less surely than speck_sure,
+    # is a speck (a fleck of granite that a pass at a finer scale boxed), not a tile (scales.specks); None: off
+    speck: float | None = 0.6
+    speck_sure: float = 0.6
 
     def to_json(self) -> dict[str, Any]:
         return {k: getattr(self, k) for k in self.__dataclass_fields__}
@@ -471,7 +475,8 @@ def rescan_sides(boxes: Sequence[Sequence[float]], scale: float, width: int, hei
     size = scales.tile_size(first)
     work_side = max(int(width), int(height))
     top = max(work_side, int(available)) if available else work_side
-    return scales.rescan_sides(size * scale if size else None, round(work_side * scale), top, count=len(first))
+    return scales.rescan_sides(size * scale if size else None, round(work_side * scale), top, count=len(first),
+                               copy_side=work_side)
 
 
 def merge_detections(passes: Sequence[tuple[Sequence[Sequence[float]], float]],
@@ -770,6 +775,11 @@ def assemble(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]],
             dropped = set(idx) - {idx[k] for k in kept}
             apart = sorted(apart + [i for i in dropped])
         idx = [idx[k] for k in kept]
+    if idx and settings.speck is not None:
+        kept_now = set(idx)
+        surely = [_as_tile(probs[i], reject)[1] if i in kept_now else 1.0 for i in range(len(five))]
+        tiny = set(scales.specks(five, idx, surely, settings.speck, settings.speck_sure))
+        idx = [i for i in idx if i not in tiny]
     if idx and apart:
         idx = sorted(idx + scales.set_apart(five, idx, apart))
     if idx and sure_faint:

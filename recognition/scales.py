@@ -33,7 +33,15 @@ class ScaleRule:
     a finer copy of the photo, up to the photo's own size), `pyramid` are the long sides tried when
     a first pass finds nothing it can measure."""
 
-    low: float = 20.0  # 16-20 px tiles in a dense pile are found in part (a dev scene three times farther: 3 of 27)
+    # tiles measured under `low` are detected again where they measure `target`: under `small`
+    # (16-20 px) tiles in a dense pile are found in part (a dev scene three times farther: 3 of 27);
+    # from `small` to `low` they are found, but boxed coarsely (the map's grid is 4 px), so that
+    # their crops cut numerals and pips (a hand row across a 1008 px photo measures 24 px at 512:
+    # 64 font rows read 0.893 with `low` at 20, 0.911 at 28; models/README.md, "Small tiles read
+    # again"). Those are read again within the copy already decoded: a finer copy is decoded for
+    # tiles under `small` alone
+    low: float = 28.0
+    small: float = 20.0
     high: float = 64.0
     target: float = 34.0
     min_side: int = 96
@@ -120,15 +128,22 @@ def probing(count: int, size: float | None, rule: ScaleRule = DEFAULT_RULE) -> b
     followed by a probe (`rule.few`): a few boxes of a size the detector reads well, small enough
     that at `rule.probe` times the scale they still are (larger ones are a close-up's tiles, whose
     faces a finer pass would cut into pieces)."""
-    return 1 <= count <= rule.few and size is not None and rule.low <= size <= rule.high / rule.probe
+    return 1 <= count <= rule.few and size is not None and rule.small <= size <= rule.high / rule.probe
+
+
+def coarse(size: float | None, count: int = 0, rule: ScaleRule = DEFAULT_RULE) -> bool:
+    """True when tiles measuring `size` (detector pixels) in a pass that found `count` boxes were
+    found, but boxed coarsely: from `rule.small` to `rule.low`, and not a few blobs to probe."""
+    return size is not None and rule.small <= size < rule.low and not probing(count, size, rule)
 
 
 def rescan_sides(size: float | None, long_side: int, work_side: int,
-                 rule: ScaleRule = DEFAULT_RULE, count: int = 0) -> list[int]:
+                 rule: ScaleRule = DEFAULT_RULE, count: int = 0, copy_side: int | None = None) -> list[int]:
     """The detector input long sides to run again at, given the tiles' `size` measured in a
     pass at `long_side` that found `count` boxes, on a photo whose long side is `work_side` (the
-    most pixels the reader can get: detection never enlarges the photo past that). Empty when
-    the tiles are already of a size the detector reads well.
+    most pixels the reader can get: detection never enlarges the photo past that) and whose copy
+    already decoded has `copy_side` (by default `work_side`): tiles of `rule.small` to `rule.low`
+    are read again within it. Empty when the tiles are already of a size the detector reads well.
 
     No size (nothing found): the pyramid, for a close-up (tiles too large to be seen as tiles)
     and a far row (too small). Too small or too large: the one long side that brings them to
@@ -144,6 +159,8 @@ def rescan_sides(size: float | None, long_side: int, work_side: int,
         return [new] if math.log(new / long_side) >= math.log(1.25) else []
     if rule.low <= size <= rule.high:
         return []
+    if coarse(size, count, rule) and copy_side is not None:  # found, boxed coarsely: no finer copy for them
+        top = min(top, copy_side)
     new = int(round(min(max(long_side * rule.target / size, rule.min_side), top)))
     if abs(math.log(new / long_side)) < math.log(1.25):  # too little change to read differently
         return []
@@ -641,6 +658,18 @@ def far_apart(boxes: Sequence[Box], kept: Sequence[int], reach: float = 5.0, lea
     return [c for c in kept if min(_gap(boxes[c], boxes[k]) for k in kept if k != c) > reach * size]
 
 
+def specks(boxes: Sequence[Box], kept: Sequence[int], confidences: Sequence[float], share: float = 0.6,
+           sure: float = 0.6) -> list[int]:
+    """The boxes of `kept` (indices into `boxes`) smaller than `share` times the kept tiles' size
+    (`tile_size`) and read as a tile less surely than `sure` (`confidences`, one per box): a fleck
+    of granite that a pass at a finer scale boxed and the classifier half took for a 3s. A tile
+    far smaller than the others (a discard across the table) is read surely all the same."""
+    size = tile_size([boxes[i] for i in kept])
+    if size is None:
+        return []
+    return [i for i in kept if side(boxes[i]) < share * size and confidences[i] < sure]
+
+
 def keep_tiles(boxes: Sequence[Box], confidences: Sequence[float], misfits: bool = True,
                unsure_groups: bool = True, rows: bool = True, tileness: Sequence[float] | None = None) -> list[int]:
     """Indices of the classified boxes that stay: `drop_misfits`, then `drop_unsure_groups` on
@@ -654,6 +683,6 @@ def keep_tiles(boxes: Sequence[Box], confidences: Sequence[float], misfits: bool
     return idx
 
 
-__all__ = ["Box", "DEFAULT_RULE", "ScaleRule", "among_tiles", "drop_misfits", "drop_unsure_groups", "fit", "groups",
+__all__ = ["Box", "DEFAULT_RULE", "ScaleRule", "among_tiles", "coarse", "drop_misfits", "drop_unsure_groups", "fit", "groups",
            "in_rows", "inside_share", "iou", "far_apart", "keep_tiles", "lone", "merge_fragments", "merge_passes", "one_line", "probing",
-           "rescan_sides", "rows_of", "set_apart", "side", "snap_to_rows", "tile_size"]
+           "rescan_sides", "rows_of", "set_apart", "side", "snap_to_rows", "specks", "tile_size"]

@@ -54,7 +54,10 @@ def test_rescan_sides_asks_for_the_scale_the_detector_learned() -> None:
     blobs = row(3, w=38, h=48)
     assert reading.rescan_sides(blobs, 512 / 1008, 1008, 700, ON, available=2016) == [1024]
     assert reading.rescan_sides(blobs, 512 / 1008, 1008, 700, ON) == [1008]
-    assert reading.rescan_sides(row(7, w=38, h=48), 512 / 1008, 1008, 700, ON, available=2016) == []
+    # seven boxes of that size are a row of small tiles: read again where they measure the target
+    # (34 px: 512 * 34 / 21.7 = 802), where their boxes fit them closely (recognition.scales.ScaleRule.low)
+    assert reading.rescan_sides(row(7, w=38, h=48), 512 / 1008, 1008, 700, ON, available=2016) == [802]
+    assert reading.rescan_sides(row(7, w=58, h=76), 512 / 1008, 1008, 700, ON, available=2016) == []  # 33 px
     # off: never
     assert reading.rescan_sides(far, 0.5, 1008, 700, OFF) == []
     assert reading.rescan_sides([], 512 / 1008, 1008, 700, OFF) == []

@@ -77,6 +77,29 @@ def test_a_few_tile_sized_boxes_are_probed_at_twice_the_scale() -> None:
     assert scales.probing(3, 22.0, rule) and not scales.probing(0, 22.0, rule) and not scales.probing(3, None, rule)
 
 
+def test_small_tiles_are_read_again_at_the_target_and_a_few_blobs_of_that_size_are_probed() -> None:
+    rule = ScaleRule()  # the shipped rule: low 28, small 20
+    # a row of fourteen tiles measuring 24 px at 512 (a hand across a 1008 px photo): found, but
+    # boxed coarsely at that size (the detector's grid is 4 px); read again where they measure 34
+    assert rescan_sides(24.0, 512, 1008, rule, count=14) == [725]
+    assert rescan_sides(30.0, 512, 1008, rule, count=14) == []  # a size it boxes closely
+    # within the copy already decoded: 21 px tiles want 829 px, the 1008 px copy has 1008 (no
+    # finer copy of a 4032 px photo is decoded for them), a 640 px copy bounds them at 640
+    assert rescan_sides(21.0, 512, 4032, rule, count=14, copy_side=1008) == [829]
+    assert rescan_sides(21.0, 512, 4032, rule, count=14, copy_side=640) == [640]
+    # tiles under `small` are found in part: those may have a finer copy
+    assert rescan_sides(12.0, 512, 4032, rule, count=14, copy_side=1008) == [1451]
+    # three blobs of that size are more likely a far block of tiles: probed at twice the scale
+    assert rescan_sides(24.0, 512, 2016, rule, count=3) == [1024]
+    assert scales.coarse(24.0, 14, rule) and not scales.coarse(24.0, 3, rule)
+    assert not scales.coarse(30.0, 14, rule) and not scales.coarse(19.0, 14, rule) and not scales.coarse(None)
+    assert scales.probing(3, 21.0, rule) and not scales.probing(3, 19.0, rule)
+    # a pass that saw the row's boxes at 24 px does not lead one that saw them at 34
+    coarse = [(100.0 + 50 * k, 100.0, 146.0 + 50 * k, 162.0, 0.8) for k in range(14)]
+    close = [(101.0 + 50 * k, 101.0, 145.0 + 50 * k, 161.0, 0.7) for k in range(14)]
+    assert merge_passes([(coarse, 24 / 53.4), (close, 34 / 51.4)], rule) == close
+
+
 def test_merge_passes_a_probe_that_finds_the_tiles_in_the_blobs_leads() -> None:
     rule = ScaleRule(low=20, high=64, target=34, few=5, probe_min=4)
     # eight tiles (18 x 24) in two rows; the first pass (scale 0.5) saw them as two blobs of 37 x 49
@@ -449,3 +472,19 @@ def test_far_apart_takes_the_boxes_far_from_every_other_box() -> None:
     assert scales.far_apart(boxes, [0, 1, 2, 3, 4], reach=1.0) == [3, 4]  # the fourth: 1.4 sizes off
     assert scales.far_apart(boxes, [0, 1, 2, 3, 4], reach=12.0) == []
     assert scales.far_apart(boxes, [0, 1, 4], reach=5.0) == []
+
+
+def test_specks_are_boxes_far_smaller_than_the_tiles_read_unsurely() -> None:
+    """Five tiles 44 x 56 px lying apart, a box of 24 x 26 px (half their size: a fleck of the
+    granite) and one of 36 x 46 px (a tile a little further off): the small box read unsurely is a
+    speck; read surely it stays, and so does the box of nearly the tiles' size, however read."""
+    tiles = [(100.0 + 90 * k, 300.0, 144.0 + 90 * k, 356.0, 0.9) for k in range(5)]
+    fleck = (680.0, 158.0, 704.0, 184.0, 0.6)
+    further = (700.0, 400.0, 736.0, 446.0, 0.6)
+    boxes = tiles + [fleck, further]
+    kept = list(range(7))
+    conf = [0.95] * 5 + [0.56, 0.56]
+    assert scales.specks(boxes, kept, conf) == [5]
+    assert scales.specks(boxes, kept, conf[:5] + [0.9, 0.56]) == []  # read surely: a tile
+    assert scales.specks(boxes, kept, conf, share=0.4) == []  # 25 px against 50: half, not under 0.4
+    assert scales.specks(boxes, [], conf) == []
