@@ -12,7 +12,7 @@ import pytest
 
 from training import datasets
 from training.datasets import LabelledPhoto, assign_scenes, assign_splits, load_folder, load_real, original_name
-from training.evaluate import counted, prf, run
+from training.evaluate import PhotoResult, counted, prf, red_five_recall, red_fives_read, run
 
 SHARED = os.path.join(os.path.dirname(__file__), "..", "..", "shared", "data")
 REAL = [os.path.join(SHARED, "real-photos", d) for d in
@@ -108,6 +108,15 @@ def test_evaluation_runs_on_a_jsonl_folder(tmp_path):
     [r] = run(load_real([str(tmp_path)]), reader)
     s = prf([r])
     assert (r.tp, s.precision, s.recall) == (1, 0.5, 1.0)
+
+
+def test_red_fives_read_where_there_is_none_are_counted_beside_the_recall():
+    # a photo with one red 5m read right and a plain 5m read red; one with a red 5p missed
+    a = PhotoResult("a", "hand_row", Counter({"0m": 1, "5m": 1}), Counter({"0m": 2}), 0, 0)
+    b = PhotoResult("b", "hand_row", Counter({"0p": 1}), Counter({"5p": 1}), 0, 0)
+    assert red_five_recall([a, b]) == (0.5, 2)
+    assert red_fives_read([a, b]) == (2, 1)
+    assert red_fives_read([b]) == (0, 0)
 
 
 @pytest.mark.skipif(not all(os.path.isdir(d) for d in REAL), reason="../shared/data/real-photos not present")

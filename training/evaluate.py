@@ -8,7 +8,7 @@ codes; see training.datasets). `--split val` keeps the validation scenes of the 
 (split by scene, stratified by kind; nothing is tuned on them). Per photo the predicted multiset of
 tiles is matched against the label (a multiset intersection), which gives tile precision, recall
 and F1 per source folder, per kind of photo and overall, the share of photos read exactly, and
-red-five recall. Where a photo's labels are known to be incomplete ("use": "detection": only the
+red-five recall, with the red fives read where the labels have none. Where a photo's labels are known to be incomplete ("use": "detection": only the
 hand row is boxed), only predictions whose centre lies on a labelled tile count, so "read exactly"
 there means every labelled tile read right and nothing invented on them. Predictions on tiles that are no riichi tile (flowers, boxed as
 non_mpsz_boxes) are not counted. Latency is wall time from the file's bytes to the answer, after
@@ -91,6 +91,17 @@ def red_five_recall(results: list[PhotoResult]) -> tuple[float, int]:
             total += r.truth[c]
             hit += min(r.truth[c], r.predicted[c])
     return (hit / total if total else float("nan")), total
+
+
+def red_fives_read(results: list[PhotoResult]) -> tuple[int, int]:
+    """(red fives read, of them read where the photo's labels hold no more of that red five):
+    a five read as red changes a hand's score as surely as one missed."""
+    read = false = 0
+    for r in results:
+        for c in RED_FIVES:
+            read += r.predicted[c]
+            false += max(0, r.predicted[c] - r.truth[c])
+    return read, false
 
 
 def per_class(results: list[PhotoResult]) -> dict[str, tuple[int, int, int]]:
@@ -242,7 +253,9 @@ def report(results: list[PhotoResult], title: str, show_classes: bool = False, o
     lat = [statistics.median(r.latency_ms) for r in results]
     med = statistics.median(lat) if lat else float("nan")
     worst = max(lat) if lat else float("nan")
-    print(f"red-five recall {rr:.3f} ({n_red} red fives)", file=out)
+    n_read, n_false = red_fives_read(results)
+    print(f"red-five recall {rr:.3f} ({n_red} red fives); {n_read} read as red fives, {n_false} where there is none",
+          file=out)
     print(f"latency ms: median {med:.1f}, worst {worst:.1f}", file=out)
     backs = [(r.truth_back, r.predicted_back) for r in results if r.predicted_back is not None]
     if backs:
@@ -261,7 +274,8 @@ def report(results: list[PhotoResult], title: str, show_classes: bool = False, o
             rc = tp / (tp + fn) if tp + fn else 0.0
             f1 = 2 * p * rc / (p + rc) if p + rc else 0.0
             print(f"{c:<6}{tp:>4}{fp:>4}{fn:>4}{p:>7.2f}{rc:>7.2f}{f1:>7.2f}", file=out)
-    summary.update({"red_five_recall": rr, "red_fives": n_red, "latency_median_ms": med, "latency_worst_ms": worst})
+    summary.update({"red_five_recall": rr, "red_fives": n_red, "red_fives_read": n_read, "red_fives_false": n_false,
+                    "latency_median_ms": med, "latency_worst_ms": worst})
     return summary
 
 
