@@ -75,3 +75,25 @@ def test_with_strokes_off_only_the_ink_colour_changes() -> None:
     assert {_stroke_width(c) for c in out} == {4}
     blue = out[:, 2, 32, 31] > out[:, 1, 32, 31] + 0.1
     assert 100 < int(blue.sum()) < 200
+
+
+def test_redden_turns_the_ink_of_tiles_other_than_fives_red_and_leaves_fives_and_the_table() -> None:
+    """training.train_classifier.redden: red ink alone must not make a red five. A 2m's dark ink
+    on the face turns red; a dark table beside the tile stays dark; a plain five (which inked red
+    would be a red five), a red five and no-tile crops are left as they are."""
+    from training.labels import CLASSES
+    from training.train_classifier import redden
+
+    black = (0.10, 0.10, 0.12)
+    x = _face(4, black)
+    x[:, :, :, :6] = 0.08  # a dark table along the left edge, 6 px wide (farther than 3 px from the face's ink)
+    cls = torch.tensor([CLASSES.index(c) for c in ("2m", "5m", "0m", "none")])
+    g = torch.Generator().manual_seed(5)
+    before = g.get_state()
+    assert torch.equal(redden(x, cls, g, 0.0), x) and torch.equal(g.get_state(), before)
+    y = redden(x, cls, g, 1.0)
+    stroke = y[0, :, 32, 31]
+    assert stroke[0] > stroke[1] + 0.2 and stroke[0] > stroke[2] + 0.2  # red now
+    assert torch.allclose(y[0, :, 32, 1], x[0, :, 32, 1])  # the table is no face: it stays
+    assert torch.allclose(y[0, :, 32, 45], x[0, :, 32, 45])  # the face itself stays ivory
+    assert torch.equal(y[1:], x[1:])

@@ -146,6 +146,34 @@ def unredden(x: torch.Tensor, cls: torch.Tensor, g: torch.Generator, p: float) -
     return torch.where(pick[:, None, None, None], out, x)
 
 
+# the tiles whose ink may turn red and stay what they are: not a five (a five inked red is a red
+# five), not a red five, haku (no ink), a back or no tile
+REDDENABLE = torch.tensor([CLASSES.index(c) for c in CLASSES
+                           if len(c) == 2 and c[1] in "mpsz" and c[0] not in "05"])
+
+
+def redden(x: torch.Tensor, cls: torch.Tensor, g: torch.Generator, p: float) -> torch.Tensor:
+    """Red ink is not what makes a red five; its being a five and red is: on a share `p` of the
+    tiles that are neither fives nor red fives (nor haku, a back, no tile), the dark ink on the
+    light face (a dark pixel with a light one within three) turns red, so that a red 2m of some set is still read as 2m, and a red
+    five is told by its five."""
+    if p <= 0:
+        return x
+    n = x.shape[0]
+    pick = (torch.rand(n, generator=g) < p) & torch.isin(cls, REDDENABLE)
+    if not pick.any():
+        return x
+    r, gr, b = x[:, 0], x[:, 1], x[:, 2]
+    lum = (0.3 * r + 0.59 * gr + 0.11 * b)[:, None]
+    # dark strokes, whatever their colour, on a light face: a dark table beside the tile stays
+    face = F.max_pool2d(lum, 7, stride=1, padding=3)
+    ink = ((0.55 - lum) / 0.25).clamp(0, 1) * ((face - 0.6) / 0.15).clamp(0, 1)
+    tone = torch.rand(n, 3, 1, 1, generator=g)
+    red = torch.cat([0.45 + 0.4 * tone[:, :1], 0.05 + 0.15 * tone[:, 1:2], 0.05 + 0.15 * tone[:, 2:]], dim=1)
+    out = x * (1 - ink) + (red * (0.6 + lum)).clamp(0, 1) * ink
+    return torch.where(pick[:, None, None, None], out, x)
+
+
 def losses(logits: torch.Tensor, cls: torch.Tensor, orient: torch.Tensor, half: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
     cls_loss = F.cross_entropy(logits[:, :N_CLS], cls, label_smoothing=0.05)
     o_logits = logits[:, N_CLS:]
@@ -181,6 +209,8 @@ def main() -> None:
     ap.add_argument("--defocus", type=float, default=0.0,
                     help="share of crops blurred as a photo out of focus (Gaussian, 1 to --defocus-max px)")
     ap.add_argument("--defocus-max", type=float, default=5.0)
+    ap.add_argument("--redden", type=float, default=0.0,
+                    help="share of crops of tiles other than fives whose dark ink turns red (redden)")
     ap.add_argument("--ink", type=float, default=0.0,
                     help="share of crops whose ink swaps green and blue and/or grows or shrinks by a pixel")
     ap.add_argument("--ink-strokes", type=float, default=0.5,
@@ -259,6 +289,7 @@ def main() -> None:
             x = defocus(x, g, args.defocus, args.defocus_max, m[:, 0] == HAKU)
             x = unredden(x, m[:, 0], g, args.unredden)
             x = ink_style(x, g, args.ink, args.ink_strokes)
+            x = redden(x, m[:, 0], g, args.redden)
             for pg in opt.param_groups:
                 pg["lr"] = cosine_lr(step, total, args.lr, args.warmup)
             logits = net(x)
