@@ -8,8 +8,8 @@ codes; see training.datasets). `--split val` keeps the validation scenes of the 
 (split by scene, stratified by kind; nothing is tuned on them). Per photo the predicted multiset of
 tiles is matched against the label (a multiset intersection), which gives tile precision, recall
 and F1 per source folder, per kind of photo and overall, the share of photos read exactly, and
-red-five recall, with the red fives read where the labels have none. Where a photo's labels are known to be incomplete ("use": "detection": only the
-hand row is boxed), only predictions whose centre lies on a labelled tile count, so "read exactly"
+red-five recall, with the red fives read where the labels have none. Where a photo's labels are
+known to be incomplete ("use": "detection": only the hand row is boxed), only predictions whose centre lies on a labelled tile count, so "read exactly"
 there means every labelled tile read right and nothing invented on them. Predictions on tiles that are no riichi tile (flowers, boxed as
 non_mpsz_boxes) are not counted. Latency is wall time from the file's bytes to the answer, after
 one warm-up.

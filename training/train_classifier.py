@@ -155,8 +155,8 @@ REDDENABLE = torch.tensor([CLASSES.index(c) for c in CLASSES
 def redden(x: torch.Tensor, cls: torch.Tensor, g: torch.Generator, p: float) -> torch.Tensor:
     """Red ink is not what makes a red five; its being a five and red is: on a share `p` of the
     tiles that are neither fives nor red fives (nor haku, a back, no tile), the dark ink on the
-    light face (a dark pixel with a light one within three) turns red, so that a red 2m of some set is still read as 2m, and a red
-    five is told by its five."""
+    light face (a dark pixel with a light one within three) turns red, so that a red 2m of some
+    set is still read as 2m, and a red five is told by its five."""
     if p <= 0:
         return x
     n = x.shape[0]
