@@ -296,10 +296,17 @@ export async function eventScreen(view, key, params) {
   }
 
   clear(view, body);
+  const drawn = Boolean(ev);
   if (ev) render(); else clear(body, h("p", { class: "card" }, t("event.loading")));
-  try { await load(); } catch (err) { if (!ev) { clear(body, h("div", { class: "banner error", role: "alert" }, err instanceof ApiError && err.status === 404 ? t("event.no_such") : errorText(err))); return null; } }
+  let changed;
+  try { changed = await load(); } catch (err) {
+    if (!ev) { clear(body, h("div", { class: "banner error", role: "alert" }, err instanceof ApiError && err.status === 404 ? t("event.no_such") : errorText(err))); return null; }
+    changed = false;
+  }
   if (token) history.replaceState(null, "", `#/event/${ev.id}`);
-  render();
+  // drawn again only if the server's copy differs from the phone's: a button replaced between a
+  // finger's down and up never gets the tap
+  if (changed || !drawn || token) render();
   timer = setTimeout(tick, POLL_MS);
   return () => { stopped = true; clearTimeout(timer); };
 }

@@ -48,6 +48,7 @@ const notify = () => listeners.forEach((fn) => fn());
 export async function flushQueue() {
   if (flushing || !navigator.onLine) return;
   flushing = true;
+  let sent = false;   // or refused: the screens showing the queue draw again only then
   try {
     for (const item of store.queue()) {
       if (item.conflict || item.error) continue;
@@ -55,6 +56,7 @@ export async function flushQueue() {
       if (!entry || !entry.edit_token) continue;
       const current = store.queue().find((q) => q.key === item.key);
       if (!current || current.after) continue;   // still waiting for the hand it was recorded on top of
+      sent = true;
       try {
         const table = await api(current.method, current.path, current.body, { headers: authHeaders(entry, current.version) });
         store.saveTable({ id: table.id, table, seen_at: Date.now() });
@@ -79,7 +81,7 @@ export async function flushQueue() {
     }
   } finally {
     flushing = false;
-    notify();
+    if (sent) notify();
   }
 }
 
@@ -801,16 +803,21 @@ export async function tableScreen(view, key, params) {
   }
 
   clear(view, body);
+  const drawn = Boolean(table);
   if (table) render(); else clear(body, h("p", { class: "card" }, t("table.loading")));
+  let changed = true;
   try {
-    await load();
+    changed = await load();
   } catch (err) {
     if (!table) { clear(body, h("div", { class: "banner error", role: "alert" }, errorText(err))); }
+    else changed = false;
   }
   // a link with another edit token never replaces the one this phone has: the player chooses
   if (token && entry && entry.edit_token && entry.edit_token !== token) tokenChoice = token;
   if (token && location.hash.includes("token=")) history.replaceState(null, "", `#/table/${table ? table.id : key}`);
-  render();
+  // the board drawn from this phone's copy is drawn again only if the server's differs: a button
+  // replaced between a finger's down and up never gets the tap
+  if (changed || !drawn || token) render();
   flushQueue();
   timer = setTimeout(tick, POLL_MS);
   // back to the app after the phone slept: fetch at once rather than at the next tick
