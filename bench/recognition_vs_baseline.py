@@ -11,7 +11,9 @@ DIR: labelled photo folders in either format (training.datasets), by default the
 The baseline is the PyPI package mahjong-detector (MIT; a YOLOv8 ONNX model with 34 classes and
 no red fives, so its red-five recall is 0 by construction and it reports no face-down tiles).
 Install it with `pip install -r requirements-bench.txt`. Both readers get the photo's bytes;
-each photo is timed for both alternately after a warm-up, so both see the same machine load.
+each photo is timed for one reader then the other, `--repeat` times back to back after a run not
+timed, so both see the same machine load and neither is timed with the other's threads still
+spinning.
 Also times a 12 MP JPEG made by enlarging the first photo.
 """
 from __future__ import annotations
@@ -52,6 +54,20 @@ def twelve_mp(data: bytes) -> bytes:
     return out.getvalue()
 
 
+def timed(read, data: bytes, repeat: int) -> tuple[list[float], tuple]:
+    """`repeat` timings (ms) of `read(data)` back to back, after one run not timed, and its answer.
+    The untimed run takes the hit of the threads the other reader's session may leave spinning
+    after its own run (onnxruntime's default): timed right after the other reader, it was counted
+    as this one's time."""
+    answer = read(data)
+    lat = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        answer = read(data)
+        lat.append((time.perf_counter() - t) * 1e3)
+    return lat, answer
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("folders", nargs="*", default=[DEFAULT_DIR], metavar="DIR")
@@ -69,11 +85,8 @@ def main() -> int:
     for ph in labelled:
         answers = {}
         lat: dict[str, list[float]] = {k: [] for k in readers}
-        for _ in range(args.repeat):
-            for k, read in readers.items():
-                t = time.perf_counter()
-                answers[k] = read(photos[ph.path])
-                lat[k].append((time.perf_counter() - t) * 1e3)
+        for k, read in readers.items():
+            lat[k], answers[k] = timed(read, photos[ph.path], args.repeat)
         for k in readers:
             codes, backs, boxes = answers[k]
             results[k].append(PhotoResult(ph.name, ph.kind, Counter(ph.tiles), counted(ph, codes, boxes),
@@ -82,13 +95,8 @@ def main() -> int:
 
     big = twelve_mp(photos[labelled[0].path])
     big_lat: dict[str, list[float]] = {k: [] for k in readers}
-    for read in readers.values():
-        read(big)
-    for _ in range(args.repeat):
-        for k, read in readers.items():
-            t = time.perf_counter()
-            read(big)
-            big_lat[k].append((time.perf_counter() - t) * 1e3)
+    for k, read in readers.items():
+        big_lat[k] = timed(read, big, args.repeat)[0]
 
     print("\n== side by side")
     kinds = sorted({r.kind for r in results["tenbou"]}) + ["all"]
