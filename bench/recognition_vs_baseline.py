@@ -116,6 +116,11 @@ def main() -> int:
               for a, b in zip(results["tenbou"], results["baseline"])]
     print(f"latency ratio tenbou/baseline: {statistics.median(ratios):.2f} (median over photos), "
           f"{med['tenbou'] / med['baseline']:.2f} (ratio of the medians)")
+    # issue 19: ahead of the baseline on every kind of photo, not only overall
+    by_kind = {kind: statistics.median(q for q, r in zip(ratios, results["tenbou"]) if r.kind == kind)
+               for kind in kinds if kind != "all"}
+    print("latency ratio by kind (median over photos): "
+          + ", ".join(f"{kind} {q:.2f}" for kind, q in by_kind.items()))
     b12 = {k: statistics.median(v) for k, v in big_lat.items()}
     print(f"{'12 MP photo latency ms':<28}{b12['tenbou']:>10.1f}{b12['baseline']:>10.1f}   ratio {b12['tenbou'] / b12['baseline']:.2f}")
     print(f"(cores: {os.cpu_count()}, repeat {args.repeat}, numpy {np.__version__})")
