@@ -546,3 +546,46 @@ def test_a_tap_while_the_phone_checks_the_table_is_not_lost(phone, live_server):
     _open_with_check_held(page, table_id)
     expect(page.locator('[data-testid="seat-score-0"]')).to_have_text("33000")
     assert page.evaluate("document.querySelector('[data-testid=\"share\"]').dataset.mark || null") is None
+
+
+def test_news_from_the_server_waits_for_the_finger_on_a_button(phone, live_server):
+    """Another phone's hand comes in while this player's finger is on "share": the board is drawn
+    again only after the finger is lifted, so the button pressed is the one that gets the tap (drawn
+    at once, the new button under the finger never gets the click, and no sheet opens)."""
+    page, console = phone
+    table_id = create_table(page)
+    page.goto("/#/tables")
+    stored = page.evaluate(f"JSON.parse(localStorage.getItem('tenbou.tables'))['{table_id}']")
+    resp = page.request.post(f"{live_server}/api/tables/{table_id}/hands", data=json.dumps(
+        {"result": "draw", "tenpai": [0], "riichi": [], "nagashi": []}),
+        headers={"Content-Type": "application/json", "Authorization": f"Bearer {stored['edit_token']}",
+                 "If-Match": f'"{stored["table"]["version"]}"'})
+    assert resp.ok, resp.text()
+    held = []
+    page.route(f"**/api/tables/{table_id}", lambda route: held.append(route))
+    page.evaluate(f"location.hash = '#/table/{table_id}'")
+    share = page.locator('[data-testid="share"]')
+    expect(share).to_be_visible()
+    deadline = time.monotonic() + 10
+    while not held and time.monotonic() < deadline:
+        page.wait_for_timeout(20)
+    assert held, "the table screen did not ask the server"
+    page.evaluate("document.querySelector('[data-testid=\"share\"]').dataset.mark = 'pressed'")
+    share.scroll_into_view_if_needed()
+    box = share.bounding_box()
+    assert box
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    with page.expect_response(f"**/api/tables/{table_id}"):
+        held[0].continue_()
+    page.unroute(f"**/api/tables/{table_id}")
+    # the news is in (a draw, Aiko alone tenpai: 30000 -> 33000), and waits while the finger is
+    # down (at most 5 s: util.whenReleased)
+    page.wait_for_timeout(300)
+    assert page.evaluate("document.querySelector('[data-testid=\"share\"]').dataset.mark || null") == "pressed"
+    assert page.locator('[data-testid="seat-score-0"]').text_content() == "30000"
+    page.mouse.up()
+    expect(page.locator('[data-testid="qr"]')).to_have_count(1)
+    expect(page.locator('[data-testid="seat-score-0"]')).to_have_text("33000")
+    assert page.evaluate("document.querySelector('[data-testid=\"share\"]').dataset.mark || null") is None
+    assert console.unexpected() == []

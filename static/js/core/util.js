@@ -121,6 +121,48 @@ export function sheet(title, { onclose } = {}) {
   return { dialog, body, foot, close };
 }
 
+/** Redraws a screen did not ask for (a poll brought the server's news) wait while a finger or the
+ * mouse is pressed on `el`, until the click that follows has been dispatched: a button replaced
+ * between a press and its release never gets the tap. `soon(fn)` runs `fn` at once when nothing
+ * is pressed, else once after the release (the last `fn` given wins); a press held longer than
+ * `holdMs` (a finger resting on the screen) lets it run anyway. `stop()` removes the listeners.
+ * @param {Element} el @param {number} [holdMs]
+ * @returns {{soon: (fn: () => void) => void, stop: () => void}} */
+export function whenReleased(el, holdMs = 5000) {
+  let pressed = false;
+  /** @type {(() => void) | null} */ let pending = null;
+  /** @type {ReturnType<typeof setTimeout> | undefined} */ let timer;
+  const run = () => {
+    clearTimeout(timer);
+    pressed = false;
+    const fn = pending;
+    pending = null;
+    if (fn) fn();
+  };
+  const after = (ms) => { clearTimeout(timer); timer = setTimeout(run, ms); };
+  const down = () => { pressed = true; after(holdMs); };
+  // the click comes after the pointer's "up", in the same task for a mouse and soon after for a
+  // finger; it bubbles to the document after the button's own handler has run
+  const up = () => { if (pressed) after(250); };
+  const clicked = () => { if (pressed) after(0); };
+  const cancel = () => { if (pressed) run(); };  // the browser took the gesture (a scroll): no click comes
+  el.addEventListener("pointerdown", down);
+  document.addEventListener("pointerup", up);
+  document.addEventListener("click", clicked);
+  document.addEventListener("pointercancel", cancel);
+  return {
+    soon(fn) { if (pressed) pending = fn; else fn(); },
+    stop() {
+      clearTimeout(timer);
+      pending = null;
+      el.removeEventListener("pointerdown", down);
+      document.removeEventListener("pointerup", up);
+      document.removeEventListener("click", clicked);
+      document.removeEventListener("pointercancel", cancel);
+    },
+  };
+}
+
 export function fmtTime(ms) {
   return new Date(ms).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
 }

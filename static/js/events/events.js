@@ -1,7 +1,7 @@
 // @ts-check
 // Events (club nights, league seasons): create one, seat its rounds, follow its games, and show
 // the standings, statistics and charts. Talks to /api/events; the games are ordinary tables.
-import { h, clear, segmented, toast, sheet } from "../core/util.js";
+import { h, clear, segmented, toast, sheet, whenReleased } from "../core/util.js";
 import { api, ApiError, OfflineError, rulesets, yakuNames } from "../core/api.js";
 import { lineChart, placeBars } from "../core/charts.js";
 import { qrSvg } from "../core/qr.js";
@@ -90,6 +90,7 @@ export async function eventScreen(view, key, params) {
   const token = params.get("token");
   if (token) entry = store.saveEvent({ id: key, organiser_token: token });
   const body = h("div");
+  const pressed = whenReleased(body);  // the server's news is drawn after a finger is lifted, not under it
   const names = await yakuNames().catch(() => ({}));
 
   async function load() {
@@ -290,7 +291,7 @@ export async function eventScreen(view, key, params) {
 
   async function tick() {
     if (stopped) return;
-    try { if (document.visibilityState === "visible" && (await load())) render(); } catch { /* keep the last state */ }
+    try { if (document.visibilityState === "visible" && (await load())) pressed.soon(render); } catch { /* keep the last state */ }
     clearTimeout(timer);
     if (!stopped) timer = setTimeout(tick, POLL_MS);
   }
@@ -300,13 +301,13 @@ export async function eventScreen(view, key, params) {
   if (ev) render(); else clear(body, h("p", { class: "card" }, t("event.loading")));
   let changed;
   try { changed = await load(); } catch (err) {
-    if (!ev) { clear(body, h("div", { class: "banner error", role: "alert" }, err instanceof ApiError && err.status === 404 ? t("event.no_such") : errorText(err))); return null; }
+    if (!ev) { clear(body, h("div", { class: "banner error", role: "alert" }, err instanceof ApiError && err.status === 404 ? t("event.no_such") : errorText(err))); pressed.stop(); return null; }
     changed = false;
   }
   if (token) history.replaceState(null, "", `#/event/${ev.id}`);
-  // drawn again only if the server's copy differs from the phone's: a button replaced between a
-  // finger's down and up never gets the tap
-  if (changed || !drawn || token) render();
+  // drawn again only if the server's copy differs from the phone's, and not under a finger: a
+  // button replaced between a finger's down and up never gets the tap
+  if (changed || !drawn || token) pressed.soon(render);
   timer = setTimeout(tick, POLL_MS);
-  return () => { stopped = true; clearTimeout(timer); };
+  return () => { stopped = true; clearTimeout(timer); pressed.stop(); };
 }

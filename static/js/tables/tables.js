@@ -1,7 +1,7 @@
 // @ts-check
 // Tables: create, join, the scoreboard, recording hands (online or queued offline), history,
 // corrections, standings, sharing and export. Talks to /api/tables.
-import { h, clear, segmented, chip, sheet, toast, points, fmtTime } from "../core/util.js";
+import { h, clear, segmented, chip, sheet, toast, points, fmtTime, whenReleased } from "../core/util.js";
 import { api, ApiError, OfflineError, rulesets, ruleValues, yakuNames } from "../core/api.js";
 import { createHandEditor, emptyHand } from "../core/hand-editor.js";
 import { createConditions, defaultConditions, placeError } from "../core/conditions.js";
@@ -195,7 +195,10 @@ export async function tableScreen(view, key, params) {
   let tokenChoice = null;     // another edit token from a link, waiting for the player's choice
 
   const body = h("div");
-  const rerender = () => render();
+  // what the screen draws again by itself (the server's news, the queue sent, the board replayed
+  // offline) waits for a finger lifted: the button it holds is not replaced under it
+  const pressed = whenReleased(body);
+  const rerender = () => pressed.soon(render);
   listeners.add(rerender);
 
   async function load() {
@@ -224,7 +227,7 @@ export async function tableScreen(view, key, params) {
     if (stopped || busy) return;
     busy = true;
     try {
-      if (document.visibilityState === "visible" && (await load())) render();
+      if (document.visibilityState === "visible" && (await load())) pressed.soon(render);
       // hands queued while the server could not take them (offline, or a 502/503/504) go in by themselves
       if (store.queue().some((q) => q.table === (table && table.id) && !q.conflict && !q.error)) flushQueue();
     } catch { /* keep the last state on a passing error */ } finally {
@@ -815,13 +818,13 @@ export async function tableScreen(view, key, params) {
   // a link with another edit token never replaces the one this phone has: the player chooses
   if (token && entry && entry.edit_token && entry.edit_token !== token) tokenChoice = token;
   if (token && location.hash.includes("token=")) history.replaceState(null, "", `#/table/${table ? table.id : key}`);
-  // the board drawn from this phone's copy is drawn again only if the server's differs: a button
-  // replaced between a finger's down and up never gets the tap
-  if (changed || !drawn || token) render();
+  // the board drawn from this phone's copy is drawn again only if the server's differs, and not
+  // under a finger: a button replaced between a finger's down and up never gets the tap
+  if (changed || !drawn || token) pressed.soon(render);
   flushQueue();
   timer = setTimeout(tick, POLL_MS);
   // back to the app after the phone slept: fetch at once rather than at the next tick
   const wake = () => { if (document.visibilityState === "visible") { clearTimeout(timer); tick(); } };
   document.addEventListener("visibilitychange", wake);
-  return () => { stopped = true; clearTimeout(timer); listeners.delete(rerender); document.removeEventListener("visibilitychange", wake); };
+  return () => { stopped = true; clearTimeout(timer); pressed.stop(); listeners.delete(rerender); document.removeEventListener("visibilitychange", wake); };
 }
