@@ -140,10 +140,8 @@ def decode(out: Sequence[float], gh: int, gw: int, threshold: float = 0.3, max_b
     else:
         cut = math.log(threshold / (1 - threshold))  # compare logits: the sigmoid is monotonic
     peaks: list[tuple[float, int]] = []
-    for i in range(plane):
+    for i in [i for i, v in enumerate(out[:plane]) if v >= cut]:  # the few cells above the cut, in one pass
         v = out[i]
-        if v < cut:
-            continue
         y, x = divmod(i, gw)
         peak = True
         for dy in (-1, 0, 1):
@@ -173,9 +171,9 @@ def decode(out: Sequence[float], gh: int, gw: int, threshold: float = 0.3, max_b
 
 
 def iou(a: Sequence[float], b: Sequence[float]) -> float:
-    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    inter = ix * iy
+    ix = (a[2] if a[2] < b[2] else b[2]) - (a[0] if a[0] > b[0] else b[0])  # min and max written out: a hot path
+    iy = (a[3] if a[3] < b[3] else b[3]) - (a[1] if a[1] > b[1] else b[1])
+    inter = ix * iy if ix > 0.0 and iy > 0.0 else 0.0
     union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
     return inter / max(union, 1e-6)
 
@@ -187,9 +185,16 @@ def _best_first(scores: Sequence[float]) -> list[int]:
 def nms(boxes: Sequence[Sequence[float]], scores: Sequence[float], threshold: float) -> list[int]:
     """Indices of the boxes kept by greedy non-maximum suppression, best score first."""
     keep: list[int] = []
+    kept: list[Sequence[float]] = []
     for j in _best_first(scores):
-        if all(iou(boxes[i], boxes[j]) <= threshold for i in keep):
+        b = boxes[j]
+        # `iou` inline, and only for boxes that overlap (it is 0 for the others): the same numbers
+        for a in kept:
+            if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3] and iou(a, b) > threshold:
+                break
+        else:
             keep.append(j)
+            kept.append(b)
     return keep
 
 

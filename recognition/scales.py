@@ -112,10 +112,15 @@ def tile_size(boxes: Sequence[Box], rule: ScaleRule = DEFAULT_RULE) -> float | N
     if not sized:
         return None
     spread = math.log(rule.cluster)
+    # |log(t / s)| <= spread, the logarithm taken only near the band's edges (an ulp either way)
+    near_lo, near_hi = math.exp(-spread) * (1 - 1e-9), math.exp(spread) * (1 + 1e-9)
+    in_lo, in_hi = math.exp(-spread) * (1 + 1e-9), math.exp(spread) * (1 - 1e-9)
+
     best: tuple[float, float] | None = None
     best_members: list[tuple[float, float]] = []
     for s, _ in sized:
-        members = [(t, w) for t, w in sized if abs(math.log(t / s)) <= spread]
+        members = [(t, w) for t, w in sized
+                   if near_lo <= t / s <= near_hi and (in_lo <= t / s <= in_hi or abs(math.log(t / s)) <= spread)]
         weight = sum(w for _, w in members)
         if best is None or (weight, s) > best:
             best = (weight, s)
@@ -238,9 +243,18 @@ def _union(a: Sequence[float], b: Sequence[float], score: float) -> Box:
 
 def _gap(a: Sequence[float], b: Sequence[float]) -> float:
     """The distance between two boxes (0 when they touch or overlap)."""
-    dx = max(a[0] - b[2], b[0] - a[2], 0.0)
-    dy = max(a[1] - b[3], b[1] - a[3], 0.0)
-    return math.hypot(dx, dy)
+    # max(..., 0.0) and hypot written out: this runs for every pair of boxes, many times a photo
+    dx = a[0] - b[2]
+    d = b[0] - a[2]
+    if d > dx:
+        dx = d
+    dy = a[1] - b[3]
+    d = b[1] - a[3]
+    if d > dy:
+        dy = d
+    if dx <= 0.0:
+        return dy if dy > 0.0 else 0.0
+    return dx if dy <= 0.0 else math.hypot(dx, dy)
 
 
 def merge_fragments(boxes: Sequence[Box], size: float | None = None, small: float = 0.6,
