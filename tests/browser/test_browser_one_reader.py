@@ -224,3 +224,35 @@ def test_the_camera_says_a_frame_is_out_of_focus(phone):
     }""")
     assert [w for w, _ in said] == ["focus", "count", "hold", "differ", "none"]
     assert said[0][1].startswith("Out of focus") and said[1][1] == "11 tiles, 3 more"
+
+
+CROPS = """async ({rgb, w, h, boxes}) => {
+  const { squareCrops } = await import("/static/js/photo/frame-tensors.js");
+  return Array.from(squareCrops(new Uint8Array(rgb), w, h, boxes, 64, 1.2));
+}"""
+
+
+def test_the_phone_cuts_the_crops_the_server_cuts(phone):
+    """static/js/photo/frame-tensors.js cuts the classifier's crops as recognition/preprocess.py
+    does, for a tile of ordinary size (bilinear) and for tiles so large that the crop's square is
+    first shrunk by area (a close-up), one of them cut by the photo's edge: the same pixels within
+    the rounding of two implementations of the same filters."""
+    from recognition.preprocess import square_crops, to_nchw
+
+    page, _ = phone
+    page.goto("/#/score")
+    rng = np.random.default_rng(5)
+    h, w = 240, 320
+    yy, xx = np.mgrid[0:h, 0:w]
+    img = np.stack([(xx * 0.7 + 40 * np.sin(yy / 9.0)) % 256, (yy * 0.9 + 30 * np.cos(xx / 7.0)) % 256,
+                    (xx + yy) * 0.4 % 256], -1)
+    img = np.clip(img + rng.normal(0, 6, img.shape), 0, 255).astype(np.uint8)
+    boxes = [[100.0, 80.0, 130.5, 122.0],      # 42 px: read as it is
+             [60.0, 30.0, 200.0, 220.0],       # 190 px: shrunk by area first
+             [-20.0, 150.0, 150.0, 250.0]]     # 170 px, past the left and bottom edges
+    server = to_nchw(square_crops(img, np.array(boxes, np.float32), 64, 1.2))
+    phone_crops = np.array(page.evaluate(CROPS, {"rgb": img.ravel().tolist(), "w": w, "h": h, "boxes": boxes}),
+                           np.float32).reshape(server.shape)
+    diff = np.abs(phone_crops - server) * 255
+    assert diff.mean() < 1.0, diff.reshape(3, -1).mean(1)
+    assert np.percentile(diff, 99) <= 3, np.percentile(diff.reshape(3, -1), 99, axis=1)
