@@ -57,14 +57,12 @@ def square_crops(image: np.ndarray, boxes: np.ndarray, size: int = CROP_SIZE,
         s = size / side
         m = np.array([[s, 0, size / 2 - s * cx], [0, s, size / 2 - s * cy]], np.float32)
         interp = cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR
-        if s < 0.5:  # warpAffine has no area filter: pre-shrink the crop's square first
-            k = s * 1.5
-            # the square and two pixels of the shrunk copy around it (the bilinear taps at its edge)
-            half = side / 2 + 2 / k
-            x0, y0 = int(max(cx - half, 0)), int(max(cy - half, 0))
-            x3, y3 = int(min(cx + half, image.shape[1])), int(min(cy + half, image.shape[0]))
+        if s < 0.5:  # warpAffine has no area filter: pre-shrink the region first
+            x0, y0 = int(max(cx - side, 0)), int(max(cy - side, 0))
+            x3, y3 = int(min(cx + side, image.shape[1])), int(min(cy + side, image.shape[0]))
             if x3 > x0 and y3 > y0:
                 region = image[y0:y3, x0:x3]
+                k = s * 1.5
                 small = cv2.resize(region, (max(1, int(region.shape[1] * k)), max(1, int(region.shape[0] * k))),
                                    interpolation=cv2.INTER_AREA)
                 kx, ky = small.shape[1] / region.shape[1], small.shape[0] / region.shape[0]

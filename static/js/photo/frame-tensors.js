@@ -118,14 +118,13 @@ export function squareCrops(rgb, w, h, boxes, size = 64, context = 1.2) {
     let src = rgb;
     let sw = w, sh = h, ox = size / 2 - s * cx, oy = size / 2 - s * cy, sx = s, sy = s;
     if (s < 0.5) {
-      // the crop's square and two pixels of the shrunk copy around it (the bilinear taps at its edge)
-      const k = s * 1.5, half = side / 2 + 2 / k;
-      const rx0 = Math.trunc(Math.max(cx - half, 0)), ry0 = Math.trunc(Math.max(cy - half, 0));
-      const rx3 = Math.trunc(Math.min(cx + half, w)), ry3 = Math.trunc(Math.min(cy + half, h));
+      const rx0 = Math.trunc(Math.max(cx - side, 0)), ry0 = Math.trunc(Math.max(cy - side, 0));
+      const rx3 = Math.trunc(Math.min(cx + side, w)), ry3 = Math.trunc(Math.min(cy + side, h));
       if (rx3 > rx0 && ry3 > ry0) {
         const rw = rx3 - rx0, rh = ry3 - ry0;
         const region = new Uint8Array(rw * rh * 3);
         for (let y = 0; y < rh; y++) region.set(rgb.subarray(((ry0 + y) * w + rx0) * 3, ((ry0 + y) * w + rx3) * 3), y * rw * 3);
+        const k = s * 1.5;
         const nw = Math.max(1, Math.trunc(rw * k)), nh = Math.max(1, Math.trunc(rh * k));
         src = resizeArea(region, rw, rh, 3, nw, nh);
         const kx = nw / rw, ky = nh / rh;
