@@ -206,14 +206,19 @@ def drop_duplicates(boxes: Sequence[Sequence[float]], scores: Sequence[float], t
     `codes` (each box's reading) and `same_contain`: two boxes read as the same tile where the
     smaller lies over the other for `same_contain` of its area are one tile too."""
     keep: list[int] = []
+    # boxes apart (no overlap) repeat nothing, unless a bound of 0 or less makes any pair a repeat
+    apart_differ = threshold >= 0 and contain >= 0 and (same_contain is None or same_contain > 0)
     for j in _best_first(scores):
         b = boxes[j]
         area = max((b[2] - b[0]) * (b[3] - b[1]), 1e-6)
         dup = False
         for i in keep:
             a = boxes[i]
-            ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-            iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+            ix = (a[2] if a[2] < b[2] else b[2]) - (a[0] if a[0] > b[0] else b[0])  # min, max written out
+            iy = (a[3] if a[3] < b[3] else b[3]) - (a[1] if a[1] > b[1] else b[1])
+            if (ix <= 0.0 or iy <= 0.0) and apart_differ:
+                continue
+            ix, iy = max(0.0, ix), max(0.0, iy)
             if (iou(a, b) > threshold or ix * iy / area > contain
                     or (codes is not None and same_contain is not None and codes[i] == codes[j]
                         and ix * iy / min(area, max((a[2] - a[0]) * (a[3] - a[1]), 1e-6)) >= same_contain)):
@@ -554,7 +559,7 @@ GROWN_MOST = 14  # boxes read again grown, at most (the least sure first): a han
 def _as_tile(p: Sequence[float], reject: int) -> tuple[int, float]:
     """The tile a reading reads, and how surely given that it is a tile (no-tile left out)."""
     q = [0.0 if k == reject else float(v) for k, v in enumerate(p)]
-    top = max(range(len(q)), key=lambda k: (q[k], -k))
+    top = q.index(max(q))  # the first of equals
     return top, q[top] / max(sum(q), 1e-9)
 
 

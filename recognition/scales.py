@@ -334,7 +334,8 @@ def groups(boxes: Sequence[Box], size: float | None = None, reach: float = 0.35)
         size = tile_size(boxes)
     if size is None:
         return [[i] for i in range(len(boxes))]
-    return clusters(len(boxes), lambda i, j: _gap(boxes[i], boxes[j]) < reach * size)
+    near = reach * size
+    return clusters(len(boxes), lambda i, j: _gap(boxes[i], boxes[j]) < near)
 
 
 def clusters(n: int, joined: Callable[[int, int], bool]) -> list[list[int]]:
@@ -350,8 +351,9 @@ def clusters(n: int, joined: Callable[[int, int], bool]) -> list[list[int]]:
 
     for i in range(n):
         for j in range(i + 1, n):
-            if joined(i, j):
-                parent[find(i)] = find(j)
+            root = find(i)  # a pair already in one group need not be asked (the groups are the same)
+            if root != find(j) and joined(i, j):
+                parent[root] = find(j)
     out: dict[int, list[int]] = {}
     for i in range(n):
         out.setdefault(find(i), []).append(i)
@@ -669,7 +671,8 @@ def far_apart(boxes: Sequence[Box], kept: Sequence[int], reach: float = 5.0, lea
     size = tile_size([boxes[i] for i in kept])
     if size is None:
         return []
-    return [c for c in kept if min(_gap(boxes[c], boxes[k]) for k in kept if k != c) > reach * size]
+    far = reach * size
+    return [c for c in kept if all(_gap(boxes[c], boxes[k]) > far for k in kept if k != c)]
 
 
 def specks(boxes: Sequence[Box], kept: Sequence[int], confidences: Sequence[float], share: float = 0.6,
