@@ -176,6 +176,15 @@ def screenshot(page, name: str, full_page: bool = False) -> Path:
     return path
 
 
+def press(page, locator) -> None:
+    """Put a finger (the mouse) down on `locator`'s centre and leave it there: `page.mouse.up()` lifts it."""
+    locator.scroll_into_view_if_needed()
+    box = locator.bounding_box()
+    assert box, "nothing to press"
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+
+
 def unlabelled_controls(page) -> list[str]:
     """Controls with no accessible name (aria-label, label, text or image alt)."""
     return page.evaluate("""() => [...document.querySelectorAll('button, a[href], input, select, textarea, [role=button]')]

@@ -8,7 +8,7 @@ import time
 
 from playwright.sync_api import expect
 
-from .conftest import new_phone, screenshot, unlabelled_controls
+from .conftest import new_phone, press, screenshot, unlabelled_controls
 
 PLAYERS = ["Aiko", "Ben", "Chie", "Dan", "Emi", "Fumi", "Goro", "Hana"]
 
@@ -390,11 +390,7 @@ def test_news_from_the_server_waits_for_the_finger_on_a_button(phone, live_serve
         page.wait_for_timeout(50)
     assert held, "the event page did not ask for what changed"
     page.evaluate("document.querySelector('[data-testid=\"event-share\"]').dataset.mark = 'pressed'")
-    share.scroll_into_view_if_needed()
-    box = share.bounding_box()
-    assert box
-    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    page.mouse.down()
+    press(page, share)
     with page.expect_response("**/changes?since=*") as answer:
         held[0].continue_()
     page.unroute("**/changes?since=*")

@@ -9,7 +9,7 @@ import time
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import new_phone, screenshot, unlabelled_controls
+from .conftest import new_phone, press, screenshot, unlabelled_controls
 from .tables_helpers import NAMES, api_table, create_table, expect_board, open_sheet, record_ron, save
 
 
@@ -501,9 +501,9 @@ def test_an_event_games_next_game_is_left_to_the_organiser(phone, live_server):
     assert console.unexpected() == []
 
 
-def _open_with_check_held(page, table_id):
-    """Open the table screen from this phone's copy while its first check with the server waits;
-    mark the share button then drawn, and let the check go."""
+def _hold_first_check(page, table_id, mark: str):
+    """Open the table screen from this phone's copy and hold its first check with the server; mark
+    the share button then drawn with `mark`. Returns the held route."""
     held = []
     page.route(f"**/api/tables/{table_id}", lambda route: held.append(route))
     page.evaluate(f"location.hash = '#/table/{table_id}'")
@@ -512,13 +512,31 @@ def _open_with_check_held(page, table_id):
     while not held and time.monotonic() < deadline:
         page.wait_for_timeout(20)
     assert held, "the table screen did not ask the server"
-    page.evaluate("document.querySelector('[data-testid=\"share\"]').dataset.mark = 'drawn before the check'")
+    page.evaluate(f"document.querySelector('[data-testid=\"share\"]').dataset.mark = '{mark}'")
+    return held[0]
+
+
+def _let_go(page, table_id, route):
     with page.expect_response(f"**/api/tables/{table_id}"):
-        held[0].continue_()
+        route.continue_()
     page.unroute(f"**/api/tables/{table_id}")
     # a 304 changes nothing the test can wait for: the answer is handled within a few of the page's
     # tasks (a wait too short could only let the old redraw pass unseen, never fail the new code)
     page.wait_for_timeout(300)
+
+
+def _share_mark(page):
+    return page.evaluate("document.querySelector('[data-testid=\"share\"]').dataset.mark || null")
+
+
+def _draw_on_another_phone(page, live_server, table_id):
+    """Another phone records a draw, Aiko alone tenpai (30000 -> 33000), with this phone's token."""
+    stored = page.evaluate(f"JSON.parse(localStorage.getItem('tenbou.tables'))['{table_id}']")
+    resp = page.request.post(f"{live_server}/api/tables/{table_id}/hands", data=json.dumps(
+        {"result": "draw", "tenpai": [0], "riichi": [], "nagashi": []}),
+        headers={"Content-Type": "application/json", "Authorization": f"Bearer {stored['edit_token']}",
+                 "If-Match": f'"{stored["table"]["version"]}"'})
+    assert resp.ok, resp.text()
 
 
 def test_a_tap_while_the_phone_checks_the_table_is_not_lost(phone, live_server):
@@ -528,24 +546,18 @@ def test_a_tap_while_the_phone_checks_the_table_is_not_lost(phone, live_server):
     page, _ = phone
     table_id = create_table(page)
     page.goto("/#/tables")
-    _open_with_check_held(page, table_id)
-    mark = page.evaluate("document.querySelector('[data-testid=\"share\"]').dataset.mark || null")
-    assert mark == "drawn before the check"
+    _let_go(page, table_id, _hold_first_check(page, table_id, "drawn before the check"))
+    assert _share_mark(page) == "drawn before the check"
     page.click('[data-testid="share"]')
     expect(page.locator('[data-testid="qr"]')).to_have_count(1)
     page.keyboard.press("Escape")
 
     # another phone records a draw while this one is on the tables list: the board is drawn again
     page.goto("/#/tables")
-    stored = page.evaluate(f"JSON.parse(localStorage.getItem('tenbou.tables'))['{table_id}']")
-    resp = page.request.post(f"{live_server}/api/tables/{table_id}/hands", data=json.dumps(
-        {"result": "draw", "tenpai": [0], "riichi": [], "nagashi": []}),
-        headers={"Content-Type": "application/json", "Authorization": f"Bearer {stored['edit_token']}",
-                 "If-Match": f'"{stored["table"]["version"]}"'})
-    assert resp.ok, resp.text()
-    _open_with_check_held(page, table_id)
+    _draw_on_another_phone(page, live_server, table_id)
+    _let_go(page, table_id, _hold_first_check(page, table_id, "drawn before the check"))
     expect(page.locator('[data-testid="seat-score-0"]')).to_have_text("33000")
-    assert page.evaluate("document.querySelector('[data-testid=\"share\"]').dataset.mark || null") is None
+    assert _share_mark(page) is None
 
 
 def test_news_from_the_server_waits_for_the_finger_on_a_button(phone, live_server):
@@ -555,37 +567,15 @@ def test_news_from_the_server_waits_for_the_finger_on_a_button(phone, live_serve
     page, console = phone
     table_id = create_table(page)
     page.goto("/#/tables")
-    stored = page.evaluate(f"JSON.parse(localStorage.getItem('tenbou.tables'))['{table_id}']")
-    resp = page.request.post(f"{live_server}/api/tables/{table_id}/hands", data=json.dumps(
-        {"result": "draw", "tenpai": [0], "riichi": [], "nagashi": []}),
-        headers={"Content-Type": "application/json", "Authorization": f"Bearer {stored['edit_token']}",
-                 "If-Match": f'"{stored["table"]["version"]}"'})
-    assert resp.ok, resp.text()
-    held = []
-    page.route(f"**/api/tables/{table_id}", lambda route: held.append(route))
-    page.evaluate(f"location.hash = '#/table/{table_id}'")
-    share = page.locator('[data-testid="share"]')
-    expect(share).to_be_visible()
-    deadline = time.monotonic() + 10
-    while not held and time.monotonic() < deadline:
-        page.wait_for_timeout(20)
-    assert held, "the table screen did not ask the server"
-    page.evaluate("document.querySelector('[data-testid=\"share\"]').dataset.mark = 'pressed'")
-    share.scroll_into_view_if_needed()
-    box = share.bounding_box()
-    assert box
-    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    page.mouse.down()
-    with page.expect_response(f"**/api/tables/{table_id}"):
-        held[0].continue_()
-    page.unroute(f"**/api/tables/{table_id}")
-    # the news is in (a draw, Aiko alone tenpai: 30000 -> 33000), and waits while the finger is
-    # down (at most 5 s: util.whenReleased)
-    page.wait_for_timeout(300)
-    assert page.evaluate("document.querySelector('[data-testid=\"share\"]').dataset.mark || null") == "pressed"
+    _draw_on_another_phone(page, live_server, table_id)
+    route = _hold_first_check(page, table_id, "pressed")
+    press(page, page.locator('[data-testid="share"]'))
+    _let_go(page, table_id, route)
+    # the news is in, and waits while the finger is down (at most 5 s: util.whenReleased)
+    assert _share_mark(page) == "pressed"
     assert page.locator('[data-testid="seat-score-0"]').text_content() == "30000"
     page.mouse.up()
     expect(page.locator('[data-testid="qr"]')).to_have_count(1)
     expect(page.locator('[data-testid="seat-score-0"]')).to_have_text("33000")
-    assert page.evaluate("document.querySelector('[data-testid=\"share\"]').dataset.mark || null") is None
+    assert _share_mark(page) is None
     assert console.unexpected() == []
