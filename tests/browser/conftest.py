@@ -176,13 +176,20 @@ def screenshot(page, name: str, full_page: bool = False) -> Path:
     return path
 
 
-def press(page, locator) -> None:
-    """Put a finger (the mouse) down on `locator`'s centre and leave it there: `page.mouse.up()` lifts it."""
+def press(page, locator, touch: bool = False):
+    """Put a finger down on `locator`'s centre (a touch, through Chromium's DevTools protocol, or
+    the mouse's button) and leave it there; returns the function that lifts it."""
     locator.scroll_into_view_if_needed()
     box = locator.bounding_box()
     assert box, "nothing to press"
-    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    page.mouse.down()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    if not touch:
+        page.mouse.move(x, y)
+        page.mouse.down()
+        return page.mouse.up
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+    return lambda: cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
 
 
 def unlabelled_controls(page) -> list[str]:

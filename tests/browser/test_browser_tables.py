@@ -569,12 +569,12 @@ def test_news_from_the_server_waits_for_the_finger_on_a_button(phone, live_serve
     page.goto("/#/tables")
     _draw_on_another_phone(page, live_server, table_id)
     route = _hold_first_check(page, table_id, "pressed")
-    press(page, page.locator('[data-testid="share"]'))
+    lift = press(page, page.locator('[data-testid="share"]'), touch=True)
     _let_go(page, table_id, route)
     # the news is in, and waits while the finger is down (at most 5 s: util.whenReleased)
     assert _share_mark(page) == "pressed"
     assert page.locator('[data-testid="seat-score-0"]').text_content() == "30000"
-    page.mouse.up()
+    lift()
     expect(page.locator('[data-testid="qr"]')).to_have_count(1)
     expect(page.locator('[data-testid="seat-score-0"]')).to_have_text("33000")
     assert _share_mark(page) is None
