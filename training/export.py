@@ -50,8 +50,7 @@ def main() -> None:
     os.makedirs(args.models, exist_ok=True)
     torch.manual_seed(0)
 
-    cls = Classifier()
-    cls.load_state_dict(torch.load(os.path.join(args.work, "classifier.pt"), weights_only=True))
+    cls = Classifier.from_state(torch.load(os.path.join(args.work, "classifier.pt"), weights_only=True))
     _export(ClassifierWithSharpness(cls), torch.zeros(2, 3, CROP_SIZE, CROP_SIZE),
             os.path.join(args.models, "classifier.onnx"),
             {"image": {0: "n"}, "output": {0: "n"}, "sharpness": {0: "n"}},

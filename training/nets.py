@@ -70,26 +70,68 @@ class Detector(nn.Module):
         return self.head(p)
 
 
+WIDTHS = (24, 32, 48, 48, 96, 96, 160, 160)  # the classifier's convolutions' output channels, in order
+SMALL_WIDTHS = (16, 24, 32, 40, 64, 80, 128, 160)  # stage 2g's, distilled (models/README.md, "A smaller classifier")
+
+
 class Classifier(nn.Module):
     """Square crop (n, 3, 64, 64) -> (n, len(CLASSES) + 4): tile class logits, then the four
-    orientation logits (where the top of the tile points)."""
+    orientation logits (where the top of the tile points). Eight 3x3 convolutions of `widths`
+    output channels, every other one halving the crop."""
 
-    def __init__(self) -> None:
+    def __init__(self, widths: tuple[int, ...] = WIDTHS) -> None:
         super().__init__()
+        if len(widths) != 8:
+            raise ValueError(f"a classifier has 8 convolutions, not {len(widths)}")
+        self.widths = tuple(int(w) for w in widths)
+        ins = (3,) + self.widths[:-1]
         self.norm = Normalise()
-        self.body = nn.Sequential(
-            conv_bn(3, 24, 2), conv_bn(24, 32),  # 32
-            conv_bn(32, 48, 2), conv_bn(48, 48),  # 16
-            conv_bn(48, 96, 2), conv_bn(96, 96),  # 8
-            conv_bn(96, 160, 2), conv_bn(160, 160),  # 4
-        )
+        self.body = nn.Sequential(*(conv_bn(i, o, 2 if k % 2 == 0 else 1) for k, (i, o) in enumerate(zip(ins, self.widths))))
         self.drop = nn.Dropout(0.2)
-        self.fc = nn.Linear(160, len(CLASSES) + len(ORIENTATIONS))
+        self.fc = nn.Linear(self.widths[-1], len(CLASSES) + len(ORIENTATIONS))
+
+    @classmethod
+    def from_state(cls, state: dict[str, torch.Tensor]) -> Classifier:
+        """A classifier of the widths `state` (a state dict) holds, its weights loaded."""
+        net = cls(tuple(int(state[f"body.{k}.0.weight"].shape[0]) for k in range(8)))
+        net.load_state_dict(state)
+        return net
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         x = self.body(self.norm(x))
         x = torch.flatten(F.adaptive_avg_pool2d(x, 1), 1)
         return self.fc(self.drop(x))
+
+
+@torch.no_grad()
+def prune(net: Classifier, widths: tuple[int, ...], crops: torch.Tensor) -> Classifier:
+    """A narrower classifier (`widths`) that starts as much like `net` as its channels allow: each
+    convolution keeps the output channels that carry most, judged on `crops` (n, 3, 64, 64) in
+    [0, 1] as a channel's mean activation (after its ReLU) times the summed weight the next layer
+    (the next convolution, or the last layer) gives it; the next layer keeps only those inputs.
+    A start for distillation (training.train_classifier --teacher), not a network to ship as is."""
+    if any(w > v for w, v in zip(widths, net.widths)):
+        raise ValueError(f"widths {widths} are not within {net.widths}")
+    net.eval()
+    acts = []
+    x = net.norm(crops)
+    for block in net.body:
+        x = block(x)
+        acts.append(x.mean(dim=(0, 2, 3)))
+    nexts = [net.body[k + 1][0].weight.abs().sum(dim=(0, 2, 3)) for k in range(7)] + [net.fc.weight.abs().sum(0)]
+    keep = [torch.sort(torch.argsort(a * w, descending=True)[:n]).values for a, w, n in zip(acts, nexts, widths)]
+    small = Classifier(widths)
+    into = torch.arange(3)
+    for k, (big, little) in enumerate(zip(net.body, small.body)):
+        conv, bn = big[0], big[1]
+        little[0].weight.copy_(conv.weight[keep[k]][:, into])
+        for name in ("weight", "bias", "running_mean", "running_var"):
+            getattr(little[1], name).copy_(getattr(bn, name)[keep[k]])
+        little[1].num_batches_tracked.copy_(bn.num_batches_tracked)
+        into = keep[k]
+    small.fc.weight.copy_(net.fc.weight[:, into])
+    small.fc.bias.copy_(net.fc.bias)
+    return small
 
 
 def sharpness(x: torch.Tensor) -> torch.Tensor:

@@ -16,7 +16,7 @@ import torch.nn.functional as F
 from training import distractors
 from training.common import Log, cosine_lr, make_deterministic
 from training.labels import CLASSES, NONE
-from training.nets import Classifier
+from training.nets import WIDTHS, Classifier, prune
 
 N_CLS = len(CLASSES)
 
@@ -188,6 +188,18 @@ def losses(logits: torch.Tensor, cls: torch.Tensor, orient: torch.Tensor, half: 
     return cls_loss, -(target * logp).sum(1).mean()
 
 
+def distillation(logits: torch.Tensor, teacher: torch.Tensor, temperature: float) -> torch.Tensor:
+    """How far the student's softened class and orientation distributions are from the teacher's
+    (Hinton et al., "Distilling the knowledge in a neural network", 2015): the KL divergence at
+    `temperature`, times its square so that its gradients keep their size as it changes."""
+    total = torch.zeros(())
+    for part in (slice(0, N_CLS), slice(N_CLS, None)):
+        t = F.softmax(teacher[:, part] / temperature, dim=1)
+        s = F.log_softmax(logits[:, part] / temperature, dim=1)
+        total = total + F.kl_div(s, t, reduction="batchmean")
+    return total * temperature * temperature
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--data", default="training/work/data")
@@ -220,6 +232,14 @@ def main() -> None:
     ap.add_argument("--clutter", choices=("basic", "wide", "focus"), default="basic",
                     help="which drawn non-tiles: wide adds keys, dominoes, playing cards, text, screens; "
                          "focus adds palms and more paper")
+    ap.add_argument("--widths", help="the convolutions' widths, 8 comma-separated numbers (default: the shipped "
+                                     "classifier's); narrower than --init's, that network is pruned to them first")
+    ap.add_argument("--teacher", help="a classifier's weights to distil from: its readings of each augmented batch "
+                                      "are taught beside the labels")
+    ap.add_argument("--kd", type=float, default=0.7, help="with --teacher, the distillation loss's share")
+    ap.add_argument("--temperature", type=float, default=2.0, help="with --teacher, the softening of both readings")
+    ap.add_argument("--blend", type=float, default=0.0,
+                    help="with --teacher, share of crops blended with another crop of the batch, taught the teacher's reading only")
     args = ap.parse_args()
     kinds = {"basic": distractors.KINDS, "wide": distractors.KINDS_WIDE, "focus": distractors.KINDS_FOCUS}[args.clutter]
     make_deterministic(args.seed, args.threads)
@@ -246,9 +266,21 @@ def main() -> None:
     counts = np.bincount(meta[train_idx, 0], minlength=N_CLS)
     log(f"{n} crops, {len(train_idx)} train, {n_val} val; per class min {counts.min()} max {counts.max()}")
 
-    net = Classifier()
+    widths = tuple(int(w) for w in args.widths.split(",")) if args.widths else WIDTHS
+    net = Classifier(widths)
     if args.init:
-        net.load_state_dict(torch.load(args.init, weights_only=True))
+        start = Classifier.from_state(torch.load(args.init, weights_only=True))
+        if start.widths == widths:
+            net = start
+        else:  # pruned on the first crops of the training set, as they are (no augmentation)
+            sample = torch.from_numpy(np.ascontiguousarray(crops[train_idx[:2048]])).permute(0, 3, 1, 2).float() / 255.0
+            net = prune(start, widths, sample)
+            log(f"pruned {start.widths} -> {widths}")
+    teacher = None
+    if args.teacher:
+        teacher = Classifier.from_state(torch.load(args.teacher, weights_only=True)).eval()
+        for p in teacher.parameters():
+            p.requires_grad_(False)
     opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=5e-4)
     rng = np.random.default_rng(args.seed)
     g = torch.Generator().manual_seed(args.seed)
@@ -292,9 +324,19 @@ def main() -> None:
             x = redden(x, m[:, 0], g, args.redden)
             for pg in opt.param_groups:
                 pg["lr"] = cosine_lr(step, total, args.lr, args.warmup)
+            plain = torch.ones(len(x), dtype=torch.bool)
+            if teacher is not None and args.blend > 0:  # some crops blended with others: the teacher's reading alone is taught
+                plain = torch.rand(len(x), generator=g) >= args.blend
+                share = 0.2 + 0.6 * torch.rand(len(x), 1, 1, 1, generator=g)
+                other = x[torch.randperm(len(x), generator=g)]
+                x = torch.where(plain[:, None, None, None], x, share * x + (1 - share) * other)
             logits = net(x)
-            lc, lo = losses(logits, m[:, 0], orient, m[:, 2])
+            lc, lo = losses(logits[plain], m[plain, 0], orient[plain], m[plain, 2])
             loss = lc + 0.3 * lo
+            if teacher is not None:
+                with torch.no_grad():
+                    taught = teacher(x)
+                loss = (1 - args.kd) * loss + args.kd * distillation(logits, taught, args.temperature)
             opt.zero_grad(set_to_none=True)
             loss.backward()
             opt.step()
