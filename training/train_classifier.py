@@ -241,6 +241,8 @@ def main() -> None:
     ap.add_argument("--blend", type=float, default=0.0,
                     help="with --teacher, share of crops blended with another crop of the batch, taught the teacher's reading only")
     args = ap.parse_args()
+    if not 0 <= args.blend < 1 or (args.blend and not args.teacher):
+        ap.error("--blend is a share from 0 to under 1, and needs --teacher (blends are taught the teacher's reading)")
     kinds = {"basic": distractors.KINDS, "wide": distractors.KINDS_WIDE, "focus": distractors.KINDS_FOCUS}[args.clutter]
     make_deterministic(args.seed, args.threads)
     log = Log(args.out + ".log")
@@ -340,7 +342,7 @@ def main() -> None:
             opt.zero_grad(set_to_none=True)
             loss.backward()
             opt.step()
-            run += [lc.item(), lo.item(), (logits[:, :N_CLS].argmax(1) == m[:, 0]).float().mean().item()]
+            run += [lc.item(), lo.item(), (logits[plain, :N_CLS].argmax(1) == m[plain, 0]).float().mean().item()]
             step += 1
             if step % 200 == 0:
                 log(f"step {step}/{total} cls {run[0] / 200:.3f} orient {run[1] / 200:.3f} acc {run[2] / 200:.3f}")
