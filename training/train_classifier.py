@@ -269,15 +269,16 @@ def main() -> None:
     log(f"{n} crops, {len(train_idx)} train, {n_val} val; per class min {counts.min()} max {counts.max()}")
 
     widths = tuple(int(w) for w in args.widths.split(",")) if args.widths else WIDTHS
-    net = Classifier(widths)
+    # one network built (dropout draws from torch's global generator: a second one built would
+    # change every later draw, and the stages trained before would no longer come out the same)
     if args.init:
-        start = Classifier.from_state(torch.load(args.init, weights_only=True))
-        if start.widths == widths:
-            net = start
-        else:  # pruned on the first crops of the training set, as they are (no augmentation)
+        net = Classifier.from_state(torch.load(args.init, weights_only=True))
+        if net.widths != widths:  # pruned on the first crops of the training set, as they are (no augmentation)
             sample = torch.from_numpy(np.ascontiguousarray(crops[train_idx[:2048]])).permute(0, 3, 1, 2).float() / 255.0
-            net = prune(start, widths, sample)
+            start, net = net, prune(net, widths, sample)
             log(f"pruned {start.widths} -> {widths}")
+    else:
+        net = Classifier(widths)
     teacher = None
     if args.teacher:
         teacher = Classifier.from_state(torch.load(args.teacher, weights_only=True)).eval()
