@@ -1,6 +1,6 @@
 """Tenbou's recogniser against the public baseline, on the same photos, in the same process.
 
-    python -m bench.recognition_vs_baseline [DIR ...] [--split val] [--repeat 5]
+    python -m bench.recognition_vs_baseline [DIR ...] [--split val] [--repeat 5] [--models DIR]
 
 DIR: labelled photo folders in either format (training.datasets), by default the dev photos;
 `--split val` keeps the validation scenes of box-labelled real photos, e.g.
@@ -73,11 +73,12 @@ def main() -> int:
     ap.add_argument("folders", nargs="*", default=[DEFAULT_DIR], metavar="DIR")
     ap.add_argument("--split", choices=("all", "train", "val"), default="all")
     ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--models", help="folder with detector.onnx and classifier.onnx (default: models/)")
     args = ap.parse_args()
     # only completely labelled photos: the baseline gives no boxes, so its predictions on tiles
     # that a hand-row-only label leaves out could not be set aside as ours are
     labelled = [p for p in load_real(args.folders, args.split) if os.path.exists(p.path) and p.complete]
-    readers = {"tenbou": ours(), "baseline": baseline()}
+    readers = {"tenbou": ours(args.models), "baseline": baseline()}
     results: dict[str, list[PhotoResult]] = {k: [] for k in readers}
     photos = {p.path: open(p.path, "rb").read() for p in labelled}
     for read in readers.values():  # warm-up: sessions built, caches filled

@@ -202,7 +202,9 @@ def distillation(logits: torch.Tensor, teacher: torch.Tensor, temperature: float
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--data", default="training/work/data")
+    ap.add_argument("--data", action="append",
+                    help="a build_data folder; given again, the folders' crops are joined in order (the "
+                         "validation crops are the last folder's last ones). Default: training/work/data")
     ap.add_argument("--out", default="training/work/classifier.pt")
     ap.add_argument("--epochs", type=float, default=5.0)
     ap.add_argument("--batch", type=int, default=128)
@@ -247,8 +249,9 @@ def main() -> None:
     make_deterministic(args.seed, args.threads)
     log = Log(args.out + ".log")
 
-    crops = np.load(f"{args.data}/cls_crops.npy", mmap_mode="r")
-    meta = np.load(f"{args.data}/cls_meta.npy")
+    folders = args.data or ["training/work/data"]
+    crops = np.concatenate([np.load(f"{d}/cls_crops.npy", mmap_mode="r") for d in folders])
+    meta = np.concatenate([np.load(f"{d}/cls_meta.npy") for d in folders])
     if args.limit:
         crops, meta = crops[: args.limit], meta[: args.limit]
     crops = np.ascontiguousarray(crops)
