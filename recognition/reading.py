@@ -104,7 +104,7 @@ class Settings:
     # a box smaller than this share of the tiles' size, read as a tile less surely than speck_sure,
     # is a speck (a fleck of granite that a pass at a finer scale boxed), not a tile (scales.specks); None: off
     speck: float | None = 0.6
-    speck_sure: float = 0.6
+    speck_sure: float = 0.9
 
     def to_json(self) -> dict[str, Any]:
         return {k: getattr(self, k) for k in self.__dataclass_fields__}

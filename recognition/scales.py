@@ -676,11 +676,12 @@ def far_apart(boxes: Sequence[Box], kept: Sequence[int], reach: float = 5.0, lea
 
 
 def specks(boxes: Sequence[Box], kept: Sequence[int], confidences: Sequence[float], share: float = 0.6,
-           sure: float = 0.6) -> list[int]:
+           sure: float = 0.9) -> list[int]:
     """The boxes of `kept` (indices into `boxes`) smaller than `share` times the kept tiles' size
     (`tile_size`) and read as a tile less surely than `sure` (`confidences`, one per box): a fleck
-    of granite that a pass at a finer scale boxed and the classifier half took for a 3s. A tile
-    far smaller than the others (a discard across the table) is read surely all the same."""
+    of granite that a pass at a finer scale boxed and the classifier took for a 3s (at 0.56 with
+    stage 2f's classifier, 0.79 with 2g's). A tile far smaller than the others (a discard across
+    the table) is read surely all the same."""
     size = tile_size([boxes[i] for i in kept])
     if size is None:
         return []

@@ -483,8 +483,9 @@ def test_specks_are_boxes_far_smaller_than_the_tiles_read_unsurely() -> None:
     further = (700.0, 400.0, 736.0, 446.0, 0.6)
     boxes = tiles + [fleck, further]
     kept = list(range(7))
-    conf = [0.95] * 5 + [0.56, 0.56]
+    conf = [0.95] * 5 + [0.79, 0.79]
     assert scales.specks(boxes, kept, conf) == [5]
-    assert scales.specks(boxes, kept, conf[:5] + [0.9, 0.56]) == []  # read surely: a tile
+    assert scales.specks(boxes, kept, conf[:5] + [0.9, 0.79]) == []  # read surely: a tile
+    assert scales.specks(boxes, kept, conf, sure=0.6) == []  # the rule's bar before stage 2g's classifier
     assert scales.specks(boxes, kept, conf, share=0.4) == []  # 25 px against 50: half, not under 0.4
     assert scales.specks(boxes, [], conf) == []
