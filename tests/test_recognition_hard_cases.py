@@ -23,14 +23,13 @@ with open(os.path.join(HERE, "labels.json")) as _f:
 
 # why each of these is still read wrongly (models of this release)
 STILL_FAILING = {
-    "far_row.jpg": "tiles 20 px wide: all seven found at the second scale, but 9p misread at that size",
-    "ming_row.jpg": "manzu and honours in a Ming hand no training saw: all 14 shown, 11 right; 2m, 4m and 6m "
-                    "read unsurely (0.30-0.53) as 3m, 5m and 8m",
-    "standing_apart.jpg": "6s read as 7s (0.53); the upright haku set apart, a detector peak of 0.32 under its "
+    "ming_row.jpg": "manzu and honours in a Ming hand no training saw: all 14 shown, 13 right; 4m read "
+                    "unsurely (0.40) as 5m",
+    "standing_apart.jpg": "6s read as 7s (0.57); the upright haku set apart, a detector peak of 0.32 under its "
                           "threshold, is found as a faint box where a tile set apart stands",
     "standing_tall.jpg": "faces twice as high as wide, upper half blank: those read whole as haku are read "
                          "again from their lower part, 9 of 10 right and none counted twice; 9p is read "
-                         "unsurely (0.50) as haku",
+                         "unsurely (0.46) as haku",
 }
 
 
@@ -87,7 +86,9 @@ def test_hard_case_suite_tile_f1_floor() -> None:
     (standing_tall's 7s found; sans_row's third 發 shown, as 5m); 0.953 with unsure boxes read
     again grown up and down (brush_row read exactly: its third 3z, read as 4z at 0.43, is 3z grown);
     0.961 with stage 2d's classifier, taught pinzu in other drawings (sans_row's 4m and a 發 right);
-    the floor keeps the gain."""
+    0.970 with stage 2f's; 0.984 with stage 2g's, distilled over every scene of other hands
+    (far_row's 9p and two of ming_row's manzu right; standing_scattered's granite fleck, read as
+    3s at 0.79, a speck under Settings.speck_sure 0.9); the floor keeps the gain."""
     tp = n_pred = n_true = 0
     for name, lab in LABELS.items():
         faces, _ = read(name)
@@ -96,7 +97,7 @@ def test_hard_case_suite_tile_f1_floor() -> None:
         n_pred += sum(faces.values())
         n_true += sum(want.values())
     p, r = tp / n_pred, tp / n_true
-    assert 2 * p * r / (p + r) >= 0.958
+    assert 2 * p * r / (p + r) >= 0.978
 
 
 def test_a_faint_haku_among_scattered_tiles_is_kept_by_the_faint_tiles_rule() -> None:

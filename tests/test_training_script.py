@@ -19,10 +19,12 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+import torch
 
 from recognition.pipeline import MODELS_DIR, Recognizer
 from recognition.session import OnnxModel
 from training import artwork
+from training.nets import SMALL_WIDTHS, Classifier
 
 ROOT = Path(__file__).resolve().parents[1]
 REAL = ROOT.parent / "shared" / "data" / "real-photos"
@@ -51,7 +53,7 @@ def _small_real_dir(out: Path) -> None:
 
 def _train(work: Path, real: Path) -> subprocess.CompletedProcess:
     env = dict(os.environ, PY=sys.executable, WORK=str(work), MODELS=str(work / "models"), REAL_DIR=str(real),
-               SCENES="24", FT_SCENES="24", FOCUS_SCENES="24", ART_SCENES="24", DET_STEPS="4", DET_FT_STEPS="4")
+               SCENES="24", FT_SCENES="24", FOCUS_SCENES="24", ART_SCENES="24", SMALL_SCENES="24", DET_STEPS="4", DET_FT_STEPS="4")
     return subprocess.run(["bash", "training/train.sh"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=900)
 
 
@@ -70,13 +72,15 @@ def trained(tmp_path_factory):
 
 def test_every_stage_leaves_its_models(trained):
     work = trained / "work"
-    for stage in ("stage1", "stage2", "focus", "fonts", "pins", "inks", "models"):
+    for stage in ("stage1", "stage2", "focus", "fonts", "pins", "inks", "small", "models"):
         for name in ("detector.onnx", "classifier.onnx"):
             assert (work / stage / name).stat().st_size > 100_000, f"{stage}/{name}"
-    # the shipped stage: 2f's classifier (fine-tuned from 2d's, from 2c's, from 2b's) beside stage
-    # 2's detector
-    assert _sha(work / "models" / "classifier.pt") == _sha(work / "inks" / "classifier.pt")
-    assert len({_sha(work / s / "classifier.pt") for s in ("focus", "fonts", "pins", "inks")}) == 4
+    # the shipped stage: 2g's classifier (2f's pruned and distilled; 2f fine-tuned from 2d's, from
+    # 2c's, from 2b's) beside stage 2's detector
+    assert _sha(work / "models" / "classifier.pt") == _sha(work / "small" / "classifier.pt")
+    assert len({_sha(work / s / "classifier.pt") for s in ("focus", "fonts", "pins", "inks", "small")}) == 5
+    small = torch.load(work / "small" / "classifier.pt", weights_only=True)
+    assert Classifier.from_state(small).widths == SMALL_WIDTHS
     assert _sha(work / "models" / "detector.pt") == _sha(work / "stage2" / "detector.pt")
     # the real arrays hold tiles of the real photos, built three times with three teachers
     for arrays in ("real", "real2", "real3"):
@@ -106,10 +110,10 @@ def test_the_exported_models_run_in_the_app(trained):
 def test_a_stage_run_again_gives_the_same_weights(trained):
     work = trained / "work"
     stages = ("stage2/detector.pt", "stage2/classifier.pt", "fonts/classifier.pt", "pins/classifier.pt",
-              "inks/classifier.pt")
+              "inks/classifier.pt", "small/classifier.pt")
     before = {p: _sha(work / p) for p in stages}
-    # train.sh skips a stage whose models are there: take away stages 2, 2c, 2d and 2f, keep their data
-    for stage in ("stage2", "fonts", "pins", "inks"):
+    # train.sh skips a stage whose models are there: take away stages 2, 2c, 2d, 2f and 2g, keep their data
+    for stage in ("stage2", "fonts", "pins", "inks", "small"):
         shutil.rmtree(work / stage)
     shutil.rmtree(work / "models")
     proc = _train(work, trained / "real")
