@@ -147,11 +147,11 @@ HARD = Path(__file__).resolve().parents[1] / "data" / "hard_cases"
 # found at the detector's scale: the pyramid), standing faces twice as high as wide (read again
 # from their lower part), a standing hand whose upright haku set apart is found only faintly by
 # the detector (recognition.reading.faint_boxes) and kept where a tile set apart stands
-# (Settings.set_apart_reject), and a row in a sans hand no training saw, read unsurely and kept
-# because it stands in one line (Settings.rows_of_tiles: 1 tile without it). standing_low and
-# brush_row were here too, until stage 2c's classifier read them the same in one pass.
+# (Settings.set_apart_reject), and a row in a Ming hand no training saw, whose unsure tiles are
+# read again from their boxes grown (Settings.grow_unsure). standing_low and brush_row were here
+# too, until stage 2c's classifier read them the same in one pass, and sans_row until stage 2g's.
 EXTRA_PASSES = ["far_row.jpg", "far_row_photo.jpg", "far_honours_photo.jpg", "closeup_two.jpg", "standing_tall.jpg", "standing_apart.jpg",
-                "sans_row.jpg"]
+                "ming_row.jpg"]
 
 
 @pytest.mark.parametrize("name", EXTRA_PASSES)
