@@ -108,3 +108,11 @@ def test_the_training_script_prunes_a_start_and_distils_from_a_teacher(tmp_path)
     assert "pruned" in (tmp_path / "small.pt.log").read_text()
     small = Classifier.from_state(torch.load(out, weights_only=True))
     assert small.widths == SMALL_WIDTHS
+    # a fine-tune of the narrower network, no widths given, keeps its widths (nothing to prune)
+    again = tmp_path / "again.pt"
+    proc = subprocess.run([sys.executable, "-m", "training.train_classifier", "--data", str(data), "--out", str(again),
+                           "--init", str(out), "--epochs", "1", "--batch", "64", "--warmup", "1"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "pruned" not in (tmp_path / "again.pt.log").read_text()
+    assert Classifier.from_state(torch.load(again, weights_only=True)).widths == SMALL_WIDTHS

@@ -234,8 +234,9 @@ def main() -> None:
     ap.add_argument("--clutter", choices=("basic", "wide", "focus"), default="basic",
                     help="which drawn non-tiles: wide adds keys, dominoes, playing cards, text, screens; "
                          "focus adds palms and more paper")
-    ap.add_argument("--widths", help="the convolutions' widths, 8 comma-separated numbers (default: the shipped "
-                                     "classifier's); narrower than --init's, that network is pruned to them first")
+    ap.add_argument("--widths", help="the convolutions' widths, 8 comma-separated numbers (default: --init's, "
+                                     "or training.nets.WIDTHS); narrower than --init's, that network is pruned "
+                                     "to them first")
     ap.add_argument("--teacher", help="a classifier's weights to distil from: its readings of each augmented batch "
                                       "are taught beside the labels")
     ap.add_argument("--kd", type=float, default=0.7, help="with --teacher, the distillation loss's share")
@@ -271,17 +272,17 @@ def main() -> None:
     counts = np.bincount(meta[train_idx, 0], minlength=N_CLS)
     log(f"{n} crops, {len(train_idx)} train, {n_val} val; per class min {counts.min()} max {counts.max()}")
 
-    widths = tuple(int(w) for w in args.widths.split(",")) if args.widths else WIDTHS
+    widths = tuple(int(w) for w in args.widths.split(",")) if args.widths else None
     # one network built (dropout draws from torch's global generator: a second one built would
     # change every later draw, and the stages trained before would no longer come out the same)
-    if args.init:
+    if args.init:  # a fine-tune keeps its start's widths unless told others
         net = Classifier.from_state(torch.load(args.init, weights_only=True))
-        if net.widths != widths:  # pruned on the first crops of the training set, as they are (no augmentation)
+        if widths is not None and net.widths != widths:  # pruned on the first crops of the training set, as they are (no augmentation)
             sample = torch.from_numpy(np.ascontiguousarray(crops[train_idx[:2048]])).permute(0, 3, 1, 2).float() / 255.0
             start, net = net, prune(net, widths, sample)
             log(f"pruned {start.widths} -> {widths}")
     else:
-        net = Classifier(widths)
+        net = Classifier(widths or WIDTHS)
     teacher = None
     if args.teacher:
         teacher = Classifier.from_state(torch.load(args.teacher, weights_only=True)).eval()
