@@ -58,6 +58,9 @@ class Settings:
     drop_unsure_groups: bool = True  # groups read unsurely, and unsure lone boxes beside a sure hand, are clutter
     judge_with_rejected: bool = True  # boxes read as no tile, or too unsurely, count in their group's judgement
     rows_of_tiles: bool = True  # a group in one line whose boxes are surely tiles is a row, however unsurely read which
+    # a group of any other shape whose boxes are surely tiles is a pile of tiles, however unsurely
+    # read which, in a photo with no group read surely (a scattered pond in dim light)
+    piles_of_tiles: bool = True
     # boxes cut by the photo's edge and read as no tile, or too unsurely, count in their group's
     # judgement too; off (the default), they do not: such a box is part of something the photo
     # does not show whole, and counted as a box read as nothing it drags a close-up of tiles read
@@ -779,7 +782,8 @@ def assemble(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]],
         conf = sure + [unsure[k] for k in apart_from_tiles]
         tileness = [1.0 - probs[i][reject] if reject >= 0 else 1.0 for i in company]  # a tile at all, whichever
         kept = [k for k in scales.keep_tiles([five[i] for i in company], conf, settings.drop_misfits,
-                                             settings.drop_unsure_groups, settings.rows_of_tiles, tileness)
+                                             settings.drop_unsure_groups, settings.rows_of_tiles, tileness,
+                                             settings.piles_of_tiles)
                 if k < len(idx)]
         if settings.set_apart_reject is not None:
             dropped = set(idx) - {idx[k] for k in kept}

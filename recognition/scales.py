@@ -412,7 +412,8 @@ def _surely_tiles(group: Sequence[int], tileness: Sequence[float] | None, least:
 def drop_unsure_groups(boxes: Sequence[Box], confidences: Sequence[float], size: float | None = None,
                        least: int = 3, typical: float = 0.75, sure: float = 0.97, alone: float = 0.8,
                        rows: bool = True, tileness: Sequence[float] | None = None, row_tiles: float = 0.9,
-                       clutter_reach: float = 1.0, clutter_least: int = 6, clutter_share: float = 0.6) -> list[int]:
+                       clutter_reach: float = 1.0, clutter_least: int = 6, clutter_share: float = 0.6,
+                       piles: bool = True) -> list[int]:
     """Indices of the boxes to keep, judging boxes by the company they keep (`groups`).
 
     - A group of at least `least` touching boxes whose median confidence is under `typical` is
@@ -423,6 +424,12 @@ def drop_unsure_groups(boxes: Sequence[Box], confidences: Sequence[float], size:
       it is not given): a row of touching tiles is a hand, read unsurely as to which tiles when
       the photo is out of focus or the set's artwork is new, while keys lie in a grid, clutter
       in a heap, and a line of print is half read as no tile.
+    - With `piles`, a group of another shape whose boxes are surely tiles (by `tileness`, which
+      must be given, at least `row_tiles`) is a pile of tiles read unsurely, kept whole when the
+      photo has no group read surely: a scattered pond in dim light, each tile read at 0.4 to 0.9
+      as to which, is not clutter. Beside a group read surely (a hand), such a pile keeps only its
+      members read at least `sure`, as clutter does: there it is as often the wall or a pond
+      behind the hand, too small to be read, as a heap of keys read as tiles.
     - When the photo has a group of tiles read surely (`least` or more, median at least
       `typical`), a box standing alone or in a pair away from it must be read at least `alone`:
       beside a hand read surely, an unsure thing on its own is far more often a key, a die or a
@@ -442,6 +449,7 @@ def drop_unsure_groups(boxes: Sequence[Box], confidences: Sequence[float], size:
     small: list[int] = []
     whole: set[int] = set()
     anchored = False
+    unsure_piles: list[list[int]] = []
     for g in found:
         if len(g) < least:
             small.extend(g)
@@ -449,9 +457,18 @@ def drop_unsure_groups(boxes: Sequence[Box], confidences: Sequence[float], size:
         conf = sorted(confidences[i] for i in g)
         median = (conf[(len(conf) - 1) // 2] + conf[len(conf) // 2]) / 2
         if median < typical and not (rows and _surely_tiles(g, tileness, row_tiles) and one_line([boxes[i] for i in g])):
-            keep.extend(i for i in g if confidences[i] >= sure)
+            if piles and tileness is not None and _surely_tiles(g, tileness, row_tiles):
+                unsure_piles.append(g)
+            else:
+                keep.extend(i for i in g if confidences[i] >= sure)
         else:
             anchored = True
+            keep.extend(g)
+            whole.update(g)
+    for g in unsure_piles:
+        if anchored:
+            keep.extend(i for i in g if confidences[i] >= sure)
+        else:
             keep.extend(g)
             whole.update(g)
     keep.extend(i for i in small if not anchored or confidences[i] >= alone)
@@ -689,14 +706,16 @@ def specks(boxes: Sequence[Box], kept: Sequence[int], confidences: Sequence[floa
 
 
 def keep_tiles(boxes: Sequence[Box], confidences: Sequence[float], misfits: bool = True,
-               unsure_groups: bool = True, rows: bool = True, tileness: Sequence[float] | None = None) -> list[int]:
+               unsure_groups: bool = True, rows: bool = True, tileness: Sequence[float] | None = None,
+               piles: bool = True) -> list[int]:
     """Indices of the classified boxes that stay: `drop_misfits`, then `drop_unsure_groups` on
     what is left (the one call a reader makes after classifying; recognition.pipeline and the
     phone's reader share it)."""
     idx = drop_misfits(boxes, confidences) if misfits else list(range(len(boxes)))
     if unsure_groups and idx:
         kept = drop_unsure_groups([boxes[i] for i in idx], [confidences[i] for i in idx], rows=rows,
-                                  tileness=[tileness[i] for i in idx] if tileness is not None else None)
+                                  tileness=[tileness[i] for i in idx] if tileness is not None else None,
+                                  piles=piles)
         idx = [idx[k] for k in kept]
     return idx
 

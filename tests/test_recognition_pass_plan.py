@@ -200,21 +200,27 @@ def test_boxes_cut_by_the_photos_edge_do_not_make_a_close_up_clutter() -> None:
     but unsurely), and above them two boxes cut by the photo's top edge, read as no tile (a laptop,
     the edge of a tray). Counted as company, the two drag the group's median under 0.75 and the
     whole close-up is judged clutter, keeping nothing (no tile is read at the 0.97 that clutter
-    needs); not counted (Settings.judge_cut_boxes off, the default), the six stay."""
+    needs); not counted (Settings.judge_cut_boxes off, the default), the six stay. (With
+    Settings.piles_of_tiles on, the default, the block stays either way: six of its eight boxes
+    are surely tiles, so it is a pile read unsurely, not clutter; off here to show the rule.)"""
     labels = ["1m", "2m", "3m", "5z", "none"]
     block = [(200 + c * 122, 150 + r * 162, 320 + c * 122, 310 + r * 162, 0.8) for r in range(2) for c in range(3)]
     cut = [(200, 0, 320, 148, 0.4), (322, 0, 442, 148, 0.4)]
     sure, unsure, none = [0.95, 0.02, 0.01, 0.01, 0.01], [0.6, 0.3, 0.05, 0.03, 0.02], [0.1, 0.1, 0.05, 0.05, 0.7]
     probs = [sure, unsure, sure, unsure, sure, unsure, none, none]
     orient = [[1.0, 0.0, 0.0, 0.0]] * 8
-    got = reading.assemble(block + cut, probs, orient, labels, "none", (800, 600))
+    no_piles = reading.Settings(piles_of_tiles=False)
+    got = reading.assemble(block + cut, probs, orient, labels, "none", (800, 600), no_piles)
     assert sorted(t.box for t in got.tiles) == sorted(b[:4] for b in block)
     judged = reading.assemble(block + cut, probs, orient, labels, "none", (800, 600),
-                              reading.Settings(judge_cut_boxes=True))
+                              reading.Settings(judge_cut_boxes=True, piles_of_tiles=False))
     assert judged.tiles == ()
     # the same two boxes inside the photo are things seen whole, read as nothing: company
     inside = [(200, 8, 320, 148, 0.4), (322, 8, 442, 148, 0.4)]
-    assert reading.assemble(block + inside, probs, orient, labels, "none", (800, 600)).tiles == ()
+    assert reading.assemble(block + inside, probs, orient, labels, "none", (800, 600), no_piles).tiles == ()
+    for boxes, st in ((block + cut, reading.Settings(judge_cut_boxes=True)), (block + inside, reading.Settings())):
+        kept = reading.assemble(boxes, probs, orient, labels, "none", (800, 600), st)
+        assert sorted(t.box for t in kept.tiles) == sorted(b[:4] for b in block)
 
 
 def test_faint_boxes_are_the_faint_peaks_where_a_tile_set_apart_stands() -> None:

@@ -249,6 +249,26 @@ def test_an_unsurely_read_row_is_a_hand_not_clutter() -> None:
     assert scales.drop_unsure_groups(row(10), conf, tileness=[0.99] * 10) == list(range(10))
 
 
+def test_an_unsurely_read_pile_of_tiles_stays_unless_beside_a_sure_hand() -> None:
+    """Tiles lying in a heap (not one line), each surely a tile but read unsurely as to which (a
+    pond in dim light), stay whole in a photo with nothing read surely; beside a hand read
+    surely the heap keeps only its sure members (a wall or pond behind the hand, too small to
+    read); a heap half read as no tile (keys, clutter) and the heap with `piles` off keep only
+    their sure members anywhere."""
+    heap = row(3) + row(3, y0=245)  # two touching rows of three: a group in no one line
+    assert not scales.one_line(heap)
+    conf = [0.6, 0.45, 0.98, 0.55, 0.9, 0.5]
+    tiles = [0.99, 0.95, 1.0, 0.97, 0.99, 0.93]
+    assert scales.drop_unsure_groups(heap, conf, tileness=tiles) == list(range(6))
+    assert scales.drop_unsure_groups(heap, conf, tileness=tiles, piles=False) == [2]
+    keys = [0.99, 0.6, 1.0, 0.5, 0.99, 0.4]
+    assert scales.drop_unsure_groups(heap, conf, tileness=keys) == [2]
+    assert scales.drop_unsure_groups(heap, conf) == [2]  # no tileness: nothing says they are tiles
+    hand = row(10, y0=600)
+    got = scales.drop_unsure_groups(hand + heap, [0.95] * 10 + conf, tileness=[0.99] * 10 + tiles)
+    assert got == list(range(10)) + [12]
+
+
 def test_lone_unsure_boxes_beside_a_sure_hand_are_dropped_but_not_without_one() -> None:
     hand = row(10)
     lone = [(150, 500, 180, 540, 0.6), (700, 100, 730, 140, 0.6)]
