@@ -6,11 +6,13 @@ locals, so one recognizer serves every thread of a server. Build it once per pro
 """
 from __future__ import annotations
 
+import math
 import os
 import threading
 import time
 from dataclasses import dataclass, field
 
+import cv2
 import numpy as np
 
 from recognition import detect, reading, scales
@@ -79,6 +81,39 @@ class Finer:
         return self.pixels
 
 
+class TurnedFiner:
+    """A `Finer` for the working copy turned by `turn` (`turned`): its finer copies turned the same
+    way, so a row aslant far across the table keeps the pixels it needs when read level."""
+
+    def __init__(self, finer: Finer, turn: reading.Turn) -> None:
+        self.finer = finer
+        self.turn = turn
+        self.grow = max(turn.turned) / max(turn.size)  # the turned canvas's long side per the frame's
+        self.long_side = int(finer.long_side * self.grow)
+        self._pixels: np.ndarray | None = None
+        self._from: np.ndarray | None = None  # the finer copy `_pixels` was turned from
+
+    def _turned(self, fine: np.ndarray) -> np.ndarray:
+        if fine is not self._from:
+            ratio = fine.shape[1] / self.turn.size[0]
+            (a, b, c), (d, e, f) = self.turn.matrix
+            tw, th = self.turn.turned
+            scaled = reading.Turn(self.turn.angle, (fine.shape[1], fine.shape[0]),
+                                  (int(round(tw * ratio)), int(round(th * ratio))), ((a, b, c * ratio), (d, e, f * ratio)))
+            self._pixels, self._from = turned(fine, scaled), fine
+        assert self._pixels is not None
+        return self._pixels
+
+    @property
+    def pixels(self) -> np.ndarray | None:
+        """The finest copy made, turned (None if none)."""
+        return None if self.finer.pixels is None else self._turned(self.finer.pixels)
+
+    def pixels_for(self, long_side: int) -> np.ndarray | None:
+        fine = self.finer.pixels_for(int(math.ceil(long_side / self.grow)))
+        return None if fine is None else self._turned(fine)
+
+
 class Recognizer:
     def __init__(self, detector: OnnxModel, classifier: OnnxModel, settings: Settings = DEFAULT_SETTINGS) -> None:
         self.detector = detector
@@ -104,7 +139,7 @@ class Recognizer:
         """The boxes of `detect_all`, without the faint ones."""
         return self.detect_all(pixels)[0]
 
-    def detect_all(self, pixels: np.ndarray, finer: Finer | None = None) -> tuple[np.ndarray, np.ndarray]:
+    def detect_all(self, pixels: np.ndarray, finer: Finer | TurnedFiner | None = None) -> tuple[np.ndarray, np.ndarray]:
         """(n, 5) boxes [x1, y1, x2, y2, score] in the pixels of `pixels` (decoded by recognition.reading):
         one pass at the detector's long side, then the passes recognition.reading plans
         (Settings.multi_scale: again where the tiles have the size the detector learned; a pass
@@ -203,28 +238,43 @@ class Recognizer:
         t0 = time.perf_counter()
         image = data if isinstance(data, LoadedImage) else load_image(data)
         t1 = time.perf_counter()
-        finer = Finer(data, image) if isinstance(data, bytes) else None
-        found, faint = self.detect_all(image.pixels, finer)
+        finer: Finer | TurnedFiner | None = Finer(data, image) if isinstance(data, bytes) else None
+        pixels = image.pixels
+        found, faint = self.detect_all(pixels, finer)
+        turn = reading.straighten(_box_list(found), pixels.shape[1], pixels.shape[0], self.settings)
+        if turn is not None:  # a row aslant: the photo turned to level it, read again
+            pixels = turned(pixels, turn)
+            finer = TurnedFiner(finer, turn) if isinstance(finer, Finer) else None
+            found, faint = self.detect_all(pixels, finer)
         boxes = np.concatenate([found, faint]) if len(faint) else found
         t2 = time.perf_counter()
-        probs, orient, sharp = self.classify_all(image.pixels, boxes, finer.pixels if finer else None)
+        probs, orient, sharp = self.classify_all(pixels, boxes, finer.pixels if finer else None)
         t3 = time.perf_counter()
-        result = self.assemble(image, boxes, probs, orient, len(faint), sharp)
+        result = self.assemble(image, boxes, probs, orient, len(faint), sharp, turn)
         t4 = time.perf_counter()
         timing = {"decode": (t1 - t0) * 1e3, "detect": (t2 - t1) * 1e3, "classify": (t3 - t2) * 1e3,
                   "postprocess": (t4 - t3) * 1e3, "total": (t4 - t0) * 1e3}
         return Recognition(result[0].tiles, result[0].rows, result[1], image.original_size, timing, result[2], result[3])
 
     def assemble(self, image: LoadedImage, boxes: np.ndarray, probs: np.ndarray, orient: np.ndarray, faint: int = 0,
-                 sharp: np.ndarray | None = None) -> tuple[Layout, Proposal | None, str, tuple[dict, ...]]:
+                 sharp: np.ndarray | None = None,
+                 turn: reading.Turn | None = None) -> tuple[Layout, Proposal | None, str, tuple[dict, ...]]:
         """Drop non-tiles and duplicates, lay the tiles out, propose a hand, say what the player
         should know of the photo: recognition.reading, the code the phone runs too. The last
-        `faint` boxes are faint ones (`detect_all`); `sharp`, each crop's sharpness."""
-        h, w = image.pixels.shape[:2]
+        `faint` boxes are faint ones (`detect_all`); `sharp`, each crop's sharpness; with `turn`,
+        the boxes are in the pixels of the image turned by it (`turned`)."""
+        w, h = turn.turned if turn is not None else image.pixels.shape[1::-1]
         read = reading.assemble(boxes.tolist(), probs.tolist(), orient.tolist(), self.labels, self.reject_label,
                                 (w, h), self.settings, image.scale, image.original_size, faint,
-                                None if sharp is None else sharp.tolist())
+                                None if sharp is None else sharp.tolist(), turn)
         return Layout(read.tiles, read.rows), read.proposal, read.message, read.notes
+
+
+def turned(pixels: np.ndarray, turn: reading.Turn) -> np.ndarray:
+    """`pixels` (h, w, 3) turned by `turn` onto its canvas (bilinear; outside the photo, grey):
+    what frame-tensors.js turnFrame does on the phone."""
+    return cv2.warpAffine(pixels, np.array(turn.matrix, np.float64), turn.turned, flags=cv2.INTER_LINEAR,
+                          borderMode=cv2.BORDER_CONSTANT, borderValue=(turn.FILL,) * 3)
 
 
 _lock = threading.Lock()

@@ -402,6 +402,61 @@ def one_line(boxes: Sequence[Box], off: float = 0.35) -> bool:
     return all(line.off(b) <= off * line.size for b in boxes)
 
 
+def row_tilt(boxes: Sequence[Box], least: int = 7, off: float = 0.35, level: float = 8.0,
+             reach: float = 0.35) -> float | None:
+    """How far, in degrees, the longest row of tiles among `boxes` is turned from level or upright
+    (the nearer; positive when its right end, or lower end, lies clockwise of that), or None when
+    there is no row aslant. A hand photographed with the phone turned to it stands aslant in the
+    photo, often touching other tiles (a pond, a wall) in one group, so rows are looked for within
+    each group of touching boxes (`groups`): in every direction, a degree apart, the most boxes
+    whose centres lie in one band along it, `off` x the tiles' size wide, and of those the longest
+    run of boxes each touching the next (gaps under `reach` x the size). The row is the longest
+    such run, of at least `least` boxes (half a hand: in a heap, runs of five line up aslant by
+    chance, as in a dev pile under glare), standing in one line (`one_line`), and its tilt is that
+    of the line fitted through them; it is aslant only if it is longer than any run within `level`
+    degrees of level or upright (in a heap of tiles lying every way, some line up aslant by
+    chance, as many as line up level)."""
+    size = tile_size(boxes)
+    if size is None:
+        return None
+    centres = [((b[0] + b[2]) / 2, (b[1] + b[3]) / 2) for b in boxes]
+    band, near = off * size, reach * size
+    best: list[int] = []
+    best_level = 0
+    for g in groups(boxes, size):
+        if len(g) < least:
+            continue
+        for step in range(-90, 90):
+            a = math.radians(step)
+            ux, uy = math.cos(a), math.sin(a)  # along a line running at angle a
+            across = sorted((c[1] * ux - c[0] * uy, i) for i, c in ((i, centres[i]) for i in g))
+            most, where, lo = 0, 0, 0
+            for hi in range(len(across)):
+                while across[hi][0] - across[lo][0] > band:
+                    lo += 1
+                if hi - lo + 1 > most:
+                    most, where = hi - lo + 1, lo
+            is_level = min(abs(step), 90 - abs(step)) < level
+            if most <= (best_level if is_level else len(best)):
+                continue  # no run in this band can be longer than one already found
+            members = sorted((i for _, i in across[where:where + most]), key=lambda i: centres[i][0] * ux + centres[i][1] * uy)
+            run: list[int] = []
+            longest: list[int] = []
+            for i in members:
+                run = run + [i] if run and _gap(boxes[run[-1]], boxes[i]) < near else [i]
+                if len(run) > len(longest):
+                    longest = run
+            if is_level:
+                best_level = max(best_level, len(longest))
+            elif len(longest) > len(best):
+                best = longest
+    if len(best) < least or len(best) <= best_level or not one_line([boxes[i] for i in best]):
+        return None
+    line = _fit_line([boxes[i] for i in best])
+    # the line's direction in the photo (y down), turned to the nearest level or upright
+    return -math.degrees(math.atan(line.slope)) if not line.across_x else math.degrees(math.atan(line.slope))
+
+
 def _surely_tiles(group: Sequence[int], tileness: Sequence[float] | None, least: float) -> bool:
     if tileness is None:
         return True
@@ -721,5 +776,5 @@ def keep_tiles(boxes: Sequence[Box], confidences: Sequence[float], misfits: bool
 
 
 __all__ = ["Box", "DEFAULT_RULE", "ScaleRule", "among_tiles", "coarse", "drop_misfits", "drop_unsure_groups", "fit", "groups",
-           "in_rows", "inside_share", "iou", "far_apart", "keep_tiles", "lone", "merge_fragments", "merge_passes", "one_line", "probing",
+           "in_rows", "inside_share", "iou", "far_apart", "keep_tiles", "lone", "merge_fragments", "merge_passes", "one_line", "probing", "row_tilt",
            "rescan_sides", "rows_of", "set_apart", "side", "snap_to_rows", "specks", "tile_size"]

@@ -249,6 +249,42 @@ def test_an_unsurely_read_row_is_a_hand_not_clutter() -> None:
     assert scales.drop_unsure_groups(row(10), conf, tileness=[0.99] * 10) == list(range(10))
 
 
+def _aslant(n: int, degrees: float, w: float = 30, h: float = 40, gap: float = 2,
+            x0: float = 300, y0: float = 300) -> list[scales.Box]:
+    """The upright boxes a detector gives a row of n tiles turned `degrees` clockwise as seen
+    (y down): each tile's corners turned about the row's first tile, and boxed."""
+    a = math.radians(degrees)
+    out = []
+    for k in range(n):
+        cx, cy = k * (w + gap), 0.0
+        corners = [(cx + dx, cy + dy) for dx in (-w / 2, w / 2) for dy in (-h / 2, h / 2)]
+        xs = [x0 + x * math.cos(a) - y * math.sin(a) for x, y in corners]
+        ys = [y0 + x * math.sin(a) + y * math.cos(a) for x, y in corners]
+        out.append((min(xs), min(ys), max(xs), max(ys), 0.9))
+    return out
+
+
+def test_row_tilt_is_how_far_a_row_stands_from_level_or_upright() -> None:
+    assert scales.row_tilt(row(10)) is None  # level
+    for degrees in (20.0, -30.0):
+        tilt = scales.row_tilt(_aslant(10, degrees))
+        assert tilt is not None and abs(tilt - degrees) < 1.0, tilt
+    # a row running down the photo, its lower end turned 15 degrees to the right of upright:
+    # counter-clockwise as seen, so -15
+    tilt = scales.row_tilt(_aslant(10, 90 - 15))
+    assert tilt is not None and abs(tilt + 15) < 1.0, tilt
+    assert scales.row_tilt(_aslant(10, 5.0)) is None  # within `level`: read as it is
+    assert scales.row_tilt(_aslant(6, 25.0)) is None  # six tiles are no row (in a heap, runs of five line up by chance)
+    assert scales.row_tilt(_aslant(6, 25.0), least=5) is not None
+    # the row touching a pond laid level below it: still the row's tilt
+    pond = [(b[0] + 60, b[1] + 170, b[2] + 60, b[3] + 170, 0.9) for b in row(6) + row(6, y0=245)]
+    tilt = scales.row_tilt(_aslant(12, 20.0, y0=300) + pond)
+    assert tilt is not None and abs(tilt - 20) < 1.0, tilt
+    # a heap of tiles lying level in a grid: as many line up level as aslant, so no tilt
+    grid = [b for r in range(4) for b in row(5, y0=200 + 42 * r)]
+    assert scales.row_tilt(grid) is None
+
+
 def test_an_unsurely_read_pile_of_tiles_stays_unless_beside_a_sure_hand() -> None:
     """Tiles lying in a heap (not one line), each surely a tile but read unsurely as to which (a
     pond in dim light), stay whole in a photo with nothing read surely; beside a hand read

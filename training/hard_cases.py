@@ -27,7 +27,9 @@ checks each case. The cases (issue 19):
 - pile_blank: a loose pile of tiles lying face up at odd angles, two of them blank haku (a blank
   face gives the detector little to see);
 - print_line: one line of large digits on a score sheet, no tile (a row of boxes read unsurely,
-  as a hand of an unfamiliar set is, but half read as no tile).
+  as a hand of an unfamiliar set is, but half read as no tile);
+- aslant_row: a hand lying in a row photographed with the phone turned 30 degrees to it (the
+  detector learned tiles level or upright, within a few degrees).
 
 Not the training renderer (training.render): the tiles here are drawn as flat quads warped in
 perspective with their own faces, bodies, tables and clutter, so the suite is not the training
@@ -437,6 +439,18 @@ def print_line(rng: np.random.Generator) -> tuple[np.ndarray, list[str]]:
     return img, []
 
 
+def aslant_row(rng: np.random.Generator) -> tuple[np.ndarray, list[str]]:
+    """A hand lying in a row on felt, the photo taken with the phone turned 30 degrees to it."""
+    big = table(rng, (40, 90, 120), size=(W * 3 // 2, H * 3 // 2))
+    w, h = 50.0, 67.0
+    codes = ["1m", "2m", "3m", "5m", "6m", "7m", "2p", "3p", "4p", "7s", "8s", "9s", "1z", "1z"]
+    x0, y0 = (big.shape[1] - len(codes) * (w + 1)) / 2, (big.shape[0] - h) / 2
+    _row(big, codes, x0, y0, w, h, (230, 160, 30))
+    m = cv2.getRotationMatrix2D((big.shape[1] / 2, big.shape[0] / 2), 30.0, 1.0)
+    m[:, 2] -= ((big.shape[1] - W) / 2, (big.shape[0] - H) / 2)  # the middle of the turned table
+    return cv2.warpAffine(big, m, (W, H), flags=cv2.INTER_LINEAR), codes
+
+
 CASES = {
     "standing_low": ("standing", standing_low),
     "far_row": ("far_row", far_row),
@@ -456,6 +470,7 @@ CASES = {
     "far_honours_photo": ("far_block", far_honours_photo),
     "ming_row": ("hand_row", ming_row),
     "sans_row": ("hand_row", sans_row),
+    "aslant_row": ("hand_row", aslant_row),
     # new cases go last: each case's seed is its place here
 }
 

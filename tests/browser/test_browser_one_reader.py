@@ -147,18 +147,21 @@ HARD = Path(__file__).resolve().parents[1] / "data" / "hard_cases"
 # found at the detector's scale: the pyramid), standing faces twice as high as wide (read again
 # from their lower part), a standing hand whose upright haku set apart is found only faintly by
 # the detector (recognition.reading.faint_boxes) and kept where a tile set apart stands
-# (Settings.set_apart_reject), and a row in a Ming hand no training saw, whose unsure tiles are
-# read again from their boxes grown (Settings.grow_unsure). standing_low and brush_row were here
-# too, until stage 2c's classifier read them the same in one pass, and sans_row until stage 2g's.
+# (Settings.set_apart_reject), a row in a Ming hand no training saw, whose unsure tiles are
+# read again from their boxes grown (Settings.grow_unsure), and a hand photographed 30 degrees
+# aslant (the frame turned to level it and read again: Settings.straighten). standing_low and
+# brush_row were here too, until stage 2c's classifier read them the same in one pass, and
+# sans_row until stage 2g's.
 EXTRA_PASSES = ["far_row.jpg", "far_row_photo.jpg", "far_honours_photo.jpg", "closeup_two.jpg", "standing_tall.jpg", "standing_apart.jpg",
-                "ming_row.jpg"]
+                "ming_row.jpg", "aslant_row.jpg"]
 
 
 @pytest.mark.parametrize("name", EXTRA_PASSES)
 def test_photos_that_need_the_extra_passes_read_the_same_tiles_on_both_paths(phone, live_server, name):
     """The phone runs the passes recognition/reading.py plans (another detector scale, the lower
-    part of a tall face) as the server does, and reads the same tiles; the passes matter: the
-    same networks in one pass read these photos differently."""
+    part of a tall face, the frame turned) as the server does, and reads the same tiles; the passes
+    matter: the same networks in one pass read these photos differently (the aslant hand: read
+    with every other pass but not turned)."""
     needs_vendor()
     needs_pyodide()
     import dataclasses
@@ -170,10 +173,11 @@ def test_photos_that_need_the_extra_passes_read_the_same_tiles_on_both_paths(pho
     png = _png(pixels)
     rec = get_recognizer()
     st = rec.settings
-    assert st.multi_scale and st.merge_fragments and st.tall_faces, "the extra passes are on by default"
-    one_pass = Recognizer(rec.detector, rec.classifier, dataclasses.replace(
+    assert st.multi_scale and st.merge_fragments and st.tall_faces and st.straighten, "the extra passes are on by default"
+    without = dataclasses.replace(st, straighten=None) if name == "aslant_row.jpg" else dataclasses.replace(
         st, multi_scale=False, merge_fragments=False, tall_faces=False, set_apart_reject=None,
-        faint_threshold=None, rows_of_tiles=False, grow_unsure=None)).recognize(png).to_json()
+        faint_threshold=None, rows_of_tiles=False, grow_unsure=None)
+    one_pass = Recognizer(rec.detector, rec.classifier, without).recognize(png).to_json()
     page, _ = phone
     page.goto("/#/photo")
     server = page.request.post(f"{live_server}/api/recognize", multipart={
@@ -256,3 +260,33 @@ def test_the_phone_cuts_the_crops_the_server_cuts(phone):
     diff = np.abs(phone_crops - server) * 255
     assert diff.mean() < 1.0, diff.reshape(3, -1).mean(1)
     assert np.percentile(diff, 99) <= 3, np.percentile(diff.reshape(3, -1), 99, axis=1)
+
+
+TURN = """async ({rgb, w, h, matrix, tw, th}) => {
+  const { turnFrame } = await import("/static/js/photo/frame-tensors.js");
+  return Array.from(turnFrame(new Uint8Array(rgb), w, h, matrix, tw, th));
+}"""
+
+
+def test_the_phone_turns_a_frame_as_the_server_does(phone):
+    """static/js/photo/frame-tensors.js turns a frame to level a row aslant as
+    recognition/pipeline.py does (OpenCV's warpAffine), by the Turn recognition/reading.py gives:
+    the same pixels within the rounding of two implementations of one bilinear filter."""
+    from recognition.pipeline import turned
+
+    page, _ = phone
+    page.goto("/#/score")
+    rng = np.random.default_rng(7)
+    h, w = 120, 160
+    yy, xx = np.mgrid[0:h, 0:w]
+    img = np.stack([(xx * 1.3 + 40 * np.sin(yy / 7.0)) % 256, (yy * 1.7 + 30 * np.cos(xx / 5.0)) % 256,
+                    (xx + yy) % 256], -1)
+    img = np.clip(img + rng.normal(0, 6, img.shape), 0, 255).astype(np.uint8)
+    turn = reading.turn_frame(-23.0, w, h)
+    server = turned(img, turn).astype(np.float32)
+    got = np.array(page.evaluate(TURN, {"rgb": img.ravel().tolist(), "w": w, "h": h,
+                                        "matrix": [list(r) for r in turn.matrix],
+                                        "tw": turn.turned[0], "th": turn.turned[1]}), np.float32).reshape(server.shape)
+    diff = np.abs(got - server)
+    assert diff.mean() < 1.0, diff.mean()
+    assert np.percentile(diff, 99) <= 3, np.percentile(diff, 99)

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { resizeArea, toRGB, fitResize, squareCrops } from "../../static/js/photo/frame-tensors.js";
+import { resizeArea, toRGB, fitResize, squareCrops, turnFrame } from "../../static/js/photo/frame-tensors.js";
 
 const close = (a, b) => Math.abs(a - b) < 1e-6;
 
@@ -53,4 +53,21 @@ test("squareCrops keeps a box's position: a bright square sits in the middle of 
   const size = 32, data = squareCrops(rgb, w, h, [[24, 24, 40, 40]], size, 1.2);
   assert.ok(close(data[16 * size + 16], 1), "the centre is the bright square");
   assert.ok(close(data[0], 0), "the corner is the dark background around it");
+});
+
+test("turnFrame moves each pixel where the matrix sends it, the canvas outside the frame grey", () => {
+  // a quarter turn counter-clockwise as seen (OpenCV's sign) of a 3 x 2 frame onto a 2 x 3 canvas:
+  // (x, y) -> (y, 2 - x)
+  const w = 3, h = 2, rgb = new Uint8Array(w * h * 3);
+  for (let i = 0; i < w * h; i++) rgb.set([10 * i, 10 * i + 1, 10 * i + 2], 3 * i);
+  const out = turnFrame(rgb, w, h, [[0, 1, 0], [-1, 0, 2]], 2, 3);
+  const at = (x, y) => [...out.subarray((y * 2 + x) * 3, (y * 2 + x) * 3 + 3)];
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) assert.deepEqual(at(y, 2 - x), [10 * (y * w + x), 10 * (y * w + x) + 1, 10 * (y * w + x) + 2]);
+  }
+  // shifted half a pixel: the mean of two pixels; a whole canvas past the frame: all grey
+  const half = turnFrame(new Uint8Array([0, 0, 0, 100, 100, 100]), 2, 1, [[1, 0, -0.5], [0, 1, 0]], 1, 1);
+  assert.deepEqual([...half], [50, 50, 50]);
+  const off = turnFrame(rgb, w, h, [[1, 0, 10], [0, 1, 10]], 2, 2);
+  assert.ok(off.every((v) => v === 114));
 });

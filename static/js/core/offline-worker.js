@@ -10,15 +10,19 @@
 //   boxes {map, gh, gw, scale, width, height, settings, stride}   recognition.reading.detect_boxes
 //   rescan {boxes, scale, width, height, settings}   recognition.reading.rescan_sides: long sides to detect again at
 //   merge {passes: [{boxes, scale}], settings}   recognition.reading.merge_detections: one list of boxes
+//   straighten {boxes, width, height, settings}   recognition.reading.straighten: the turn
+//       {angle, size, turned, matrix} that levels a row of tiles aslant, or null
 //   faint {map, gh, gw, scale, width, height, boxes, settings, stride}   recognition.reading.faint_boxes
 //   unsure {boxes, logits, labels, settings}   recognition.reading.unsure_crops: {idx}, the boxes to read again
 //       turned half round
 //   tall {boxes, logits, labels, reject_label, settings, turn_logits?}   recognition.reading.rereads: {crops}
 //       to read again
 //   read {boxes, logits, labels, reject_label, width, height, settings, turn_logits?, tall_logits?, faint?,
-//       sharpness?}   the hand in the frame; the last `faint` boxes are faint_boxes; turn_logits are those of
-//       the unsure boxes' crops turned half round, tall_logits those of the `tall` crops; sharpness, the
-//       classifier's second output per box (whether the frame looks out of focus: the answer's notes)
+//       sharpness?, turn?}   the hand in the frame; the last `faint` boxes are faint_boxes; turn_logits are
+//       those of the unsure boxes' crops turned half round, tall_logits those of the `tall` crops; sharpness,
+//       the classifier's second output per box (whether the frame looks out of focus: the answer's notes);
+//       turn, straighten's answer when the boxes are those of the frame turned by it (width x height, the
+//       turned canvas): the answer's boxes are taken back to the frame
 //   timings {}                     how the start went: {marks: {step: ms}, snapshot, stored}
 // After its first start it keeps a memory snapshot, restored on the next starts (see below).
 // Served from /offline-worker.js with a policy that lets Pyodide compile WebAssembly.
@@ -78,6 +82,9 @@ def tenbou_plan(call, text):
             return reading.rescan_sides(a["boxes"], a["scale"], a["width"], a["height"], st)
         if call == "merge":
             return reading.merge_detections([(p["boxes"], p["scale"]) for p in a["passes"]], st)
+        if call == "straighten":
+            turn = reading.straighten(a["boxes"], a["width"], a["height"], st)
+            return None if turn is None else turn.to_json()
         raise ValueError(f"no plan call {call}")
     return _answer(run)
 
@@ -117,8 +124,9 @@ def tenbou_read(logits, turn_logits, tall_logits, text):
         if crops and tall_logits is not None:
             again = reading.probabilities(tall_logits.to_py(), len(crops), len(a["labels"]))[0]
             probs = reading.reread(probs, tall, grown, again, a["labels"], a["reject_label"])
+        turn = reading.Turn.from_json(a["turn"]) if a.get("turn") else None
         return reading.assemble(boxes, probs, orient, a["labels"], a["reject_label"], (a["width"], a["height"]), st,
-                                faint=a.get("faint", 0), sharpness=a.get("sharpness")).to_json()
+                                faint=a.get("faint", 0), sharpness=a.get("sharpness"), turn=turn).to_json()
     return _answer(run)
 `;
 // A hand every start scores: the snapshot keeps its answer and a restored engine must give it again.
@@ -275,6 +283,7 @@ serve({
   faint: async ({ map, ...rest }) => answer((await engine()).faint(map, JSON.stringify(rest))),
   rescan: async (args) => answer((await engine()).plan("rescan", JSON.stringify(args))),
   merge: async (args) => answer((await engine()).plan("merge", JSON.stringify(args))),
+  straighten: async (args) => answer((await engine()).plan("straighten", JSON.stringify(args))),
   unsure: async ({ logits, ...rest }) => answer((await engine()).unsure(logits || null, JSON.stringify(rest))),
   tall: async ({ logits, turn_logits, ...rest }) => answer((await engine()).tall(logits || null, turn_logits || null, JSON.stringify(rest))),
   read: async ({ logits, turn_logits, tall_logits, ...rest }) =>

@@ -142,3 +142,32 @@ export function squareCrops(rgb, w, h, boxes, size = 64, context = 1.2) {
   });
   return data;
 }
+
+/** turned (recognition/pipeline.py): RGB pixels (w x h) turned onto a tw x th canvas by the 2 x 3
+ * `matrix` that recognition/reading.py's Turn gives (a point of the frame to the canvas), bilinear
+ * as OpenCV's warpAffine, the canvas outside the frame grey `fill`. The turn is reading.py's to
+ * decide; this only moves the pixels. */
+/** @param {Pixels} rgb @param {number} w @param {number} h @param {number[][]} matrix @param {number} tw @param {number} th @param {number} [fill] @returns {Uint8Array} */
+export function turnFrame(rgb, w, h, matrix, tw, th, fill = 114) {
+  const [[a, b, c], [d, e, f]] = matrix;
+  const det = a * e - b * d;
+  // the canvas to the frame: the matrix inverted
+  const ia = e / det, ib = -b / det, id = -d / det, ie = a / det;
+  const ic = -(ia * c + ib * f), ig = -(id * c + ie * f);
+  const out = new Uint8Array(tw * th * 3);
+  for (let v = 0; v < th; v++) {
+    for (let u = 0; u < tw; u++) {
+      const x = ia * u + ib * v + ic, y = id * u + ie * v + ig;
+      const x0 = Math.floor(x), y0 = Math.floor(y), fx = x - x0, fy = y - y0;
+      const o = (v * tw + u) * 3;
+      if (x0 < -1 || y0 < -1 || x0 >= w || y0 >= h) { out[o] = out[o + 1] = out[o + 2] = fill; continue; }
+      const inA = y0 >= 0, inB = y0 + 1 < h, inL = x0 >= 0, inR = x0 + 1 < w;
+      for (let ch = 0; ch < 3; ch++) {
+        const p = inA && inL ? rgb[(y0 * w + x0) * 3 + ch] : fill, q = inA && inR ? rgb[(y0 * w + x0 + 1) * 3 + ch] : fill;
+        const r = inB && inL ? rgb[((y0 + 1) * w + x0) * 3 + ch] : fill, s = inB && inR ? rgb[((y0 + 1) * w + x0 + 1) * 3 + ch] : fill;
+        out[o + ch] = Math.round((p * (1 - fx) + q * fx) * (1 - fy) + (r * (1 - fx) + s * fx) * fy);
+      }
+    }
+  }
+  return out;
+}

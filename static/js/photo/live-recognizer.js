@@ -53,34 +53,54 @@ class PhoneReader {
     if (shared === this) shared = null;  // the next camera screen tries again
   }
 
+  /** The boxes of a detected frame `det` (its first map): the passes recognition/reading.py plans
+   * (another detector scale), merged there, and the first map's faint peaks: {boxes, faint}. */
+  async detectAll(det) {
+    const { info } = this;
+    const st = info.settings;
+    const { width, height } = det;
+    const mapOf = (d) => ({ map: d.map, gh: d.gh, gw: d.gw, scale: d.scale, width, height, settings: st, stride: info.stride });
+    const decode = (d, transfer = true) => this.reader.call("boxes", mapOf(d), transfer ? [d.map.buffer] : []);
+    const seekFaint = st.faint_threshold != null;  // which faint peaks count is reading.py's to say
+    let boxes = await decode(det, !seekFaint);  // the first map is read again for faint boxes below
+    // which passes to run, and which boxes to merge, grow or drop, is reading.py's to say
+    const passes = [{ boxes, scale: det.scale }];
+    const sides = st.multi_scale ? await this.reader.call("rescan", { boxes, scale: det.scale, width, height, settings: st }) : [];
+    for (const longSide of sides) {
+      const more = await this.nets.call("detect", { frame: det.frame, long_side: longSide });
+      passes.push({ boxes: await decode(more), scale: more.scale });
+    }
+    boxes = await this.reader.call("merge", { passes, settings: st });
+    // faint peaks of the first map where a tile set apart stands or among the tiles: read with
+    // the boxes, kept by reading.py only if read as tiles there
+    const faint = seekFaint ? await this.reader.call("faint", { ...mapOf(det), boxes }, [det.map.buffer]) : [];
+    return { boxes, faint };
+  }
+
   /** Read an ImageBitmap (transferred to the worker) or raw RGBA pixels {pixels, width, height}:
    * the networks run in recognize-worker.js, recognition/reading.py decides what they saw, and
-   * which extra passes to run (another detector scale, the lower part of a tall face): this only
-   * runs the passes it is told to and hands their outputs back. */
+   * which extra passes to run (another detector scale, the frame turned to level a row aslant,
+   * the lower part of a tall face): this only runs the passes it is told to and hands their
+   * outputs back. */
   async read(frame) {
     const t0 = performance.now();
     const timer = setTimeout(() => this.fail("reading a frame on the phone took too long"), FRAME_TIMEOUT_MS);
     try {
       const { info } = this;
       const st = info.settings;
-      const det = frame instanceof ImageBitmap ? await this.nets.call("detect", { bitmap: frame }, [frame])
+      let det = frame instanceof ImageBitmap ? await this.nets.call("detect", { bitmap: frame }, [frame])
         : await this.nets.call("detect", frame);
-      const { width, height } = det;
-      const mapOf = (d) => ({ map: d.map, gh: d.gh, gw: d.gw, scale: d.scale, width, height, settings: st, stride: info.stride });
-      const decode = (d, transfer = true) => this.reader.call("boxes", mapOf(d), transfer ? [d.map.buffer] : []);
-      const seekFaint = st.faint_threshold != null;  // which faint peaks count is reading.py's to say
-      let boxes = await decode(det, !seekFaint);  // the first map is read again for faint boxes below
-      // which passes to run, and which boxes to merge, grow or drop, is reading.py's to say
-      const passes = [{ boxes, scale: det.scale }];
-      const sides = st.multi_scale ? await this.reader.call("rescan", { boxes, scale: det.scale, width, height, settings: st }) : [];
-      for (const longSide of sides) {
-        const more = await this.nets.call("detect", { frame: det.frame, long_side: longSide });
-        passes.push({ boxes: await decode(more), scale: more.scale });
+      const taken = [det.width, det.height];
+      let { boxes, faint } = await this.detectAll(det);
+      // a row of tiles aslant: the frame turned to level it and read again (whether, and how, is reading.py's)
+      const turn = st.straighten != null
+        ? await this.reader.call("straighten", { boxes, width: det.width, height: det.height, settings: st }) : null;
+      if (turn) {
+        const turned = await this.nets.call("turn", { frame: det.frame, matrix: turn.matrix, width: turn.turned[0], height: turn.turned[1] });
+        det = await this.nets.call("detect", { frame: turned.frame });
+        ({ boxes, faint } = await this.detectAll(det));
       }
-      boxes = await this.reader.call("merge", { passes, settings: st });
-      // faint peaks of the first map where a tile set apart stands or among the tiles: read with
-      // the boxes, kept by reading.py only if read as tiles there
-      const faint = seekFaint ? await this.reader.call("faint", { ...mapOf(det), boxes }, [det.map.buffer]) : [];
+      const { width, height } = det;
       boxes = boxes.concat(faint);
       const t1 = performance.now();
       const rereadUnsure = st.half_turn_unsure != null;  // which crops, if any, is reading.py's to say
@@ -103,10 +123,10 @@ class PhoneReader {
       const t2 = performance.now();
       const transfer = [logits, turnLogits, tallLogits].filter((l) => l).map((l) => l.buffer);
       const result = await this.reader.call("read", { ...ask, logits, turn_logits: turnLogits, tall_logits: tallLogits,
-        width, height, faint: faint.length, sharpness: sharpness ? Array.from(sharpness) : null }, transfer);
+        width, height, faint: faint.length, sharpness: sharpness ? Array.from(sharpness) : null, turn }, transfer);
       const t3 = performance.now();
       const r = (v) => Math.round(v * 10) / 10;
-      result.image_size = [width, height];
+      result.image_size = taken;
       result.timing_ms = { detect: r(t1 - t0), classify: r(t2 - t1), postprocess: r(t3 - t2), total: r(t3 - t0) };
       this.times = [...this.times.slice(-4), t3 - t0];
       return result;

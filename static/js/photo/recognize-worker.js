@@ -14,7 +14,9 @@
 //       of that frame (a tile's, or the lower part of a tall face's), read; the frame is let go
 //       unless `keep` (more crops to come); `tta: false` reads them without the half-turn copy,
 //       `turned: true` reads only the half-turned copies (of crops read unsurely before)
-import { fitResize, squareCrops, toRGB } from "./frame-tensors.js";
+//   turn {frame, matrix, width, height}  -> {frame, width, height}: a new frame, the one given turned
+//       onto a width x height canvas by `matrix` (recognition/reading.py's Turn: a row of tiles aslant)
+import { fitResize, squareCrops, toRGB, turnFrame } from "./frame-tensors.js";
 import { serve, TRANSFER } from "../core/worker-bridge.js";
 
 let ort = null, info = null, detector = null, classifier = null, loading = null;
@@ -54,6 +56,20 @@ function frameOf(frame) {
   return f;
 }
 
+/** A new frame holding `rgb` (w x h); only the last three frames are kept. */
+function keepFrame(rgb, w, h) {
+  const frame = nextFrame++;
+  frames.set(frame, { rgb, w, h });
+  for (const k of frames.keys()) if (k < frame - 2) frames.delete(k);
+  return frame;
+}
+
+function turn({ frame, matrix, width, height }) {
+  const f = frameOf(frame);
+  frames.delete(frame);  // read again turned: the frame as taken is not read further
+  return { frame: keepFrame(turnFrame(f.rgb, f.w, f.h, matrix, width, height), width, height), width, height };
+}
+
 async function detect(args) {
   let frame = args.frame, rgb, w, h;
   if (frame) ({ rgb, w, h } = frameOf(frame));
@@ -67,11 +83,7 @@ async function detect(args) {
   const det = await detector.run({ [detector.inputNames[0]]: new ort.Tensor("float32", net.data, [1, 3, net.height, net.width]) });
   const out = det[detector.outputNames[0]];
   const [, , gh, gw] = out.dims;
-  if (!frame) {
-    frame = nextFrame++;
-    frames.set(frame, { rgb, w, h });
-    for (const k of frames.keys()) if (k < frame - 2) frames.delete(k);
-  }
+  if (!frame) frame = keepFrame(rgb, w, h);
   const map = new Float32Array(out.data);
   return { [TRANSFER]: [map.buffer], value: { frame, map, gh, gw, scale: net.scale, width: w, height: h } };
 }
@@ -109,4 +121,5 @@ serve({
   init: () => (loading || (loading = init().catch((err) => { loading = null; throw err; }))),
   detect,
   classify,
+  turn,
 });
