@@ -138,7 +138,7 @@ def test_photos_stretched_out_of_shape_are_left_out(tmp_path):
     assert [p.name for p in load_real([str(tmp_path)])] == ["ok.png"]
 
 
-@pytest.mark.parametrize("name", ["dim", "blur", "glare", "tilt45", "1mp", "12mp", "far3", "far4"])
+@pytest.mark.parametrize("name", ["dim", "blur", "glare", "tilt45", "1mp", "12mp", "far3", "far4", "turn20", "turn35"])
 def test_photo_conditions_map_points_back_to_the_labelled_photo(name):
     from training import perturb
 

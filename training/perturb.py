@@ -1,8 +1,8 @@
 """Conditions a phone photo is taken in, applied to a labelled photo for evaluation: dim light,
-blur, glare, a tilted camera (perspective), very small or very large photos, and tiles three or
-four times farther from the same camera.
+blur, glare, a tilted camera (perspective), very small or very large photos, tiles three or
+four times farther from the same camera, and the phone turned to the tiles.
 
-    python -m training.evaluate DIR... --split val --perturb dim,blur,glare,tilt45,1mp,12mp,far3,far4
+    python -m training.evaluate DIR... --split val --perturb dim,blur,glare,tilt45,1mp,12mp,far3,far4,turn20,turn35
 
 Each condition turns the photo's bytes into new bytes and gives the map that takes a point of the
 new photo back to the labelled one, so predictions are judged against the original labels.
@@ -105,9 +105,27 @@ def _farther(k: int) -> Callable[[np.ndarray, np.random.Generator], tuple[np.nda
     return apply
 
 
+def _turned(degrees: float) -> Callable[[np.ndarray, np.random.Generator], tuple[np.ndarray, PointMap]]:
+    def apply(img: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, PointMap]:
+        h, w = img.shape[:2]
+        m = cv2.getRotationMatrix2D((w / 2, h / 2), degrees, 1.0)
+        c, s = abs(m[0, 0]), abs(m[0, 1])
+        nw, nh = int(h * s + w * c), int(h * c + w * s)
+        m[0, 2] += nw / 2 - w / 2
+        m[1, 2] += nh / 2 - h / 2
+        fill = tuple(int(v) for v in np.median(img.reshape(-1, 3), axis=0))  # the photo's own table, roughly
+        out = cv2.warpAffine(img, m, (nw, nh), borderMode=cv2.BORDER_CONSTANT, borderValue=fill)
+        inv = cv2.invertAffineTransform(m)
+        return out, lambda p: np.asarray(p, np.float64).reshape(-1, 2) @ inv[:, :2].T + inv[:, 2]
+
+    apply.__doc__ = (f"The phone turned {degrees:g} degrees to the tiles: the photo turned about its middle onto a "
+                     "canvas holding all of it, the rest filled with the photo's median colour.")
+    return apply
+
+
 CONDITIONS: dict[str, Callable[[np.ndarray, np.random.Generator], tuple[np.ndarray, PointMap]]] = {
     "dim": dim, "blur": blur, "glare": glare, "tilt45": tilt45, "1mp": _resize_to(1.0), "12mp": _resize_to(12.0),
-    "far3": _farther(3), "far4": _farther(4),
+    "far3": _farther(3), "far4": _farther(4), "turn10": _turned(10), "turn20": _turned(20), "turn35": _turned(35),
 }
 
 
