@@ -500,14 +500,17 @@ class Turn:
                    ((float(a), float(b), float(c)), (float(e), float(f), float(g))))
 
     def back(self, box: Sequence[float]) -> tuple[float, float, float, float]:
-        """A box of the turned canvas in the frame: its centre taken back, its size kept (a tile
-        read level is as wide and high as it is, however it lies in the photo)."""
+        """A box of the turned canvas in the frame: the upright box around its four corners turned
+        back (a tile lying aslant in the photo is boxed as the labelled photos box it, and as a
+        contributed correction must be)."""
         (a, b, c), (d, e, f) = self.matrix
-        u, v = (box[0] + box[2]) / 2 - c, (box[1] + box[3]) / 2 - f
         det = a * e - b * d
-        x, y = (e * u - b * v) / det, (a * v - d * u) / det
-        hw, hh = (box[2] - box[0]) / 2, (box[3] - box[1]) / 2
-        return x - hw, y - hh, x + hw, y + hh
+        xs, ys = [], []
+        for u, v in ((box[0], box[1]), (box[2], box[1]), (box[0], box[3]), (box[2], box[3])):
+            u, v = u - c, v - f
+            xs.append((e * u - b * v) / det)
+            ys.append((a * v - d * u) / det)
+        return min(xs), min(ys), max(xs), max(ys)
 
 
 def turn_frame(angle: float, width: int, height: int) -> Turn:

@@ -26,12 +26,16 @@ def test_a_turn_holds_the_whole_frame_and_takes_boxes_back() -> None:
     for x, y in ((0, 0), (400, 0), (0, 300), (400, 300), (200, 150)):
         u, v = a * x + b * y + c, d * x + e * y + f
         assert -1e-6 <= u <= tw + 1e-6 and -1e-6 <= v <= th + 1e-6
-    # the frame's centre goes to the canvas's centre, and a box there comes back to it, its size kept
+    # the frame's centre goes to the canvas's centre; a box there comes back around the same
+    # centre, as the upright box around its corners turned back (30 x 40 turned 30 degrees)
     assert math.isclose(a * 200 + b * 150 + c, tw / 2) and math.isclose(d * 200 + e * 150 + f, th / 2)
     x, y = 320.0, 60.0
     u, v = a * x + b * y + c, d * x + e * y + f
-    back = turn.back((u - 15, v - 20, u + 15, v + 20))
-    assert np.allclose(back, (x - 15, y - 20, x + 15, y + 20))
+    x1, y1, x2, y2 = turn.back((u - 15, v - 20, u + 15, v + 20))
+    assert math.isclose((x1 + x2) / 2, x) and math.isclose((y1 + y2) / 2, y)
+    c30, s30 = math.cos(math.radians(30)), math.sin(math.radians(30))
+    assert math.isclose(x2 - x1, 30 * c30 + 40 * s30) and math.isclose(y2 - y1, 30 * s30 + 40 * c30)
+    assert turn.back((0, 0, tw, th))[0] < 0  # the canvas is larger than the frame
     assert reading.Turn.from_json(json.loads(json.dumps(turn.to_json()))) == turn
 
 
