@@ -236,6 +236,15 @@ CROPS = """async ({rgb, w, h, boxes}) => {
 }"""
 
 
+def _pattern(h: int, w: int, seed: int, fine: float) -> np.ndarray:
+    """An RGB picture with detail at every scale (waves, ramps, noise) to compare two filters on."""
+    rng = np.random.default_rng(seed)
+    yy, xx = np.mgrid[0:h, 0:w]
+    img = np.stack([(xx * fine + 40 * np.sin(yy / 9.0)) % 256, (yy * fine * 1.3 + 30 * np.cos(xx / 7.0)) % 256,
+                    (xx + yy) * 0.4 * fine % 256], -1)
+    return np.clip(img + rng.normal(0, 6, img.shape), 0, 255).astype(np.uint8)
+
+
 def test_the_phone_cuts_the_crops_the_server_cuts(phone):
     """static/js/photo/frame-tensors.js cuts the classifier's crops as recognition/preprocess.py
     does, for a tile of ordinary size (bilinear) and for tiles so large that the crop's square is
@@ -245,12 +254,8 @@ def test_the_phone_cuts_the_crops_the_server_cuts(phone):
 
     page, _ = phone
     page.goto("/#/score")
-    rng = np.random.default_rng(5)
     h, w = 240, 320
-    yy, xx = np.mgrid[0:h, 0:w]
-    img = np.stack([(xx * 0.7 + 40 * np.sin(yy / 9.0)) % 256, (yy * 0.9 + 30 * np.cos(xx / 7.0)) % 256,
-                    (xx + yy) * 0.4 % 256], -1)
-    img = np.clip(img + rng.normal(0, 6, img.shape), 0, 255).astype(np.uint8)
+    img = _pattern(h, w, 5, 0.7)
     boxes = [[100.0, 80.0, 130.5, 122.0],      # 42 px: read as it is
              [60.0, 30.0, 200.0, 220.0],       # 190 px: shrunk by area first
              [-20.0, 150.0, 150.0, 250.0]]     # 170 px, past the left and bottom edges
@@ -276,12 +281,8 @@ def test_the_phone_turns_a_frame_as_the_server_does(phone):
 
     page, _ = phone
     page.goto("/#/score")
-    rng = np.random.default_rng(7)
     h, w = 120, 160
-    yy, xx = np.mgrid[0:h, 0:w]
-    img = np.stack([(xx * 1.3 + 40 * np.sin(yy / 7.0)) % 256, (yy * 1.7 + 30 * np.cos(xx / 5.0)) % 256,
-                    (xx + yy) % 256], -1)
-    img = np.clip(img + rng.normal(0, 6, img.shape), 0, 255).astype(np.uint8)
+    img = _pattern(h, w, 7, 1.3)
     turn = reading.turn_frame(-23.0, w, h)
     server = turned(img, turn).astype(np.float32)
     got = np.array(page.evaluate(TURN, {"rgb": img.ravel().tolist(), "w": w, "h": h,
