@@ -46,10 +46,10 @@ class Settings:
     half_turn_unsure: float | None = 0.9
     border_confidence: float = 0.9  # a tile cut by the photo's edge must be read at least this surely
     min_confidence: float = 0.5  # a box read less surely than this as one tile (given it is one) is dropped
-    # recognition.scales (issue 19): the first three are planned here (rescan_sides,
+    # recognition.scales (issue 19): the passes are planned here (rescan_sides, straighten,
     # merge_detections, tall_faces) and run where the networks run: pipeline.py on the server,
-    # live-recognizer.js on the phone, so both make the same passes; the last two run here,
-    # after classifying, on both
+    # live-recognizer.js on the phone, so both make the same passes; the clean-up after
+    # classifying (drop_misfits and what follows) runs here, on both
     multi_scale: bool = True  # detect again where the tiles are the size the detector learned
     # a row of tiles turned this many degrees or more from level (or upright) is read again from the
     # photo turned to level it (row_tilt, Turn); None: off
