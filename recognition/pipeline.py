@@ -68,6 +68,13 @@ class Finer:
         self.base = max(image.pixels.shape[:2])
         self.long_side = max(self.base, max(image.original_size))
         self.pixels: np.ndarray | None = None
+        self.table: np.ndarray | None = None  # a colour correction (`tint`), applied to every copy
+
+    def tint(self, table: np.ndarray) -> None:
+        """From now on, copies with the colours corrected by `table` (`tinted`), the one made too."""
+        self.table = table
+        if self.pixels is not None:
+            self.pixels = tinted(self.pixels, table)
 
     def pixels_for(self, long_side: int) -> np.ndarray | None:
         want = min(int(long_side), self.long_side)
@@ -75,9 +82,10 @@ class Finer:
             return None
         if self.pixels is None or max(self.pixels.shape[:2]) < want:
             try:
-                self.pixels = load_image(self.data, want).pixels
+                pixels = load_image(self.data, want).pixels
             except ImageError:  # over the decode budget at this size: read at the working size
                 return self.pixels
+            self.pixels = pixels if self.table is None else tinted(pixels, self.table)
         return self.pixels
 
 
@@ -238,9 +246,16 @@ class Recognizer:
         t0 = time.perf_counter()
         image = data if isinstance(data, LoadedImage) else load_image(data)
         t1 = time.perf_counter()
-        finer: Finer | TurnedFiner | None = Finer(data, image) if isinstance(data, bytes) else None
+        copies = Finer(data, image) if isinstance(data, bytes) else None
+        finer: Finer | TurnedFiner | None = copies
         pixels = image.pixels
         found, faint = self.detect_all(pixels, finer)
+        table = self.cast_table(pixels, found)
+        if table is not None:  # the light tints the tiles: the photo's colours corrected, read again
+            pixels = tinted(pixels, table)
+            if copies is not None:
+                copies.tint(table)
+            found, faint = self.detect_all(pixels, finer)
         turn = reading.straighten(_box_list(found), pixels.shape[1], pixels.shape[0], self.settings)
         if turn is not None:  # a row aslant: the photo turned to level it, read again
             pixels = turned(pixels, turn)
@@ -256,6 +271,20 @@ class Recognizer:
                   "postprocess": (t4 - t3) * 1e3, "total": (t4 - t0) * 1e3}
         return Recognition(result[0].tiles, result[0].rows, result[1], image.original_size, timing, result[2], result[3])
 
+    def cast_table(self, pixels: np.ndarray, boxes: np.ndarray) -> np.ndarray | None:
+        """The lookup table (for `tinted`) that takes the light's colour off `pixels`, judged on the
+        tiles' faces in `boxes` (recognition.reading.colour_cast, on a copy shrunk as the phone
+        shrinks it), or None when the photo is read as it is."""
+        if self.settings.colour_cast is None or not len(boxes):
+            return None
+        h, w = pixels.shape[:2]
+        tw, th = reading.thumb_size(w, h, self.settings)
+        thumb = pixels if (tw, th) == (w, h) else cv2.resize(pixels, (tw, th), interpolation=cv2.INTER_AREA)
+        gains = reading.colour_cast(np.ascontiguousarray(thumb).tobytes(), tw, th, _box_list(boxes), w, h, self.settings)
+        if gains is None:
+            return None
+        return np.array(reading.cast_table(gains), np.uint8).reshape(3, 256).T.reshape(256, 1, 3).copy()
+
     def assemble(self, image: LoadedImage, boxes: np.ndarray, probs: np.ndarray, orient: np.ndarray, faint: int = 0,
                  sharp: np.ndarray | None = None,
                  turn: reading.Turn | None = None) -> tuple[Layout, Proposal | None, str, tuple[dict, ...]]:
@@ -268,6 +297,12 @@ class Recognizer:
                                 (w, h), self.settings, image.scale, image.original_size, faint,
                                 None if sharp is None else sharp.tolist(), turn)
         return Layout(read.tiles, read.rows), read.proposal, read.message, read.notes
+
+
+def tinted(pixels: np.ndarray, table: np.ndarray) -> np.ndarray:
+    """`pixels` (h, w, 3 RGB uint8) through `table` (256, 1, 3; Recognizer.cast_table): what
+    recognize-worker.js `tint` does on the phone."""
+    return cv2.LUT(pixels, table)
 
 
 def turned(pixels: np.ndarray, turn: reading.Turn) -> np.ndarray:

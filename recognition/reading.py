@@ -54,6 +54,12 @@ class Settings:
     # a row of tiles turned this many degrees or more from level (or upright) is read again from the
     # photo turned to level it (row_tilt, Turn); None: off
     straighten: float | None = 8.0
+    # the light's colour: where the tiles' faces, as the first pass boxed them, are tinted more than
+    # this (the log of a channel's gain) from the faces of the real photos as taken (FACE_CHROMA), the
+    # photo is read again with its colours corrected by the rest (colour_cast, cast_table: a lamp's
+    # warm light, a cool daylight); None: off. cast_thumb: the long side of the copy it is judged on
+    colour_cast: float | None = 0.07
+    cast_thumb: int = 256
     merge_fragments: bool = True  # parts of one tile's face (blank top, pip groups) are not tiles
     snap_rows: bool = True  # a box in a row of tiles lower than its neighbours is grown to the row's height
     tall_faces: bool = True  # a face far taller than wide, read as blank, is read again from its lower part
@@ -540,6 +546,90 @@ def straighten(boxes: Sequence[Sequence[float]], width: int, height: int, settin
     return turn_frame(tilt, width, height)
 
 
+# -- the light's colour ----------------------------------------------------------------------------
+
+# The tiles' faces in the real photos' train split as taken (the median of colour_cast's estimate
+# over 874 photos): red / green and blue / green of their brightest part, ivory a little warm.
+# From 5% to 95% of the photos: 0.968-1.064 and 0.886-1.017.
+FACE_CHROMA = (1.021, 0.958)
+CAST_BRIGHT = 0.25  # of a box's middle, its brightest quarter is the face (not its ink)
+CAST_BOXES = 40  # the best boxes of the first pass, at most, judge the light
+CAST_MOST = math.log(2.5)  # a channel's gain beyond this is no light's: a photo of backs, say
+CAST_PLAUSIBLE = ((0.5, 2.0), (0.4, 2.0))  # a box whose bright part's r/g or b/g lies outside is no face
+_LUMA = (0.299, 0.587, 0.114)
+
+
+def thumb_size(width: int, height: int, settings: Settings = Settings()) -> tuple[int, int]:
+    """The size of the copy of a width x height frame that colour_cast is given (its long side
+    Settings.cast_thumb, never larger than the frame), in whole-number arithmetic, so that the
+    phone makes the same copy (frame-tensors.js resizeArea, OpenCV's area shrink here)."""
+    side = max(int(width), int(height), 1)
+    top = min(int(settings.cast_thumb), side)
+    return max(1, int(width) * top // side), max(1, int(height) * top // side)
+
+
+def _face_tint(thumb: Sequence[int], tw: int, th: int, box: Sequence[float], sx: float, sy: float) -> tuple[float, float, float] | None:
+    """(r/g, b/g, luma) of the brightest CAST_BRIGHT of the middle of `box` (frame pixels) in the
+    thumbnail (flat RGB, tw x th; sx, sy: thumbnail pixels per frame pixel), None when it is no face."""
+    x1, y1, x2, y2 = float(box[0]) * sx, float(box[1]) * sy, float(box[2]) * sx, float(box[3]) * sy
+    mx, my = 0.2 * (x2 - x1), 0.2 * (y2 - y1)
+    c1, r1 = max(0, int(round(x1 + mx))), max(0, int(round(y1 + my)))
+    c2, r2 = min(tw, max(int(round(x2 - mx)), c1 + 1)), min(th, max(int(round(y2 - my)), r1 + 1))
+    px = [(thumb[o], thumb[o + 1], thumb[o + 2]) for y in range(r1, r2) for o in range(3 * (y * tw + c1), 3 * (y * tw + c2), 3)]
+    if not px:
+        return None
+    lum = sorted(((_LUMA[0] * r + _LUMA[1] * g + _LUMA[2] * b, i) for i, (r, g, b) in enumerate(px)), reverse=True)
+    top = lum[:max(1, int(len(px) * CAST_BRIGHT))]
+    n = len(top)
+    r = sum(px[i][0] for _, i in top) / n
+    g = sum(px[i][1] for _, i in top) / n
+    b = sum(px[i][2] for _, i in top) / n
+    if g < 8:
+        return None
+    (rlo, rhi), (blo, bhi) = CAST_PLAUSIBLE
+    if not (rlo < r / g < rhi and blo < b / g < bhi):
+        return None
+    return r / g, b / g, sum(v for v, _ in top) / n
+
+
+def colour_cast(thumb: Sequence[int], tw: int, th: int, boxes: Sequence[Sequence[float]], width: int, height: int,
+                settings: Settings = Settings()) -> tuple[float, float, float] | None:
+    """The gains (red, green, blue; green 1) that take the light's colour off a photo, judged on
+    its tiles' faces (Settings.colour_cast), or None to read it as it is. `thumb`: the photo's
+    pixels shrunk to tw x th (thumb_size), flat RGB; `boxes`: the first detector pass's, in the
+    pixels of the width x height photo. Each of the best CAST_BOXES boxes gives the colour of the
+    brightest part of its middle (a face's ivory, not its ink); the brighter half of them (faces
+    are brighter than the coloured backs of face-down tiles) give the photo's by their median.
+    Its gap to FACE_CHROMA, less Settings.colour_cast (the spread of photos as taken), is what
+    the gains take off; a gap wider than CAST_MOST is no light's colour, and nothing is taken off.
+    A lamp's warm light (validation photos under it: read exactly 0.79 -> 0.52) turns ivory to
+    orange, which the networks learned little of."""
+    if settings.colour_cast is None or tw < 1 or th < 1 or len(thumb) < 3 * tw * th:
+        return None
+    sx, sy = tw / max(float(width), 1.0), th / max(float(height), 1.0)
+    best = sorted(boxes, key=lambda b: -float(b[4]) if len(b) > 4 else 0.0)[:CAST_BOXES]
+    tints = [t for t in (_face_tint(thumb, tw, th, b, sx, sy) for b in best) if t is not None]
+    if len(tints) < 3:
+        return None
+    tints.sort(key=lambda t: -t[2])
+    faces = tints[:max(3, (len(tints) + 1) // 2)]
+    logs = [math.log(FACE_CHROMA[0] / median(t[0] for t in faces)), math.log(FACE_CHROMA[1] / median(t[1] for t in faces))]
+    if max(abs(v) for v in logs) > CAST_MOST:
+        return None
+    dead = float(settings.colour_cast)
+    red, blue = (math.copysign(max(0.0, abs(v) - dead), v) for v in logs)
+    if red == 0.0 and blue == 0.0:
+        return None
+    return math.exp(red), 1.0, math.exp(blue)
+
+
+def cast_table(gains: Sequence[float]) -> list[int]:
+    """The lookup table that applies `gains` to 8-bit RGB: 768 values, red's 256, then green's,
+    then blue's, each value times its channel's gain, rounded half up, at most 255. The phone
+    applies the same table (recognize-worker.js `tint`); here cv2.LUT does (pipeline.tinted)."""
+    return [min(255, int(math.floor(v * float(k) + 0.5))) for k in gains[:3] for v in range(256)]
+
+
 def rescan_sides(boxes: Sequence[Sequence[float]], scale: float, width: int, height: int,
                  settings: Settings = Settings(), available: int | None = None) -> list[int]:
     """The detector input long sides to run again at (Settings.multi_scale), given the first pass's
@@ -928,4 +1018,5 @@ def assemble(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]],
 
 __all__ = ["Detection", "Layout", "Reading", "Settings", "assemble", "decode", "detect_boxes", "drop_duplicates", "out_of_focus",
            "faint_boxes", "layout", "merge_detections", "nms", "probabilities", "read_hand", "reread_half_turned", "reread_tall_faces",
-           "rereads", "reread", "reread_grown", "grown_faces", "rescan_sides", "straighten", "Turn", "turn_frame", "softmax", "tall_faces", "unsure_crops"]
+           "rereads", "reread", "reread_grown", "grown_faces", "rescan_sides", "colour_cast", "cast_table", "thumb_size",
+           "straighten", "Turn", "turn_frame", "softmax", "tall_faces", "unsure_crops"]

@@ -157,3 +157,16 @@ def test_photo_conditions_map_points_back_to_the_labelled_photo(name):
     ys, xs = np.nonzero(out > out.max() * 0.8)
     found = back(np.array([[xs.mean(), ys.mean()]]))[0]
     assert np.allclose(found, (300, 220), atol=3)
+
+
+@pytest.mark.parametrize("name,order", [("warm", "rgb"), ("tungsten", "rgb"), ("cool", "bgr")])
+def test_light_conditions_tint_the_photo_and_move_nothing(name, order):
+    from training import perturb
+
+    img = np.full((60, 80, 3), 200, np.uint8)  # a grey photo (BGR)
+    ok, buf = cv2.imencode(".png", img)
+    new, back = perturb.apply(name, buf.tobytes(), seed=1)
+    b, g, r = cv2.imdecode(np.frombuffer(new, np.uint8), cv2.IMREAD_COLOR).reshape(-1, 3).mean(0)
+    first, _, last = ({"r": r, "g": g, "b": b}[c] for c in order)
+    assert first > g > last  # warm: red over green over blue; cool the other way
+    assert np.allclose(back(np.array([[10.0, 20.0]])), [[10.0, 20.0]])

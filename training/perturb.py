@@ -123,9 +123,21 @@ def _turned(degrees: float) -> Callable[[np.ndarray, np.random.Generator], tuple
     return apply
 
 
+def _lit(gains: tuple[float, float, float], what: str) -> Callable[[np.ndarray, np.random.Generator], tuple[np.ndarray, PointMap]]:
+    def apply(img: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, PointMap]:
+        out = img.astype(np.float32) * np.array(gains[::-1], np.float32)  # the photo is BGR here
+        return np.clip(out, 0, 255).astype(np.uint8), _identity
+
+    apply.__doc__ = f"{what}: red, green and blue times {gains[0]:g}, {gains[1]:g} and {gains[2]:g}."
+    return apply
+
+
 CONDITIONS: dict[str, Callable[[np.ndarray, np.random.Generator], tuple[np.ndarray, PointMap]]] = {
     "dim": dim, "blur": blur, "glare": glare, "tilt45": tilt45, "1mp": _resize_to(1.0), "12mp": _resize_to(12.0),
     "far3": _farther(3), "far4": _farther(4), "turn10": _turned(10), "turn20": _turned(20), "turn35": _turned(35),
+    "warm": _lit((1.0, 0.86, 0.64), "A warm lamp the camera left some of its colour to"),
+    "tungsten": _lit((1.0, 0.72, 0.42), "A bulb's orange light the camera kept"),
+    "cool": _lit((0.7, 0.85, 1.0), "Cool light (a window's daylight in the shade, a cold LED)"),
 }
 
 

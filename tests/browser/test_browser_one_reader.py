@@ -197,6 +197,41 @@ def test_photos_that_need_the_extra_passes_read_the_same_tiles_on_both_paths(pho
     print(name, "server and phone:", [t["tile"] for t in want["tiles"]], "one pass:", [t["tile"] for t in one_pass["tiles"]])
 
 
+# hard cases under a bulb's orange light (training.perturb's "tungsten"): the phone judges the
+# light on the same thumbnail (reading.thumb_size, its own area shrink), in the same Python
+# (reading.colour_cast), corrects the frame by the same table (frame-tensors.js tintFrame) and reads
+# it again, as the server does
+UNDER_A_BULB = ["crops_row.jpg", "pile_blank.jpg"]
+
+
+@pytest.mark.parametrize("name", UNDER_A_BULB)
+def test_photos_under_a_coloured_light_read_the_same_tiles_on_both_paths(phone, live_server, name):
+    needs_vendor()
+    needs_pyodide()
+    import dataclasses
+
+    from recognition.pipeline import Recognizer, get_recognizer
+    from training import perturb
+
+    data, _ = perturb.apply("tungsten", (HARD / name).read_bytes(), seed=1)
+    with Image.open(io.BytesIO(data)) as im:
+        pixels = np.asarray(im.convert("RGB"))
+    png = _png(pixels)
+    rec = get_recognizer()
+    as_lit = Recognizer(rec.detector, rec.classifier, dataclasses.replace(rec.settings, colour_cast=None)).recognize(png).to_json()
+    page, _ = phone
+    page.goto("/#/photo")
+    server = page.request.post(f"{live_server}/api/recognize", multipart={
+        "image": {"name": "p.png", "mimeType": "image/png", "buffer": png}})
+    assert server.ok, server.text()
+    want = server.json()
+    assert [t["tile"] for t in want["tiles"]] != [t["tile"] for t in as_lit["tiles"]], "the correction changed nothing"
+    got = on_phone(page, pixels)
+    assert [t["tile"] for t in got["tiles"]] == [t["tile"] for t in want["tiles"]]
+    assert got["rows"] == want["rows"]
+    assert np.allclose([t["box"] for t in got["tiles"]], [t["box"] for t in want["tiles"]], atol=2.0)
+
+
 def test_the_camera_says_what_it_waits_for(phone):
     """Not a count of tiles found: the hand's count against a winning hand's, from the proposal."""
     page, _ = phone

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { resizeArea, toRGB, fitResize, squareCrops, turnFrame } from "../../static/js/photo/frame-tensors.js";
+import { resizeArea, toRGB, fitResize, squareCrops, turnFrame, tintFrame } from "../../static/js/photo/frame-tensors.js";
 
 const close = (a, b) => Math.abs(a - b) < 1e-6;
 
@@ -70,4 +70,11 @@ test("turnFrame moves each pixel where the matrix sends it, the canvas outside t
   assert.deepEqual([...half], [50, 50, 50]);
   const off = turnFrame(rgb, w, h, [[1, 0, 10], [0, 1, 10]], 2, 2);
   assert.ok(off.every((v) => v === 114));
+});
+
+test("tintFrame maps each channel through its part of the table", () => {
+  const table = [];
+  for (let c = 0; c < 3; c++) for (let v = 0; v < 256; v++) table.push(Math.min(255, v * (c + 1)));  // red x1, green x2, blue x3
+  const out = tintFrame(new Uint8Array([10, 20, 30, 200, 100, 90]), table);
+  assert.deepEqual([...out], [10, 40, 90, 200, 200, 255]);
 });

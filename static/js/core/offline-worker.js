@@ -12,6 +12,9 @@
 //   merge {passes: [{boxes, scale}], settings}   recognition.reading.merge_detections: one list of boxes
 //   straighten {boxes, width, height, settings}   recognition.reading.straighten: the turn
 //       {angle, size, turned, matrix} that levels a row of tiles aslant, or null
+//   thumb {width, height, settings}   recognition.reading.thumb_size: [w, h] of the copy `cast` judges
+//   cast {thumb (RGB Uint8Array), tw, th, boxes, width, height, settings}   recognition.reading.colour_cast:
+//       the lookup table (cast_table, 768 values) that takes the light's colour off the frame, or null
 //   faint {map, gh, gw, scale, width, height, boxes, settings, stride}   recognition.reading.faint_boxes
 //   unsure {boxes, logits, labels, settings}   recognition.reading.unsure_crops: {idx}, the boxes to read again
 //       turned half round
@@ -85,7 +88,18 @@ def tenbou_plan(call, text):
         if call == "straighten":
             turn = reading.straighten(a["boxes"], a["width"], a["height"], st)
             return None if turn is None else turn.to_json()
+        if call == "thumb":
+            return list(reading.thumb_size(a["width"], a["height"], st))
         raise ValueError(f"no plan call {call}")
+    return _answer(run)
+
+def tenbou_cast(thumb, text):
+    from recognition import reading
+    def run():
+        a = json.loads(text)
+        st = reading.Settings(**a["settings"])
+        gains = reading.colour_cast(thumb.to_py(), a["tw"], a["th"], a["boxes"], a["width"], a["height"], st)
+        return None if gains is None else reading.cast_table(gains)
     return _answer(run)
 
 def _probs(logits, a, st, turn_logits=None):
@@ -202,7 +216,7 @@ const mark = (name) => { timings.marks[name] = Math.round(performance.now() - t0
 
 function handles(pyodide) {
   const fn = (name) => pyodide.globals.get(name);
-  return { score: fn("tenbou_score"), project: fn("tenbou_project"), boxes: fn("tenbou_boxes"), faint: fn("tenbou_faint"), plan: fn("tenbou_plan"),
+  return { score: fn("tenbou_score"), project: fn("tenbou_project"), boxes: fn("tenbou_boxes"), faint: fn("tenbou_faint"), plan: fn("tenbou_plan"), cast: fn("tenbou_cast"),
            unsure: fn("tenbou_unsure"), tall: fn("tenbou_tall"), read: fn("tenbou_read") };
 }
 
@@ -284,6 +298,8 @@ serve({
   rescan: async (args) => answer((await engine()).plan("rescan", JSON.stringify(args))),
   merge: async (args) => answer((await engine()).plan("merge", JSON.stringify(args))),
   straighten: async (args) => answer((await engine()).plan("straighten", JSON.stringify(args))),
+  thumb: async (args) => answer((await engine()).plan("thumb", JSON.stringify(args))),
+  cast: async ({ thumb, ...rest }) => answer((await engine()).cast(thumb, JSON.stringify(rest))),
   unsure: async ({ logits, ...rest }) => answer((await engine()).unsure(logits || null, JSON.stringify(rest))),
   tall: async ({ logits, turn_logits, ...rest }) => answer((await engine()).tall(logits || null, turn_logits || null, JSON.stringify(rest))),
   read: async ({ logits, turn_logits, tall_logits, ...rest }) =>

@@ -171,3 +171,15 @@ export function turnFrame(rgb, w, h, matrix, tw, th, fill = 114) {
   }
   return out;
 }
+
+/** tinted (recognition/pipeline.py): RGB pixels through the 768-value lookup table that
+ * recognition/reading.py's cast_table gives (red's 256 values, green's, blue's): a photo's colours
+ * corrected for the light. Whether, and by how much, is reading.py's to decide; this only maps. */
+/** @param {Pixels} rgb @param {ArrayLike<number>} table @returns {Uint8Array} */
+export function tintFrame(rgb, table) {
+  const out = new Uint8Array(rgb.length);
+  for (let i = 0; i < rgb.length; i += 3) {
+    out[i] = table[rgb[i]]; out[i + 1] = table[256 + rgb[i + 1]]; out[i + 2] = table[512 + rgb[i + 2]];
+  }
+  return out;
+}

@@ -79,8 +79,8 @@ class PhoneReader {
 
   /** Read an ImageBitmap (transferred to the worker) or raw RGBA pixels {pixels, width, height}:
    * the networks run in recognize-worker.js, recognition/reading.py decides what they saw, and
-   * which extra passes to run (another detector scale, the frame turned to level a row aslant,
-   * the lower part of a tall face): this only runs the passes it is told to and hands their
+   * which extra passes to run (the frame's colours corrected for the light, another detector
+   * scale, the frame turned to level a row aslant, the lower part of a tall face): this only runs the passes it is told to and hands their
    * outputs back. */
   async read(frame) {
     const t0 = performance.now();
@@ -88,10 +88,21 @@ class PhoneReader {
     try {
       const { info } = this;
       const st = info.settings;
-      let det = frame instanceof ImageBitmap ? await this.nets.call("detect", { bitmap: frame }, [frame])
-        : await this.nets.call("detect", frame);
+      // the frame shrunk, on which reading.py judges the light's colour (its size is reading.py's too)
+      const thumb = st.colour_cast != null
+        ? await this.reader.call("thumb", { width: frame.width, height: frame.height, settings: st }) : null;
+      let det = frame instanceof ImageBitmap ? await this.nets.call("detect", { bitmap: frame, thumb }, [frame])
+        : await this.nets.call("detect", { ...frame, thumb });
       const taken = [det.width, det.height];
       let { boxes, faint } = await this.detectAll(det);
+      // the light tints the tiles: the frame's colours corrected and read again (whether, and how, is reading.py's)
+      const table = thumb ? await this.reader.call("cast", { thumb: det.thumb, tw: thumb[0], th: thumb[1], boxes,
+        width: det.width, height: det.height, settings: st }, [det.thumb.buffer]) : null;
+      if (table) {
+        const tinted = await this.nets.call("tint", { frame: det.frame, table });
+        det = await this.nets.call("detect", { frame: tinted.frame });
+        ({ boxes, faint } = await this.detectAll(det));
+      }
       // a row of tiles aslant: the frame turned to level it and read again (whether, and how, is reading.py's)
       const turn = st.straighten != null
         ? await this.reader.call("straighten", { boxes, width: det.width, height: det.height, settings: st }) : null;

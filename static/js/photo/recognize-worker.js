@@ -5,10 +5,12 @@
 // recognition/reading.py in the offline worker (Pyodide), as on the server: see live-recognizer.js.
 // Protocol: worker-bridge.js. Calls:
 //   init {}  -> {threads, info}
-//   detect {bitmap | pixels, width, height | frame, long_side?}
-//       -> {frame, map (Float32Array), gh, gw, scale, width, height}: a new frame, or (frame) one
+//   detect {bitmap | pixels, width, height | frame, long_side?, thumb?}
+//       -> {frame, map (Float32Array), gh, gw, scale, width, height, thumb?}: a new frame, or (frame) one
 //          detected before, at the detector's long side or `long_side` (an extra pass that
-//          recognition/reading.py asked for: the tiles at the size the detector learned)
+//          recognition/reading.py asked for: the tiles at the size the detector learned); with
+//          `thumb` [w, h] (reading.py's thumb_size), also the frame shrunk to that size (RGB
+//          Uint8Array), on which reading.py judges the light's colour
 //   classify {frame, boxes, tta?, turned?, keep?}  -> {logits, sharpness (Float32Arrays; sharpness one
 //       per box, null from a classifier without that output)}: the crops of any boxes
 //       of that frame (a tile's, or the lower part of a tall face's), read; the frame is let go
@@ -16,7 +18,9 @@
 //       `turned: true` reads only the half-turned copies (of crops read unsurely before)
 //   turn {frame, matrix, width, height}  -> {frame, width, height}: a new frame, the one given turned
 //       onto a width x height canvas by `matrix` (recognition/reading.py's Turn: a row of tiles aslant)
-import { fitResize, squareCrops, toRGB, turnFrame } from "./frame-tensors.js";
+//   tint {frame, table}  -> {frame, width, height}: a new frame, the one given with its colours
+//       through `table` (recognition/reading.py's cast_table: the light's colour taken off)
+import { fitResize, resizeArea, squareCrops, tintFrame, toRGB, turnFrame } from "./frame-tensors.js";
 import { serve, TRANSFER } from "../core/worker-bridge.js";
 
 let ort = null, info = null, detector = null, classifier = null, loading = null;
@@ -70,6 +74,12 @@ function turn({ frame, matrix, width, height }) {
   return { frame: keepFrame(turnFrame(f.rgb, f.w, f.h, matrix, width, height), width, height), width, height };
 }
 
+function tint({ frame, table }) {
+  const f = frameOf(frame);
+  frames.delete(frame);  // read again with its colours corrected: the frame as taken is not read further
+  return { frame: keepFrame(tintFrame(f.rgb, table), f.w, f.h), width: f.w, height: f.h };
+}
+
 async function detect(args) {
   let frame = args.frame, rgb, w, h;
   if (frame) ({ rgb, w, h } = frameOf(frame));
@@ -85,7 +95,11 @@ async function detect(args) {
   const [, , gh, gw] = out.dims;
   if (!frame) frame = keepFrame(rgb, w, h);
   const map = new Float32Array(out.data);
-  return { [TRANSFER]: [map.buffer], value: { frame, map, gh, gw, scale: net.scale, width: w, height: h } };
+  const value = { frame, map, gh, gw, scale: net.scale, width: w, height: h };
+  if (!args.thumb) return { [TRANSFER]: [map.buffer], value };
+  const [tw, th] = args.thumb;
+  const thumb = tw === w && th === h ? Uint8Array.from(rgb) : resizeArea(rgb, w, h, 3, tw, th);
+  return { [TRANSFER]: [map.buffer, thumb.buffer], value: { ...value, thumb } };
 }
 
 /** The crops (n x 3 planes of `plane` values) turned half round: each plane read backwards. */
@@ -122,4 +136,5 @@ serve({
   detect,
   classify,
   turn,
+  tint,
 });
