@@ -279,11 +279,21 @@ class Recognizer:
             return None
         h, w = pixels.shape[:2]
         tw, th = reading.thumb_size(w, h, self.settings)
-        thumb = pixels if (tw, th) == (w, h) else cv2.resize(pixels, (tw, th), interpolation=cv2.INTER_AREA)
-        gains = reading.colour_cast(np.ascontiguousarray(thumb).tobytes(), tw, th, _box_list(boxes), w, h, self.settings)
+        gains = reading.colour_cast(self.thumbnail(pixels, tw, th).tobytes(), tw, th, _box_list(boxes), w, h, self.settings)
         if gains is None:
             return None
         return np.array(reading.cast_table(gains), np.uint8).reshape(3, 256).T.reshape(256, 1, 3).copy()
+
+    def thumbnail(self, pixels: np.ndarray, tw: int, th: int) -> np.ndarray:
+        """`pixels` shrunk to tw x th by area, from the detector's input (fit_resize at its long
+        side, before padding), as the phone makes it from its own (recognize-worker.js, `detect`):
+        a shrink of a shrink, cheap on the phone."""
+        net_in, tf = fit_resize(pixels, self.long_side)
+        cw, ch = tf.content
+        small = net_in[:ch, :cw]
+        if (tw, th) != (cw, ch):
+            small = cv2.resize(small, (tw, th), interpolation=cv2.INTER_AREA)
+        return np.ascontiguousarray(small)
 
     def assemble(self, image: LoadedImage, boxes: np.ndarray, probs: np.ndarray, orient: np.ndarray, faint: int = 0,
                  sharp: np.ndarray | None = None,

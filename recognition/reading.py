@@ -554,6 +554,7 @@ def straighten(boxes: Sequence[Sequence[float]], width: int, height: int, settin
 FACE_CHROMA = (1.021, 0.958)
 CAST_BRIGHT = 0.25  # of a box's middle, its brightest quarter is the face (not its ink)
 CAST_BOXES = 40  # the best boxes of the first pass, at most, judge the light
+CAST_PIXELS = 256  # pixels of a box's middle looked at, about, at most
 CAST_MOST = math.log(2.5)  # a channel's gain beyond this is no light's: a photo of backs, say
 CAST_PLAUSIBLE = ((0.5, 2.0), (0.4, 2.0))  # a box whose bright part's r/g or b/g lies outside is no face
 _LUMA = (0.299, 0.587, 0.114)
@@ -575,7 +576,9 @@ def _face_tint(thumb: Sequence[int], tw: int, th: int, box: Sequence[float], sx:
     mx, my = 0.2 * (x2 - x1), 0.2 * (y2 - y1)
     c1, r1 = max(0, int(round(x1 + mx))), max(0, int(round(y1 + my)))
     c2, r2 = min(tw, max(int(round(x2 - mx)), c1 + 1)), min(th, max(int(round(y2 - my)), r1 + 1))
-    px = [(thumb[o], thumb[o + 1], thumb[o + 2]) for y in range(r1, r2) for o in range(3 * (y * tw + c1), 3 * (y * tw + c2), 3)]
+    step = max(1, math.ceil(math.sqrt((c2 - c1) * (r2 - r1) / CAST_PIXELS)))  # a close-up's faces: every few pixels
+    px = [(thumb[o], thumb[o + 1], thumb[o + 2])
+          for y in range(r1, r2, step) for o in range(3 * (y * tw + c1), 3 * (y * tw + c2), 3 * step)]
     if not px:
         return None
     lum = sorted(((_LUMA[0] * r + _LUMA[1] * g + _LUMA[2] * b, i) for i, (r, g, b) in enumerate(px)), reverse=True)

@@ -70,8 +70,9 @@ export function toRGB(px, w, h, channels) {
 }
 
 /** fit_resize: longer side to `longSide` (never up), pad right/bottom with grey 114 to a multiple
- * of `stride`. Returns the network input (float32 NCHW in [0, 1]) and the transform. */
-/** @param {Pixels} rgb @param {number} w @param {number} h @param {number} longSide @param {number} [stride] @returns {{data: Float32Array, width: number, height: number, scale: number}} */
+ * of `stride`. Returns the network input (float32 NCHW in [0, 1]), the transform, and the shrunk
+ * pixels before padding (`small`, cw x ch RGB). */
+/** @param {Pixels} rgb @param {number} w @param {number} h @param {number} longSide @param {number} [stride] @returns {{data: Float32Array, width: number, height: number, scale: number, small: Pixels, cw: number, ch: number}} */
 export function fitResize(rgb, w, h, longSide, stride = 32) {
   const scale = Math.min(1, longSide / Math.max(h, w));
   const cw = Math.max(1, Math.round(w * scale)), ch = Math.max(1, Math.round(h * scale));
@@ -85,7 +86,7 @@ export function fitResize(rgb, w, h, longSide, stride = 32) {
       data[d] = small[s] / 255; data[plane + d] = small[s + 1] / 255; data[2 * plane + d] = small[s + 2] / 255;
     }
   }
-  return { data, width: pw, height: ph, scale: cw / w };
+  return { data, width: pw, height: ph, scale: cw / w, small, cw, ch };
 }
 
 /** @param {Pixels} img @param {number} w @param {number} h @param {number} x @param {number} y @param {Uint8Array} out @param {number} o */

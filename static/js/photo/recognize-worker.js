@@ -9,8 +9,9 @@
 //       -> {frame, map (Float32Array), gh, gw, scale, width, height, thumb?}: a new frame, or (frame) one
 //          detected before, at the detector's long side or `long_side` (an extra pass that
 //          recognition/reading.py asked for: the tiles at the size the detector learned); with
-//          `thumb` [w, h] (reading.py's thumb_size), also the frame shrunk to that size (RGB
-//          Uint8Array), on which reading.py judges the light's colour
+//          `thumb` [w, h] (reading.py's thumb_size), also the detector's input shrunk to that size
+//          (RGB Uint8Array, as recognition/pipeline.py's Recognizer.thumbnail), on which reading.py
+//          judges the light's colour
 //   classify {frame, boxes, tta?, turned?, keep?}  -> {logits, sharpness (Float32Arrays; sharpness one
 //       per box, null from a classifier without that output)}: the crops of any boxes
 //       of that frame (a tile's, or the lower part of a tall face's), read; the frame is let go
@@ -98,7 +99,7 @@ async function detect(args) {
   const value = { frame, map, gh, gw, scale: net.scale, width: w, height: h };
   if (!args.thumb) return { [TRANSFER]: [map.buffer], value };
   const [tw, th] = args.thumb;
-  const thumb = tw === w && th === h ? Uint8Array.from(rgb) : resizeArea(rgb, w, h, 3, tw, th);
+  const thumb = tw === net.cw && th === net.ch ? Uint8Array.from(net.small) : resizeArea(net.small, net.cw, net.ch, 3, tw, th);
   return { [TRANSFER]: [map.buffer, thumb.buffer], value: { ...value, thumb } };
 }
 
