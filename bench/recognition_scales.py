@@ -39,9 +39,9 @@ def main(argv: list[str] | None = None) -> int:
     passes = {"n": 0}
     run_detector = new._run_detector  # every detector pass, the first included
 
-    def counting(pixels, long_side):  # type: ignore[no-untyped-def]
+    def counting(pixels, long_side, shrunk=None):  # type: ignore[no-untyped-def]
         passes["n"] += 1
-        return run_detector(pixels, long_side)
+        return run_detector(pixels, long_side, shrunk)
 
     new._run_detector = counting  # type: ignore[method-assign]
     paths = sorted(p for d in args.folders for p in glob.glob(os.path.join(d, "*.jpg")))

@@ -147,7 +147,8 @@ class Recognizer:
         """The boxes of `detect_all`, without the faint ones."""
         return self.detect_all(pixels)[0]
 
-    def detect_all(self, pixels: np.ndarray, finer: Finer | TurnedFiner | None = None) -> tuple[np.ndarray, np.ndarray]:
+    def detect_all(self, pixels: np.ndarray, finer: Finer | TurnedFiner | None = None,
+                   shrunk: list[np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray]:
         """(n, 5) boxes [x1, y1, x2, y2, score] in the pixels of `pixels` (decoded by recognition.reading):
         one pass at the detector's long side, then the passes recognition.reading plans
         (Settings.multi_scale: again where the tiles have the size the detector learned; a pass
@@ -155,8 +156,9 @@ class Recognizer:
         (with Settings.merge_fragments, parts of tiles merged or dropped; with Settings.snap_rows,
         the short boxes of a row grown to its height); and the first pass's faint
         peaks where a tile set apart would stand (recognition.reading.faint_boxes), (m, 5). The
-        phone runs the same plan."""
-        out, scale = self._run_detector(pixels, self.long_side)
+        phone runs the same plan. `shrunk`, when given, is given the first pass's input (`pixels`
+        shrunk to the detector's long side, unpadded): `thumbnail` shrinks it further."""
+        out, scale = self._run_detector(pixels, self.long_side, shrunk)
         boxes = self._boxes(out, scale, pixels, self.settings)
         h, w = pixels.shape[:2]
         first = _box_list(boxes)
@@ -179,9 +181,13 @@ class Recognizer:
                                     w, h, _box_list(boxes), self.settings, self.stride)
         return boxes, np.array(faint, np.float32).reshape(-1, 5)
 
-    def _run_detector(self, pixels: np.ndarray, long_side: int) -> tuple[np.ndarray, float]:
-        """The detector's (5, gh, gw) map for `pixels` fitted to `long_side`, and the scale."""
+    def _run_detector(self, pixels: np.ndarray, long_side: int,
+                      shrunk: list[np.ndarray] | None = None) -> tuple[np.ndarray, float]:
+        """The detector's (5, gh, gw) map for `pixels` fitted to `long_side`, and the scale; the
+        input, unpadded, appended to `shrunk` when given."""
         net_in, tf = fit_resize(pixels, long_side)
+        if shrunk is not None:
+            shrunk.append(net_in[:tf.content[1], :tf.content[0]])
         return self.detector.run(to_nchw(net_in[None]))[0], tf.scale
 
     def _boxes(self, out: np.ndarray, scale: float, pixels: np.ndarray, settings: Settings) -> np.ndarray:
@@ -249,8 +255,9 @@ class Recognizer:
         copies = Finer(data, image) if isinstance(data, bytes) else None
         finer: Finer | TurnedFiner | None = copies
         pixels = image.pixels
-        found, faint = self.detect_all(pixels, finer)
-        table = self.cast_table(pixels, found)
+        shrunk: list[np.ndarray] = []
+        found, faint = self.detect_all(pixels, finer, shrunk)
+        table = self.cast_table(pixels, found, shrunk[0])
         if table is not None:  # the light tints the tiles: the photo's colours corrected, read again
             pixels = tinted(pixels, table)
             if copies is not None:
@@ -271,26 +278,30 @@ class Recognizer:
                   "postprocess": (t4 - t3) * 1e3, "total": (t4 - t0) * 1e3}
         return Recognition(result[0].tiles, result[0].rows, result[1], image.original_size, timing, result[2], result[3])
 
-    def cast_table(self, pixels: np.ndarray, boxes: np.ndarray) -> np.ndarray | None:
+    def cast_table(self, pixels: np.ndarray, boxes: np.ndarray, shrunk: np.ndarray | None = None) -> np.ndarray | None:
         """The lookup table (for `tinted`) that takes the light's colour off `pixels`, judged on the
         tiles' faces in `boxes` (recognition.reading.colour_cast, on a copy shrunk as the phone
-        shrinks it), or None when the photo is read as it is."""
+        shrinks it: from `shrunk`, the first detector pass's input, when given), or None when the
+        photo is read as it is."""
         if self.settings.colour_cast is None or not len(boxes):
             return None
         h, w = pixels.shape[:2]
         tw, th = reading.thumb_size(w, h, self.settings)
-        gains = reading.colour_cast(self.thumbnail(pixels, tw, th).tobytes(), tw, th, _box_list(boxes), w, h, self.settings)
+        thumb = self.thumbnail(pixels, tw, th, shrunk)
+        gains = reading.colour_cast(thumb.tobytes(), tw, th, _box_list(boxes), w, h, self.settings)
         if gains is None:
             return None
         return np.array(reading.cast_table(gains), np.uint8).reshape(3, 256).T.reshape(256, 1, 3).copy()
 
-    def thumbnail(self, pixels: np.ndarray, tw: int, th: int) -> np.ndarray:
+    def thumbnail(self, pixels: np.ndarray, tw: int, th: int, shrunk: np.ndarray | None = None) -> np.ndarray:
         """`pixels` shrunk to tw x th by area, from the detector's input (fit_resize at its long
-        side, before padding), as the phone makes it from its own (recognize-worker.js, `detect`):
-        a shrink of a shrink, cheap on the phone."""
-        net_in, tf = fit_resize(pixels, self.long_side)
-        cw, ch = tf.content
-        small = net_in[:ch, :cw]
+        side, before padding; `shrunk`, when the first pass has made it), as the phone makes it
+        from its own (recognize-worker.js, `detect`): a shrink of a shrink, cheap on both sides."""
+        if shrunk is None:
+            net_in, tf = fit_resize(pixels, self.long_side)
+            shrunk = net_in[:tf.content[1], :tf.content[0]]
+        small = shrunk
+        ch, cw = small.shape[:2]
         if (tw, th) != (cw, ch):
             small = cv2.resize(small, (tw, th), interpolation=cv2.INTER_AREA)
         return np.ascontiguousarray(small)
