@@ -559,7 +559,7 @@ CAST_MOST = math.log(2.5)  # a channel's gain beyond this is no light's: a photo
 # a correction whose gains all lie within this (log) of 1 is not made: it would change no reading
 # (validation photos under a cool light, 0.16-0.2 off, read 0.980 against 0.984 uncorrected) and
 # costs a second reading of the photo
-CAST_LEAST = 0.1
+CAST_LEAST = 0.05
 CAST_PLAUSIBLE = ((0.5, 2.0), (0.4, 2.0))  # a box whose bright part's r/g or b/g lies outside is no face
 
 
