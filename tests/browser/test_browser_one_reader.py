@@ -98,6 +98,23 @@ def _png(pixels: np.ndarray) -> bytes:
     return buf.getvalue()
 
 
+def _read_on_both(phone, live_server, pixels: np.ndarray, other: dict | None = None, unchanged: str = "") -> tuple[dict, dict]:
+    """`pixels` read by the server (POST /api/recognize) and on the phone: the same tiles and rows,
+    and, when given, not the tiles of `other` (the same networks without what the test is about)."""
+    page, _ = phone
+    page.goto("/#/photo")
+    server = page.request.post(f"{live_server}/api/recognize", multipart={
+        "image": {"name": "p.png", "mimeType": "image/png", "buffer": _png(pixels)}})
+    assert server.ok, server.text()
+    want = server.json()
+    if other is not None:
+        assert [t["tile"] for t in want["tiles"]] != [t["tile"] for t in other["tiles"]], unchanged
+    got = on_phone(page, pixels)
+    assert [t["tile"] for t in got["tiles"]] == [t["tile"] for t in want["tiles"]]
+    assert got["rows"] == want["rows"]
+    return want, got
+
+
 def _out_of_focus_hand():
     """The crop hand out of focus (a Gaussian blur of 0.4% of its long side)."""
     import cv2
@@ -118,15 +135,7 @@ def test_built_photos_read_the_same_tiles_on_both_paths(phone, live_server, name
     pixels = build()
     if pixels is None:
         pytest.skip("the tile pictures are not in $TENBOU_SHARED/data")
-    page, _ = phone
-    page.goto("/#/photo")
-    server = page.request.post(f"{live_server}/api/recognize", multipart={
-        "image": {"name": "p.png", "mimeType": "image/png", "buffer": _png(pixels)}})
-    assert server.ok, server.text()
-    want = server.json()
-    got = on_phone(page, pixels)
-    assert [t["tile"] for t in got["tiles"]] == [t["tile"] for t in want["tiles"]]
-    assert got["rows"] == want["rows"]
+    want, got = _read_on_both(phone, live_server, pixels)
     for key in ("hand", "melds", "win_tile", "complete", "concealed", "extra"):
         assert got["proposal"][key] == want["proposal"][key], key
     # what is said of the photo: from the classifier's sharpness output, judged by reading.py on both
@@ -140,6 +149,7 @@ def test_built_photos_read_the_same_tiles_on_both_paths(phone, live_server, name
 
 
 HARD = Path(__file__).resolve().parents[1] / "data" / "hard_cases"
+
 # photos staged by training/hard_cases.py that make the reader run its extra passes (issue 19):
 # a row far across the table (detected again at a larger scale; in a photo larger than the
 # server's working copy, on a finer copy there and on the whole frame on the phone), far honours
@@ -178,16 +188,7 @@ def test_photos_that_need_the_extra_passes_read_the_same_tiles_on_both_paths(pho
         st, multi_scale=False, merge_fragments=False, tall_faces=False, set_apart_reject=None,
         faint_threshold=None, rows_of_tiles=False, grow_unsure=None)
     one_pass = Recognizer(rec.detector, rec.classifier, without).recognize(png).to_json()
-    page, _ = phone
-    page.goto("/#/photo")
-    server = page.request.post(f"{live_server}/api/recognize", multipart={
-        "image": {"name": "p.png", "mimeType": "image/png", "buffer": png}})
-    assert server.ok, server.text()
-    want = server.json()
-    assert [t["tile"] for t in want["tiles"]] != [t["tile"] for t in one_pass["tiles"]], "the passes changed nothing"
-    got = on_phone(page, pixels)
-    assert [t["tile"] for t in got["tiles"]] == [t["tile"] for t in want["tiles"]]
-    assert got["rows"] == want["rows"]
+    want, got = _read_on_both(phone, live_server, pixels, one_pass, "the passes changed nothing")
     boxes = np.array([t["box"] for t in want["tiles"]])
     # 2 px; in a photo larger than the server's 1008 px working copy, an eighth of a tile: the phone
     # reads the whole frame (its passes resampled from 2016 px, the server's from its copies, so the
@@ -216,19 +217,9 @@ def test_photos_under_a_coloured_light_read_the_same_tiles_on_both_paths(phone, 
     data, _ = perturb.apply("tungsten", (HARD / name).read_bytes(), seed=1)
     with Image.open(io.BytesIO(data)) as im:
         pixels = np.asarray(im.convert("RGB"))
-    png = _png(pixels)
     rec = get_recognizer()
-    as_lit = Recognizer(rec.detector, rec.classifier, dataclasses.replace(rec.settings, colour_cast=None)).recognize(png).to_json()
-    page, _ = phone
-    page.goto("/#/photo")
-    server = page.request.post(f"{live_server}/api/recognize", multipart={
-        "image": {"name": "p.png", "mimeType": "image/png", "buffer": png}})
-    assert server.ok, server.text()
-    want = server.json()
-    assert [t["tile"] for t in want["tiles"]] != [t["tile"] for t in as_lit["tiles"]], "the correction changed nothing"
-    got = on_phone(page, pixels)
-    assert [t["tile"] for t in got["tiles"]] == [t["tile"] for t in want["tiles"]]
-    assert got["rows"] == want["rows"]
+    as_lit = Recognizer(rec.detector, rec.classifier, dataclasses.replace(rec.settings, colour_cast=None)).recognize(_png(pixels)).to_json()
+    want, got = _read_on_both(phone, live_server, pixels, as_lit, "the correction changed nothing")
     assert np.allclose([t["box"] for t in got["tiles"]], [t["box"] for t in want["tiles"]], atol=2.0)
 
 

@@ -80,8 +80,8 @@ class PhoneReader {
   /** Read an ImageBitmap (transferred to the worker) or raw RGBA pixels {pixels, width, height}:
    * the networks run in recognize-worker.js, recognition/reading.py decides what they saw, and
    * which extra passes to run (the frame's colours corrected for the light, another detector
-   * scale, the frame turned to level a row aslant, the lower part of a tall face): this only runs the passes it is told to and hands their
-   * outputs back. */
+   * scale, the frame turned to level a row aslant, the lower part of a tall face): this only runs
+   * the passes it is told to and hands their outputs back. */
   async read(frame) {
     const t0 = performance.now();
     const timer = setTimeout(() => this.fail("reading a frame on the phone took too long"), FRAME_TIMEOUT_MS);
