@@ -64,15 +64,19 @@ def test_boxes_are_judged_in_the_frame_the_thumbnail_was_shrunk_from() -> None:
 
 
 def test_coloured_backs_are_not_a_light() -> None:
-    """Face-down tiles only (yellow backs): no face to judge by, nothing taken off. Among faces,
-    the backs are the darker half and do not count."""
-    yellow = (230, 180, 30)
+    """Face-down tiles only (yellow backs): no face to judge by, nothing taken off. Pale blue backs,
+    five beside three faces: their colour could be a light's, but they are the darker boxes, and
+    only the brighter half judges (judged all together, their median would call for a warm
+    correction)."""
+    yellow, pale_blue = (230, 180, 30), (120, 160, 200)
     thumb, w, h, boxes = _scene(face=yellow)
     assert reading.colour_cast(thumb, w, h, boxes, w, h) is None
     img = np.frombuffer(_scene()[0], np.uint8).reshape(h, w, 3).copy()
-    for x1, y1, x2, y2, _ in boxes[:3]:
-        img[int(y1):int(y2), int(x1):int(x2)] = yellow
+    for x1, y1, x2, y2, _ in boxes[3:]:
+        img[int(y1):int(y2), int(x1):int(x2)] = pale_blue
     assert reading.colour_cast(img.tobytes(), w, h, boxes, w, h) is None
+    backs_only = reading.colour_cast(img.tobytes(), w, h, boxes[3:], w, h)
+    assert backs_only is not None and backs_only[0] > 1 > backs_only[2]  # the backs alone look like a cool light
 
 
 def test_too_few_faces_judge_nothing() -> None:
