@@ -579,3 +579,27 @@ def test_news_from_the_server_waits_for_the_finger_on_a_button(phone, live_serve
     expect(page.locator('[data-testid="seat-score-0"]')).to_have_text("33000")
     assert _share_mark(page) is None
     assert console.unexpected() == []
+
+
+def test_the_record_sheet_does_not_move_under_a_finger_when_its_preview_arrives(phone):
+    """The preview of who pays what comes a moment after each change and takes more or fewer lines;
+    the sheet keeps its height, so the chips above it stay where the player is about to tap (a
+    sheet that grew from the bottom of the screen moved them, and a tap landed beside its chip)."""
+    page, _ = phone
+    create_table(page)
+    sheet = open_sheet(page, "draw")
+    preview = sheet.locator('[data-testid="preview"]')
+    chip = sheet.locator('input[name="tenpai"][data-seat="3"]')
+
+    def settled_top() -> float:
+        expect(preview).to_have_attribute("aria-busy", "false")
+        return chip.bounding_box()["y"]
+
+    tops = [settled_top()]
+    for seat in (0, 1):  # nobody tenpai, one (three lines of payments), two: the preview changes each time
+        before = preview.inner_text()
+        sheet.locator(f'input[name="tenpai"][data-seat="{seat}"]').check()
+        expect(preview).not_to_have_text(before)
+        tops.append(settled_top())
+    assert max(tops) - min(tops) < 1, tops
+    screenshot(page, "record-draw-sheet")

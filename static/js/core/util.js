@@ -104,12 +104,14 @@ export function points(n, signed = false) {
 }
 
 /** A modal sheet built on <dialog>; returns {dialog, body, foot, close}.
- * @param {string} title @param {{onclose?: () => void}} [opts] */
-export function sheet(title, { onclose } = {}) {
+ * @param {string} title @param {{onclose?: () => void, steady?: boolean}} [opts] */
+export function sheet(title, { onclose, steady = false } = {}) {
   const titleId = newId("sheet-title");
   const body = h("div", { class: "sheet-body" });
   const foot = h("div", { class: "sheet-foot" });
-  const dialog = h("dialog", { "aria-labelledby": titleId });
+  // steady: the sheet is as tall as a sheet gets, so that what it shows growing or shrinking (a
+  // preview that arrives) never moves what lies above it under a finger about to tap
+  const dialog = h("dialog", { "aria-labelledby": titleId, class: steady ? "sheet-steady" : null });
   const close = () => { dialog.close(); };
   dialog.append(
     h("div", { class: "sheet-head" }, h("h2", { id: titleId }, title),

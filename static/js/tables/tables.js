@@ -522,7 +522,7 @@ export async function tableScreen(view, key, params) {
     const unknownRound = !correcting && pendingOf(table.id).length > 0 && (boardOf(table).info || {}).state !== "ready";
     const title = correcting ? t("history.correct_label", { n: correcting.index + 1 })
       : unknownRound ? t("rec.title_next") : t("rec.title", { round: roundName(table.state) });
-    const s = sheet(title);
+    const s = sheet(title, { steady: true });  // its preview comes and goes as the sheet is filled in
     const players = table.players;
     const kinds = [["ron", t("result.ron")], ["tsumo", t("result.tsumo")], ["draw", t("result.draw")]];
     if ((rules.abortive_draws || []).length) kinds.push(["abort", t("result.abort")]);
