@@ -40,3 +40,12 @@ def tclient(db_url):
     app = create_app({"TESTING": True, "DATABASE_URL": db_url})
     yield app.test_client()
     app.extensions["database"].dispose()
+
+
+# Files that take minutes run first: scripts/test runs the files on two processes, and a long file
+# started last would run alone at the end (tests/test_training_script.py trains at a toy size).
+FIRST = ("test_training_script.py",)
+
+
+def pytest_collection_modifyitems(items):
+    items.sort(key=lambda item: item.path.name not in FIRST)  # stable: the rest keep their order

@@ -5,6 +5,7 @@ They skip only when Chromium is not installed (scripts/test installs it from
 scripts/system-packages.txt; a developer machine without root may not have it)."""
 from __future__ import annotations
 
+import fcntl
 import os
 import re
 import threading
@@ -242,9 +243,14 @@ class Taps:
 
         ARTIFACTS.parent.mkdir(parents=True, exist_ok=True)
         path = ARTIFACTS.parent / "taps.json"
-        data = json.loads(path.read_text()) if path.exists() else {}
-        data[self.journey] = self.count
-        path.write_text(json.dumps(data, indent=1, sort_keys=True))
+        # the tests run on two processes (scripts/test): one writes at a time, and replaces the file whole
+        with open(ARTIFACTS.parent / "taps.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            data = json.loads(path.read_text()) if path.exists() else {}
+            data[self.journey] = self.count
+            part = path.with_suffix(f".{os.getpid()}.part")
+            part.write_text(json.dumps(data, indent=1, sort_keys=True))
+            os.replace(part, path)
         return self.count
 
 
