@@ -71,14 +71,6 @@ def test_winning_tile_mark_stays_when_a_tile_is_removed_and_added_back(phone, li
     page.click('[data-testid="score"]')
     expected = score_api(page, live_server, ruleset="wrr", hand=HAND, win_tile="5z")
     expect(page.locator('[data-testid="result-total"]')).to_have_text(str(expected["total"]))
-    # the result scrolls into view smoothly: a tap in the hand row while the page still moves lands
-    # on another tile (seen on a loaded machine), so wait for the page to stop, as a player's eye does
-    page.evaluate("""() => new Promise((done) => {
-        let y = scrollY, still = 0;
-        const frame = () => { if (scrollY === y) still += 1; else { y = scrollY; still = 0; }
-            if (still > 5) done(); else requestAnimationFrame(frame); };
-        requestAnimationFrame(frame);
-    })""")
     # removing the winning tile itself frees the mark: the tile added next wins
     page.click('.hand-row .hand-tile.win')
     page.click('.picker [data-tile="1z"]')

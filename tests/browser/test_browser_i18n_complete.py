@@ -318,7 +318,6 @@ def test_the_main_screens_fit_a_360px_phone_in_each_language(browser, live_serve
     page.click('[data-testid="score"]')
     card = page.locator('[data-testid="result"]')
     card.locator('[data-fu="group"]').first.wait_for()
-    page.wait_for_timeout(500)   # the card scrolls into view smoothly
     problems += fits(page, "score: result")
     card.locator("h3").nth(1).scroll_into_view_if_needed()
     screenshot(page, f"{tag}-score-result")

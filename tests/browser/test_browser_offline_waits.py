@@ -18,12 +18,6 @@ from .offline_helpers import needs_pyodide, prepare_offline
 HAND = "2345666m234p567s"   # five waits, worth different amounts (pinfu, tanyao, both) on ron and tsumo
 
 
-def settle(page):
-    """Wait for the smooth scroll to the answer to end."""
-    page.wait_for_function("""() => new Promise((done) => { const y = scrollY;
-      setTimeout(() => requestAnimationFrame(() => done(scrollY === y)), 150); })""", polling=200)
-
-
 def waits_shown(page) -> list[dict]:
     """Each wait the screen lists: its tile and the text of its ron and tsumo lines."""
     return page.eval_on_selector_all(".waits-list li[data-wait]",
@@ -65,10 +59,8 @@ def test_the_waits_screen_lists_the_servers_waits_with_the_network_cut(browser, 
     assert [w["tile"] for w in offline] == [w["tile"] for w in api["waits"]]
     assert offline == online, "each wait worth the same on ron and tsumo as the server said"
     assert page.inner_text(".card[aria-label='Waits'] h2") == heading
-    settle(page)
     screenshot(page, "waits-offline")
     page.locator(".waits-list li").last.scroll_into_view_if_needed()
-    settle(page)
     screenshot(page, "waits-offline-list")
     started = time.monotonic()
     page.click('[data-testid="analyse"]')   # again, the engine loaded

@@ -110,7 +110,6 @@ def test_wait_analysis_lists_each_winning_tile(phone):
     assert "3900" in page.locator('[data-wait="1z"]').inner_text()   # ron on the double-east pair
     assert_phone_layout(page)
     page.locator(".waits-list").scroll_into_view_if_needed()
-    page.wait_for_timeout(400)   # the smooth scroll to the results
     screenshot(page, "waits")
 
 

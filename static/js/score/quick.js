@@ -74,7 +74,7 @@ export async function scoreScreen(view) {
       }
       clear(resultBox, resultCard(result, { yakuNames: names, extra: offline ? h("p", { class: "banner info", "data-testid": "scored-offline" }, t("score.scored_offline")) : null }));
       scored(true);
-      resultBox.scrollIntoView({ behavior: "smooth", block: "start" });
+      resultBox.scrollIntoView({ block: "start" });   // at once: a page still moving puts another tile under a tap
     } catch (err) {
       placeError(err, [editor, conditions], resultBox);
     } finally {

@@ -65,7 +65,7 @@ export async function waitsScreen(view) {
         res.furiten ? h("div", { class: "banner warn" }, t("waits.furiten")) : null,
         res.tenpai ? h("ul", { class: "waits-list" }, items) : h("p", {}, t("waits.none")),
         res.waits.length ? h("p", { class: "small muted" }, t("waits.list"), res.waits.map((w) => tileName(w.tile)).join(t("list.sep"))) : null));
-      out.scrollIntoView({ behavior: "smooth", block: "start" });
+      out.scrollIntoView({ block: "start" });   // at once: a page still moving puts another tile under a tap
     } catch (err) {
       placeError(err, [editor, conditions], out);
     } finally {
