@@ -57,6 +57,61 @@ def test_both_label_formats_load(tmp_path):
     assert (d.kind, d.tiles, d.back, d.boxes, d.complete) == ("closeup", Counter({"1m": 2}), 2, None, True)
 
 
+def _fixes_file(tmp_path, fixes: list[dict]) -> str:
+    path = tmp_path / "fixes.json"
+    path.write_text(json.dumps({"about": "test", "fixes": {"real": fixes}}))
+    return str(path)
+
+
+def test_label_fixes_relabel_the_box_they_name_and_only_when_asked(tmp_path, monkeypatch):
+    jl = tmp_path / "real"
+    jl.mkdir()
+    rows = [{"image": "images/IMG_2742_JPG.rf.1.jpg", "width": 160, "height": 160,
+             "boxes": [{"tile": "back", "box": [0, 0, 9, 9]}, {"tile": "5m", "box": [1, 2, 30, 40]},
+                       {"tile": "5m", "box": [40, 2, 70, 40]}]},
+            {"image": "images/IMG_2743_JPG.rf.2.jpg", "width": 160, "height": 160,
+             "boxes": [{"tile": "5m", "box": [1, 2, 30, 40]}]}]
+    (jl / "labels.jsonl").write_text("\n".join(json.dumps(r) for r in rows) + "\n")
+    # the index counts every box of the line, face-down ones included
+    monkeypatch.setattr(datasets, "LABEL_FIXES", _fixes_file(tmp_path, [
+        {"image": "images/IMG_2742_JPG.rf.1.jpg", "box": 2, "from": "5m", "to": "0m", "why": "red"}]))
+    fixed, other = load_folder(str(jl))
+    assert fixed.boxes == [("5m", (1.0, 2.0, 30.0, 40.0)), ("0m", (40.0, 2.0, 70.0, 40.0))]
+    assert fixed.tiles == Counter({"5m": 1, "0m": 1}) and fixed.back == 1
+    assert other.tiles == Counter({"5m": 1})   # the same box index in another photo is not touched
+    staged, _ = load_folder(str(jl), label_fixes=False)
+    assert staged.tiles == Counter({"5m": 2})
+    assert [p.tiles["0m"] for p in load_real([str(jl)])] == [1, 0]   # the evaluation's loader applies them
+
+
+def test_a_label_fix_that_no_longer_matches_its_box_stops_the_load(tmp_path, monkeypatch):
+    jl = tmp_path / "real"
+    jl.mkdir()
+    row = {"image": "images/a.jpg", "width": 160, "height": 160, "boxes": [{"tile": "5p", "box": [1, 2, 30, 40]}]}
+    (jl / "labels.jsonl").write_text(json.dumps(row) + "\n")
+    for fix, expected in [({"box": 0, "from": "5m"}, "expects 5m, the labels have 5p"), ({"box": 3, "from": "5p"}, "no box")]:
+        monkeypatch.setattr(datasets, "LABEL_FIXES", _fixes_file(tmp_path, [{"image": "images/a.jpg", "to": "0p", **fix}]))
+        with pytest.raises(ValueError, match=expected):
+            load_folder(str(jl))
+
+
+@pytest.mark.skipif(not all(os.path.isdir(d) for d in REAL), reason="../shared/data/real-photos not present")
+def test_the_projects_label_fixes_match_the_staged_photos():
+    """Each fix names a box of the staged labels that still carries its `from` (loading checks it),
+    and turns a plain five into the red five of its suit."""
+    fixes = datasets.load_label_fixes()
+    assert fixes, "the file lists fixes"
+    for source, by_box in fixes.items():
+        assert any(os.path.basename(d) == source for d in REAL)
+        for (was, now) in by_box.values():
+            assert was[0] == "5" and now == "0" + was[1]
+        folder = next(d for d in REAL if os.path.basename(d) == source)
+        fixed = {p.name: p.tiles for p in load_folder(folder)}
+        staged = {p.name: p.tiles for p in load_folder(folder, label_fixes=False)}
+        for (image, _), (was, now) in by_box.items():
+            assert fixed[image][now] > staged[image][now] and fixed[image][was] < staged[image][was]
+
+
 def test_near_duplicates_and_versions_of_one_photo_are_one_scene(tmp_path):
     a, b = _pattern(1), _pattern(2)
     noisy = np.clip(a.astype(int) + np.random.default_rng(0).integers(-6, 7, a.shape), 0, 255).astype(np.uint8)

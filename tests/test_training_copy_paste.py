@@ -52,13 +52,14 @@ def test_only_train_scenes_with_trusted_codes_are_cut(tmp_path, monkeypatch):
     asked = []
     real = copy_paste.load_real
 
-    def spy(folders, split="all", keep_stretched=False):
-        asked.append(split)
-        return real(folders, split, keep_stretched)
+    def spy(folders, split="all", keep_stretched=False, label_fixes=True):
+        asked.append((split, label_fixes))
+        return real(folders, split, keep_stretched, label_fixes)
 
     monkeypatch.setattr(copy_paste, "load_real", spy)
     photos = train_photos([folder])
-    assert asked == ["train"]  # never "val" or "all": the validation scenes stay unseen
+    # never "val" or "all": the validation scenes stay unseen; the labels as the shipped stages saw them
+    assert asked == [("train", False)]
     assert [p.name for p in photos] == ["a.png"]  # b.png is labelled for detection only
     cuts = load_cutouts(photos)
     assert [c.code for c in cuts] == ["1m", "0p", "7z"]

@@ -66,10 +66,11 @@ class Cutout:
         return CLASS_INDEX[self.code]
 
 
-def train_photos(folders: list[str]) -> list[LabelledPhoto]:
+def train_photos(folders: list[str], label_fixes: bool = False) -> list[LabelledPhoto]:
     """The photos to cut tiles from: the train scenes only (validation scenes stay unseen), with
-    boxes whose codes are trusted for the classifier."""
-    photos = load_real(folders, split="train")
+    boxes whose codes are trusted for the classifier; the project's label fixes only if asked
+    (training.datasets.LABEL_FIXES: the shipped stages were built without them)."""
+    photos = load_real(folders, split="train", label_fixes=label_fixes)
     return [p for p in photos if p.boxes and p.classify]
 
 
@@ -512,10 +513,12 @@ def main() -> None:
     ap.add_argument("--images", type=int, default=2000)
     ap.add_argument("--seed", type=int, default=SEED, help="image i is drawn from (seed, i)")
     ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--label-fixes", action="store_true",
+                    help="apply training/label_fixes.json (the shipped stages were built without it)")
     args = ap.parse_args()
     cv2.setNumThreads(1)
     t0 = time.time()
-    photos = train_photos(args.folders)
+    photos = train_photos(args.folders, args.label_fixes)
     cuts = load_cutouts(photos)
     print(f"{len(cuts)} cut-outs from {len(photos)} train photos, {time.time() - t0:.0f} s", flush=True)
     print(json.dumps(build(cuts, args.out, args.images, args.seed, args.workers)))

@@ -35,6 +35,10 @@ from recognition.scales import clusters
 STRETCHED = (0.25, 3.0)
 VAL_SHARE = 5  # one scene in five goes to validation
 HASH_NEAR = 24  # average-hash Hamming distance (of 256 bits) under which two photos are one scene
+# Labels of the staged real photos that this project corrected after looking at the box (the file
+# says which, and why): loaded by default; the stages shipped in models/ were trained before them
+# (LABEL_FIXES=1 ./training/train.sh trains on them).
+LABEL_FIXES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "label_fixes.json")
 
 
 @dataclass
@@ -87,16 +91,43 @@ def original_name(name: str) -> str:
     return os.path.splitext(base)[0]
 
 
-def load_folder(folder: str) -> list[LabelledPhoto]:
-    """Every labelled photo of `folder` (labels.jsonl if present, else labels.json)."""
+def load_label_fixes(path: str | None = None) -> dict[str, dict[tuple[str, int], tuple[str, str]]]:
+    """The project's corrections of staged labels (LABEL_FIXES unless `path`): source folder ->
+    (image, box index) -> (from, to)."""
+    with open(path or LABEL_FIXES, encoding="utf-8") as f:
+        doc = json.load(f)
+    return {source: {(fx["image"], int(fx["box"])): (fx["from"], fx["to"]) for fx in fixes}
+            for source, fixes in doc["fixes"].items()}
+
+
+def fix_labels(row: dict, fixes: dict[tuple[str, int], tuple[str, str]]) -> dict:
+    """`row` (a line of labels.jsonl) with the corrections of its boxes applied. A correction whose
+    `from` is not the staged label stops the load: the source changed, and the box must be looked at
+    again."""
+    mine = {i: fix for (image, i), fix in fixes.items() if image == row["image"]}
+    if not mine:
+        return row
+    boxes = [dict(b) for b in row["boxes"]]
+    for i, (was, now) in mine.items():
+        if i >= len(boxes) or boxes[i]["tile"] != was:
+            found = boxes[i]["tile"] if i < len(boxes) else "no box"
+            raise ValueError(f"label fix for {row['image']} box {i} expects {was}, the labels have {found}")
+        boxes[i]["tile"] = now
+    return {**row, "boxes": boxes}
+
+
+def load_folder(folder: str, label_fixes: bool = True) -> list[LabelledPhoto]:
+    """Every labelled photo of `folder` (labels.jsonl if present, else labels.json), with the
+    project's corrections of its labels (LABEL_FIXES) unless `label_fixes` is false."""
     source = os.path.basename(os.path.normpath(folder))
     jsonl = os.path.join(folder, "labels.jsonl")
     if os.path.exists(jsonl):
+        fixes = load_label_fixes().get(source, {}) if label_fixes else {}
         photos = []
         with open(jsonl) as f:
             for line in f:
                 if line.strip():
-                    photos.append(_from_jsonl(json.loads(line), folder, source))
+                    photos.append(_from_jsonl(fix_labels(json.loads(line), fixes), folder, source))
         return photos
     with open(os.path.join(folder, "labels.json")) as f:
         labels = json.load(f)
@@ -161,11 +192,12 @@ def assign_splits(photos: list[LabelledPhoto]) -> dict[str, str]:
     return out
 
 
-def load_real(folders: list[str], split: str = "all", keep_stretched: bool = False) -> list[LabelledPhoto]:
+def load_real(folders: list[str], split: str = "all", keep_stretched: bool = False,
+              label_fixes: bool = True) -> list[LabelledPhoto]:
     """Photos of all `folders`, scenes assigned across them, keeping `split` ('train', 'val', 'all').
     Scenes and splits are drawn over every photo; then photos stretched out of shape by their
-    export (`stretched`) are left out unless `keep_stretched`."""
-    photos = [p for f in folders for p in load_folder(f)]
+    export (`stretched`) are left out unless `keep_stretched`. `label_fixes` as in load_folder."""
+    photos = [p for f in folders for p in load_folder(f, label_fixes)]
     if any(p.has_boxes for p in photos):
         assign_scenes(photos)
     if split != "all" and any(p.has_boxes for p in photos):

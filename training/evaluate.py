@@ -295,12 +295,14 @@ def main(argv: list[str] | None = None) -> int:
                          "(training.perturb)")
     ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                     help="override a recognition.pipeline.Settings field, e.g. --set detect_threshold=0.35")
+    ap.add_argument("--staged-labels", action="store_true",
+                    help="the real photos' labels as staged, without training/label_fixes.json")
     args = ap.parse_args(argv)
     overrides = {}
     for item in args.set:
         name, _, value = item.partition("=")
         overrides[name] = json.loads(value.lower() if value.lower() in ("true", "false") else value)
-    photos = load_real(args.folders, args.split)
+    photos = load_real(args.folders, args.split, label_fixes=not args.staged_labels)
     reader = ours(args.models, args.draw, overrides)
     results = run(photos, reader, 1 if args.draw else args.repeat)
     summary = report(results, "tenbou recognition", args.per_class, show_photos=not args.quiet)

@@ -145,10 +145,12 @@ def main() -> None:
     ap.add_argument("--out", default="training/work/real")
     ap.add_argument("--split", default="train", choices=("train", "all"))
     ap.add_argument("--teacher", default="models", help="folder of the teacher's ONNX models ('' for none)")
+    ap.add_argument("--label-fixes", action="store_true",
+                    help="apply training/label_fixes.json (the shipped stages were built without it)")
     args = ap.parse_args()
     cv2.setNumThreads(1)
     # photos stretched by their export stay in: they still teach where tiles are
-    photos = load_real(args.folders, args.split, keep_stretched=True)
+    photos = load_real(args.folders, args.split, keep_stretched=True, label_fixes=args.label_fixes)
     print(json.dumps(build(photos, args.out, teacher=args.teacher or None)))
 
 

@@ -58,6 +58,10 @@ REAL_DIR="${REAL_DIR:-../shared/data/real-photos}"
 REAL_FOLDERS=("$REAL_DIR/alanchoi00__mahjong_detection" "$REAL_DIR/alanchoi00__mahjong_detection_train")
 # shellcheck disable=SC2206
 EXTRA=(${EXTRA_REAL:-})
+# LABEL_FIXES=1: train on the labels as training/label_fixes.json corrects them (red fives the source
+# labelled plain); the stages shipped in models/ were built without it, so the default rebuilds them
+FIXES=()
+if [ "${LABEL_FIXES:-0}" = 1 ]; then FIXES=(--label-fixes); fi
 
 # -- stage 1: synthetic ---------------------------------------------------------------------------
 if [ ! -f "$WORK/stage1/classifier.onnx" ] && [ ! -f "$WORK/stage2/classifier.onnx" ]; then
@@ -83,7 +87,7 @@ if [ ! -f "$WORK/stage2/classifier.onnx" ]; then
 if [ ! -f "$WORK/data_ft/cls_meta.npy" ]; then  # the first FT_SCENES scenes of the same generator
   $PY -m training.build_data --scenes "$FT_SCENES" --out "$WORK/data_ft" --workers 2 > "$WORK/build_data_ft.log" 2>&1
 fi
-$PY -m training.real_data --teacher "$WORK/stage1" --out "$WORK/real" "${REAL_FOLDERS[@]}" "${EXTRA[@]}" > "$WORK/real_data.log" 2>&1
+$PY -m training.real_data --teacher "$WORK/stage1" --out "$WORK/real" "${REAL_FOLDERS[@]}" "${EXTRA[@]}" "${FIXES[@]}" > "$WORK/real_data.log" 2>&1
 mkdir -p "$WORK/stage2"
 $PY -m training.train_detector --data "$WORK/data_ft" --real "$WORK/real" --real-share 0.5 --distractors 0.3 --photometric 0.3 \
   --init "$WORK/stage1/detector.pt" --out "$WORK/stage2/detector.pt" --steps "$DET_FT_STEPS" --lr 1e-3 --warmup 50 --threads 1 --seed 12 \
@@ -100,7 +104,7 @@ fi
 
 # -- stage 2b: out of focus (2c starts from it) --------------------------------------------------------
 if [ ! -f "$WORK/real2/cls_meta.npy" ]; then  # the real arrays again, stage 2 as the teacher
-  $PY -m training.real_data --teacher "$WORK/stage2" --out "$WORK/real2" "${REAL_FOLDERS[@]}" "${EXTRA[@]}" \
+  $PY -m training.real_data --teacher "$WORK/stage2" --out "$WORK/real2" "${REAL_FOLDERS[@]}" "${EXTRA[@]}" "${FIXES[@]}" \
     > "$WORK/real_data2.log" 2>&1
 fi
 if [ ! -f "$WORK/focus/classifier.onnx" ]; then
@@ -119,7 +123,7 @@ fi
 
 # -- stage 2c: manzu and honours in other hands (2d starts from it) ---------------------------------
 if [ ! -f "$WORK/real3/cls_meta.npy" ]; then  # the real arrays again, stage 2b as the teacher
-  $PY -m training.real_data --teacher "$WORK/focus" --out "$WORK/real3" "${REAL_FOLDERS[@]}" "${EXTRA[@]}" \
+  $PY -m training.real_data --teacher "$WORK/focus" --out "$WORK/real3" "${REAL_FOLDERS[@]}" "${EXTRA[@]}" "${FIXES[@]}" \
     > "$WORK/real_data3.log" 2>&1
 fi
 if [ ! -f "$WORK/fonts/classifier.onnx" ]; then
@@ -203,7 +207,7 @@ if [ ! -f "$WORK/data_art/cls_meta.npy" ]; then
     --out "$WORK/data_art" --workers 2 > "$WORK/build_data_art.log" 2>&1
 fi
 if [ ! -f "$WORK/copy_paste/cls_meta.npy" ]; then  # real tiles (train scenes) pasted at new scales, angles, tables
-  $PY -m training.copy_paste --out "$WORK/copy_paste" --images "$PASTE_IMAGES" --workers 2 "${REAL_FOLDERS[@]}" \
+  $PY -m training.copy_paste --out "$WORK/copy_paste" --images "$PASTE_IMAGES" --workers 2 "${FIXES[@]}" "${REAL_FOLDERS[@]}" \
     > "$WORK/copy_paste.log" 2>&1
 fi
 mkdir -p "$WORK/stage3"
