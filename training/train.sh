@@ -59,7 +59,8 @@ REAL_FOLDERS=("$REAL_DIR/alanchoi00__mahjong_detection" "$REAL_DIR/alanchoi00__m
 # shellcheck disable=SC2206
 EXTRA=(${EXTRA_REAL:-})
 # LABEL_FIXES=1: train on the labels as training/label_fixes.json corrects them (red fives the source
-# labelled plain); the stages shipped in models/ were built without it, so the default rebuilds them
+# labelled plain, and tiles labelled as another tile); the stages shipped in models/ were built
+# without it, so the default rebuilds them
 FIXES=()
 if [ "${LABEL_FIXES:-0}" = 1 ]; then FIXES=(--label-fixes); fi
 
