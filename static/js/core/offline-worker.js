@@ -222,6 +222,7 @@ function handles(pyodide) {
 
 async function start() {
   const sourceResp = fetch("/offline/scoring.zip");
+  sourceResp.catch(() => {});   // awaited below, after the import: a download failing first is not an unhandled error
   const { loadPyodide, version } = await import(`${INDEX}pyodide.mjs`);
   mark("module");
   const resp = await sourceResp;
@@ -272,8 +273,24 @@ async function start() {
   return engine;
 }
 
+// Pyodide fetches its files side by side while it starts and does not handle them all: when the
+// network drops, one failure rejects loadPyodide and the others are left unhandled, and a failed
+// download of its WebAssembly leaves loadPyodide waiting for ever. So a download left failing
+// while the engine starts fails the start at once, and is that start's failure, said once to the
+// caller, not an uncaught error of its own. (TypeError is what fetch rejects with.)
+let failStart = null;   // rejects the start under way, or the last one that failed
+self.addEventListener("unhandledrejection", (event) => {
+  if (!failStart || !(event.reason instanceof TypeError)) return;
+  event.preventDefault();
+  failStart(event.reason);
+});
+
 async function engine() {
-  if (!ready) ready = start().catch((err) => { ready = null; throw err; });
+  if (!ready) {
+    const failed = new Promise((resolve, reject) => { failStart = reject; });
+    ready = Promise.race([start(), failed]).then((out) => { failStart = null; return out; },
+      (err) => { ready = null; throw err; });
+  }
   try {
     return await ready;
   } catch (err) {

@@ -88,7 +88,7 @@ export async function scoreScreen(view) {
     state === "ready" ? h("p", { class: "small muted", "data-testid": "offline-ready" }, t("offline.ready"))
       : h("button", { type: "button", class: "btn-block", "data-testid": "prepare-offline", disabled: state === "busy", onclick: async () => {
         drawOffline("busy");
-        try { await prepareOffline(); store.set("offline_scoring", true); drawOffline("ready"); } catch (err) { drawOffline("idle", err.message); }
+        try { await prepareOffline(); store.set("offline_scoring", true); drawOffline("ready"); } catch { drawOffline("idle", t("offline.failed")); }
       } }, state === "busy" ? t("offline.loading") : t("offline.prepare")),
     message ? h("p", { class: "field-error", role: "alert" }, message) : null);
   drawOffline(store.get("offline_scoring") ? "ready" : "idle");
