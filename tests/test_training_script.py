@@ -109,11 +109,14 @@ def test_the_exported_models_run_in_the_app(trained):
 
 def test_a_stage_run_again_gives_the_same_weights(trained):
     work = trained / "work"
-    stages = ("stage2/detector.pt", "stage2/classifier.pt", "fonts/classifier.pt", "pins/classifier.pt",
-              "inks/classifier.pt", "small/classifier.pt")
+    # stage 2 trains both networks on synthetic and real data side by side; 2g, the shipped
+    # classifier, uses every option of the classifier's training the fine-tunes between use (art
+    # sources, ink, defocus, clutter), and distillation and pruning besides. (2c, 2d and 2f, rerun
+    # here too until 2026-12-03, have no path of their own; the rerun took 114 s unloaded, now 78 s.)
+    stages = ("stage2/detector.pt", "stage2/classifier.pt", "small/classifier.pt")
     before = {p: _sha(work / p) for p in stages}
-    # train.sh skips a stage whose models are there: take away stages 2, 2c, 2d, 2f and 2g, keep their data
-    for stage in ("stage2", "fonts", "pins", "inks", "small"):
+    # train.sh skips a stage whose models are there: take away stages 2 and 2g, keep their data
+    for stage in ("stage2", "small"):
         shutil.rmtree(work / stage)
     shutil.rmtree(work / "models")
     proc = _train(work, trained / "real")
