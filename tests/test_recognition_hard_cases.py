@@ -30,6 +30,9 @@ STILL_FAILING = {
     "standing_tall.jpg": "faces twice as high as wide, upper half blank: those read whole as haku are read "
                          "again from their lower part, 9 of 10 right and none counted twice; 9p is read "
                          "unsurely (0.46) as haku",
+    "haku_apart_stone.jpg": "the haku standing alone is found (0.96) and the other eight are right; a patch of "
+                            "granite to the right of the tiles, a tile's size, is read as 3s (0.61), as the "
+                            "dev photo IMG_3107 reads one as 1s",
 }
 
 
@@ -90,7 +93,8 @@ def test_hard_case_suite_tile_f1_floor() -> None:
     (far_row's 9p and two of ming_row's manzu right; standing_scattered's granite fleck, read as
     3s at 0.79, a speck under Settings.speck_sure 0.9); 0.985 with a nineteenth case, a hand
     photographed 30 degrees aslant (aslant_row), read exactly from the photo turned to level it
-    (Settings.straighten; as taken, a 5m read as 6m); the floor keeps the gain."""
+    (Settings.straighten; as taken, a 5m read as 6m); 0.983 with a twentieth, a haku standing alone
+    on granite (found; a tile-sized patch of the granite read as 3s); the floor keeps the gain."""
     tp = n_pred = n_true = 0
     for name, lab in LABELS.items():
         faces, _ = read(name)

@@ -417,6 +417,22 @@ def standing_scattered(rng: np.random.Generator) -> tuple[np.ndarray, list[str]]
     return img, codes
 
 
+def haku_apart_stone(rng: np.random.Generator) -> tuple[np.ndarray, list[str]]:
+    """Tiles standing on a granite counter seen from further off (about 32 px wide), and a blank
+    haku standing on its own a few tiles' width to the left of them (the dev photos' missed haku:
+    a white face and nothing on it, alone on a busy stone)."""
+    img = stone(rng)
+    poly(img, np.array([[0, 0], [W, 0], [W, 120], [0, 120]]), (60, 42, 30))  # the cupboards behind
+    codes = ["8s", "1p", "0m", "6p", "4z", "6m", "8m", "6z"]
+    spots = [(430, 400), (500, 330), (560, 335), (520, 395), (640, 340), (610, 420), (700, 400), (800, 380)]
+    w, h = 32.0, 32.0 * 1.3
+    for code, (x, y) in zip(codes, spots):
+        standing_tile(img, face(code, blank_top=0.15), x + float(rng.uniform(-8, 8)), y + float(rng.uniform(-6, 6)),
+                      w, h, (225, 170, 40), top=0.45)
+    standing_tile(img, face("5z"), 250 + float(rng.uniform(-8, 8)), 350, w, h, (225, 170, 40), top=0.45)
+    return img, codes + ["5z"]
+
+
 def pile_blank(rng: np.random.Generator) -> tuple[np.ndarray, list[str]]:
     """A loose pile of tiles face up, each at its own small angle and touching its neighbours,
     two of them blank haku."""
@@ -471,6 +487,7 @@ CASES = {
     "ming_row": ("hand_row", ming_row),
     "sans_row": ("hand_row", sans_row),
     "aslant_row": ("hand_row", aslant_row),
+    "haku_apart_stone": ("scattered", haku_apart_stone),
     # new cases go last: each case's seed is its place here
 }
 
