@@ -410,11 +410,17 @@ def standing_scattered(rng: np.random.Generator) -> tuple[np.ndarray, list[str]]
     poly(img, np.array([[820, 60], [920, 60], [940, 200], [800, 200]]), (190, 190, 195))  # a kettle
     codes = ["1p", "8m", "4z", "6z", "3s", "0m", "5z", "9p"]
     spots = [(250, 380), (380, 360), (520, 390), (660, 370), (300, 500), (450, 520), (600, 510), (740, 480)]
-    w, h = 40.0, 40.0 * 1.3
-    for code, (x, y) in zip(codes, spots):
-        standing_tile(img, face(code, blank_top=0.15), x + float(rng.uniform(-15, 15)), y + float(rng.uniform(-10, 10)),
-                      w, h, (225, 170, 40), top=0.45)
+    _stand_about(img, codes, spots, 40.0, (15, 10), rng)
     return img, codes
+
+
+def _stand_about(img: np.ndarray, codes: list[str], spots: list[tuple[int, int]], w: float,
+                 jitter: tuple[float, float], rng: np.random.Generator) -> None:
+    """Tiles `codes` standing on their own near `spots`, each moved up to `jitter` (x, y) at random,
+    `w` wide (1.3 times as high), seen from a low angle with the top of each showing."""
+    for code, (x, y) in zip(codes, spots):
+        standing_tile(img, face(code, blank_top=0.15), x + float(rng.uniform(-jitter[0], jitter[0])),
+                      y + float(rng.uniform(-jitter[1], jitter[1])), w, w * 1.3, (225, 170, 40), top=0.45)
 
 
 def haku_apart_stone(rng: np.random.Generator) -> tuple[np.ndarray, list[str]]:
@@ -425,11 +431,9 @@ def haku_apart_stone(rng: np.random.Generator) -> tuple[np.ndarray, list[str]]:
     poly(img, np.array([[0, 0], [W, 0], [W, 120], [0, 120]]), (60, 42, 30))  # the cupboards behind
     codes = ["8s", "1p", "0m", "6p", "4z", "6m", "8m", "6z"]
     spots = [(430, 400), (500, 330), (560, 335), (520, 395), (640, 340), (610, 420), (700, 400), (800, 380)]
-    w, h = 32.0, 32.0 * 1.3
-    for code, (x, y) in zip(codes, spots):
-        standing_tile(img, face(code, blank_top=0.15), x + float(rng.uniform(-8, 8)), y + float(rng.uniform(-6, 6)),
-                      w, h, (225, 170, 40), top=0.45)
-    standing_tile(img, face("5z"), 250 + float(rng.uniform(-8, 8)), 350, w, h, (225, 170, 40), top=0.45)
+    w = 32.0
+    _stand_about(img, codes, spots, w, (8, 6), rng)
+    standing_tile(img, face("5z"), 250 + float(rng.uniform(-8, 8)), 350, w, w * 1.3, (225, 170, 40), top=0.45)
     return img, codes + ["5z"]
 
 
