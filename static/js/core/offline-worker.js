@@ -274,11 +274,18 @@ async function start() {
 }
 
 // Pyodide fetches its files side by side while it starts and does not handle them all: when the
-// network drops, one failure rejects loadPyodide and the others are left unhandled, and a failed
-// download of its WebAssembly leaves loadPyodide waiting for ever. So a download left failing
-// while the engine starts fails the start at once, and is that start's failure, said once to the
-// caller, not an uncaught error of its own. (TypeError is what fetch rejects with.)
+// network drops, one failure rejects loadPyodide and the others are left unhandled; a failed
+// download of its WebAssembly leaves loadPyodide waiting for ever, and one of its standard library
+// boots a CPython that cannot run. So any download failing while the engine starts fails the start
+// at once, and is that start's failure, said once to the caller; the others left unhandled are that
+// same failure, not uncaught errors of their own. (TypeError is what fetch rejects with.)
 let failStart = null;   // rejects the start under way, or the last one that failed
+const download = self.fetch.bind(self);
+self.fetch = (...args) => {
+  const out = download(...args);
+  if (failStart) out.catch((err) => { if (failStart && err instanceof TypeError) failStart(err); });
+  return out;
+};
 self.addEventListener("unhandledrejection", (event) => {
   if (!failStart || !(event.reason instanceof TypeError)) return;
   event.preventDefault();
