@@ -62,3 +62,34 @@ def test_compression_can_be_turned_off_for_a_proxy_that_compresses(tmp_path):
             assert resp.status_code == 200 and "Content-Encoding" not in resp.headers
     finally:
         app.extensions["database"].dispose()
+
+
+# What a phone downloads to score offline: the worker, Pyodide's files and the scoring source
+# (static/js/core/offline-worker.js; tests/browser/test_browser_offline_scoring.py records the same list)
+ENGINE_FILES = ("/static/js/core/offline.js", "/offline-worker.js", "/offline/scoring.zip") + tuple(
+    f"/static/vendor/pyodide/{name}" for name in
+    ("pyodide.mjs", "pyodide-lock.json", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip"))
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_the_offer_to_score_offline_says_the_size_a_phone_downloads(client, language):
+    """The offer names a download size ("a 5 MB download"): it is the bytes on the wire, with the
+    precompressed copies (scripts/precompress.py) a phone is served, not the 12 MB they unpack to."""
+    import json
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1] / "static"
+    if not (root / "vendor" / "pyodide" / "pyodide.asm.wasm").exists():
+        pytest.skip("Pyodide is not installed in static/vendor (scripts/test installs it and its compressed copies)")
+    offer = json.loads((root / "i18n" / f"{language}.json").read_text())["offline.prepare"]
+    said = float(re.search(r"(\d+(?:\.\d+)?)\s*MB", offer).group(1))
+    wire = unpacked = 0
+    for path in ENGINE_FILES:
+        with client.get(path, headers={"Accept-Encoding": "br, gzip"}) as resp:
+            assert resp.status_code == 200, path
+            wire += len(resp.get_data())
+        with client.get(path) as resp:
+            unpacked += len(resp.get_data())
+    assert abs(wire / 1e6 - said) <= 0.5, (wire, offer)
+    assert unpacked > 2 * wire   # what the compressed copies save: without them the offer would be wrong
