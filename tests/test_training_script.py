@@ -54,7 +54,9 @@ def _small_real_dir(out: Path) -> None:
 def _train(work: Path, real: Path) -> subprocess.CompletedProcess:
     env = dict(os.environ, PY=sys.executable, WORK=str(work), MODELS=str(work / "models"), REAL_DIR=str(real),
                SCENES="24", FT_SCENES="24", FOCUS_SCENES="24", ART_SCENES="24", SMALL_SCENES="24", DET_STEPS="4", DET_FT_STEPS="4")
-    return subprocess.run(["bash", "training/train.sh"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=900)
+    # 296 s alone on 2 cores, but 892 s in the suite beside the browser tests (2026-12-03): the
+    # limit only catches a run that hangs, it is not a speed target (bench/ holds those)
+    return subprocess.run(["bash", "training/train.sh"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=2400)
 
 
 def _sha(path: Path) -> str:
