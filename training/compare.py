@@ -1,0 +1,117 @@
+"""Two or more sets of models read every evaluation suite, side by side: what a retraining must be
+judged on before it replaces models/ (models/README.md's tables come from these suites).
+
+    python -m training.compare models /work/retrain/models [--json OUT] [--skip pins,fonts]
+
+Suites, each read by every models folder with the same reader settings:
+  val      the real photos' validation scenes (training.datasets, corrected labels): never trained on
+  dev      ../shared/data/dev-photos: another riichi set, 8 photos (the reader was shaped on them)
+  hard     tests/data/hard_cases: the staged hard cases (training.hard_cases)
+  fonts    training.font_rows: 16 hand rows set in CJK fonts no training stage uses
+  pins     training.pin_rows: hand rows of pinzu and souzu drawn in other ways
+Per suite: tile F1, the share of photos read exactly (training.evaluate's), red fives found of those labelled, red fives read where
+there is none; then each photo whose reading changed between the first folder and another, with
+what each read that the labels do not say (+) and what it missed (-). A development command,
+like training.evaluate: the app never imports it.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+
+from training import font_rows, pin_rows
+from training.datasets import load_real
+from training.evaluate import RED_FIVES, ours, prf, red_fives_read, run
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SHARED = os.path.join(os.path.dirname(ROOT), "shared", "data")
+REAL = [os.path.join(SHARED, "real-photos", f) for f in
+        ("alanchoi00__mahjong_detection", "alanchoi00__mahjong_detection_train")]
+SUITES = ("val", "dev", "hard", "fonts", "pins")
+# the drawn suites' seeds: those of their own command lines, so the photos are those the card reports
+DRAWN_SEEDS = {"fonts": 77, "pins": 78}
+
+
+def suites(tmp: str, skip: set[str]) -> dict[str, list]:
+    """The labelled photos of each suite (the drawn ones rendered into `tmp` from their fixed seeds)."""
+    out: dict[str, list] = {}
+    if "val" not in skip:
+        out["val"] = load_real(REAL, "val")
+    if "dev" not in skip:
+        out["dev"] = load_real([os.path.join(SHARED, "dev-photos")])
+    if "hard" not in skip:
+        out["hard"] = load_real([os.path.join(ROOT, "tests", "data", "hard_cases")])
+    for name, module in (("fonts", font_rows), ("pins", pin_rows)):
+        if name not in skip:
+            folder = os.path.join(tmp, name)
+            module.build(folder, DRAWN_SEEDS[name])
+            out[name] = load_real([folder])
+    return out
+
+
+def line(results) -> dict:
+    """One suite's row: tile F1, the share read exactly, red fives found of those labelled, and
+    red fives read where the labels have none."""
+    s = prf(results)
+    labelled = sum(r.truth[c] for r in results for c in RED_FIVES)
+    found = sum(min(r.truth[c], r.predicted[c]) for r in results for c in RED_FIVES)
+    return {"photos": s.photos, "f1": round(s.f1, 3), "exact": round(s.exact, 2),
+            "red_found": found, "red_labelled": labelled, "red_false": red_fives_read(results)[1]}
+
+
+def diff(name: str, a, b) -> list[str]:
+    """The photos `a` and `b` read differently, each with what each read beyond its labels and missed."""
+    out = []
+    for ra, rb in zip(a, b):
+        if ra.predicted == rb.predicted:
+            continue
+
+        def said(r) -> str:
+            extra, missing = r.predicted - r.truth, r.truth - r.predicted
+            return " ".join(filter(None, ["+" + "".join(sorted(extra.elements())) if extra else "",
+                                          "-" + "".join(sorted(missing.elements())) if missing else ""])) or "exact"
+        out.append(f"  {name:<6}{ra.name:<40} {said(ra):<28} -> {said(rb)}")
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("models", nargs="+", metavar="DIR", help="folders with detector.onnx and classifier.onnx")
+    ap.add_argument("--skip", default="", help=f"suites to leave out, comma-separated ({', '.join(SUITES)})")
+    ap.add_argument("--json", help="also write the table as JSON to this file")
+    args = ap.parse_args(argv)
+    if len(args.models) < 2:
+        ap.error("give at least two models folders to compare")
+    skip = set(filter(None, args.skip.split(",")))
+    unknown = skip - set(SUITES)
+    if unknown:
+        ap.error(f"no suite {', '.join(sorted(unknown))}: the suites are {', '.join(SUITES)}")
+    with tempfile.TemporaryDirectory() as tmp:
+        photos = suites(tmp, skip)
+        results = {m: {name: run(ps, ours(m)) for name, ps in photos.items()} for m in args.models}
+    table = {m: {name: line(rs) for name, rs in by_suite.items()} for m, by_suite in results.items()}
+    print("| suite | " + " | ".join(args.models) + " |")
+    print("| --- |" + " --- |" * len(args.models))
+    for name in photos:
+        cells = []
+        for m in args.models:
+            t = table[m][name]
+            cells.append(f"F1 {t['f1']:.3f}, exact {t['exact']:.2f} of {t['photos']}, red fives {t['red_found']} of "
+                         f"{t['red_labelled']} ({t['red_false']} false)")
+        print(f"| {name} | " + " | ".join(cells) + " |")
+    first = args.models[0]
+    for m in args.models[1:]:
+        changed = [text for name in photos for text in diff(name, results[first][name], results[m][name])]
+        print(f"\nread differently, {first} -> {m}: {len(changed)} photos")
+        print("\n".join(changed))
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(table, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
