@@ -4,7 +4,8 @@ weights, byte for byte.
 
 The sizes are far too small to train anything useful (24 scenes a stage, a few detector steps, six
 real photos of each folder); what this checks is that the script, its stages and their hand-offs
-still work, so that `train.sh` at its real size rebuilds the shipped models.
+still work. Whether `train.sh` at its real size gives the shipped models, only a full run can say
+(for the shipped detector, trained on 2026-11-23, it does not: models/README.md).
 """
 from __future__ import annotations
 
