@@ -45,3 +45,16 @@ def test_one_models_folder_or_an_unknown_suite_is_refused(capsys):
     with pytest.raises(SystemExit):
         main(["models", "models", "--skip", "val,nope"])
     assert "no suite nope" in capsys.readouterr().err
+
+
+def test_the_same_folder_given_twice_is_read_twice(monkeypatch, capsys):
+    """A folder given twice is a check that its reading repeats: each is read, not one compared with itself."""
+    import training.compare as compare
+
+    readings = iter([[_photo("p", ["1m"], ["1m"])], [_photo("p", ["1m"], ["2m"])]])
+    monkeypatch.setattr(compare, "suites", lambda tmp, skip: {"hard": ["p"]})
+    monkeypatch.setattr(compare, "ours", lambda models: models)
+    monkeypatch.setattr(compare, "run", lambda photos, reader: next(readings))
+    assert main(["models", "models"]) == 0
+    out = capsys.readouterr().out
+    assert "read differently, models -> models: 1 photos" in out

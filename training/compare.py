@@ -9,8 +9,8 @@ Suites, each read by every models folder with the same reader settings:
   hard     tests/data/hard_cases: the staged hard cases (training.hard_cases)
   fonts    training.font_rows: 16 hand rows set in CJK fonts no training stage uses
   pins     training.pin_rows: hand rows of pinzu and souzu drawn in other ways
-Per suite: tile F1, the share of photos read exactly (training.evaluate's), red fives found of those labelled, red fives read where
-there is none; then each photo whose reading changed between the first folder and another, with
+Per suite: tile F1, the share of photos read exactly (training.evaluate's), red fives found of
+those labelled, red fives read where there is none; then each photo whose reading changed between the first folder and another, with
 what each read that the labels do not say (+) and what it missed (-). A development command,
 like training.evaluate: the app never imports it.
 """
@@ -91,25 +91,25 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"no suite {', '.join(sorted(unknown))}: the suites are {', '.join(SUITES)}")
     with tempfile.TemporaryDirectory() as tmp:
         photos = suites(tmp, skip)
-        results = {m: {name: run(ps, ours(m)) for name, ps in photos.items()} for m in args.models}
-    table = {m: {name: line(rs) for name, rs in by_suite.items()} for m, by_suite in results.items()}
+        # by position, not by folder: the same folder given twice is read twice (a check that the
+        # reading is repeatable), not once and compared with itself
+        results = [{name: run(ps, ours(m)) for name, ps in photos.items()} for m in args.models]
+    table = [{name: line(rs) for name, rs in by_suite.items()} for by_suite in results]
     print("| suite | " + " | ".join(args.models) + " |")
     print("| --- |" + " --- |" * len(args.models))
     for name in photos:
         cells = []
-        for m in args.models:
-            t = table[m][name]
+        for t in (rows[name] for rows in table):
             cells.append(f"F1 {t['f1']:.3f}, exact {t['exact']:.2f} of {t['photos']}, red fives {t['red_found']} of "
                          f"{t['red_labelled']} ({t['red_false']} false)")
         print(f"| {name} | " + " | ".join(cells) + " |")
-    first = args.models[0]
-    for m in args.models[1:]:
-        changed = [text for name in photos for text in diff(name, results[first][name], results[m][name])]
-        print(f"\nread differently, {first} -> {m}: {len(changed)} photos")
+    for k in range(1, len(args.models)):
+        changed = [text for name in photos for text in diff(name, results[0][name], results[k][name])]
+        print(f"\nread differently, {args.models[0]} -> {args.models[k]}: {len(changed)} photos")
         print("\n".join(changed))
     if args.json:
         with open(args.json, "w") as f:
-            json.dump(table, f, indent=1)
+            json.dump([{"models": m, "suites": rows} for m, rows in zip(args.models, table)], f, indent=1)
     return 0
 
 
