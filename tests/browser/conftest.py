@@ -161,6 +161,18 @@ def phone(browser, live_server):
     assert console.unexpected() == [], "console errors"
 
 
+@pytest.fixture(scope="module")
+def reading_phone(browser, live_server):
+    """One phone for a module's reading tests: its engines (ONNX Runtime Web, Pyodide) start once,
+    about 15 s on 2 cores, and each photo then reads in 2 to 4 s instead of 18 to 25 s on a fresh
+    phone. Fails the module's last test on any unexpected console error."""
+    context, console = new_phone(browser, live_server)
+    page = context.new_page()
+    yield page, console
+    context.close()
+    assert console.unexpected() == [], "console errors"
+
+
 @pytest.fixture
 def second_phone(browser, live_server):
     context, console = new_phone(browser, live_server)

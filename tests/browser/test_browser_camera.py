@@ -35,9 +35,9 @@ def png(pixels: np.ndarray) -> bytes:
 
 
 @pytest.mark.parametrize("name", SAME_PHOTOS)
-def test_phone_and_server_read_the_same_tiles(phone, live_server, name):
+def test_phone_and_server_read_the_same_tiles(reading_phone, live_server, name):
     needs_vendor()
-    page, _ = phone
+    page, _ = reading_phone
     pixels = photo_pixels(name)
     page.goto("/#/photo")
     server = page.request.post(f"{live_server}/api/recognize", multipart={

@@ -52,9 +52,9 @@ def _numbers():
     return out, gh, gw, plane, np.array(logits, np.float32)
 
 
-def test_the_phone_runs_the_servers_reading_to_the_same_answer(phone):
+def test_the_phone_runs_the_servers_reading_to_the_same_answer(reading_phone):
     needs_pyodide()
-    page, _ = phone
+    page, _ = reading_phone
     page.goto("/#/score")
     out, gh, gw, _, logits = _numbers()
     settings = reading.Settings().to_json()
@@ -82,9 +82,9 @@ def test_the_phone_runs_the_servers_reading_to_the_same_answer(phone):
     assert sorted(server["tiles"][i]["tile"] for i in p["extra"]) == ["2z", "2z"]  # the keys stay out of the hand
 
 
-def test_a_bad_call_is_refused_with_a_clear_error(phone):
+def test_a_bad_call_is_refused_with_a_clear_error(reading_phone):
     needs_pyodide()
-    page, _ = phone
+    page, _ = reading_phone
     page.goto("/#/score")
     got = page.evaluate(CALL, {"call": "nonsense", "args": {}})
     assert not got["ok"] and got["error"]["field"] == "call" and "nonsense" in got["error"]["message"]
@@ -98,10 +98,10 @@ def _png(pixels: np.ndarray) -> bytes:
     return buf.getvalue()
 
 
-def _read_on_both(phone, live_server, pixels: np.ndarray, other: dict | None = None, unchanged: str = "") -> tuple[dict, dict]:
+def _read_on_both(reading_phone, live_server, pixels: np.ndarray, other: dict | None = None, unchanged: str = "") -> tuple[dict, dict]:
     """`pixels` read by the server (POST /api/recognize) and on the phone: the same tiles and rows,
     and, when given, not the tiles of `other` (the same networks without what the test is about)."""
-    page, _ = phone
+    page, _ = reading_phone
     page.goto("/#/photo")
     server = page.request.post(f"{live_server}/api/recognize", multipart={
         "image": {"name": "p.png", "mimeType": "image/png", "buffer": _png(pixels)}})
@@ -128,14 +128,14 @@ PICTURES = {"dev-hand": (dev_hand_picture, HAND), "crop-hand": (crop_hand_pictur
 
 
 @pytest.mark.parametrize("name", list(PICTURES))
-def test_built_photos_read_the_same_tiles_on_both_paths(phone, live_server, name):
+def test_built_photos_read_the_same_tiles_on_both_paths(reading_phone, live_server, name):
     needs_vendor()
     needs_pyodide()
     build, hand = PICTURES[name]
     pixels = build()
     if pixels is None:
         pytest.skip("the tile pictures are not in $TENBOU_SHARED/data")
-    want, got = _read_on_both(phone, live_server, pixels)
+    want, got = _read_on_both(reading_phone, live_server, pixels)
     for key in ("hand", "melds", "win_tile", "complete", "concealed", "extra"):
         assert got["proposal"][key] == want["proposal"][key], key
     # what is said of the photo: from the classifier's sharpness output, judged by reading.py on both
@@ -167,7 +167,7 @@ EXTRA_PASSES = ["far_row.jpg", "far_row_photo.jpg", "far_honours_photo.jpg", "cl
 
 
 @pytest.mark.parametrize("name", EXTRA_PASSES)
-def test_photos_that_need_the_extra_passes_read_the_same_tiles_on_both_paths(phone, live_server, name):
+def test_photos_that_need_the_extra_passes_read_the_same_tiles_on_both_paths(reading_phone, live_server, name):
     """The phone runs the passes recognition/reading.py plans (another detector scale, the lower
     part of a tall face, the frame turned) as the server does, and reads the same tiles; the passes
     matter: the same networks in one pass read these photos differently (the aslant hand: read
@@ -188,7 +188,7 @@ def test_photos_that_need_the_extra_passes_read_the_same_tiles_on_both_paths(pho
         st, multi_scale=False, merge_fragments=False, tall_faces=False, set_apart_reject=None,
         faint_threshold=None, rows_of_tiles=False, grow_unsure=None)
     one_pass = Recognizer(rec.detector, rec.classifier, without).recognize(png).to_json()
-    want, got = _read_on_both(phone, live_server, pixels, one_pass, "the passes changed nothing")
+    want, got = _read_on_both(reading_phone, live_server, pixels, one_pass, "the passes changed nothing")
     boxes = np.array([t["box"] for t in want["tiles"]])
     # 2 px; in a photo larger than the server's 1008 px working copy, an eighth of a tile: the phone
     # reads the whole frame (its passes resampled from 2016 px, the server's from its copies, so the
@@ -206,7 +206,7 @@ UNDER_A_BULB = ["crops_row.jpg", "pile_blank.jpg"]
 
 
 @pytest.mark.parametrize("name", UNDER_A_BULB)
-def test_photos_under_a_coloured_light_read_the_same_tiles_on_both_paths(phone, live_server, name):
+def test_photos_under_a_coloured_light_read_the_same_tiles_on_both_paths(reading_phone, live_server, name):
     needs_vendor()
     needs_pyodide()
     import dataclasses
@@ -219,13 +219,13 @@ def test_photos_under_a_coloured_light_read_the_same_tiles_on_both_paths(phone, 
         pixels = np.asarray(im.convert("RGB"))
     rec = get_recognizer()
     as_lit = Recognizer(rec.detector, rec.classifier, dataclasses.replace(rec.settings, colour_cast=None)).recognize(_png(pixels)).to_json()
-    want, got = _read_on_both(phone, live_server, pixels, as_lit, "the correction changed nothing")
+    want, got = _read_on_both(reading_phone, live_server, pixels, as_lit, "the correction changed nothing")
     assert np.allclose([t["box"] for t in got["tiles"]], [t["box"] for t in want["tiles"]], atol=2.0)
 
 
-def test_the_camera_says_what_it_waits_for(phone):
+def test_the_camera_says_what_it_waits_for(reading_phone):
     """Not a count of tiles found: the hand's count against a winning hand's, from the proposal."""
-    page, _ = phone
+    page, _ = reading_phone
     page.goto("/#/score")
     said = page.evaluate("""async () => {
       const { waitingFor } = await import("/static/js/photo/camera.js");
@@ -238,11 +238,11 @@ def test_the_camera_says_what_it_waits_for(phone):
                     "the tiles do not form a complete hand: please check the highlighted ones"]
 
 
-def test_the_camera_says_a_frame_is_out_of_focus(phone):
+def test_the_camera_says_a_frame_is_out_of_focus(reading_phone):
     """A frame the reader says is out of focus, and not yet a complete hand: the camera says so
     (hold still, tap to focus) rather than counting tiles it cannot read well; a complete hand
     held, or two readings that differ, are still said first."""
-    page, _ = phone
+    page, _ = reading_phone
     page.goto("/#/score")
     said = page.evaluate("""async () => {
       const { frameNote } = await import("/static/js/photo/camera.js");
@@ -271,14 +271,14 @@ def _pattern(h: int, w: int, seed: int, fine: float) -> np.ndarray:
     return np.clip(img + rng.normal(0, 6, img.shape), 0, 255).astype(np.uint8)
 
 
-def test_the_phone_cuts_the_crops_the_server_cuts(phone):
+def test_the_phone_cuts_the_crops_the_server_cuts(reading_phone):
     """static/js/photo/frame-tensors.js cuts the classifier's crops as recognition/preprocess.py
     does, for a tile of ordinary size (bilinear) and for tiles so large that the crop's square is
     first shrunk by area (a close-up), one of them cut by the photo's edge: the same pixels within
     the rounding of two implementations of the same filters."""
     from recognition.preprocess import square_crops, to_nchw
 
-    page, _ = phone
+    page, _ = reading_phone
     page.goto("/#/score")
     h, w = 240, 320
     img = _pattern(h, w, 5, 0.7)
@@ -299,13 +299,13 @@ TURN = """async ({rgb, w, h, matrix, tw, th}) => {
 }"""
 
 
-def test_the_phone_turns_a_frame_as_the_server_does(phone):
+def test_the_phone_turns_a_frame_as_the_server_does(reading_phone):
     """static/js/photo/frame-tensors.js turns a frame to level a row aslant as
     recognition/pipeline.py does (OpenCV's warpAffine), by the Turn recognition/reading.py gives:
     the same pixels within the rounding of two implementations of one bilinear filter."""
     from recognition.pipeline import turned
 
-    page, _ = phone
+    page, _ = reading_phone
     page.goto("/#/score")
     h, w = 120, 160
     img = _pattern(h, w, 7, 1.3)
