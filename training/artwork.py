@@ -94,10 +94,17 @@ class _Canvas:
         self.kind = np.zeros((self.h, self.w), np.uint8)
 
     def add(self, mask: np.ndarray, colour: tuple[int, int, int], kind: int) -> None:
-        a = mask.astype(np.float32) / 255.0 if mask.dtype == np.uint8 else mask
-        self.rgb = self.rgb * (1 - a[..., None]) + np.array(colour, np.float32)[None, None] / 255.0 * a[..., None]
-        self.alpha = np.maximum(self.alpha, a)
-        self.kind[a > 0.5] = kind
+        # only within the box of the mask's ink: outside it nothing changes (x * 1 + 0 is x), and
+        # a pip or a stroke covers a few per cent of the canvas (the bank is drawn in every
+        # build_data run; the whole canvas each time took 7 of its 18 s)
+        x, y, w, h = cv2.boundingRect((mask > 0).astype(np.uint8))
+        if w == 0:
+            return
+        box = (slice(y, y + h), slice(x, x + w))
+        a = mask[box].astype(np.float32) / 255.0 if mask.dtype == np.uint8 else mask[box]
+        self.rgb[box] = self.rgb[box] * (1 - a[..., None]) + np.array(colour, np.float32)[None, None] / 255.0 * a[..., None]
+        self.alpha[box] = np.maximum(self.alpha[box], a)
+        self.kind[box][a > 0.5] = kind
 
     def blank(self) -> np.ndarray:
         return np.zeros((self.h, self.w), np.uint8)
