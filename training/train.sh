@@ -52,6 +52,7 @@ ART_SCENES="${ART_SCENES:-2500}"
 PASTE_IMAGES="${PASTE_IMAGES:-800}"
 SMALL_SCENES="${SMALL_SCENES:-1000}"
 SMALL_WIDTHS="${SMALL_WIDTHS:-16,24,32,40,64,80,128,160}"  # training.nets.SMALL_WIDTHS
+SMALL_EPOCHS="${SMALL_EPOCHS:-2}"     # stage 2g (tests/test_training_script.py's toy run: 1)
 DET_STEPS="${DET_STEPS:-5000}"        # stage 1 detector
 DET_FT_STEPS="${DET_FT_STEPS:-800}"    # stage 2 detector
 REAL_DIR="${REAL_DIR:-../shared/data/real-photos}"
@@ -188,7 +189,7 @@ if [ ! -f "$WORK/small/classifier.onnx" ]; then
   $PY -m training.train_classifier --data "$WORK/data_fonts" --data "$WORK/data_pins" --data "$WORK/data_bars" \
     --data "$WORK/data_small" --real "$WORK/real3" --real-repeat 12 --photometric 0.3 \
     --defocus 0.2 --defocus-max 5 --distractors 0.12 --clutter focus --init "$WORK/inks/classifier.pt" \
-    --teacher "$WORK/inks/classifier.pt" --widths "$SMALL_WIDTHS" --out "$WORK/small/classifier.pt" --epochs 2 \
+    --teacher "$WORK/inks/classifier.pt" --widths "$SMALL_WIDTHS" --out "$WORK/small/classifier.pt" --epochs "$SMALL_EPOCHS" \
     --lr 1e-3 --warmup 100 --unredden 0.2 --ink 0.3 --threads 2 --seed 16 > "$WORK/small_classifier.out" 2>&1
   cp "$WORK/stage2/detector.pt" "$WORK/small/detector.pt"
   $PY -m training.export --work "$WORK/small" --models "$WORK/small"
