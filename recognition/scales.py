@@ -49,6 +49,7 @@ class ScaleRule:
     # nothing found at 512 px: try smaller (a close-up), not larger: a far row is found in part
     # at 512 px and measured, and a pass at 1008 px costs four of 512 px on every photo with no tile
     pyramid: tuple[int, ...] = (128, 256)
+    closeup_few: int = 2  # a first pass of 1 to this many boxes, too large: the pyramid's smaller sides too
     cluster: float = 1.3  # boxes within this factor of each other's size are "the same size"
     # a first pass of 1-`few` boxes that look tile-sized may be the blobs of a far close-up or a
     # far row (a dev close-up of 12 honours three times farther: 3 boxes, its tiles 14 px wide):
@@ -167,9 +168,14 @@ def rescan_sides(size: float | None, long_side: int, work_side: int,
     if coarse(size, count, rule) and copy_side is not None:  # found, boxed coarsely: no finer copy for them
         top = min(top, copy_side)
     new = int(round(min(max(long_side * rule.target / size, rule.min_side), top)))
-    if abs(math.log(new / long_side)) < math.log(1.25):  # too little change to read differently
-        return []
-    return [new]
+    sides = {new}
+    if size > rule.high and 1 <= count <= rule.closeup_few:
+        # one or two boxes too large: a close-up, but they may be parts of its tiles' faces (which
+        # would put the tiles too small at `new`): the pyramid's smaller sides are tried as well
+        # (a retrained detector found one piece of a two-tile close-up at 512 px and nothing at
+        # the side it gave, 140 px; it found both tiles at 256 px)
+        sides |= {min(max(s, rule.min_side), top) for s in rule.pyramid if s < long_side}
+    return sorted(s for s in sides if abs(math.log(s / long_side)) >= math.log(1.25))  # else too little change
 
 
 def fit(box: Box, scale: float, rule: ScaleRule = DEFAULT_RULE) -> float:

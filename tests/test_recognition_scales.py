@@ -55,6 +55,12 @@ def test_rescan_sides() -> None:
     assert rescan_sides(200.0, 512, 1008, rule) == [192]
     assert rescan_sides(100.0, 512, 1008, rule) == [192]  # 512 * 32 / 100 = 164, under min_side
     assert rescan_sides(80.0, 512, 1008, rule) == [205]  # 512 * 32 / 80 = 204.8
+    # a close-up measured on one or two boxes: they may be pieces of its faces, so the pyramid's
+    # smaller sides are tried too (256; not 1024, for tiles too large); three boxes are tiles
+    assert rescan_sides(200.0, 512, 1008, rule, count=1) == [192, 256]
+    assert rescan_sides(100.0, 512, 1008, rule, count=2) == [192, 256]
+    assert rescan_sides(100.0, 512, 1008, rule, count=3) == [192]
+    assert rescan_sides(200.0, 256, 1008, rule, count=1) == [192]  # a first pass at 256: not again
     # nothing measurable: the pyramid, minus the pass already made
     assert rescan_sides(None, 512, 1008, rule) == [256, 1008]
     assert rescan_sides(None, 256, 1008, rule) == [1008]
