@@ -49,7 +49,7 @@ class ScaleRule:
     # nothing found at 512 px: try smaller (a close-up), not larger: a far row is found in part
     # at 512 px and measured, and a pass at 1008 px costs four of 512 px on every photo with no tile
     pyramid: tuple[int, ...] = (128, 256)
-    closeup_few: int = 2  # a first pass of 1 to this many boxes, too large: the pyramid's smaller sides too
+    closeup_few: int = 3  # a first pass of 1 to this many boxes (a close-up, or pieces of its faces): the pyramid too
     cluster: float = 1.3  # boxes within this factor of each other's size are "the same size"
     # a first pass of 1-`few` boxes that look tile-sized may be the blobs of a far close-up or a
     # far row (a dev close-up of 12 honours three times farther: 3 boxes, its tiles 14 px wide):
@@ -163,18 +163,18 @@ def rescan_sides(size: float | None, long_side: int, work_side: int,
     if probing(count, size, rule):
         new = int(round(min(long_side * rule.probe, top)))
         return [new] if math.log(new / long_side) >= math.log(1.25) else []
-    if rule.low <= size <= rule.high:
-        return []
-    if coarse(size, count, rule) and copy_side is not None:  # found, boxed coarsely: no finer copy for them
-        top = min(top, copy_side)
-    new = int(round(min(max(long_side * rule.target / size, rule.min_side), top)))
-    sides = {new}
-    if size > rule.high and 1 <= count <= rule.closeup_few:
-        # one or two boxes too large: a close-up, but they may be parts of its tiles' faces (which
-        # would put the tiles too small at `new`): the pyramid's smaller sides are tried as well
-        # (a retrained detector found one piece of a two-tile close-up at 512 px and nothing at
-        # the side it gave, 140 px; it found both tiles at 256 px)
+    sides = set()
+    if 1 <= count <= rule.closeup_few and size > rule.high / rule.probe:
+        # one or two boxes, larger than a far blob: a close-up's tiles, or pieces of its faces (a
+        # pip group or an engraving of a tile filling the frame measures like a tile at 512 px):
+        # the pyramid's smaller sides are tried as well (merge_passes lets a pass whose box holds
+        # them lead). A retrained detector found one piece of a two-tile close-up at 512 px and
+        # nothing at the side that piece gave, 140 px; it found both tiles at 256 px
         sides |= {min(max(s, rule.min_side), top) for s in rule.pyramid if s < long_side}
+    if not rule.low <= size <= rule.high:
+        if coarse(size, count, rule) and copy_side is not None:  # found, boxed coarsely: no finer copy for them
+            top = min(top, copy_side)
+        sides.add(int(round(min(max(long_side * rule.target / size, rule.min_side), top))))
     return sorted(s for s in sides if abs(math.log(s / long_side)) >= math.log(1.25))  # else too little change
 
 
@@ -215,12 +215,15 @@ def merge_passes(passes: Sequence[tuple[Sequence[Box], float]], rule: ScaleRule 
     if probing(len(first), size * passes[0][1] if size else None, rule):
         passes = [passes[0]] + [p for p in passes[1:] if len(p[0]) >= least]
     outnumbered = 1 <= len(first) <= rule.few and any(len(p[0]) >= least for p in passes[1:])
+    covering = ({k for k in range(1, len(passes)) if _holds(passes[k][0], first, contain)}
+                if 1 <= len(first) <= rule.closeup_few else set())
 
-    def lead(k: int) -> tuple[bool, float, float]:
+    def lead(k: int) -> tuple[bool, bool, float, float]:
         boxes, scale = passes[k]
         size = tile_size(boxes, rule)
         found = sum(b[4] for b in boxes if fit(b, scale, rule) == 0)
-        return outnumbered and len(boxes) < least, -found, abs(math.log(size * scale / rule.target)) if size else math.inf
+        return (bool(covering) and k not in covering, outnumbered and len(boxes) < least, -found,
+                abs(math.log(size * scale / rule.target)) if size else math.inf)
 
     rank = {k: r for r, k in enumerate(sorted(range(len(passes)), key=lead))}
     tagged: list[tuple[int, float, float, int, Box]] = []
@@ -241,6 +244,13 @@ def merge_passes(passes: Sequence[tuple[Sequence[Box], float]], rule: ScaleRule 
         if not clash:
             kept.append((k, b))
     return [b for _, b in kept]
+
+
+def _holds(boxes: Sequence[Box], pieces: Sequence[Box], contain: float) -> bool:
+    """True when one of `boxes` holds every one of `pieces` (each lying `contain` inside it) and
+    is surer than any of them: the pieces were parts of that one tile's face."""
+    surest = max(p[4] for p in pieces)
+    return any(b[4] > surest and all(inside_share(p, b) > contain for p in pieces) for b in boxes)
 
 
 def _union(a: Sequence[float], b: Sequence[float], score: float) -> Box:

@@ -55,12 +55,16 @@ def test_rescan_sides() -> None:
     assert rescan_sides(200.0, 512, 1008, rule) == [192]
     assert rescan_sides(100.0, 512, 1008, rule) == [192]  # 512 * 32 / 100 = 164, under min_side
     assert rescan_sides(80.0, 512, 1008, rule) == [205]  # 512 * 32 / 80 = 204.8
-    # a close-up measured on one or two boxes: they may be pieces of its faces, so the pyramid's
-    # smaller sides are tried too (256; not 1024, for tiles too large); three boxes are tiles
+    # a close-up measured on one to three boxes: they may be pieces of its faces, so the pyramid's
+    # smaller sides are tried too (256; not 1024, for tiles too large); four boxes are tiles
     assert rescan_sides(200.0, 512, 1008, rule, count=1) == [192, 256]
-    assert rescan_sides(100.0, 512, 1008, rule, count=2) == [192, 256]
-    assert rescan_sides(100.0, 512, 1008, rule, count=3) == [192]
+    assert rescan_sides(100.0, 512, 1008, rule, count=3) == [192, 256]
+    assert rescan_sides(100.0, 512, 1008, rule, count=4) == [192]
     assert rescan_sides(200.0, 256, 1008, rule, count=1) == [192]  # a first pass at 256: not again
+    # and so are one to three boxes of a size it reads well, but for far blobs (the probe's):
+    # pieces of a tile filling the photo (a pip group, an engraving) measure like tiles at 512 px
+    assert rescan_sides(40.0, 512, 1008, rule, count=2) == [256]
+    assert rescan_sides(40.0, 512, 1008, rule, count=4) == []
     # nothing measurable: the pyramid, minus the pass already made
     assert rescan_sides(None, 512, 1008, rule) == [256, 1008]
     assert rescan_sides(None, 256, 1008, rule) == [1008]
@@ -78,8 +82,9 @@ def test_a_few_tile_sized_boxes_are_probed_at_twice_the_scale() -> None:
     # six boxes of that size are tiles of that size; no count given, no probe
     assert rescan_sides(22.0, 512, 2016, rule, count=6) == []
     assert rescan_sides(22.0, 512, 2016, rule) == []
-    # a close-up's two tiles (40 px): at twice the scale their faces would be cut into pieces
-    assert rescan_sides(40.0, 512, 2016, rule, count=2) == []
+    # a close-up's two tiles (40 px): at twice the scale their faces would be cut into pieces; at
+    # the pyramid's smaller sides, they may be pieces of one tile's face (ScaleRule.closeup_few)
+    assert rescan_sides(40.0, 512, 2016, rule, count=2) == [128, 256]
     assert scales.probing(3, 22.0, rule) and not scales.probing(0, 22.0, rule) and not scales.probing(3, None, rule)
 
 
@@ -152,6 +157,22 @@ def test_merge_passes_a_close_up_keeps_whole_tiles_not_their_pieces() -> None:
     pieces = [(500, 200, 545, 240, 0.9)]
     merged = merge_passes([(pieces, 1.0), (whole, 0.125)], rule)
     assert sorted(merged) == sorted(whole)
+
+
+def test_merge_passes_a_surer_box_holding_the_first_pass_few_boxes_leads() -> None:
+    rule = ScaleRule(low=16, high=64, target=34, closeup_few=3)
+    # a tile filling the photo: at 512 px (scale 0.5) the detector boxed three of its pip groups,
+    # of a size it reads well (40-45 px); at 128 px (scale 0.125) the whole tile, 70 x 90 px,
+    # too large to count as found, but surer than any of its pieces: that pass leads
+    pieces = [(300, 200, 380, 290, 0.6), (300, 420, 380, 500, 0.55), (300, 600, 390, 690, 0.5)]
+    whole = [(240, 120, 800, 840, 0.85)]
+    assert merge_passes([(pieces, 0.5), (whole, 0.125)], rule) == whole
+    # not when the whole box is less sure than a piece, nor when it holds only some of them
+    assert sorted(merge_passes([(pieces, 0.5), ([(240, 120, 800, 840, 0.58)], 0.125)], rule)) == sorted(pieces)
+    assert sorted(merge_passes([(pieces, 0.5), ([(240, 120, 800, 520, 0.85)], 0.125)], rule)) == sorted(pieces)
+    # nor after a first pass of more boxes than a close-up's (four tiles of a row, held by a blob)
+    row4 = [(100 + 90 * k, 200, 180 + 90 * k, 300, 0.6) for k in range(4)]
+    assert sorted(merge_passes([(row4, 0.5), ([(90, 190, 460, 310, 0.9)], 0.125)], rule)) == sorted(row4)
 
 
 def test_merge_passes_keeps_overlapping_boxes_of_one_pass() -> None:

@@ -123,8 +123,19 @@ def _out_of_focus_hand():
     return None if pixels is None else cv2.GaussianBlur(pixels, (0, 0), 0.004 * max(pixels.shape[:2]))
 
 
+def _one_tile_filling():
+    """A 9p 88% of the photo's height (tests/test_recognition_hard_cases.py): the pyramid's passes
+    after a first pass of a few pieces of its face, and the pass holding them leading."""
+    from training import hard_cases
+
+    img = hard_cases.table(np.random.default_rng(5), (120, 45, 40))
+    hard_cases._row(img, ["9p"], (hard_cases.W - 500) / 2, (hard_cases.H - 667) / 2, 500, 667, (40, 90, 170), lean=0.0)
+    return img
+
+
 PICTURES = {"dev-hand": (dev_hand_picture, HAND), "crop-hand": (crop_hand_picture, CROP_HAND),
-            "cluttered-table": (cluttered_table_picture, HAND), "out-of-focus-hand": (_out_of_focus_hand, CROP_HAND)}
+            "cluttered-table": (cluttered_table_picture, HAND), "out-of-focus-hand": (_out_of_focus_hand, CROP_HAND),
+            "one-tile-filling": (_one_tile_filling, ["9p"])}
 
 
 @pytest.mark.parametrize("name", list(PICTURES))
@@ -141,6 +152,8 @@ def test_built_photos_read_the_same_tiles_on_both_paths(reading_phone, live_serv
     # what is said of the photo: from the classifier's sharpness output, judged by reading.py on both
     assert got["notes"] == want["notes"] == ([{"id": "photo_out_of_focus", "params": {}}] if name == "out-of-focus-hand" else [])
     print(name, want["proposal"]["hand"], "extra:", [want["tiles"][i]["tile"] for i in want["proposal"]["extra"]])
+    if name == "one-tile-filling":
+        assert [t["tile"] for t in got["tiles"]] == hand
     if name == "cluttered-table":
         # the hand read is the one in the picture, whatever else lies around it
         p = want["proposal"]
