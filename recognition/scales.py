@@ -165,7 +165,7 @@ def rescan_sides(size: float | None, long_side: int, work_side: int,
         return [new] if math.log(new / long_side) >= math.log(1.25) else []
     sides = set()
     if 1 <= count <= rule.closeup_few and size > rule.high / rule.probe:
-        # one or two boxes, larger than a far blob: a close-up's tiles, or pieces of its faces (a
+        # one to three boxes, larger than a far blob: a close-up's tiles, or pieces of its faces (a
         # pip group or an engraving of a tile filling the frame measures like a tile at 512 px):
         # the pyramid's smaller sides are tried as well (merge_passes lets a pass whose box holds
         # them lead). A retrained detector found one piece of a two-tile close-up at 512 px and
