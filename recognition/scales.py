@@ -50,6 +50,10 @@ class ScaleRule:
     # at 512 px and measured, and a pass at 1008 px costs four of 512 px on every photo with no tile
     pyramid: tuple[int, ...] = (128, 256)
     closeup_few: int = 3  # a first pass of 1 to this many boxes (a close-up, or pieces of its faces): the pyramid too
+    # more boxes than `closeup_few` are pieces of one face (a 6p's or 9p's pip groups, merge_passes)
+    # only if their areas sum to at most this share of the box holding them (4 to 7 pip groups of a
+    # tile filling the photo: 0.21-0.52; four tiles of a row boxed as one blob: 0.7 and more)
+    pieces_cover: float = 0.6
     cluster: float = 1.3  # boxes within this factor of each other's size are "the same size"
     # a first pass of 1-`few` boxes that look tile-sized may be the blobs of a far close-up or a
     # far row (a dev close-up of 12 honours three times farther: 3 boxes, its tiles 14 px wide):
@@ -208,15 +212,19 @@ def merge_passes(passes: Sequence[tuple[Sequence[Box], float]], rule: ScaleRule 
     After a first pass of one to `rule.few` boxes, a pass that found `rule.probe_min` boxes or more,
     and at least twice the first pass's, leads before any that did not: the first pass's few boxes
     were blobs of several tiles (whether the pass was the probe that `probing` plans or one planned
-    from the blobs' size). A probe that did not is dropped."""
+    from the blobs' size). A probe that did not is dropped.
+
+    A pass with one box holding every box of the first pass, surer than each, leads before all
+    (`_holds`): those boxes were pieces of one tile filling the photo (pip groups, strokes). Past
+    `rule.closeup_few` boxes, only if they leave most of it bare (`rule.pieces_cover`)."""
     first = passes[0][0]
     size = tile_size(first, rule)
     least = max(rule.probe_min, 2 * len(first))
     if probing(len(first), size * passes[0][1] if size else None, rule):
         passes = [passes[0]] + [p for p in passes[1:] if len(p[0]) >= least]
     outnumbered = 1 <= len(first) <= rule.few and any(len(p[0]) >= least for p in passes[1:])
-    covering = ({k for k in range(1, len(passes)) if _holds(passes[k][0], first, contain)}
-                if 1 <= len(first) <= rule.closeup_few else set())
+    cover = None if len(first) <= rule.closeup_few else rule.pieces_cover
+    covering = {k for k in range(1, len(passes)) if first and _holds(passes[k][0], first, contain, cover)}
 
     def lead(k: int) -> tuple[bool, bool, float, float]:
         boxes, scale = passes[k]
@@ -246,11 +254,15 @@ def merge_passes(passes: Sequence[tuple[Sequence[Box], float]], rule: ScaleRule 
     return [b for _, b in kept]
 
 
-def _holds(boxes: Sequence[Box], pieces: Sequence[Box], contain: float) -> bool:
+def _holds(boxes: Sequence[Box], pieces: Sequence[Box], contain: float, cover: float | None = None) -> bool:
     """True when one of `boxes` holds every one of `pieces` (each lying `contain` inside it) and
-    is surer than any of them: the pieces were parts of that one tile's face."""
+    is surer than any of them: the pieces were parts of that one tile's face. With `cover`, the
+    pieces' areas must also sum to at most that share of the box's: a face's pip groups leave most
+    of it bare, where the tiles of a row that a coarser pass saw as one blob fill it."""
     surest = max(p[4] for p in pieces)
-    return any(b[4] > surest and all(inside_share(p, b) > contain for p in pieces) for b in boxes)
+    pieces_area = sum(area(p) for p in pieces)
+    return any(b[4] > surest and all(inside_share(p, b) > contain for p in pieces)
+               and (cover is None or pieces_area <= cover * area(b)) for b in boxes)
 
 
 def _union(a: Sequence[float], b: Sequence[float], score: float) -> Box:

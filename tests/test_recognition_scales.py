@@ -9,7 +9,7 @@ import os
 import pytest
 
 from recognition import scales
-from recognition.scales import ScaleRule, drop_misfits, merge_fragments, merge_passes, rescan_sides, tile_size
+from recognition.scales import ScaleRule, area, drop_misfits, merge_fragments, merge_passes, rescan_sides, tile_size
 
 
 def row(n: int, x0: float = 100, y0: float = 200, w: float = 30, h: float = 40, gap: float = 2,
@@ -159,7 +159,7 @@ def test_merge_passes_a_close_up_keeps_whole_tiles_not_their_pieces() -> None:
     assert sorted(merged) == sorted(whole)
 
 
-def test_merge_passes_a_surer_box_holding_the_first_pass_few_boxes_leads() -> None:
+def test_merge_passes_a_surer_box_holding_the_first_pass_pieces_leads() -> None:
     rule = ScaleRule(low=16, high=64, target=34, closeup_few=3)
     # a tile filling the photo: at 512 px (scale 0.5) the detector boxed three of its pip groups,
     # of a size it reads well (40-45 px); at 128 px (scale 0.125) the whole tile, 70 x 90 px,
@@ -170,9 +170,17 @@ def test_merge_passes_a_surer_box_holding_the_first_pass_few_boxes_leads() -> No
     # not when the whole box is less sure than a piece, nor when it holds only some of them
     assert sorted(merge_passes([(pieces, 0.5), ([(240, 120, 800, 840, 0.58)], 0.125)], rule)) == sorted(pieces)
     assert sorted(merge_passes([(pieces, 0.5), ([(240, 120, 800, 520, 0.85)], 0.125)], rule)) == sorted(pieces)
-    # nor after a first pass of more boxes than a close-up's (four tiles of a row, held by a blob)
+    # more boxes than a close-up's lead only if they leave most of the box bare (pieces_cover):
+    # five pip groups of a 9p filling the photo cover a third of it, and the whole tile leads...
+    groups = [(300, 200, 420, 300, 0.6), (560, 200, 680, 300, 0.55), (430, 420, 550, 520, 0.5),
+              (300, 640, 420, 740, 0.6), (560, 640, 680, 740, 0.5)]
+    assert sum(area(b) for b in groups) / area(whole[0]) < rule.pieces_cover
+    assert merge_passes([(groups, 0.5), (whole, 0.125)], rule) == whole
+    # ...but four tiles of a row, which a coarser pass saw as one blob, fill it: they stay
     row4 = [(100 + 90 * k, 200, 180 + 90 * k, 300, 0.6) for k in range(4)]
-    assert sorted(merge_passes([(row4, 0.5), ([(90, 190, 460, 310, 0.9)], 0.125)], rule)) == sorted(row4)
+    blob = (90, 190, 460, 310, 0.9)
+    assert sum(area(b) for b in row4) / area(blob) > rule.pieces_cover
+    assert sorted(merge_passes([(row4, 0.5), ([blob], 0.125)], rule)) == sorted(row4)
 
 
 def test_merge_passes_keeps_overlapping_boxes_of_one_pass() -> None:

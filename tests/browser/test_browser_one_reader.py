@@ -123,19 +123,21 @@ def _out_of_focus_hand():
     return None if pixels is None else cv2.GaussianBlur(pixels, (0, 0), 0.004 * max(pixels.shape[:2]))
 
 
-def _one_tile_filling():
-    """A 9p 88% of the photo's height (tests/test_recognition_hard_cases.py): the pyramid's passes
-    after a first pass of a few pieces of its face, and the pass holding them leading."""
+def _one_tile_filling(code: str = "9p", seed: int = 5, felt: tuple[int, int, int] = (120, 45, 40)):
+    """A tile 88% of the photo's height (tests/test_recognition_hard_cases.py). The 9p: the
+    pyramid's passes after a first pass of a few pieces of its face, and the pass holding them
+    leading; the 6p: four pip groups, and the pass planned from their size holding them."""
     from training import hard_cases
 
-    img = hard_cases.table(np.random.default_rng(5), (120, 45, 40))
-    hard_cases._row(img, ["9p"], (hard_cases.W - 500) / 2, (hard_cases.H - 667) / 2, 500, 667, (40, 90, 170), lean=0.0)
+    img = hard_cases.table(np.random.default_rng(seed), felt)
+    hard_cases._row(img, [code], (hard_cases.W - 500) / 2, (hard_cases.H - 667) / 2, 500, 667, (40, 90, 170), lean=0.0)
     return img
 
 
 PICTURES = {"dev-hand": (dev_hand_picture, HAND), "crop-hand": (crop_hand_picture, CROP_HAND),
             "cluttered-table": (cluttered_table_picture, HAND), "out-of-focus-hand": (_out_of_focus_hand, CROP_HAND),
-            "one-tile-filling": (_one_tile_filling, ["9p"])}
+            "one-tile-filling": (_one_tile_filling, ["9p"]),
+            "pips-filling": (lambda: _one_tile_filling("6p", 14, (70, 70, 75)), ["6p"])}
 
 
 @pytest.mark.parametrize("name", list(PICTURES))
@@ -152,7 +154,7 @@ def test_built_photos_read_the_same_tiles_on_both_paths(reading_phone, live_serv
     # what is said of the photo: from the classifier's sharpness output, judged by reading.py on both
     assert got["notes"] == want["notes"] == ([{"id": "photo_out_of_focus", "params": {}}] if name == "out-of-focus-hand" else [])
     print(name, want["proposal"]["hand"], "extra:", [want["tiles"][i]["tile"] for i in want["proposal"]["extra"]])
-    if name == "one-tile-filling":
+    if name in ("one-tile-filling", "pips-filling"):
         assert [t["tile"] for t in got["tiles"]] == hand
     if name == "cluttered-table":
         # the hand read is the one in the picture, whatever else lies around it
