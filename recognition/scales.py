@@ -214,9 +214,10 @@ def merge_passes(passes: Sequence[tuple[Sequence[Box], float]], rule: ScaleRule 
     were blobs of several tiles (whether the pass was the probe that `probing` plans or one planned
     from the blobs' size). A probe that did not is dropped.
 
-    A pass with one box holding every box of the first pass, surer than each, leads before all
-    (`_holds`): those boxes were pieces of one tile filling the photo (pip groups, strokes). Past
-    `rule.closeup_few` boxes, only if they leave most of it bare (`rule.pieces_cover`)."""
+    A pass whose boxes hold every box of the first pass, each box surer than those it holds, leads
+    before all (`_holds`; among several such, by the order above): those boxes were pieces of the
+    tiles of a close-up (pip groups, strokes). Past `rule.closeup_few` boxes, only if they leave
+    most of their holders bare (`rule.pieces_cover`)."""
     first = passes[0][0]
     size = tile_size(first, rule)
     least = max(rule.probe_min, 2 * len(first))
@@ -255,14 +256,19 @@ def merge_passes(passes: Sequence[tuple[Sequence[Box], float]], rule: ScaleRule 
 
 
 def _holds(boxes: Sequence[Box], pieces: Sequence[Box], contain: float, cover: float | None = None) -> bool:
-    """True when one of `boxes` holds every one of `pieces` (each lying `contain` inside it) and
-    is surer than any of them: the pieces were parts of that one tile's face. With `cover`, the
-    pieces' areas must also sum to at most that share of the box's: a face's pip groups leave most
+    """True when every one of `pieces` lies `contain` inside one of `boxes` surer than it: the
+    pieces were parts of those tiles' faces (a close-up of two tiles boxed as three pieces at
+    512 px, both tiles whole at 128 px). With `cover`, the pieces each box holds (those its
+    surest holder) must also sum to at most that share of its area: a face's pip groups leave most
     of it bare, where the tiles of a row that a coarser pass saw as one blob fill it."""
-    surest = max(p[4] for p in pieces)
-    pieces_area = sum(area(p) for p in pieces)
-    return any(b[4] > surest and all(inside_share(p, b) > contain for p in pieces)
-               and (cover is None or pieces_area <= cover * area(b)) for b in boxes)
+    held: dict[int, float] = {}
+    for p in pieces:
+        ks = [k for k, b in enumerate(boxes) if b[4] > p[4] and inside_share(p, boxes[k]) > contain]
+        if not ks:
+            return False
+        k = max(ks, key=lambda k: boxes[k][4])
+        held[k] = held.get(k, 0.0) + area(p)
+    return cover is None or all(a <= cover * area(boxes[k]) for k, a in held.items())
 
 
 def _union(a: Sequence[float], b: Sequence[float], score: float) -> Box:

@@ -201,6 +201,33 @@ def test_one_tile_filling_the_photo_is_read(code: str, seed: int, felt: tuple[in
                         (x1, y1, x2, y2)) > 0.8
 
 
+# (the two tiles, each tile's width, the table's seed, its felt)
+TWO_FILLING = [(["3m", "9p"], 300, 2, (70, 70, 75)), (["3p", "7m"], 300, 11, (40, 110, 60)),
+               (["9m", "5s"], 380, 8, (150, 150, 140)), (["6p", "1z"], 460, 14, (30, 30, 35)),
+               (["4z", "2z"], 460, 30, (120, 45, 40))]
+
+
+@pytest.mark.parametrize("codes,w,seed,felt", TWO_FILLING)
+def test_two_tiles_filling_the_photo_are_read(codes: list[str], w: int, seed: int, felt: tuple[int, int, int]) -> None:
+    """Two tiles side by side, 53% to 81% of the photo's height. At 512 px the detector boxes
+    pieces of their faces; the pyramid's 128 px pass finds both tiles, each surer than the pieces
+    it holds, but a pass of one blob over both, surer than every piece, also held them all, and it
+    alone counted: each of these was read as one tile or none. A pass now holds the pieces with
+    several boxes as well (recognition.scales._holds), and of the passes that hold them, the one
+    whose tiles measure as the detector learned leads."""
+    import cv2
+    import numpy as np
+
+    from training import hard_cases
+
+    img = hard_cases.table(np.random.default_rng(seed), felt)
+    h = w * 4 / 3
+    hard_cases._row(img, codes, (hard_cases.W - 2 * w - 1) / 2, (hard_cases.H - h) / 2, w, h, (40, 90, 170), lean=0.0)
+    ok, buf = cv2.imencode(".jpg", np.ascontiguousarray(img[..., ::-1]), [cv2.IMWRITE_JPEG_QUALITY, 85])
+    tiles = sorted(scaled().recognize(buf.tobytes()).tiles, key=lambda t: t.box[0])
+    assert [t.tile for t in tiles] == codes
+
+
 def test_the_far_honours_need_the_probe(monkeypatch) -> None:
     """Twelve honours far away are two or three blobs at 512 px; the probe at twice the scale
     finds the twelve (recognition.scales.probing). Without it, the pass planned from the blobs'

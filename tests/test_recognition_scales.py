@@ -183,6 +183,21 @@ def test_merge_passes_a_surer_box_holding_the_first_pass_pieces_leads() -> None:
     assert sorted(merge_passes([(row4, 0.5), ([blob], 0.125)], rule)) == sorted(row4)
 
 
+def test_merge_passes_two_tiles_holding_the_first_pass_pieces_lead() -> None:
+    rule = ScaleRule(low=16, high=64, target=34)
+    # a close-up of two tiles: at 512 px (scale 0.5) two pieces of their faces, too large; at
+    # 128 px (scale 0.125) both tiles, each surer than the piece it holds, at a size the detector
+    # reads well; at 160 px (scale 0.16) one blob over both, surer than the pieces too, but too
+    # large to count as found: the pass of two tiles leads, and the pieces go
+    pieces = [(284, 335, 461, 586, 0.39), (554, 332, 791, 557, 0.35)]
+    tiles = [(244, 170, 475, 600, 0.85), (490, 195, 810, 575, 0.76)]
+    blob = [(176, 106, 742, 618, 0.45)]
+    assert sorted(merge_passes([(pieces, 0.5), (blob, 0.16), (tiles, 0.125)], rule)) == sorted(tiles)
+    # with one tile less sure than the piece it holds, that pass holds them no more: the blob does
+    unsure = [(244, 170, 475, 600, 0.85), (490, 195, 810, 575, 0.3)]
+    assert merge_passes([(pieces, 0.5), (blob, 0.16), (unsure, 0.125)], rule) == blob
+
+
 def test_merge_passes_keeps_overlapping_boxes_of_one_pass() -> None:
     boxes = [(0, 0, 40, 40, 0.9), (10, 0, 50, 40, 0.8)]  # the detector's own NMS let both through
     assert merge_passes([(boxes, 1.0)]) == boxes
