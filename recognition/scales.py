@@ -258,9 +258,10 @@ def merge_passes(passes: Sequence[tuple[Sequence[Box], float]], rule: ScaleRule 
 def _holds(boxes: Sequence[Box], pieces: Sequence[Box], contain: float, cover: float | None = None) -> bool:
     """True when every one of `pieces` lies `contain` inside one of `boxes` surer than it: the
     pieces were parts of those tiles' faces (a close-up of two tiles boxed as three pieces at
-    512 px, both tiles whole at 128 px). With `cover`, the pieces each box holds (those its
-    surest holder) must also sum to at most that share of its area: a face's pip groups leave most
-    of it bare, where the tiles of a row that a coarser pass saw as one blob fill it."""
+    512 px, both tiles whole at 128 px). With `cover`, the pieces each box holds (each piece
+    counted in its surest holder) must also sum to at most that share of its area: a face's pip
+    groups leave most of it bare, where the tiles of a row that a coarser pass saw as one blob, or
+    the same tiles boxed again, fill it."""
     held: dict[int, float] = {}
     for p in pieces:
         ks = [k for k, b in enumerate(boxes) if b[4] > p[4] and inside_share(p, boxes[k]) > contain]
