@@ -54,6 +54,11 @@ class ScaleRule:
     # only if their areas sum to at most this share of the box holding them (4 to 7 pip groups of a
     # tile filling the photo: 0.21-0.52; four tiles of a row boxed as one blob: 0.7 and more)
     pieces_cover: float = 0.6
+    # a box of a later pass holding two or more boxes of another that lie side by side (IoU under
+    # 0.3), fill it (`pieces_cover`) and are each at least this much less sure than it, or surer, is
+    # a blob of those tiles: its pass does not lead (merge_passes). A face's pieces are less sure
+    # than the whole face (two halves of a single tile: 0.1-0.3 less)
+    blob_sure: float = 0.05
     cluster: float = 1.3  # boxes within this factor of each other's size are "the same size"
     # a first pass of 1-`few` boxes that look tile-sized may be the blobs of a far close-up or a
     # far row (a dev close-up of 12 honours three times farther: 3 boxes, its tiles 14 px wide):
@@ -217,7 +222,10 @@ def merge_passes(passes: Sequence[tuple[Sequence[Box], float]], rule: ScaleRule 
     A pass whose boxes hold every box of the first pass, each box surer than those it holds, leads
     before all (`_holds`; among several such, by the order above): those boxes were pieces of the
     tiles of a close-up (pip groups, strokes). Past `rule.closeup_few` boxes, only if they leave
-    most of their holders bare (`rule.pieces_cover`)."""
+    most of their holders bare (`rule.pieces_cover`). Next, a later pass with a box that is a blob
+    of tiles another pass boxed apart (`_blob`) leads after those without: at a coarse scale two
+    tiles of a close-up side by side are one box of a tile's size, which counts as found, while the
+    pass that boxed them apart may measure them too large to count."""
     first = passes[0][0]
     size = tile_size(first, rule)
     least = max(rule.probe_min, 2 * len(first))
@@ -227,11 +235,14 @@ def merge_passes(passes: Sequence[tuple[Sequence[Box], float]], rule: ScaleRule 
     cover = None if len(first) <= rule.closeup_few else rule.pieces_cover
     covering = {k for k in range(1, len(passes)) if first and _holds(passes[k][0], first, contain, cover)}
 
-    def lead(k: int) -> tuple[bool, bool, float, float]:
+    blobs = {k for k in range(1, len(passes))
+             if any(_blob(b, passes[j][0], rule, contain) for b in passes[k][0] for j in range(len(passes)) if j != k)}
+
+    def lead(k: int) -> tuple[bool, bool, bool, float, float]:
         boxes, scale = passes[k]
         size = tile_size(boxes, rule)
         found = sum(b[4] for b in boxes if fit(b, scale, rule) == 0)
-        return (bool(covering) and k not in covering, outnumbered and len(boxes) < least, -found,
+        return (bool(covering) and k not in covering, k in blobs, outnumbered and len(boxes) < least, -found,
                 abs(math.log(size * scale / rule.target)) if size else math.inf)
 
     rank = {k: r for r, k in enumerate(sorted(range(len(passes)), key=lead))}
@@ -270,6 +281,16 @@ def _holds(boxes: Sequence[Box], pieces: Sequence[Box], contain: float, cover: f
         k = max(ks, key=lambda k: boxes[k][4])
         held[k] = held.get(k, 0.0) + area(p)
     return cover is None or all(a <= cover * area(boxes[k]) for k, a in held.items())
+
+
+def _blob(box: Box, others: Sequence[Box], rule: ScaleRule, contain: float) -> bool:
+    """True when `box` is a blob of tiles that another pass boxed apart: two or more of `others`
+    lie inside it, side by side (overlapping little), nearly as sure as it or surer
+    (`rule.blob_sure`), and fill it (`rule.pieces_cover`)."""
+    inner = [o for o in others if inside_share(o, box) > contain and o[4] >= box[4] - rule.blob_sure]
+    if len(inner) < 2 or sum(area(o) for o in inner) < rule.pieces_cover * area(box):
+        return False
+    return all(iou(a, b) < 0.3 for i, a in enumerate(inner) for b in inner[i + 1:])
 
 
 def _union(a: Sequence[float], b: Sequence[float], score: float) -> Box:

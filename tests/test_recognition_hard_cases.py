@@ -204,7 +204,10 @@ def test_one_tile_filling_the_photo_is_read(code: str, seed: int, felt: tuple[in
 # (the two tiles, each tile's width, the table's seed, its felt)
 TWO_FILLING = [(["3m", "9p"], 300, 2, (70, 70, 75)), (["3p", "7m"], 300, 11, (40, 110, 60)),
                (["9m", "5s"], 380, 8, (150, 150, 140)), (["6p", "1z"], 460, 14, (30, 30, 35)),
-               (["4z", "2z"], 460, 30, (120, 45, 40))]
+               (["4z", "2z"], 460, 30, (120, 45, 40)),
+               # a blob over both tiles, as sure as the first pass's two tiles, led (ScaleRule.blob_sure)
+               (["5s", "1p"], 200, 22, (70, 70, 75)), (["8s", "4z"], 200, 25, (120, 45, 40)),
+               (["9p", "3p"], 300, 17, (70, 70, 75))]
 
 
 @pytest.mark.parametrize("codes,w,seed,felt", TWO_FILLING)
@@ -212,9 +215,11 @@ def test_two_tiles_filling_the_photo_are_read(codes: list[str], w: int, seed: in
     """Two tiles side by side, 53% to 81% of the photo's height. At 512 px the detector boxes
     pieces of their faces; the pyramid's 128 px pass finds both tiles, each surer than the pieces
     it holds, but a pass of one blob over both, surer than every piece, also held them all, and it
-    alone counted: each of these was read as one tile or none. A pass now holds the pieces with
-    several boxes as well (recognition.scales._holds), and of the passes that hold them, the one
-    whose tiles measure as the detector learned leads."""
+    alone counted: each of the first five was read as one tile or none. A pass now holds the
+    pieces with several boxes as well (recognition.scales._holds), and of the passes that hold
+    them, the one whose tiles measure as the detector learned leads. In the last three, a pass
+    boxing both tiles as one blob of a tile's size led by counting as found, and one tile or both
+    were lost: a pass with such a blob now leads after the others (recognition.scales._blob)."""
     import cv2
     import numpy as np
 

@@ -198,6 +198,22 @@ def test_merge_passes_two_tiles_holding_the_first_pass_pieces_lead() -> None:
     assert merge_passes([(pieces, 0.5), (blob, 0.16), (unsure, 0.125)], rule) == blob
 
 
+def test_merge_passes_a_pass_boxing_two_tiles_as_one_blob_does_not_lead() -> None:
+    rule = ScaleRule()  # low 28, high 64: a close-up of two tiles, each 200 x 267 px in 1008 x 756
+    # at 512 px (scale 0.508) both tiles, too large to count as found; at 121 px (scale 0.12) one
+    # blob over both, 47 px: it would count; at 256 px (scale 0.254) both tiles again, the first
+    # at 63 px. The blob holds two boxes of the first pass, side by side, as sure as it: it does
+    # not lead, and the pass that found a tile at a size it reads well does
+    first = [(292, 219, 549, 529, 0.84), (488, 262, 719, 533, 0.79)]
+    blob = [(281, 219, 751, 542, 0.8)]
+    apart = [(309, 229, 528, 512, 0.68), (488, 240, 724, 533, 0.57)]
+    assert sorted(merge_passes([(first, 0.508), (blob, 0.12), (apart, 0.254)], rule)) == sorted(apart)
+    # a single tile's whole face holding its two halves, each much less sure than it: no blob
+    halves = [(300, 200, 700, 420, 0.6), (300, 400, 700, 640, 0.55)]
+    whole = [(290, 190, 710, 650, 0.8)]
+    assert merge_passes([(halves, 0.508), (whole, 0.12)], rule) == whole
+
+
 def test_merge_passes_keeps_overlapping_boxes_of_one_pass() -> None:
     boxes = [(0, 0, 40, 40, 0.9), (10, 0, 50, 40, 0.8)]  # the detector's own NMS let both through
     assert merge_passes([(boxes, 1.0)]) == boxes
