@@ -168,51 +168,52 @@ def test_the_close_up_needs_the_second_scale() -> None:
     assert sorted(t.tile for t in on.recognize(data).tiles) == ["0m", "3s"]
 
 
-# (tile, the table's seed, its felt)
-FILLING = [("6p", 5, (120, 45, 40)), ("2m", 5, (120, 45, 40)), ("7s", 5, (120, 45, 40)), ("4z", 5, (120, 45, 40)),
-           ("9p", 5, (120, 45, 40)), ("1s", 5, (120, 45, 40)),
-           ("6p", 14, (70, 70, 75)), ("7p", 15, (120, 45, 40)), ("8p", 16, (40, 110, 60)), ("4s", 21, (120, 45, 40))]
-
-
-@pytest.mark.parametrize("code,seed,felt", FILLING)
-def test_one_tile_filling_the_photo_is_read(code: str, seed: int, felt: tuple[int, int, int]) -> None:
-    """One tile 88% of the photo's height (500 x 667 px in 1008 x 756), drawn by
-    training.hard_cases' own code. At 512 px the detector boxes pieces of its face (pip groups,
-    the engraving), some of a size it reads well, so no other scale was planned, or the planned
-    pass's whole tile, too large to count, lost to them: 2 of the first 6 were read (6p, 4z and 1s
-    as nothing, 9p as 3z). One to three boxes now also get the pyramid's smaller sides
-    (ScaleRule.closeup_few), and a surer box there holding them all leads. The last 4 were boxed as
-    4 pip groups or strokes, and the pass planned from their size found the whole tile, which lost
-    to them (6p and 8p read as 3z, 4s as 1z, 7p as nothing): more pieces lead too when they leave
-    most of the box bare (ScaleRule.pieces_cover)."""
+def _closeup(codes: list[str], w: float, h: float, seed: int) -> bytes:
+    """training.closeups' photo (upright), as the JPEG a phone sends."""
     import cv2
     import numpy as np
 
+    from training import closeups
+
+    ok, buf = cv2.imencode(".jpg", np.ascontiguousarray(closeups.photo(codes, w, h, seed, 0.0)[..., ::-1]),
+                           [cv2.IMWRITE_JPEG_QUALITY, 85])
+    return buf.tobytes()
+
+
+# (tile, the photo's seed: training.closeups draws the felt and picks its colour from it)
+FILLING = [("6p", 5), ("2m", 5), ("7s", 5), ("4z", 5), ("9p", 5), ("1s", 5), ("4s", 21), ("6s", 23), ("7p", 15), ("8p", 16)]
+
+
+@pytest.mark.parametrize("code,seed", FILLING)
+def test_one_tile_filling_the_photo_is_read(code: str, seed: int) -> None:
+    """One tile 88% of the photo's height (500 x 667 px in 1008 x 756; training.closeups' one_88).
+    At 512 px the detector boxes pieces of its face (pip groups, the engraving), some of a size it
+    reads well, so no other scale was planned, or the planned pass's whole tile, too large to
+    count, lost to them: 2 of the first 6 were read (6p, 4z and 1s as nothing, 9p as 3z). One to
+    three boxes now also get the pyramid's smaller sides (ScaleRule.closeup_few), and a surer box
+    there holding them all leads. The last 4 were boxed as 4 or more pip groups or strokes, and
+    the pass planned from their size found the whole tile, which lost to them: more pieces lead
+    too when they leave most of the box bare (ScaleRule.pieces_cover)."""
     from training import hard_cases
 
-    img = hard_cases.table(np.random.default_rng(seed), felt)
     w, h = 500, 667
-    hard_cases._row(img, [code], (hard_cases.W - w) / 2, (hard_cases.H - h) / 2, w, h, (40, 90, 170), lean=0.0)
-    ok, buf = cv2.imencode(".jpg", np.ascontiguousarray(img[..., ::-1]), [cv2.IMWRITE_JPEG_QUALITY, 85])
-    tiles = scaled().recognize(buf.tobytes()).tiles
+    tiles = scaled().recognize(_closeup([code], w, h, seed)).tiles
     assert [t.tile for t in tiles] == [code]
     x1, y1, x2, y2 = tiles[0].box  # the whole face, not a piece of it
     assert inside_share(((hard_cases.W - w) / 2, (hard_cases.H - h) / 2, (hard_cases.W + w) / 2, (hard_cases.H + h) / 2),
                         (x1, y1, x2, y2)) > 0.8
 
 
-# (the two tiles, each tile's width, the table's seed, its felt)
-TWO_FILLING = [(["3m", "9p"], 300, 2, (70, 70, 75)), (["3p", "7m"], 300, 11, (40, 110, 60)),
-               (["9m", "5s"], 380, 8, (150, 150, 140)), (["6p", "1z"], 460, 14, (30, 30, 35)),
-               (["4z", "2z"], 460, 30, (120, 45, 40)),
+# (the two tiles, each tile's width, the photo's seed), as training.closeups draws its two_* kinds
+TWO_FILLING = [(["3m", "9p"], 300, 2), (["3p", "7m"], 300, 11), (["9m", "5s"], 380, 8), (["6p", "1z"], 460, 14),
+               (["4z", "2z"], 460, 30),
                # a blob over both tiles, as sure as the first pass's two tiles, led (ScaleRule.blob_sure)
-               (["5s", "1p"], 200, 22, (70, 70, 75)), (["8s", "4z"], 200, 25, (120, 45, 40)),
-               (["9p", "3p"], 300, 17, (70, 70, 75))]
+               (["5s", "1p"], 200, 22), (["8s", "4z"], 200, 25), (["9p", "3p"], 300, 17)]
 
 
-@pytest.mark.parametrize("codes,w,seed,felt", TWO_FILLING)
-def test_two_tiles_filling_the_photo_are_read(codes: list[str], w: int, seed: int, felt: tuple[int, int, int]) -> None:
-    """Two tiles side by side, 53% to 81% of the photo's height. At 512 px the detector boxes
+@pytest.mark.parametrize("codes,w,seed", TWO_FILLING)
+def test_two_tiles_filling_the_photo_are_read(codes: list[str], w: int, seed: int) -> None:
+    """Two tiles side by side, 35% to 81% of the photo's height. At 512 px the detector boxes
     pieces of their faces; the pyramid's 128 px pass finds both tiles, each surer than the pieces
     it holds, but a pass of one blob over both, surer than every piece, also held them all, and it
     alone counted: each of the first five was read as one tile or none. A pass now holds the
@@ -220,16 +221,7 @@ def test_two_tiles_filling_the_photo_are_read(codes: list[str], w: int, seed: in
     them, the one whose tiles measure as the detector learned leads. In the last three, a pass
     boxing both tiles as one blob of a tile's size led by counting as found, and one tile or both
     were lost: a pass with such a blob now leads after the others (recognition.scales._blob)."""
-    import cv2
-    import numpy as np
-
-    from training import hard_cases
-
-    img = hard_cases.table(np.random.default_rng(seed), felt)
-    h = w * 4 / 3
-    hard_cases._row(img, codes, (hard_cases.W - 2 * w - 1) / 2, (hard_cases.H - h) / 2, w, h, (40, 90, 170), lean=0.0)
-    ok, buf = cv2.imencode(".jpg", np.ascontiguousarray(img[..., ::-1]), [cv2.IMWRITE_JPEG_QUALITY, 85])
-    tiles = sorted(scaled().recognize(buf.tobytes()).tiles, key=lambda t: t.box[0])
+    tiles = sorted(scaled().recognize(_closeup(codes, w, w * 4 / 3, seed)).tiles, key=lambda t: t.box[0])
     assert [t.tile for t in tiles] == codes
 
 

@@ -123,21 +123,20 @@ def _out_of_focus_hand():
     return None if pixels is None else cv2.GaussianBlur(pixels, (0, 0), 0.004 * max(pixels.shape[:2]))
 
 
-def _one_tile_filling(code: str = "9p", seed: int = 5, felt: tuple[int, int, int] = (120, 45, 40)):
-    """A tile 88% of the photo's height (tests/test_recognition_hard_cases.py). The 9p: the
-    pyramid's passes after a first pass of a few pieces of its face, and the pass holding them
-    leading; the 6p: four pip groups, and the pass planned from their size holding them."""
-    from training import hard_cases
+def _one_tile_filling(code: str = "9p", seed: int = 5):
+    """A tile 88% of the photo's height (training.closeups; tests/test_recognition_hard_cases.py).
+    The 9p: the pyramid's passes after a first pass of a few pieces of its face, and the pass
+    holding them leading; the 7p: four pip groups, and the pass planned from their size holding
+    them."""
+    from training import closeups
 
-    img = hard_cases.table(np.random.default_rng(seed), felt)
-    hard_cases._row(img, [code], (hard_cases.W - 500) / 2, (hard_cases.H - 667) / 2, 500, 667, (40, 90, 170), lean=0.0)
-    return img
+    return closeups.photo([code], 500, 667, seed, 0.0)
 
 
 PICTURES = {"dev-hand": (dev_hand_picture, HAND), "crop-hand": (crop_hand_picture, CROP_HAND),
             "cluttered-table": (cluttered_table_picture, HAND), "out-of-focus-hand": (_out_of_focus_hand, CROP_HAND),
             "one-tile-filling": (_one_tile_filling, ["9p"]),
-            "pips-filling": (lambda: _one_tile_filling("6p", 14, (70, 70, 75)), ["6p"])}
+            "pips-filling": (lambda: _one_tile_filling("7p", 15), ["7p"])}
 
 
 @pytest.mark.parametrize("name", list(PICTURES))
