@@ -235,8 +235,9 @@ def merge_passes(passes: Sequence[tuple[Sequence[Box], float]], rule: ScaleRule 
     cover = None if len(first) <= rule.closeup_few else rule.pieces_cover
     covering = {k for k in range(1, len(passes)) if first and _holds(passes[k][0], first, contain, cover)}
 
-    blobs = {k for k in range(1, len(passes))
-             if any(_blob(b, passes[j][0], rule, contain) for b in passes[k][0] for j in range(len(passes)) if j != k)}
+    # a blob's pass is a close-up's few boxes (and judging a pass of many is quadratic in boxes)
+    blobs = {k for k in range(1, len(passes)) if len(passes[k][0]) <= rule.few
+             and any(_blob(b, passes[j][0], rule, contain) for b in passes[k][0] for j in range(len(passes)) if j != k)}
 
     def lead(k: int) -> tuple[bool, bool, bool, float, float]:
         boxes, scale = passes[k]
