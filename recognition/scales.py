@@ -54,6 +54,7 @@ class ScaleRule:
     # only if their areas sum to at most this share of the box holding them (4 to 7 pip groups of a
     # tile filling the photo: 0.21-0.52; four tiles of a row boxed as one blob: 0.7 and more)
     pieces_cover: float = 0.6
+    closeup_pieces: int = 18  # at most this many (two 9p boxed pip by pip): more is no close-up, and not judged so
     # a box of a later pass holding two or more boxes of another that lie side by side (IoU under
     # 0.3), fill it (`pieces_cover`) and are each at least this much less sure than it, or surer, is
     # a blob of those tiles: its pass does not lead (merge_passes). A face's pieces are less sure
@@ -233,7 +234,8 @@ def merge_passes(passes: Sequence[tuple[Sequence[Box], float]], rule: ScaleRule 
         passes = [passes[0]] + [p for p in passes[1:] if len(p[0]) >= least]
     outnumbered = 1 <= len(first) <= rule.few and any(len(p[0]) >= least for p in passes[1:])
     cover = None if len(first) <= rule.closeup_few else rule.pieces_cover
-    covering = {k for k in range(1, len(passes)) if first and _holds(passes[k][0], first, contain, cover)}
+    covering = {k for k in range(1, len(passes))
+                if 1 <= len(first) <= rule.closeup_pieces and _holds(passes[k][0], first, contain, cover)}
 
     # a blob's pass is a close-up's few boxes (and judging a pass of many is quadratic in boxes)
     blobs = {k for k in range(1, len(passes)) if len(passes[k][0]) <= rule.few
