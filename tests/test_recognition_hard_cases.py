@@ -23,16 +23,12 @@ with open(os.path.join(HERE, "labels.json")) as _f:
 
 # why each of these is still read wrongly (models of this release)
 STILL_FAILING = {
-    "ming_row.jpg": "manzu and honours in a Ming hand no training saw: all 14 shown, 13 right; 4m read "
-                    "unsurely (0.40) as 5m",
-    "standing_apart.jpg": "6s read as 7s (0.57); the upright haku set apart, a detector peak of 0.32 under its "
-                          "threshold, is found as a faint box where a tile set apart stands",
     "standing_tall.jpg": "faces twice as high as wide, upper half blank: those read whole as haku are read "
                          "again from their lower part, 9 of 10 right and none counted twice; 9p is read "
-                         "unsurely (0.46) as haku",
-    "haku_apart_stone.jpg": "the haku standing alone is found (0.96) and the other eight are right; a patch of "
-                            "granite to the right of the tiles, a tile's size, is read as 3s (0.61), as the "
-                            "dev photo IMG_3107 reads one as 1s",
+                         "unsurely (0.56) as haku",
+    "far_row.jpg": "seven tiles across the table, about 20 px wide: 5 of 7 shown, all right; the 9p and the "
+                   "1s are read too unsurely to show with the classifier trained on the corrected labels "
+                   "(stage 2g's first classifier read all seven)",
 }
 
 
@@ -94,7 +90,9 @@ def test_hard_case_suite_tile_f1_floor() -> None:
     3s at 0.79, a speck under Settings.speck_sure 0.9); 0.985 with a nineteenth case, a hand
     photographed 30 degrees aslant (aslant_row), read exactly from the photo turned to level it
     (Settings.straighten; as taken, a 5m read as 6m); 0.983 with a twentieth, a haku standing alone
-    on granite (found; a tile-sized patch of the granite read as 3s); the floor keeps the gain."""
+    on granite (found; a tile-sized patch of the granite read as 3s); 0.990 with stage 2g trained
+    on the corrected labels (ming_row, standing_apart and haku_apart_stone read exactly, far_row's
+    9p and 1s no longer shown); the floor keeps the gain."""
     tp = n_pred = n_true = 0
     for name, lab in LABELS.items():
         faces, _ = read(name)
@@ -103,7 +101,7 @@ def test_hard_case_suite_tile_f1_floor() -> None:
         n_pred += sum(faces.values())
         n_true += sum(want.values())
     p, r = tp / n_pred, tp / n_true
-    assert 2 * p * r / (p + r) >= 0.978
+    assert 2 * p * r / (p + r) >= 0.985
 
 
 def test_a_faint_haku_among_scattered_tiles_is_kept_by_the_faint_tiles_rule() -> None:
@@ -289,19 +287,21 @@ def test_an_upright_tile_boxed_twice_is_counted_once() -> None:
 
 
 def test_a_row_in_unseen_artwork_is_shown_whole_its_unsure_tiles_marked() -> None:
-    """brush_row, 14 tiles in a brush hand no training saw: some of them are read under 0.5
-    (Settings.min_confidence; three with stage 2d's classifier, two with 2e's). They stand in the
-    row, so they are shown, marked unsure (the phone asks the player to check them, and offers the
-    other readings), and the row is whole: a wrong tile is changed with two taps, a gap must be
-    noticed and filled from the picker. Without the rule (Settings.row_floor) each of them is a
-    gap. (Unsure boxes grown up and down are read again by another rule, off here, to see this
-    one alone.)"""
+    """brush_row, 14 tiles in a brush hand no training saw: some of them are read unsurely (under
+    Settings.min_confidence, 0.5: three with stage 2d's classifier, two with 2e's; none with the
+    classifier trained on the corrected labels, so this test asks 0.8 of a sure tile, and three
+    are under it). They stand in the row, so they are shown, marked unsure (the phone asks the
+    player to check them, and offers the other readings), and the row is whole: a wrong tile is
+    changed with two taps, a gap must be noticed and filled from the picker. Without the rule
+    (Settings.row_floor) each of them is a gap. (Unsure boxes grown up and down are read again by
+    another rule, off here, to see this one alone.)"""
     import dataclasses
 
     from recognition.pipeline import Recognizer
 
     served = scaled()
-    on = Recognizer(served.detector, served.classifier, dataclasses.replace(served.settings, grow_unsure=None))
+    on = Recognizer(served.detector, served.classifier,
+                    dataclasses.replace(served.settings, grow_unsure=None, min_confidence=0.8))
     off = Recognizer(on.detector, on.classifier, dataclasses.replace(on.settings, row_floor=None))
     with open(os.path.join(HERE, "brush_row.jpg"), "rb") as f:
         data = f.read()

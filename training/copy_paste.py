@@ -69,7 +69,7 @@ class Cutout:
 def train_photos(folders: list[str], label_fixes: bool = False) -> list[LabelledPhoto]:
     """The photos to cut tiles from: the train scenes only (validation scenes stay unseen), with
     boxes whose codes are trusted for the classifier; the project's label fixes only if asked
-    (training.datasets.LABEL_FIXES: the shipped stages were built without them)."""
+    (training.datasets.LABEL_FIXES: train.sh asks, as the shipped classifier was trained)."""
     photos = load_real(folders, split="train", label_fixes=label_fixes)
     return [p for p in photos if p.boxes and p.classify]
 
@@ -514,7 +514,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=SEED, help="image i is drawn from (seed, i)")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--label-fixes", action="store_true",
-                    help="apply training/label_fixes.json (the shipped stages were built without it)")
+                    help="apply training/label_fixes.json (train.sh does, as the shipped classifier was trained)")
     args = ap.parse_args()
     cv2.setNumThreads(1)
     t0 = time.time()

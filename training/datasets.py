@@ -36,8 +36,8 @@ STRETCHED = (0.25, 3.0)
 VAL_SHARE = 5  # one scene in five goes to validation
 HASH_NEAR = 24  # average-hash Hamming distance (of 256 bits) under which two photos are one scene
 # Labels of the staged real photos that this project corrected after looking at the box (the file
-# says which, and why): loaded by default; the stages shipped in models/ were trained before them
-# (LABEL_FIXES=1 ./training/train.sh trains on them).
+# says which, and why): loaded by default. ./training/train.sh trains on them (LABEL_FIXES=0: not),
+# as the shipped classifier was trained; the shipped detector was trained before them.
 LABEL_FIXES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "label_fixes.json")
 
 

@@ -146,7 +146,7 @@ def main() -> None:
     ap.add_argument("--split", default="train", choices=("train", "all"))
     ap.add_argument("--teacher", default="models", help="folder of the teacher's ONNX models ('' for none)")
     ap.add_argument("--label-fixes", action="store_true",
-                    help="apply training/label_fixes.json (the shipped stages were built without it)")
+                    help="apply training/label_fixes.json (train.sh does, as the shipped classifier was trained)")
     args = ap.parse_args()
     cv2.setNumThreads(1)
     # photos stretched by their export stay in: they still teach where tiles are

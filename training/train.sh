@@ -59,11 +59,12 @@ REAL_DIR="${REAL_DIR:-../shared/data/real-photos}"
 REAL_FOLDERS=("$REAL_DIR/alanchoi00__mahjong_detection" "$REAL_DIR/alanchoi00__mahjong_detection_train")
 # shellcheck disable=SC2206
 EXTRA=(${EXTRA_REAL:-})
-# LABEL_FIXES=1: train on the labels as training/label_fixes.json corrects them (red fives the source
-# labelled plain, and tiles labelled as another tile); the stages shipped in models/ were built
-# without it, so the default rebuilds them
+# LABEL_FIXES=1 (the default): train on the labels as training/label_fixes.json corrects them (red
+# fives the source labelled plain, and tiles labelled as another tile); the shipped classifier was
+# trained so on 2026-12-03 (models/README.md). LABEL_FIXES=0: the labels as staged, as the
+# classifiers shipped before it were
 FIXES=()
-if [ "${LABEL_FIXES:-0}" = 1 ]; then FIXES=(--label-fixes); fi
+if [ "${LABEL_FIXES:-1}" = 1 ]; then FIXES=(--label-fixes); fi
 
 # -- stage 1: synthetic ---------------------------------------------------------------------------
 if [ ! -f "$WORK/stage1/classifier.onnx" ] && [ ! -f "$WORK/stage2/classifier.onnx" ]; then
