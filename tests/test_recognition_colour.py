@@ -99,11 +99,12 @@ def test_the_table_and_the_thumbnail() -> None:
     assert reading.thumb_size(100, 40) == (100, 40)  # never enlarged
 
 
-@pytest.mark.parametrize("name", ["crops_row.jpg", "pile_blank.jpg", "keyboard_hand.jpg"])
-def test_hard_cases_under_a_bulb_are_read_as_in_daylight(name: str) -> None:
+@pytest.mark.parametrize("name,needed", [("crops_row.jpg", True), ("pile_blank.jpg", True), ("keyboard_hand.jpg", False)])
+def test_hard_cases_under_a_bulb_are_read_as_in_daylight(name: str, needed: bool) -> None:
     """Three hard cases under a bulb's orange light the camera kept (training.perturb's
     "tungsten"): read as taken, tiles are lost or misread (crops_row 12/14, pile_blank 8/12,
-    keyboard_hand 12/14 and two invented); with the light taken off, every tile is right."""
+    keyboard_hand 12/14 and two invented; keyboard_hand read right as taken since the classifier
+    trained on the corrected labels); with the light taken off, every tile is right."""
     rec = get_recognizer()
     with open(os.path.join(HARD, name), "rb") as f:
         data, _ = perturb.apply("tungsten", f.read(), seed=1)
@@ -112,4 +113,4 @@ def test_hard_cases_under_a_bulb_are_read_as_in_daylight(name: str) -> None:
     faces = lambda r: Counter(t.tile for t in r.tiles if not t.face_down)  # noqa: E731
     assert faces(rec.recognize(data)) == want
     plain = type(rec)(rec.detector, rec.classifier, dataclasses.replace(rec.settings, colour_cast=None))
-    assert faces(plain.recognize(data)) != want
+    assert (faces(plain.recognize(data)) != want) == needed

@@ -72,8 +72,10 @@ def test_straighten_turns_only_a_row_aslant() -> None:
 
 def test_a_hand_aslant_is_read_exactly_and_its_boxes_lie_on_its_tiles() -> None:
     """The hard case aslant_row (a hand photographed with the phone turned 30 degrees): read as
-    taken, one 5m is read as 6m; read level, every tile is right and the hand complete. The boxes
-    given back lie along the row as it stands in the photo, 30 degrees aslant."""
+    taken, one 5m was read as 6m (until the classifier trained on the corrected labels, which
+    reads it right as taken too); read level, every tile is right and the hand complete. The boxes
+    given back lie along the row as it stands in the photo, 30 degrees aslant, and are those of the
+    frame turned: the turned read's boxes, taken back, differ from those read as taken."""
     rec = get_recognizer()
     with open(os.path.join(HARD, "aslant_row.jpg"), "rb") as f:
         data = f.read()
@@ -88,4 +90,4 @@ def test_a_hand_aslant_is_read_exactly_and_its_boxes_lie_on_its_tiles() -> None:
     w, h = got.image_size
     assert all(0 <= x <= w and 0 <= y <= h for x, y in centres)
     as_taken = type(rec)(rec.detector, rec.classifier, dataclasses.replace(rec.settings, straighten=None)).recognize(data)
-    assert Counter(t.tile for t in as_taken.tiles) != want
+    assert [t.box for t in as_taken.tiles] != [t.box for t in got.tiles]

@@ -175,7 +175,10 @@ HARD = Path(__file__).resolve().parents[1] / "data" / "hard_cases"
 # read again from their boxes grown (Settings.grow_unsure), and a hand photographed 30 degrees
 # aslant (the frame turned to level it and read again: Settings.straighten). standing_low and
 # brush_row were here too, until stage 2c's classifier read them the same in one pass, and
-# sans_row until stage 2g's.
+# sans_row until stage 2g's. ming_row and aslant_row are read the same in one pass by stage 2g
+# trained on the corrected labels: they stay, to check the phone makes those passes as the server
+# does, without asking that the passes change the tiles (ONE_PASS_ALIKE).
+ONE_PASS_ALIKE = {"ming_row.jpg", "aslant_row.jpg"}
 EXTRA_PASSES = ["far_row.jpg", "far_row_photo.jpg", "far_honours_photo.jpg", "closeup_two.jpg", "standing_tall.jpg", "standing_apart.jpg",
                 "ming_row.jpg", "aslant_row.jpg"]
 
@@ -202,7 +205,8 @@ def test_photos_that_need_the_extra_passes_read_the_same_tiles_on_both_paths(rea
         st, multi_scale=False, merge_fragments=False, tall_faces=False, set_apart_reject=None,
         faint_threshold=None, rows_of_tiles=False, grow_unsure=None)
     one_pass = Recognizer(rec.detector, rec.classifier, without).recognize(png).to_json()
-    want, got = _read_on_both(reading_phone, live_server, pixels, one_pass, "the passes changed nothing")
+    want, got = _read_on_both(reading_phone, live_server, pixels, None if name in ONE_PASS_ALIKE else one_pass,
+                              "the passes changed nothing")
     boxes = np.array([t["box"] for t in want["tiles"]])
     # 2 px; in a photo larger than the server's 1008 px working copy, an eighth of a tile: the phone
     # reads the whole frame (its passes resampled from 2016 px, the server's from its copies, so the
