@@ -56,7 +56,7 @@ class ScaleRule:
     pieces_cover: float = 0.6
     closeup_pieces: int = 18  # at most this many (two 9p boxed pip by pip): more is no close-up, and not judged so
     # a box of a later pass holding two or more boxes of another that lie side by side (IoU under
-    # 0.3), fill it (`pieces_cover`) and are each at least this much less sure than it, or surer, is
+    # 0.3), fill it (`pieces_cover`) and are each at most this much less sure than it, or surer, is
     # a blob of those tiles: its pass does not lead (merge_passes). A face's pieces are less sure
     # than the whole face (two halves of a single tile: 0.1-0.3 less)
     blob_sure: float = 0.05

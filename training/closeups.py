@@ -21,8 +21,9 @@ import os
 import numpy as np
 
 from training import hard_cases as hc
+from training.labels import RED_FIVES, TILE_CODES
 
-CODES = [f"{n}{s}" for s in "mps" for n in range(1, 10)] + [f"{n}z" for n in range(1, 8)] + ["0m", "0p", "0s"]
+CODES = TILE_CODES + RED_FIVES
 FELTS = [(120, 45, 40), (40, 110, 60), (70, 70, 75), (150, 150, 140), (30, 30, 35)]
 ONE = {"one_44": (330, 440), "one_88": (500, 667), "one_99": (560, 747)}  # one face's w x h
 TWO = (200, 300, 380, 460)  # each face's width; its height 4/3 of it
