@@ -45,6 +45,11 @@ class Settings:
     # reread_half_turned; models/README.md, "Unsure crops read twice"); None: off
     half_turn_unsure: float | None = 0.9
     border_confidence: float = 0.9  # a tile cut by the photo's edge must be read at least this surely
+    # a box touching the photo's edge that spans at least this share of its height or width is what
+    # the photo was taken of (a close-up of one or two tiles, their boxes reaching the frame), not a
+    # tile cut by the edge: it is read as any other box is (min_confidence); None: every box
+    # touching the edge is cut
+    fills_frame: float | None = 0.6
     min_confidence: float = 0.5  # a box read less surely than this as one tile (given it is one) is dropped
     # recognition.scales (issue 19): the passes are planned here (rescan_sides, straighten,
     # merge_detections, tall_faces) and run where the networks run: pipeline.py on the server,
@@ -921,7 +926,8 @@ def assemble(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]],
             tile_conf = max(v for k, v in enumerate(p) if k != reject) / max(1 - p[reject], 1e-6)
         else:
             tile_conf = max(p)
-        at_edge = b[0] <= m or b[1] <= m or b[2] >= w - m or b[3] >= h - m
+        at_edge = (b[0] <= m or b[1] <= m or b[2] >= w - m or b[3] >= h - m) and not (
+            settings.fills_frame is not None and max((b[2] - b[0]) / w, (b[3] - b[1]) / h) >= settings.fills_frame)
         if at_edge:
             cut.add(i)
         rejected = reject >= 0 and p[reject] >= settings.reject_threshold

@@ -165,23 +165,26 @@ def rescan_sides(size: float | None, long_side: int, work_side: int,
     and a far row (too small). Too small or too large: the one long side that brings them to
     `rule.target`, bounded; none when that cannot change the scale much. A few boxes of a good
     size (`probing`): `rule.probe` times the long side, bounded, whose boxes `merge_passes`
-    keeps only if there are enough of them."""
+    keeps only if there are enough of them. One to `rule.closeup_few` boxes of at least
+    `rule.small`: the pyramid's smaller sides too, for a close-up whose pieces they may be."""
     top = min(rule.max_side, work_side)
     if size is None:
         sides = {min(max(s, rule.min_side), top) for s in rule.pyramid}
         return sorted(s for s in sides if abs(math.log(s / long_side)) >= math.log(1.25))
-    if probing(count, size, rule):
-        new = int(round(min(long_side * rule.probe, top)))
-        return [new] if math.log(new / long_side) >= math.log(1.25) else []
     sides = set()
-    if 1 <= count <= rule.closeup_few and size > rule.high / rule.probe:
-        # one to three boxes, larger than a far blob: a close-up's tiles, or pieces of its faces (a
-        # pip group or an engraving of a tile filling the frame measures like a tile at 512 px):
-        # the pyramid's smaller sides are tried as well (merge_passes lets a pass whose box holds
-        # them lead). A retrained detector found one piece of a two-tile close-up at 512 px and
-        # nothing at the side that piece gave, 140 px; it found both tiles at 256 px
+    probe = probing(count, size, rule)
+    if probe:
+        sides.add(int(round(min(long_side * rule.probe, top))))
+    if 1 <= count <= rule.closeup_few and size >= rule.small:
+        # one to three boxes: a close-up's tiles, or pieces of its faces (a pip group or an
+        # engraving of a tile filling the frame measures like a tile at 512 px): the pyramid's
+        # smaller sides are tried as well (merge_passes lets a pass whose box holds them lead). A
+        # retrained detector found one piece of a two-tile close-up at 512 px and nothing at the
+        # side that piece gave, 140 px; it found both tiles at 256 px. Boxes small enough to probe
+        # may be such pieces too, as much as far blobs: a red 5m filling the photo was one bare
+        # patch at 512 px (31 px), seven at the probe's 1008 px, and whole at 128 px
         sides |= {min(max(s, rule.min_side), top) for s in rule.pyramid if s < long_side}
-    if not rule.low <= size <= rule.high:
+    if not probe and not rule.low <= size <= rule.high:
         if coarse(size, count, rule) and copy_side is not None:  # found, boxed coarsely: no finer copy for them
             top = min(top, copy_side)
         sides.add(int(round(min(max(long_side * rule.target / size, rule.min_side), top))))
@@ -218,24 +221,35 @@ def merge_passes(passes: Sequence[tuple[Sequence[Box], float]], rule: ScaleRule 
     After a first pass of one to `rule.few` boxes, a pass that found `rule.probe_min` boxes or more,
     and at least twice the first pass's, leads before any that did not: the first pass's few boxes
     were blobs of several tiles (whether the pass was the probe that `probing` plans or one planned
-    from the blobs' size). A probe that did not is dropped.
+    from the blobs' size). After a first pass that is probed, a pass that did not is dropped,
+    unless it holds the first pass's boxes (below).
 
     A pass whose boxes hold every box of the first pass, each box surer than those it holds, leads
     before all (`_holds`; among several such, by the order above): those boxes were pieces of the
     tiles of a close-up (pip groups, strokes). Past `rule.closeup_few` boxes, only if they leave
-    most of their holders bare (`rule.pieces_cover`). Next, a later pass with a box that is a blob
+    most of their holders bare (`rule.pieces_cover`); and only if it holds the boxes of any pass
+    outnumbering the first so too (a probe's seven bare patches of a numeral, not a far row's
+    tiles, which fill the coarse box they are a blob of). Next, a later pass with a box that is a blob
     of tiles another pass boxed apart (`_blob`) leads after those without: at a coarse scale two
     tiles of a close-up side by side are one box of a tile's size, which counts as found, while the
     pass that boxed them apart may measure them too large to count."""
     first = passes[0][0]
     size = tile_size(first, rule)
     least = max(rule.probe_min, 2 * len(first))
-    if probing(len(first), size * passes[0][1] if size else None, rule):
-        passes = [passes[0]] + [p for p in passes[1:] if len(p[0]) >= least]
-    outnumbered = 1 <= len(first) <= rule.few and any(len(p[0]) >= least for p in passes[1:])
     cover = None if len(first) <= rule.closeup_few else rule.pieces_cover
-    covering = {k for k in range(1, len(passes))
-                if 1 <= len(first) <= rule.closeup_pieces and _holds(passes[k][0], first, contain, cover)}
+
+    def holding(boxes: Sequence[Box]) -> bool:
+        return 1 <= len(first) <= rule.closeup_pieces and _holds(boxes, first, contain, cover)
+
+    if probing(len(first), size * passes[0][1] if size else None, rule):
+        passes = [passes[0]] + [p for p in passes[1:] if len(p[0]) >= least or holding(p[0])]
+    many = [k for k in range(1, len(passes)) if len(passes[k][0]) >= least]
+    outnumbered = 1 <= len(first) <= rule.few and bool(many)
+    # a pass holding the first's few boxes leads only if it also holds, leaving them bare, the boxes
+    # of any pass that outnumbers it: those were pieces too (the bare patches between a numeral's
+    # strokes, boxed at twice the scale), not the tiles of a far row that a coarse box is a blob of
+    covering = {k for k in range(1, len(passes)) if holding(passes[k][0])
+                and all(_holds(passes[k][0], passes[j][0], contain, rule.pieces_cover) for j in many if j != k)}
 
     # a blob's pass is a close-up's few boxes (and judging a pass of many is quadratic in boxes)
     blobs = {k for k in range(1, len(passes)) if len(passes[k][0]) <= rule.few

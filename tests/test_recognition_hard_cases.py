@@ -179,7 +179,8 @@ def _closeup(codes: list[str], w: float, h: float, seed: int) -> bytes:
 
 
 # (tile, the photo's seed: training.closeups draws the felt and picks its colour from it)
-FILLING = [("6p", 5), ("2m", 5), ("7s", 5), ("4z", 5), ("9p", 5), ("1s", 5), ("4s", 21), ("6s", 23), ("7p", 15), ("8p", 16)]
+FILLING = [("6p", 5), ("2m", 5), ("7s", 5), ("4z", 5), ("9p", 5), ("1s", 5), ("4s", 21), ("6s", 23), ("7p", 15), ("8p", 16),
+           ("2s", 19), ("0p", 35), ("5z", 31), ("0m", 34)]
 
 
 @pytest.mark.parametrize("code,seed", FILLING)
@@ -191,7 +192,13 @@ def test_one_tile_filling_the_photo_is_read(code: str, seed: int) -> None:
     three boxes now also get the pyramid's smaller sides (ScaleRule.closeup_few), and a surer box
     there holding them all leads. The last 4 were boxed as 4 or more pip groups or strokes, and
     the pass planned from their size found the whole tile, which lost to them: more pieces lead
-    too when they leave most of the box bare (ScaleRule.pieces_cover)."""
+    too when they leave most of the box bare (ScaleRule.pieces_cover). The next 3 were boxed whole,
+    their boxes reaching the photo's edge, and read 0.86 to 0.89 surely: under the 0.9 asked of a
+    tile cut by the edge, and lost. A box spanning most of the photo is what was photographed, not
+    a tile cut by the edge (Settings.fills_frame). The red 5m was one bare patch between its strokes
+    at 512 px, small enough to probe at twice the scale, where seven such patches were read as
+    haku: a probe of one to three boxes now also gets the pyramid's smaller sides, whose whole
+    tile leads when it holds the probe's boxes too, leaving it bare (recognition.scales.merge_passes)."""
     from training import hard_cases
 
     w, h = 500, 667
@@ -206,7 +213,9 @@ def test_one_tile_filling_the_photo_is_read(code: str, seed: int) -> None:
 TWO_FILLING = [(["3m", "9p"], 300, 2), (["3p", "7m"], 300, 11), (["9m", "5s"], 380, 8), (["6p", "1z"], 460, 14),
                (["4z", "2z"], 460, 30),
                # a blob over both tiles, as sure as the first pass's two tiles, led (ScaleRule.blob_sure)
-               (["5s", "1p"], 200, 22), (["8s", "4z"], 200, 25), (["9p", "3p"], 300, 17)]
+               (["5s", "1p"], 200, 22), (["8s", "4z"], 200, 25), (["9p", "3p"], 300, 17),
+               # boxed whole to the photo's edge and read under 0.9 surely (Settings.fills_frame)
+               (["0p", "9s"], 460, 35), (["3z", "4s"], 460, 29)]
 
 
 @pytest.mark.parametrize("codes,w,seed", TWO_FILLING)
@@ -218,7 +227,9 @@ def test_two_tiles_filling_the_photo_are_read(codes: list[str], w: int, seed: in
     pieces with several boxes as well (recognition.scales._holds), and of the passes that hold
     them, the one whose tiles measure as the detector learned leads. In the last three, a pass
     boxing both tiles as one blob of a tile's size led by counting as found, and one tile or both
-    were lost: a pass with such a blob now leads after the others (recognition.scales._blob)."""
+    were lost: a pass with such a blob now leads after the others (recognition.scales._blob). In
+    the two at 460 px (81% of the height), one tile's box reached the photo's edge and was read
+    0.77 or 0.78 surely, too unsurely for a tile cut by the edge, and lost (Settings.fills_frame)."""
     tiles = sorted(scaled().recognize(_closeup(codes, w, w * 4 / 3, seed)).tiles, key=lambda t: t.box[0])
     assert [t.tile for t in tiles] == codes
 

@@ -50,10 +50,11 @@ def test_rescan_sides_asks_for_the_scale_the_detector_learned() -> None:
     assert reading.rescan_sides(far, 0.5, 1008, 700, ON, available=1200) == [1200]
     assert reading.rescan_sides(far, 0.5, 1008, 700, ON, available=640) == [1008]  # never under the copy's
     # three boxes of a size the detector reads well: blobs of a far block of tiles, maybe; probed
-    # at twice the scale, on a finer copy when the photo has one (recognition.scales.probing)
+    # at twice the scale, on a finer copy when the photo has one (recognition.scales.probing); or
+    # pieces of a close-up's face: the pyramid's smaller sides too
     blobs = row(3, w=38, h=48)
-    assert reading.rescan_sides(blobs, 512 / 1008, 1008, 700, ON, available=2016) == [1024]
-    assert reading.rescan_sides(blobs, 512 / 1008, 1008, 700, ON) == [1008]
+    assert reading.rescan_sides(blobs, 512 / 1008, 1008, 700, ON, available=2016) == [128, 256, 1024]
+    assert reading.rescan_sides(blobs, 512 / 1008, 1008, 700, ON) == [128, 256, 1008]
     # seven boxes of that size are a row of small tiles: read again where they measure the target
     # (34 px: 512 * 34 / 21.7 = 802), where their boxes fit them closely (recognition.scales.ScaleRule.low)
     assert reading.rescan_sides(row(7, w=38, h=48), 512 / 1008, 1008, 700, ON, available=2016) == [802]
@@ -193,6 +194,26 @@ def test_tiles_read_unsurely_in_a_row_stay_as_unsure_tiles() -> None:
     got = reading.assemble(boxes15, probs15, [[1.0, 0.0, 0.0, 0.0]] * 15, labels, "none", (800, 600))
     assert sorted(t.box[0] for t in got.tiles if t.confidence < 0.5) == [100, 100 + 7 * 32]
     assert len(got.tiles) == 14
+
+
+def test_a_tile_filling_the_photo_is_no_tile_cut_by_its_edge() -> None:
+    """A tile cut by the photo's edge must be read 0.9 surely (Settings.border_confidence): part
+    of its face is missing. A tile photographed close, filling the frame, is boxed to the edge as
+    well, and read 0.86 to 0.89 surely (a 2s, a 0p, a haku 88% of the photo's height): a box
+    spanning most of the photo (Settings.fills_frame) is what the photo is of, read as any other."""
+    labels = ["1m", "2m", "3m", "5z", "none"]
+    unsure = [0.02, 0.87, 0.05, 0.03, 0.03]  # 2m at 0.87
+    whole = (178.0, 0.0, 797.0, 756.0, 0.64)  # 82% of the height, 61% of the width, top and bottom at the edge
+    got = reading.assemble([whole], [unsure], [[1.0, 0.0, 0.0, 0.0]], labels, "none", (1008, 756))
+    assert [(t.tile, t.box) for t in got.tiles] == [("2m", whole[:4])]
+    off = reading.assemble([whole], [unsure], [[1.0, 0.0, 0.0, 0.0]], labels, "none", (1008, 756),
+                           reading.Settings(fills_frame=None))
+    assert off.tiles == ()
+    # a row of tiles and one cut by the right edge, read as unsurely: that one is still cut
+    boxes = [(100 + k * 100, 300, 190 + k * 100, 420, 0.9) for k in range(9)] + [(1000 - 90, 300, 1008, 420, 0.6)]
+    probs = [[0.95 if j == k % 3 else 0.0125 for j in range(5)] for k in range(9)] + [unsure]
+    got = reading.assemble(boxes, probs, [[1.0, 0.0, 0.0, 0.0]] * 10, labels, "none", (1008, 756))
+    assert len(got.tiles) == 9 and all(t.box[2] < 1000 for t in got.tiles)
 
 
 def test_boxes_cut_by_the_photos_edge_do_not_make_a_close_up_clutter() -> None:

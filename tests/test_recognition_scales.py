@@ -75,10 +75,13 @@ def test_rescan_sides() -> None:
 
 def test_a_few_tile_sized_boxes_are_probed_at_twice_the_scale() -> None:
     rule = ScaleRule(low=20, high=64, target=34, max_side=1536, few=5, probe=2.0)
-    # a block of honours far away, seen at 512 px as three blobs measuring 22 px: again at 1024
-    assert rescan_sides(22.0, 512, 2016, rule, count=3) == [1024]
-    assert rescan_sides(22.0, 512, 1008, rule, count=1) == [1008]  # never past the image
-    assert rescan_sides(22.0, 512, 560, rule, count=3) == []  # too close to 512 to read differently
+    # a block of honours far away, seen at 512 px as three blobs measuring 22 px: again at 1024;
+    # and, as for any one to three boxes (ScaleRule.closeup_few), at the pyramid's smaller sides:
+    # they may as well be pieces of a close-up's face (a red 5m's bare patches between strokes)
+    assert rescan_sides(22.0, 512, 2016, rule, count=3) == [128, 256, 1024]
+    assert rescan_sides(22.0, 512, 1008, rule, count=1) == [128, 256, 1008]  # never past the image
+    assert rescan_sides(22.0, 512, 560, rule, count=3) == [128, 256]  # 560: too close to 512 to read differently
+    assert rescan_sides(22.0, 512, 2016, rule, count=4) == [1024]  # more than closeup_few: the probe alone
     # six boxes of that size are tiles of that size; no count given, no probe
     assert rescan_sides(22.0, 512, 2016, rule, count=6) == []
     assert rescan_sides(22.0, 512, 2016, rule) == []
@@ -100,8 +103,9 @@ def test_small_tiles_are_read_again_at_the_target_and_a_few_blobs_of_that_size_a
     assert rescan_sides(21.0, 512, 4032, rule, count=14, copy_side=640) == [640]
     # tiles under `small` are found in part: those may have a finer copy
     assert rescan_sides(12.0, 512, 4032, rule, count=14, copy_side=1008) == [1451]
-    # three blobs of that size are more likely a far block of tiles: probed at twice the scale
-    assert rescan_sides(24.0, 512, 2016, rule, count=3) == [1024]
+    # three blobs of that size are more likely a far block of tiles: probed at twice the scale (and,
+    # as one to three boxes, the pyramid's smaller sides tried for a close-up), not read at 725
+    assert rescan_sides(24.0, 512, 2016, rule, count=3) == [128, 256, 1024]
     assert scales.coarse(24.0, 14, rule) and not scales.coarse(24.0, 3, rule)
     assert not scales.coarse(30.0, 14, rule) and not scales.coarse(19.0, 14, rule) and not scales.coarse(None)
     assert scales.probing(3, 21.0, rule) and not scales.probing(3, 19.0, rule)
@@ -132,6 +136,38 @@ def test_merge_passes_a_probe_that_finds_the_tiles_in_the_blobs_leads() -> None:
     # not lead: the first pass's well-sized boxes stay
     many = blobs + [(400 + 40 * k, 400, 437 + 40 * k, 449, 0.6) for k in range(4)]
     assert sorted(merge_passes([(many, 0.5), (tiles, 0.9)], rule)) == sorted(many)
+
+
+def test_merge_passes_a_probe_of_a_close_ups_pieces_loses_to_the_whole_tile() -> None:
+    """A red 5m filling the photo (training.closeups' one_88, the boxes as the shipped detector
+    gave them): at 512 px one bare patch between its strokes, small enough to probe; the probe
+    at 1008 px boxed seven such patches, enough to lead as the tiles of far blobs, and they were
+    read as haku. The pyramid's 128 px pass boxed the whole tile, holding the first pass's patch
+    and the probe's seven, which leave it nearly bare: it leads."""
+    rule = ScaleRule()
+    first = [(311, 131, 374, 189, 0.41)]
+    probe = [(439, 552, 468, 578, 0.53), (598, 590, 636, 631, 0.52), (513, 545, 540, 571, 0.49),
+             (511, 498, 542, 518, 0.44), (507, 171, 570, 225, 0.4), (438, 501, 472, 527, 0.4), (508, 451, 545, 474, 0.39)]
+    whole = [(191, 0, 788, 756, 0.8)]
+    assert scales.probing(1, tile_size(first) * 0.508, rule)
+    assert merge_passes([(first, 0.508), (whole, 0.127), (probe, 1.0)], rule) == whole
+    # without the pyramid's pass, the probe leads, as before, and the first pass's patch fills in
+    assert sorted(merge_passes([(first, 0.508), (probe, 1.0)], rule)) == sorted(probe + first)
+
+
+def test_merge_passes_a_coarse_blob_over_far_tiles_does_not_lead() -> None:
+    """The far row's case: two blobs at 512 px, probed; the probe finds the eight tiles. A pass at
+    the pyramid's coarser side boxing all of them as one blob, surer than the two blobs, holds the
+    first pass's boxes too, but the probe's tiles fill it: they are tiles, not a face's pieces, and
+    the probe leads."""
+    rule = ScaleRule(low=20, high=64, target=34, few=5, probe_min=4)
+    tiles = [(100 + 19 * c, 100 + 25 * r, 118 + 19 * c, 124 + 25 * r, 0.5) for r in range(2) for c in range(4)]
+    blobs = [(100, 100, 137, 149, 0.6), (138, 100, 175, 149, 0.55)]
+    blob = [(98, 98, 177, 151, 0.9)]
+    assert sum(area(b) for b in tiles) > rule.pieces_cover * area(blob[0])
+    assert sorted(merge_passes([(blobs, 0.5), (blob, 0.125), (tiles, 0.9)], rule)) == sorted(tiles)
+    # with no probe to outnumber it, the blob holding the first pass's two boxes leads
+    assert merge_passes([(blobs, 0.5), (blob, 0.125)], rule) == blob
 
 
 def test_merge_passes_keeps_each_tile_from_the_pass_that_saw_it_at_a_learned_size() -> None:

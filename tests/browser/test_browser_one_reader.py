@@ -127,7 +127,8 @@ def _one_tile_filling(code: str = "9p", seed: int = 5):
     """A tile 88% of the photo's height (training.closeups; tests/test_recognition_hard_cases.py).
     The 9p: the pyramid's passes after a first pass of a few pieces of its face, and the pass
     holding them leading; the 7p: four pip groups, and the pass planned from their size holding
-    them."""
+    them; the red 5m: one bare patch between its strokes, probed at twice the scale and the
+    pyramid's smaller sides, whose whole tile holds the probe's seven patches."""
     from training import closeups
 
     return closeups.photo([code], 500, 667, seed, 0.0)
@@ -136,7 +137,8 @@ def _one_tile_filling(code: str = "9p", seed: int = 5):
 PICTURES = {"dev-hand": (dev_hand_picture, HAND), "crop-hand": (crop_hand_picture, CROP_HAND),
             "cluttered-table": (cluttered_table_picture, HAND), "out-of-focus-hand": (_out_of_focus_hand, CROP_HAND),
             "one-tile-filling": (_one_tile_filling, ["9p"]),
-            "pips-filling": (lambda: _one_tile_filling("7p", 15), ["7p"])}
+            "pips-filling": (lambda: _one_tile_filling("7p", 15), ["7p"]),
+            "red-five-filling": (lambda: _one_tile_filling("0m", 34), ["0m"])}
 
 
 @pytest.mark.parametrize("name", list(PICTURES))
@@ -153,7 +155,7 @@ def test_built_photos_read_the_same_tiles_on_both_paths(reading_phone, live_serv
     # what is said of the photo: from the classifier's sharpness output, judged by reading.py on both
     assert got["notes"] == want["notes"] == ([{"id": "photo_out_of_focus", "params": {}}] if name == "out-of-focus-hand" else [])
     print(name, want["proposal"]["hand"], "extra:", [want["tiles"][i]["tile"] for i in want["proposal"]["extra"]])
-    if name in ("one-tile-filling", "pips-filling"):
+    if name in ("one-tile-filling", "pips-filling", "red-five-filling"):
         assert [t["tile"] for t in got["tiles"]] == hand
     if name == "cluttered-table":
         # the hand read is the one in the picture, whatever else lies around it
