@@ -166,7 +166,8 @@ def rescan_sides(size: float | None, long_side: int, work_side: int,
     `rule.target`, bounded; none when that cannot change the scale much. A few boxes of a good
     size (`probing`): `rule.probe` times the long side, bounded, whose boxes `merge_passes`
     keeps only if there are enough of them. One to `rule.closeup_few` boxes of at least
-    `rule.small`: the pyramid's smaller sides too, for a close-up whose pieces they may be."""
+    `rule.small`, or up to `rule.few` over `rule.high`: the pyramid's smaller sides too, for a
+    close-up whose pieces they may be."""
     top = min(rule.max_side, work_side)
     if size is None:
         sides = {min(max(s, rule.min_side), top) for s in rule.pyramid}
@@ -175,14 +176,17 @@ def rescan_sides(size: float | None, long_side: int, work_side: int,
     probe = probing(count, size, rule)
     if probe:
         sides.add(int(round(min(long_side * rule.probe, top))))
-    if 1 <= count <= rule.closeup_few and size >= rule.small:
+    if 1 <= count <= rule.closeup_few and size >= rule.small or 1 <= count <= rule.few and size > rule.high:
         # one to three boxes: a close-up's tiles, or pieces of its faces (a pip group or an
         # engraving of a tile filling the frame measures like a tile at 512 px): the pyramid's
         # smaller sides are tried as well (merge_passes lets a pass whose box holds them lead). A
         # retrained detector found one piece of a two-tile close-up at 512 px and nothing at the
         # side that piece gave, 140 px; it found both tiles at 256 px. Boxes small enough to probe
         # may be such pieces too, as much as far blobs: a red 5m filling the photo was one bare
-        # patch at 512 px (31 px), seven at the probe's 1008 px, and whole at 128 px
+        # patch at 512 px (31 px), seven at the probe's 1008 px, and whole at 128 px. Up to
+        # `rule.few` boxes, all too large for the detector: pieces of tiles larger still (two tiles
+        # filling the photo's width, boxed as four or five pip groups or strokes, and at the side
+        # their size gives, 150-160 px, as one box over both)
         sides |= {min(max(s, rule.min_side), top) for s in rule.pyramid if s < long_side}
     if not probe and not rule.low <= size <= rule.high:
         if coarse(size, count, rule) and copy_side is not None:  # found, boxed coarsely: no finer copy for them

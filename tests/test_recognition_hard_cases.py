@@ -215,7 +215,9 @@ TWO_FILLING = [(["3m", "9p"], 300, 2), (["3p", "7m"], 300, 11), (["9m", "5s"], 3
                # a blob over both tiles, as sure as the first pass's two tiles, led (ScaleRule.blob_sure)
                (["5s", "1p"], 200, 22), (["8s", "4z"], 200, 25), (["9p", "3p"], 300, 17),
                # boxed whole to the photo's edge and read under 0.9 surely (Settings.fills_frame)
-               (["0p", "9s"], 460, 35), (["3z", "4s"], 460, 29)]
+               (["0p", "9s"], 460, 35), (["3z", "4s"], 460, 29),
+               # four or five pieces too large to be tiles: the pyramid too (ScaleRule.few)
+               (["5z", "0p"], 460, 31), (["7s", "6s"], 460, 24)]
 
 
 @pytest.mark.parametrize("codes,w,seed", TWO_FILLING)
@@ -229,7 +231,10 @@ def test_two_tiles_filling_the_photo_are_read(codes: list[str], w: int, seed: in
     boxing both tiles as one blob of a tile's size led by counting as found, and one tile or both
     were lost: a pass with such a blob now leads after the others (recognition.scales._blob). In
     the two at 460 px (81% of the height), one tile's box reached the photo's edge and was read
-    0.77 or 0.78 surely, too unsurely for a tile cut by the edge, and lost (Settings.fills_frame)."""
+    0.77 or 0.78 surely, too unsurely for a tile cut by the edge, and lost (Settings.fills_frame).
+    In the last two, 512 px boxed four or five pip groups or strokes, all too large for the
+    detector, and the one side planned from their size boxed the pair as one tile: four or five
+    such boxes now get the pyramid's smaller sides too, and 128 px finds both tiles."""
     tiles = sorted(scaled().recognize(_closeup(codes, w, w * 4 / 3, seed)).tiles, key=lambda t: t.box[0])
     assert [t.tile for t in tiles] == codes
 

@@ -56,10 +56,14 @@ def test_rescan_sides() -> None:
     assert rescan_sides(100.0, 512, 1008, rule) == [192]  # 512 * 32 / 100 = 164, under min_side
     assert rescan_sides(80.0, 512, 1008, rule) == [205]  # 512 * 32 / 80 = 204.8
     # a close-up measured on one to three boxes: they may be pieces of its faces, so the pyramid's
-    # smaller sides are tried too (256; not 1024, for tiles too large); four boxes are tiles
+    # smaller sides are tried too (256; not 1024, for tiles too large); so are four or five boxes
+    # too large for the detector (two tiles filling the photo's width, boxed pip group by pip
+    # group); six boxes are tiles, and four of a size it reads well too
     assert rescan_sides(200.0, 512, 1008, rule, count=1) == [192, 256]
     assert rescan_sides(100.0, 512, 1008, rule, count=3) == [192, 256]
-    assert rescan_sides(100.0, 512, 1008, rule, count=4) == [192]
+    assert rescan_sides(100.0, 512, 1008, rule, count=5) == [192, 256]
+    assert rescan_sides(100.0, 512, 1008, rule, count=6) == [192]
+    assert rescan_sides(40.0, 512, 1008, rule, count=4) == []
     assert rescan_sides(200.0, 256, 1008, rule, count=1) == [192]  # a first pass at 256: not again
     # and so are one to three boxes of a size it reads well, but for far blobs (the probe's):
     # pieces of a tile filling the photo (a pip group, an engraving) measure like tiles at 512 px
