@@ -53,7 +53,8 @@ def test_the_hard_case_fonts_are_held_out_of_training() -> None:
 
     assert artwork.HELD_OUT_FONT[0] == hard_cases.BRUSH_FONT
     for held_out in (hard_cases.BRUSH_FONT, hard_cases.MING_FONT, hard_cases.SANS_FONT):
-        assert all(os.path.realpath(p) != os.path.realpath(held_out) for p, _ in artwork.FONT_FILES), held_out
+        for p, _ in artwork.FONT_FILES + artwork.MORE_FONT_FILES:
+            assert os.path.realpath(p) != os.path.realpath(held_out), held_out
 
 
 def test_red_pins_and_sticks_are_where_japanese_sets_put_them(bank) -> None:
@@ -99,8 +100,10 @@ def test_font_rows_are_set_in_fonts_no_training_uses(tmp_path) -> None:
 
     if not all(os.path.exists(f) for f in font_rows.FONTS.values()):
         pytest.skip("a held-out font is missing (scripts/system-packages.txt)")
-    trained = {os.path.realpath(p) for p, _ in artwork.FONT_FILES}
+    trained = {os.path.realpath(p) for p, _ in artwork.FONT_FILES + artwork.MORE_FONT_FILES}
     assert not trained & {os.path.realpath(f) for f in font_rows.FONTS.values()}
+    # nor any font of the same foundries' families (AR PL, WenQuanYi), whose hands they share
+    assert not any(("arphic" in p or "wqy" in p) for p in trained)
     labels = font_rows.build(str(tmp_path), rows=1)
     assert sorted(labels) == sorted(f"{name}_0.jpg" for name in font_rows.FONTS)
     for photo, lab in labels.items():
@@ -191,3 +194,24 @@ def test_bars_are_drawn_last_for_souzu_two_to_nine_only(bank) -> None:
             ink = (g.alpha > 0.5).astype(np.uint8)
             outer, _ = cv2.findContours(ink, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
             assert sum(cv2.contourArea(c) > 20 for c in outer) == n, n
+
+
+def test_hands_are_drawn_last_in_more_fonts_for_manzu_and_honours_only(bank) -> None:
+    more = [f for f in artwork.MORE_FONT_FILES if os.path.exists(f[0])]
+    if not more:
+        pytest.skip("none of the hands' fonts is installed (scripts/system-packages.txt)")
+    with_hands = artwork.ArtworkBank(sources=(*artwork.DEFAULT_SOURCES, "hands"))
+    assert "hands" not in artwork.DEFAULT_SOURCES
+    for code in TILE_CODES:
+        if code[0] == "0":
+            continue
+        before = [g.alpha.tobytes() for g in bank.glyphs.get(code, [])]
+        now = [g.alpha.tobytes() for g in with_hands.glyphs.get(code, [])]
+        extra = len(more) if code[1] == "m" or code in ("1z", "2z", "3z", "4z", "6z", "7z") else 0
+        assert now[: len(before)] == before and len(now) == len(before) + extra, code
+        # each font draws its own (but 发, which most lack, drawn by the same font that has it)
+        assert len(set(now[len(before):])) >= (extra if code != "6z" else extra // 2), code
+    for g in with_hands.glyphs["9m"][-len(more):]:  # a dark numeral over a red 萬, as in the fonts
+        h = g.kind.shape[0]
+        assert (g.kind[h // 2:] == 1).sum() > (g.kind[: h // 2] == 1).sum()
+        assert (g.kind[: h // 2] == 2).sum() > 50

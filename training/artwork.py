@@ -6,7 +6,9 @@ Three free sources, all drawn here at run time (nothing is copied into the proje
   Debian machine has (`fonts-ipafont-mincho`, `fonts-ipafont-gothic`, `fonts-aoyagi-kouzan-t`,
   `fonts-noto-cjk`), each a different hand: mincho, gothic, calligraphy, serif, sans; haku blank
   or with a framed border. `fonts-arphic-ukai` (a brush kai hand) is held out: the hard-case
-  suite's brush_row is set in it;
+  suite's brush_row is set in it. The **hands** source sets them in fourteen more fonts
+  (MORE_FONT_FILES: mincho, gothic, kai, Ming, fangsong, rounded, textbook, handwritten and brush
+  hands), none of the Arphic or WenQuanYi hands the held-out rows are set in;
 - **procedural pinzu and souzu**: circles and bamboo sticks at the usual places for each number,
   with the usual red ones, in several styles (rings, flowers, solid discs; plain or jointed
   sticks), sizes and spacings; 1s as a drawn bird or one large stick;
@@ -42,6 +44,27 @@ STYLED_EXTRA_FONTS = (
     ("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc", 0),
 )
 STYLED_VARIANTS = 4  # drawings per tile and font
+# the "hands" source: manzu and honours in fourteen more fonts (Debian packages in
+# scripts/system-packages.txt), none an Arphic or WenQuanYi font, whose hands the held-out rows
+# of training.font_rows and the hard-case suite are set in: Hanazono and Ume mincho, Ume gothic,
+# the cwTeX Kai, Ming, bold Hei and Fangsong, Motoya Cedar and rounded Maruberi, the textbook
+# hands of Klee One and LXGW WenKai, the Seto handwriting, and two Kouzan brush hands
+MORE_FONT_FILES = (
+    ("/usr/share/fonts/truetype/hanazono/HanaMinA.ttf", 0),
+    ("/usr/share/fonts/truetype/horai-umefont/ume-tmo3.ttf", 0),
+    ("/usr/share/fonts/truetype/horai-umefont/ume-tgo4.ttf", 0),
+    ("/usr/share/fonts/truetype/cwtex/cwkai.ttf", 0),
+    ("/usr/share/fonts/truetype/cwtex/cwming.ttf", 0),
+    ("/usr/share/fonts/truetype/cwtex/cwheib.ttf", 0),
+    ("/usr/share/fonts/truetype/cwtex/cwfs.ttf", 0),
+    ("/usr/share/fonts/truetype/motoya-l-cedar/MTLc3m.ttf", 0),
+    ("/usr/share/fonts/truetype/motoya-l-maruberi/MTLmr3m.ttf", 0),
+    ("/usr/share/fonts/truetype/klee/KleeOne-SemiBold.ttf", 0),
+    ("/usr/share/fonts/truetype/lxgw-wenkai/LXGWWenKai-Bold.ttf", 0),
+    ("/usr/share/fonts/truetype/seto/setofont.ttf", 0),
+    ("/usr/share/fonts/truetype/kouzan-mouhitsu/kouzan-mouhitsu.ttf", 0),
+    ("/usr/share/fonts/truetype/kouzan-mouhitsu/kouzan-mouhitsu-gyosho.ttf", 0),
+)
 SYMBOLA = "/usr/share/fonts/truetype/ancient-scripts/Symbola_hint.ttf"
 
 NUMERALS = "一二三四五六七八九"
@@ -387,7 +410,7 @@ def unicode_glyph(code: str, rng: np.random.Generator) -> Glyph | None:
     return c.glyph()
 
 
-SOURCES = ("fonts", "haku", "pins", "sticks", "unicode", "styled", "bars")
+SOURCES = ("fonts", "haku", "pins", "sticks", "unicode", "styled", "bars", "hands")
 DEFAULT_SOURCES = SOURCES[:5]  # what the artwork stage (stage 3) drew
 
 
@@ -396,8 +419,8 @@ class ArtworkBank:
     from the `sources` named (of SOURCES: fonts for manzu and honours but haku, haku's blank and
     framed faces, procedural pins, procedural sticks, Unicode line art; styled: manzu and honours
     in the fonts and Noto's lighter weights, each drawn STYLED_VARIANTS times with its weight,
-    slant and proportions at random; bars: souzu 2-9 as broad solid bars; neither in
-    DEFAULT_SOURCES, and no shipped stage draws them). A code no chosen source
+    slant and proportions at random; bars: souzu 2-9 as broad solid bars; hands: manzu and honours
+    in MORE_FONT_FILES; none of the three in DEFAULT_SOURCES). A code no chosen source
     draws has no variant (`has` is False)."""
 
     def __init__(self, seed: int = 19, sources: tuple[str, ...] = DEFAULT_SOURCES) -> None:
@@ -433,6 +456,11 @@ class ArtworkBank:
             bars_rng = np.random.default_rng(seed + 2)
             for n in range(2, 10):
                 drawn[f"{n}s"] += [("bars", bar_glyph(n, bars_rng)) for _ in range(6)]
+        if "hands" in sources:  # its own generator, drawn last: the other sources' glyphs are the same
+            hands_rng = np.random.default_rng(seed + 3)
+            more = [f for f in MORE_FONT_FILES if os.path.exists(f[0])]
+            for code in [f"{n}m" for n in range(1, 10)] + ["1z", "2z", "3z", "4z", "6z", "7z"]:
+                drawn[code] += [("hands", font_glyph(code, f, hands_rng)) for f in more]
         self.glyphs: dict[str, list[Glyph]] = {
             code: [g for source, g in variants if source in sources] for code, variants in drawn.items()}
 
