@@ -79,15 +79,17 @@ def trained(tmp_path_factory):
 
 def test_every_stage_leaves_its_models(trained):
     work = trained / "work"
-    for stage in ("stage1", "stage2", "focus", "fonts", "pins", "inks", "small", "models"):
+    for stage in ("stage1", "stage2", "focus", "fonts", "pins", "inks", "small", "hands", "models"):
         for name in ("detector.onnx", "classifier.onnx"):
             assert (work / stage / name).stat().st_size > 100_000, f"{stage}/{name}"
-    # the shipped stage: 2g's classifier (2f's pruned and distilled; 2f fine-tuned from 2d's, from
-    # 2c's, from 2b's) beside stage 2's detector
-    assert _sha(work / "models" / "classifier.pt") == _sha(work / "small" / "classifier.pt")
-    assert len({_sha(work / s / "classifier.pt") for s in ("focus", "fonts", "pins", "inks", "small")}) == 5
-    small = torch.load(work / "small" / "classifier.pt", weights_only=True)
-    assert Classifier.from_state(small).widths == SMALL_WIDTHS
+    # the shipped stage: 2h's classifier (2g's fine-tuned; 2g is 2f's pruned and distilled; 2f
+    # fine-tuned from 2d's, from 2c's, from 2b's) beside stage 2's detector
+    assert _sha(work / "models" / "classifier.pt") == _sha(work / "hands" / "classifier.pt")
+    stages = ("focus", "fonts", "pins", "inks", "small", "hands")
+    assert len({_sha(work / s / "classifier.pt") for s in stages}) == len(stages)
+    for stage in ("small", "hands"):
+        weights = torch.load(work / stage / "classifier.pt", weights_only=True)
+        assert Classifier.from_state(weights).widths == SMALL_WIDTHS, stage
     assert _sha(work / "models" / "detector.pt") == _sha(work / "stage2" / "detector.pt")
     # the real arrays hold tiles of the real photos, built three times with three teachers
     for arrays in ("real", "real2", "real3"):
@@ -120,10 +122,11 @@ def test_a_stage_run_again_gives_the_same_weights(trained):
     # classifier, uses every option of the classifier's training the fine-tunes between use (art
     # sources, ink, defocus, clutter), and distillation and pruning besides. (2c, 2d and 2f, rerun
     # here too until 2026-12-03, have no path of their own; the rerun took 114 s unloaded, now 78 s.)
-    stages = ("stage2/detector.pt", "stage2/classifier.pt", "small/classifier.pt")
+    # 2h, fine-tuned from 2g, is run again after it
+    stages = ("stage2/detector.pt", "stage2/classifier.pt", "small/classifier.pt", "hands/classifier.pt")
     before = {p: _sha(work / p) for p in stages}
-    # train.sh skips a stage whose models are there: take away stages 2 and 2g, keep their data
-    for stage in ("stage2", "small"):
+    # train.sh skips a stage whose models are there: take away stages 2, 2g and 2h, keep their data
+    for stage in ("stage2", "small", "hands"):
         shutil.rmtree(work / stage)
     shutil.rmtree(work / "models")
     proc = _train(work, trained / "real")
