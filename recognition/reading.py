@@ -300,9 +300,19 @@ class Layout:
     lines: tuple[tuple[int, ...], ...] = field(default=())  # rows that share a line, as row indices
 
 
-def dominant_orientation(orient_probs: Sequence[Sequence[float]], weights: Sequence[float] | None = None) -> int:
+# a share of all the votes. Of the 210 photos of the comparison suites three tie within it, and are
+# laid out upright since: IMG_3108 (within 0.00003), and two validation photos of loose tiles (12
+# tiles; a whole table's 42), whose tiles read the same
+UPRIGHT_MARGIN = 0.001
+
+
+def dominant_orientation(orient_probs: Sequence[Sequence[float]], weights: Sequence[float] | None = None,
+                         margin: float = UPRIGHT_MARGIN) -> int:
     """The orientation most tiles share. Sideways tiles count against each other, so a pon with
-    one turned tile still reads as upright."""
+    one turned tile still reads as upright. Upright (0), as a photo is mostly taken, unless another
+    orientation wins by more than `margin` of all the votes: scattered tiles pointing every way
+    can tie within a rounding error (IMG_3108: 2.4247 upright, 2.4245 left), and the phone's and
+    the server's float arithmetic, a few ulps apart, must not lay them out in two orders."""
     if len(orient_probs) == 0:
         return 0
     votes = [0.0] * 4
@@ -310,7 +320,8 @@ def dominant_orientation(orient_probs: Sequence[Sequence[float]], weights: Seque
         w = 1.0 if weights is None else float(weights[k])
         for j in range(4):
             votes[j] += float(p[j]) * w
-    return max(range(4), key=lambda j: (votes[j], -j))
+    best = max(range(4), key=lambda j: (votes[j], -j))
+    return best if votes[best] - votes[0] > margin * sum(votes) else 0
 
 
 def _rotate(x: float, y: float, up: int) -> tuple[float, float]:

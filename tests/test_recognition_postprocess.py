@@ -85,6 +85,22 @@ def test_layout_reads_a_photo_taken_turned_a_quarter():
     assert not any(t.sideways for t in lay.tiles)
 
 
+def test_orientations_tied_within_rounding_read_upright_and_a_clear_win_turns():
+    from recognition.reading import UPRIGHT_MARGIN, dominant_orientation
+
+    # scattered tiles pointing every way: upright and left tie within a few ulps of one another
+    # (IMG_3108: 2.4247 and 2.4245), and the phone's float arithmetic may put either ahead
+    ups = [[0.5, 0.0, 0.0, 0.5], [0.9, 0.0, 0.0, 0.1], [0.1, 0.0, 0.0, 0.9]]
+    for nudge in (-1e-6, 0.0, 1e-6):
+        tied = [[p[0] - nudge, p[1], p[2], p[3] + nudge] for p in ups]
+        assert dominant_orientation(tied) == 0
+    # a left-pointing lead beyond the margin turns the layout, as a photo taken turned a quarter
+    lead = 2 * UPRIGHT_MARGIN * len(ups)
+    assert dominant_orientation([[p[0] - lead, p[1], p[2], p[3] + lead] for p in ups]) == 3
+    assert dominant_orientation(ups, margin=0.0) == 0  # an exact tie: the lower orientation, as before
+    assert dominant_orientation([[0.4, 0.0, 0.0, 0.6]], margin=0.0) == 3
+
+
 def test_layout_puts_rows_on_two_lines_top_to_bottom():
     top = [(100 + 40 * i, 100, 40, 52, "1s") for i in range(3)]
     bottom = [(100 + 40 * i, 300, 40, 52, "9s") for i in range(3)]
