@@ -178,16 +178,24 @@ def test_pin_rows_draw_each_tile_with_its_number_of_pips_and_sticks(tmp_path) ->
     assert pin_rows.build(str(tmp_path / "again"), rows=1) == labels
 
 
-def test_bars_are_drawn_last_for_souzu_two_to_nine_only(bank) -> None:
-    with_bars = artwork.ArtworkBank(sources=(*artwork.DEFAULT_SOURCES, "bars"))
-    assert "bars" not in artwork.DEFAULT_SOURCES
+def _added_last(bank: artwork.ArtworkBank, source: str, extra) -> tuple[artwork.ArtworkBank, dict[str, list[bytes]]]:
+    """The bank of the default sources and `source`, after checking that it draws every glyph of
+    `bank` (the default sources) first, as they were, then `extra(code)` more; and those more."""
+    assert source not in artwork.DEFAULT_SOURCES
+    wider = artwork.ArtworkBank(sources=(*artwork.DEFAULT_SOURCES, source))
+    added = {}
     for code in TILE_CODES:
         if code[0] == "0":
             continue
         before = [g.alpha.tobytes() for g in bank.glyphs.get(code, [])]
-        now = [g.alpha.tobytes() for g in with_bars.glyphs.get(code, [])]
-        extra = 6 if code[1] == "s" and code[0] != "1" else 0
-        assert now[: len(before)] == before and len(now) == len(before) + extra, code
+        now = [g.alpha.tobytes() for g in wider.glyphs.get(code, [])]
+        assert now[: len(before)] == before and len(now) == len(before) + extra(code), code
+        added[code] = now[len(before):]
+    return wider, added
+
+
+def test_bars_are_drawn_last_for_souzu_two_to_nine_only(bank) -> None:
+    _added_last(bank, "bars", lambda code: 6 if code[1] == "s" and code[0] != "1" else 0)
     only = artwork.ArtworkBank(sources=("bars",))
     for n in (2, 3, 4, 5, 7, 9):  # broad bars, no joints: one blob of ink per stick
         for g in only.glyphs[f"{n}s"]:
@@ -200,17 +208,11 @@ def test_hands_are_drawn_last_in_more_fonts_for_manzu_and_honours_only(bank) -> 
     more = [f for f in artwork.MORE_FONT_FILES if os.path.exists(f[0])]
     if not more:
         pytest.skip("none of the hands' fonts is installed (scripts/system-packages.txt)")
-    with_hands = artwork.ArtworkBank(sources=(*artwork.DEFAULT_SOURCES, "hands"))
-    assert "hands" not in artwork.DEFAULT_SOURCES
-    for code in TILE_CODES:
-        if code[0] == "0":
-            continue
-        before = [g.alpha.tobytes() for g in bank.glyphs.get(code, [])]
-        now = [g.alpha.tobytes() for g in with_hands.glyphs.get(code, [])]
-        extra = len(more) if code[1] == "m" or code in ("1z", "2z", "3z", "4z", "6z", "7z") else 0
-        assert now[: len(before)] == before and len(now) == len(before) + extra, code
+    with_hands, added = _added_last(
+        bank, "hands", lambda code: len(more) if code[1] == "m" or code in ("1z", "2z", "3z", "4z", "6z", "7z") else 0)
+    for code, glyphs in added.items():
         # each font draws its own (but 发, which most lack, drawn by the same font that has it)
-        assert len(set(now[len(before):])) >= (extra if code != "6z" else extra // 2), code
+        assert len(set(glyphs)) >= (len(glyphs) if code != "6z" else len(glyphs) // 2), code
     for g in with_hands.glyphs["9m"][-len(more):]:  # a dark numeral over a red 萬, as in the fonts
         h = g.kind.shape[0]
         assert (g.kind[h // 2:] == 1).sum() > (g.kind[: h // 2] == 1).sum()
