@@ -300,9 +300,9 @@ class Layout:
     lines: tuple[tuple[int, ...], ...] = field(default=())  # rows that share a line, as row indices
 
 
-# a share of all the votes. Of the 210 photos of the comparison suites three tie within it, and are
-# laid out upright since: IMG_3108 (within 0.00003), and two validation photos of loose tiles (12
-# tiles; a whole table's 42), whose tiles read the same
+# a share of all the votes. Of the 210 photos of the comparison suites three tie within it:
+# IMG_3108 (within 0.00003; upright on the server, turned on the phone before), and two validation
+# photos of loose tiles (12 tiles; a whole table's 42), laid out upright since, their tiles the same
 UPRIGHT_MARGIN = 0.001
 
 

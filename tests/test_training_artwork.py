@@ -205,9 +205,11 @@ def test_bars_are_drawn_last_for_souzu_two_to_nine_only(bank) -> None:
 
 
 def test_hands_are_drawn_last_in_more_fonts_for_manzu_and_honours_only(bank) -> None:
-    more = [f for f in artwork.MORE_FONT_FILES if os.path.exists(f[0])]
-    if not more:
-        pytest.skip("none of the hands' fonts is installed (scripts/system-packages.txt)")
+    more = artwork.MORE_FONT_FILES
+    if not all(os.path.exists(p) for p, _ in more):
+        with pytest.raises(RuntimeError, match="hands source needs"):  # never fewer hands, silently
+            artwork.ArtworkBank(sources=("hands",))
+        pytest.skip("a font of the hands is not installed (scripts/system-packages.txt)")
     with_hands, added = _added_last(
         bank, "hands", lambda code: len(more) if code[1] == "m" or code in ("1z", "2z", "3z", "4z", "6z", "7z") else 0)
     for code, glyphs in added.items():

@@ -458,7 +458,10 @@ class ArtworkBank:
                 drawn[f"{n}s"] += [("bars", bar_glyph(n, bars_rng)) for _ in range(6)]
         if "hands" in sources:  # its own generator, drawn last: the other sources' glyphs are the same
             hands_rng = np.random.default_rng(seed + 3)
-            more = [f for f in MORE_FONT_FILES if os.path.exists(f[0])]
+            more = list(MORE_FONT_FILES)
+            missing = [p for p, _ in more if not os.path.exists(p)]
+            if missing:  # a stage trained on fewer hands would differ silently from the recipe
+                raise RuntimeError(f"the hands source needs {missing}: install the fonts of scripts/system-packages.txt")
             for code in [f"{n}m" for n in range(1, 10)] + ["1z", "2z", "3z", "4z", "6z", "7z"]:
                 drawn[code] += [("hands", font_glyph(code, f, hands_rng)) for f in more]
         self.glyphs: dict[str, list[Glyph]] = {
