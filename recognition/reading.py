@@ -710,21 +710,27 @@ def tall_faces(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]
     """The boxes to read again from their lower part (Settings.tall_faces), and the crop boxes to
     read. A standing tile close to a low camera has a face far taller than wide, its engraving
     low and its upper part blank, and read whole it looks like haku: a box higher than
-    scales.TALL x its width read whole as haku (or as no tile) is read again from its lower part
-    (a tile's proportions, from the bottom up)."""
+    scales.TALL x its width read whole as haku (or as no tile), or as a tile less surely than
+    GROWN_UNSURE, is read again from its lower part (a tile's proportions, from the bottom up)."""
     if not settings.tall_faces:
         return [], []
     blank = _blank_classes(labels, reject_label)
+    reject = list(labels).index(reject_label) if reject_label in labels else -1
     idx: list[int] = []
     crops: list[Box] = []
     for i, b in enumerate(boxes):
-        w, h = float(b[2]) - float(b[0]), float(b[3]) - float(b[1])
         p = probs[i]
         top = max(range(len(p)), key=lambda k: (p[k], -k))
-        if h > scales.TALL * w and top in blank:
+        if _tall(b) and (top in blank or _as_tile(p, reject)[1] < GROWN_UNSURE):
+            w = float(b[2]) - float(b[0])
             idx.append(i)
             crops.append((float(b[0]), float(b[3]) - w * scales.FACE_ASPECT, float(b[2]), float(b[3])))
     return idx, crops
+
+
+def _tall(b: Sequence[float]) -> bool:
+    """A box far higher than a face is wide (scales.TALL): a standing tile with its blank top."""
+    return float(b[3]) - float(b[1]) > scales.TALL * (float(b[2]) - float(b[0]))
 
 
 def reread_tall_faces(probs: Sequence[Sequence[float]], idx: Sequence[int], again: Sequence[Sequence[float]],
@@ -755,7 +761,8 @@ def _as_tile(p: Sequence[float], reject: int) -> tuple[int, float]:
 
 
 def grown_faces(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]], labels: Sequence[str],
-                reject_label: str, settings: Settings = Settings(), up: int = 0) -> tuple[list[int], list[Box]]:
+                reject_label: str, settings: Settings = Settings(), up: int = 0,
+                skip: Sequence[int] = ()) -> tuple[list[int], list[Box]]:
     """The boxes read as a tile, but less surely than GROWN_UNSURE (given that they are one), to
     read again from the box grown by Settings.grow_unsure x its height towards the tiles' bottom,
     and towards their top: each such box twice in the answer, its crop boxes in that order. A box
@@ -764,7 +771,8 @@ def grown_faces(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float
     turned a quarter is grown left and right, across its column. Never along the row, where its
     neighbours stand; not boxes read as blank, as a back or surely as no tile. At most GROWN_MOST
     boxes, the least sure: a photo of many unsure boxes (a heap, a table of discards) costs the
-    phone no more than a hand's worth of crops twice."""
+    phone no more than a hand's worth of crops twice. Not the boxes in `skip` either (the tall
+    faces read again from their lower part: grown taller, a standing tile shows more blank top)."""
     if settings.grow_unsure is None:
         return [], []
     reject = list(labels).index(reject_label) if reject_label in labels else -1
@@ -772,7 +780,8 @@ def grown_faces(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float
     unsure: list[tuple[float, int]] = []
     for i in range(len(boxes)):
         top, sure = _as_tile(probs[i], reject)
-        if sure < GROWN_UNSURE and top not in not_faces and not (reject >= 0 and probs[i][reject] >= 0.5):
+        if sure < GROWN_UNSURE and top not in not_faces and not (reject >= 0 and probs[i][reject] >= 0.5) \
+                and i not in skip:
             unsure.append((sure, i))
     idx: list[int] = []
     crops: list[Box] = []
@@ -820,7 +829,7 @@ def rereads(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]], 
     then unsure boxes grown across the tiles' rows (`grown_faces`, by the orientation most of the
     boxes' `orient` readings share). (tall, grown, crop boxes in that order)."""
     tall, tall_crops = tall_faces(boxes, probs, labels, reject_label, settings)
-    grown, grown_crops = grown_faces(boxes, probs, labels, reject_label, settings, dominant_orientation(orient))
+    grown, grown_crops = grown_faces(boxes, probs, labels, reject_label, settings, dominant_orientation(orient), tall)
     return tall, grown, tall_crops + grown_crops
 
 

@@ -23,10 +23,10 @@ with open(os.path.join(HERE, "labels.json")) as _f:
 
 # why each of these is still read wrongly (models of this release)
 STILL_FAILING = {
-    "standing_tall.jpg": "faces twice as high as wide, upper half blank: those read whole as haku are read "
-                         "again from their lower part, 8 of 10 right and none counted twice; 9p is read "
-                         "unsurely as haku, and since stage 2h the 1z too (its box just under scales.TALL "
-                         "high, so read whole)",
+    "standing_tall.jpg": "faces twice as high as wide, upper half blank: those read whole as haku, or "
+                         "unsurely as a tile, are read again from their lower part, 9 of 10 right and none "
+                         "counted twice; the 9p is read unsurely as haku (its box, just under scales.TALL "
+                         "high, ends above its last row of pips, so it is read whole)",
     "far_row.jpg": "seven tiles across the table, about 20 px wide: 5 of 7 shown, all right; the 9p and the "
                    "1s are read too unsurely to show with the classifier trained on the corrected labels "
                    "(stage 2g's first classifier read all seven)",
@@ -94,7 +94,8 @@ def test_hard_case_suite_tile_f1_floor() -> None:
     on granite (found; a tile-sized patch of the granite read as 3s); 0.990 with stage 2g trained
     on the corrected labels (ming_row, standing_apart and haku_apart_stone read exactly, far_row's
     9p and 1s no longer shown); 0.985 with stage 2h, taught fourteen more hands (standing_tall's
-    1z, a box just under scales.TALL high, read as haku too); the floor keeps the gain."""
+    1z read as haku too); 0.990 with tall faces read unsurely as a tile read from their lower part
+    too, never grown taller (standing_tall's 1z right again); the floor keeps the gain."""
     tp = n_pred = n_true = 0
     for name, lab in LABELS.items():
         faces, _ = read(name)
@@ -103,7 +104,7 @@ def test_hard_case_suite_tile_f1_floor() -> None:
         n_pred += sum(faces.values())
         n_true += sum(want.values())
     p, r = tp / n_pred, tp / n_true
-    assert 2 * p * r / (p + r) >= 0.985
+    assert 2 * p * r / (p + r) >= 0.99
 
 
 def test_a_faint_haku_among_scattered_tiles_is_kept_by_the_faint_tiles_rule() -> None:
@@ -272,7 +273,8 @@ def test_tall_faces_are_read_from_their_lower_part() -> None:
     lower part it is its tile (Settings.tall_faces): with stage 2's classifier 4 of 10 right
     without, 6 with; with stage 2b's (out of focus), 6 without, 8 with; with unsure crops read
     again turned half round (Settings.half_turn_unsure, which loses this case's 1z), 5 without, 7 with;
-    with stage 2c's, which reads a tall face whole as no tile, 0 without, 8 with."""
+    with stage 2c's, which reads a tall face whole as no tile, 0 without, 8 with; with stage 2h's
+    and the faces read unsurely as a tile read from their lower part too, 9 with."""
     import dataclasses
 
     from recognition.pipeline import Recognizer
@@ -284,7 +286,7 @@ def test_tall_faces_are_read_from_their_lower_part() -> None:
     want = Counter(LABELS["standing_tall.jpg"]["tiles"])
     right_whole = sum((Counter(t.tile for t in whole.recognize(data).tiles) & want).values())
     right_lower = sum((read("standing_tall.jpg")[0] & want).values())
-    assert right_lower >= right_whole + 2 and right_lower >= 7
+    assert right_lower >= right_whole + 2 and right_lower >= 9
 
 
 def test_an_upright_tile_boxed_twice_is_counted_once() -> None:

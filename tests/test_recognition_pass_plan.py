@@ -80,16 +80,22 @@ def test_merge_detections_merges_passes_and_fragments_best_first() -> None:
 
 
 def test_tall_faces_picks_tall_blank_boxes_and_their_lower_part() -> None:
-    boxes = [(0, 0, 10, 30, 0.9), (20, 0, 30, 13, 0.9), (40, 0, 50, 30, 0.9), (60, 0, 70, 30, 0.9)]
+    boxes = [(0, 0, 10, 30, 0.9), (20, 0, 30, 13, 0.9), (40, 0, 50, 30, 0.9), (60, 0, 70, 30, 0.9),
+             (80, 0, 90, 30, 0.9), (100, 0, 110, 13, 0.9)]
     probs = [[0.1, 0.1, 0.7, 0.1],  # tall, read haku: again
              [0.1, 0.1, 0.7, 0.1],  # haku but a tile's shape: no
-             [0.8, 0.1, 0.05, 0.05],  # tall but read 1m: no
-             [0.1, 0.1, 0.1, 0.7]]  # tall, read as no tile: again
+             [0.8, 0.1, 0.05, 0.05],  # tall but read 1m surely (0.84 given a tile): no
+             [0.1, 0.1, 0.1, 0.7],  # tall, read as no tile: again
+             [0.4, 0.35, 0.15, 0.1],  # tall, read 1m unsurely (0.44 given a tile): again
+             [0.4, 0.35, 0.15, 0.1]]  # as unsure, but a tile's shape: no (grown_faces' business)
     idx, crops = reading.tall_faces(boxes, probs, LABELS, "none", ON)
-    assert idx == [0, 3]
+    assert idx == [0, 3, 4]
     assert crops[0] == pytest.approx((0, 30 - 10 * scales.FACE_ASPECT, 10, 30))
     assert crops[1] == pytest.approx((60, 30 - 10 * scales.FACE_ASPECT, 70, 30))
     assert reading.tall_faces(boxes, probs, LABELS, "none", OFF) == ([], [])
+    # the unsure tall face is read from its lower part, not grown taller (more of its blank top)
+    tall, grown, _ = reading.rereads(boxes, probs, LABELS, "none", ON)
+    assert tall == [0, 3, 4] and grown == [5, 5]
 
 
 def test_reread_takes_the_lower_part_only_when_it_reads_a_tile_more_surely() -> None:
