@@ -97,9 +97,10 @@ class Settings:
     same_tile_overlap: float | None = 0.5
     # a box read as a tile less surely than min_confidence, but at least this surely, that continues
     # a row of tiles (scales.in_rows) stays, its best reading shown as unsure, while the photo holds
-    # fewer tiles than a winning hand: a hand out of focus is a row of tiles read surely in part;
-    # None: off
-    row_floor: float | None = 0.25
+    # fewer tiles than a winning hand: a hand out of focus, or drawn in a hand the models never saw,
+    # is a row of tiles read surely in part (0.25 until 2026-12-03: three 2m in thin strokes, read
+    # at 0.18-0.27, left gaps; models/README.md, "A lower floor for a row's unsure tiles"); None: off
+    row_floor: float | None = 0.15
     # the photo looks out of focus when its face-up tiles' crops are less sharp than this, by their
     # median (the classifier's `sharpness` output; haku, plain, left out): half the least sharp
     # photo of the real photos' train split as taken (models/README.md, "A photo out of focus,

@@ -202,6 +202,26 @@ def test_tiles_read_unsurely_in_a_row_stay_as_unsure_tiles() -> None:
     assert len(got.tiles) == 14
 
 
+def test_a_row_starting_with_tiles_read_at_a_fifth_shows_them() -> None:
+    """A hand set in a Ming hand no training drew (training.font_rows' uming_3, seed 101) starts
+    with three 2m whose 二 is two thin strokes. The detector finds them surely (0.86); the
+    classifier reads them as 2m or 1m, at 0.18 to 0.3 given a tile. At a floor of 0.25 the middle
+    one stayed out, the chain to the row broke, and all three were gaps for the player to fill from
+    the picker. At Settings.row_floor 0.15 they are shown, marked unsure, with their other
+    readings offered."""
+    labels = ["1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m", "5z", "none"]
+    boxes = [(100 + k * 32, 200, 130 + k * 32, 240, 0.9) for k in range(14)]
+    sure = [[0.96 if j == 3 + k % 6 else 0.004 for j in range(11)] for k in range(14)]
+    faint = [0.16, 0.18] + [0.08] * 7 + [0.0, 0.1]  # 2m at 0.2 given a tile, 1m next
+    probs = [faint if k < 3 else sure[k] for k in range(14)]
+    orient = [[1.0, 0.0, 0.0, 0.0]] * 14
+    got = reading.assemble(boxes, probs, orient, labels, "none", (800, 600))
+    shown = sorted((t for t in got.tiles if t.confidence < 0.5), key=lambda t: t.box[0])
+    assert [t.box[0] for t in shown] == [100, 132, 164] and len(got.tiles) == 14
+    before = reading.assemble(boxes, probs, orient, labels, "none", (800, 600), reading.Settings(row_floor=0.25))
+    assert len(before.tiles) == 11
+
+
 def test_a_tile_filling_the_photo_is_no_tile_cut_by_its_edge() -> None:
     """A tile cut by the photo's edge must be read 0.9 surely (Settings.border_confidence): part
     of its face is missing. A tile photographed close, filling the frame, is boxed to the edge as
