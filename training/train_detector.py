@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 
 import cv2
 import numpy as np
@@ -53,21 +54,28 @@ def make_targets(boxes: np.ndarray, size: int) -> tuple[np.ndarray, ...]:
 
 
 def sample(img: np.ndarray, boxes: list, size: int, rng: np.random.Generator,
-           aspect: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+           aspect: float = 0.0, rotate: float = 0.0, rotate_max: float = 35.0) -> tuple[np.ndarray, np.ndarray]:
     """A random crop of `size` x `size` at a random scale, with flips and a quarter turn.
     `aspect` > 0 also stretches one axis by up to exp(+-aspect) (real photos in the data were
-    stretched to a square by their export; this undoes the bias)."""
+    stretched to a square by their export; this undoes the bias). `rotate` > 0: that share of
+    crops is also turned by up to `rotate_max` degrees either way (`turn_crop`), as a photo taken
+    with the phone turned, or a pile of tiles lying every way, shows them."""
     scale = float(np.exp(rng.uniform(np.log(0.7), np.log(1.4))))
     stretch = float(np.exp(rng.uniform(-aspect, aspect))) if aspect > 0 else 1.0
+    angle = float(rng.uniform(-rotate_max, rotate_max)) if rotate > 0 and rng.random() < rotate else 0.0
+    r = math.radians(angle)
+    side = size if angle == 0 else int(math.ceil(size * (abs(math.cos(r)) + abs(math.sin(r))))) + 2
     h, w = img.shape[:2]
-    sw, sh = max(size, int(w * scale * stretch)), max(size, int(h * scale / stretch))
+    sw, sh = max(side, int(w * scale * stretch)), max(side, int(h * scale / stretch))
     sx, sy = sw / w, sh / h
     im = cv2.resize(img, (sw, sh), interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
-    x0, y0 = int(rng.integers(0, sw - size + 1)), int(rng.integers(0, sh - size + 1))
-    im = im[y0:y0 + size, x0:x0 + size]
+    x0, y0 = int(rng.integers(0, sw - side + 1)), int(rng.integers(0, sh - side + 1))
+    im = im[y0:y0 + side, x0:x0 + side]
     b = np.array(boxes, np.float32).reshape(-1, 5)
     b[:, [0, 2]] = b[:, [0, 2]] * sx - x0
     b[:, [1, 3]] = b[:, [1, 3]] * sy - y0
+    if angle:
+        im, b = turn_crop(im, b, angle, size)
     # a box that the crop cuts loses its "positive" status
     inside = (np.clip(b[:, 2], 0, size) - np.clip(b[:, 0], 0, size)) * (np.clip(b[:, 3], 0, size) - np.clip(b[:, 1], 0, size))
     area = np.maximum((b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1]), 1e-3)
@@ -84,6 +92,25 @@ def sample(img: np.ndarray, boxes: list, size: int, rng: np.random.Generator,
         im = im.transpose(1, 0, 2)
         b = b[:, [1, 0, 3, 2, 4]]
     return np.ascontiguousarray(im), b
+
+
+def turn_crop(im: np.ndarray, b: np.ndarray, angle: float, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """The middle `size` x `size` of `im` (a square large enough to hold it turned) turned by
+    `angle` degrees about its centre (OpenCV's sign), and the boxes `b` (k, 5) with it: each the
+    upright box around its four corners turned, as the labelled photos box a tile lying aslant
+    (a tile boxed level is a rectangle filling its box, so its box turned is as tight)."""
+    side = im.shape[0]
+    m = cv2.getRotationMatrix2D((side / 2, side / 2), angle, 1.0)
+    m[:, 2] += size / 2 - side / 2
+    out = cv2.warpAffine(im, m, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    if not len(b):
+        return out, b
+    corners = np.stack([b[:, [0, 1]], b[:, [2, 1]], b[:, [0, 3]], b[:, [2, 3]]], 1)  # (k, 4, 2)
+    moved = corners @ m[:, :2].T.astype(np.float32) + m[:, 2].astype(np.float32)
+    turned = b.copy()
+    turned[:, 0], turned[:, 1] = moved[..., 0].min(1), moved[..., 1].min(1)
+    turned[:, 2], turned[:, 3] = moved[..., 0].max(1), moved[..., 1].max(1)
+    return out, turned
 
 
 def photometric(im: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -121,6 +148,9 @@ def main() -> None:
                     help="share of crops given 1-3 drawn non-tiles (dice, sticks, paper, phones, hands, edges)")
     ap.add_argument("--clutter", choices=("basic", "wide"), default="basic",
                     help="which drawn non-tiles: wide adds keys, dominoes, playing cards, text, screens")
+    ap.add_argument("--rotate", type=float, default=0.0,
+                    help="share of crops also turned by up to --rotate-max degrees either way (sample)")
+    ap.add_argument("--rotate-max", type=float, default=35.0)
     ap.add_argument("--out", default="training/work/detector.pt")
     ap.add_argument("--steps", type=int, default=5000)
     ap.add_argument("--batch", type=int, default=16)
@@ -170,7 +200,7 @@ def main() -> None:
             k, j = real_index[int(r)]
             picks.append((real[k][0], real[k][1], j, 0.25))
         for src, src_boxes, i, aspect in picks:
-            im, b = sample(np.asarray(src[i]), src_boxes[i], args.size, rng, aspect)
+            im, b = sample(np.asarray(src[i]), src_boxes[i], args.size, rng, aspect, args.rotate, args.rotate_max)
             if args.distractors and rng.random() < args.distractors:
                 im = distractors.paste(im, b, rng, int(rng.integers(1, 4)), kinds)
             if args.photometric and rng.random() < args.photometric:
