@@ -113,6 +113,26 @@ def test_font_rows_are_set_in_fonts_no_training_uses(tmp_path) -> None:
     assert font_rows.build(str(tmp_path / "again"), rows=1) == labels
 
 
+def test_font_hands_are_winning_hands_in_a_players_order() -> None:
+    from scoring.hand import is_complete
+    from scoring.tiles import parse_tiles
+    from training import font_rows
+
+    rng = np.random.default_rng(5)
+    order = "mpsz"
+    drawn = 0
+    for _ in range(200):
+        hand = font_rows.winning_hand(rng)
+        assert len(hand) == 14 and max(hand.count(c) for c in hand) <= 4
+        assert hand == sorted(hand, key=lambda c: (order.index(c[1]), c[0]))
+        counts = [0] * 34
+        for t in parse_tiles("".join(hand)):
+            counts[t.index] += 1
+        assert is_complete(tuple(counts), 4), hand
+        drawn += sum(c[1] in "mz" for c in hand)
+    assert drawn >= 0.85 * 14 * 200  # the fonts draw manzu and honours: most of the tiles
+
+
 @pytest.fixture(scope="module")
 def styled_bank() -> artwork.ArtworkBank:
     return artwork.ArtworkBank(sources=("fonts", "styled"))

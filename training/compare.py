@@ -8,6 +8,7 @@ Suites, each read by every models folder with the same reader settings:
   dev      ../shared/data/dev-photos: another riichi set, 8 photos (the reader was shaped on them)
   hard     tests/data/hard_cases: the staged hard cases (training.hard_cases)
   fonts    training.font_rows: 16 hand rows set in CJK fonts no training stage uses
+  hands    training.font_rows --hands: 16 winning hands in those fonts (the hand proposal completes them)
   pins     training.pin_rows: hand rows of pinzu and souzu drawn in other ways
 Per suite: tile F1, the share of photos read exactly (training.evaluate's), red fives found of
 those labelled, red fives read where there is none; then each photo whose reading changed between the first folder and another, with
@@ -30,9 +31,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SHARED = os.path.join(os.path.dirname(ROOT), "shared", "data")
 REAL = [os.path.join(SHARED, "real-photos", f) for f in
         ("alanchoi00__mahjong_detection", "alanchoi00__mahjong_detection_train")]
-SUITES = ("val", "dev", "hard", "fonts", "pins")
+SUITES = ("val", "dev", "hard", "fonts", "hands", "pins")
 # the drawn suites' seeds: those of their own command lines, so the photos are those the card reports
-DRAWN_SEEDS = {"fonts": 77, "pins": 78}
+DRAWN_SEEDS = {"fonts": 77, "pins": 78, "hands": 79}
 
 
 def suites(tmp: str, skip: set[str]) -> dict[str, list]:
@@ -44,10 +45,12 @@ def suites(tmp: str, skip: set[str]) -> dict[str, list]:
         out["dev"] = load_real([os.path.join(SHARED, "dev-photos")])
     if "hard" not in skip:
         out["hard"] = load_real([os.path.join(ROOT, "tests", "data", "hard_cases")])
-    for name, module in (("fonts", font_rows), ("pins", pin_rows)):
-        if name not in skip:
+    drawn = {"fonts": font_rows.build, "hands": lambda folder, seed: font_rows.build(folder, seed, hands=True),
+             "pins": pin_rows.build}
+    for name in SUITES:
+        if name in drawn and name not in skip:
             folder = os.path.join(tmp, name)
-            module.build(folder, DRAWN_SEEDS[name])
+            drawn[name](folder, DRAWN_SEEDS[name])
             out[name] = load_real([folder])
     return out
 

@@ -10,6 +10,13 @@ Zen Hei (sans), AR PL Mingti2L Big5 (another Ming); Debian's fonts-arphic-ukai,
 fonts-arphic-uming, fonts-wqy-zenhei, fonts-arphic-bsmi00lp. Each row: eight manzu, four honours
 (winds and dragons) and two pinzu or souzu in the usual artwork, drawn at random from a fixed
 seed, on felt of four colours, tiles 46-60 px wide in a 1008 px photo.
+
+With `--hands`, each row is a winning hand instead (`winning_hand`: four sets and a pair, mostly
+manzu and honours), in the order a player keeps it: what the reader's hand proposal
+(recognition.hand) can complete, as it does for a photo of a real hand, where a random row gives it
+nothing to go on.
+
+    python -m training.font_rows /tmp/font_hands --hands
 """
 from __future__ import annotations
 
@@ -31,6 +38,33 @@ NUMERAL_INKS = [(25, 35, 90), (20, 20, 25)]
 HONOURS = ["1z", "2z", "3z", "4z", "6z", "7z"]
 
 
+SUIT_ORDER = {"m": 0, "p": 1, "s": 2, "z": 3}
+
+
+def winning_hand(rng: np.random.Generator) -> list[str]:
+    """Fourteen tiles that win: four sets and a pair, no tile more than four times, sorted as a
+    player sorts a hand (manzu, pinzu, souzu, honours). Each set is a manzu run (55%), a manzu
+    triplet (20%), an honour triplet (15%) or a run of pinzu or souzu (10%); the pair is of manzu or
+    honours."""
+    while True:
+        codes: list[str] = []
+        for _ in range(4):
+            u = rng.random()
+            if u < 0.55:
+                n = int(rng.integers(1, 8))
+                codes += [f"{n}m", f"{n + 1}m", f"{n + 2}m"]
+            elif u < 0.75:
+                codes += [f"{int(rng.integers(1, 10))}m"] * 3
+            elif u < 0.9:
+                codes += [str(rng.choice(HONOURS))] * 3
+            else:
+                n, suit = int(rng.integers(1, 8)), str(rng.choice(["p", "s"]))
+                codes += [f"{n}{suit}", f"{n + 1}{suit}", f"{n + 2}{suit}"]
+        codes += [f"{int(rng.integers(1, 10))}m" if rng.random() < 0.5 else str(rng.choice(HONOURS))] * 2
+        if max(codes.count(c) for c in codes) <= 4:
+            return sorted(codes, key=lambda c: (SUIT_ORDER[c[1]], c[0]))
+
+
 def row_photo(out: str, photo: str, codes: list[str], faces: dict[str, list[np.ndarray]],
               felt: tuple[int, int, int], rng: np.random.Generator) -> None:
     """One hand row of `faces` lying on `felt`, tiles 46-60 px wide in a 1008 px photo, saved as `photo`."""
@@ -40,7 +74,7 @@ def row_photo(out: str, photo: str, codes: list[str], faces: dict[str, list[np.n
     hc.save_photo(out, photo, img)
 
 
-def build(out: str, seed: int = 77, rows: int = 4) -> dict:
+def build(out: str, seed: int = 77, rows: int = 4, hands: bool = False) -> dict:
     os.makedirs(out, exist_ok=True)
     rng = np.random.default_rng(seed)
     labels = {}
@@ -48,9 +82,10 @@ def build(out: str, seed: int = 77, rows: int = 4) -> dict:
         if not os.path.exists(font):
             raise FileNotFoundError(f"{font}: install the Debian package (training/font_rows.py)")
         for k in range(rows):
-            codes = (sorted(rng.choice([f"{n}m" for n in range(1, 10)], 8).tolist())
-                     + sorted(rng.choice(HONOURS, 4).tolist())
-                     + sorted(rng.choice([f"{n}{s}" for n in range(1, 10) for s in "ps"], 2).tolist()))
+            codes = winning_hand(rng) if hands else (
+                sorted(rng.choice([f"{n}m" for n in range(1, 10)], 8).tolist())
+                + sorted(rng.choice(HONOURS, 4).tolist())
+                + sorted(rng.choice([f"{n}{s}" for n in range(1, 10) for s in "ps"], 2).tolist()))
             ink = NUMERAL_INKS[k % len(NUMERAL_INKS)]
             faces = {c: [hc.brush_face(c, font, ink) if c[1] in "mz" else hc.face(c)] for c in set(codes)}
             photo = f"{name}_{k}.jpg"
@@ -64,8 +99,9 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("out")
     ap.add_argument("--seed", type=int, default=77)
+    ap.add_argument("--hands", action="store_true", help="winning hands, not random rows")
     args = ap.parse_args(argv)
-    build(args.out, args.seed)
+    build(args.out, args.seed, hands=args.hands)
     return 0
 
 
