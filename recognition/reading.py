@@ -23,7 +23,7 @@ from statistics import median
 from typing import Any
 
 from recognition import scales
-from recognition.hand import Proposal, TileReading, find_melds, propose
+from recognition.hand import UNSURE, Proposal, TileReading, find_melds, propose
 from scoring.errors import detail
 
 STRIDE = 4
@@ -269,6 +269,9 @@ class Detection:
     orientation_confidence: float = 1.0
     sideways: bool = False
     score: float = 1.0  # the detector's
+    # the player should check it: read less surely than recognition.hand.UNSURE, or changed or
+    # flagged by the hand proposal (`assemble` sets it; the phone's pages only show it)
+    unsure: bool = False
 
     @property
     def face_down(self) -> bool:
@@ -286,6 +289,7 @@ class Detection:
             "confidence": round(self.confidence, 4),
             "sideways": self.sideways,
             "face_down": self.face_down,
+            "unsure": self.unsure,
             "alternatives": [{"tile": t, "confidence": round(p, 4)} for t, p in self.alternatives],
         }
 
@@ -1049,6 +1053,8 @@ def assemble(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]],
         new = proposal.readings[changed]
         alts = tuple(sorted(((c, q) for c, q in cands.items() if c != new), key=lambda cq: -cq[1]))
         tiles[changed] = replace(d, tile=new, confidence=cands.get(new, 0.0), alternatives=alts)
+    flagged = set(proposal.uncertain)
+    tiles = [replace(d, unsure=k in flagged or d.confidence < UNSURE) for k, d in enumerate(tiles)]
     if turn is not None:
         pw, ph = photo_size
         for k, d in enumerate(tiles):

@@ -438,3 +438,30 @@ def test_a_tile_read_unsurely_far_across_the_photo_is_clutter() -> None:
     assert read(far, 0.97) == sorted(row_only + ["1s"])
     assert read(near, 0.8) == sorted(row_only + ["1s"])
     assert read(far, 0.8, reading.Settings(far_apart=None)) == sorted(row_only + ["1s"])
+
+
+def test_tiles_read_unsurely_are_flagged_for_checking() -> None:
+    """One threshold, here, says which tiles the player should check (Detection.unsure,
+    hand.UNSURE; the pages only show the flag: photo.js, camera.js): a tile read at 0.78 is
+    flagged, tiles read at 0.96 and one at 0.85 are not, and a tile the hand proposal changed is."""
+    labels = ["1m", "2m", "3m", "5z", "none"]
+    hand = ["1m", "2m", "3m"] * 4 + ["5z", "5z"]  # complete as read: the proposal changes nothing
+    boxes = [(100 + k * 32, 200, 130 + k * 32, 240, 0.9) for k in range(14)]
+
+    def read(code: str, p: float) -> list[float]:  # `code` at p, the rest shared by the other tiles ("none" 0)
+        return [p if c == code else 0.0 if c == "none" else (1 - p) / 3 for c in labels]
+
+    probs = [read(c, 0.96) for c in hand]
+    probs[0], probs[4] = read("1m", 0.78), read("2m", 0.85)
+    orient = [[1.0, 0.0, 0.0, 0.0]] * 14
+    got = reading.assemble(boxes, probs, orient, labels, "none", (800, 600))
+    assert got.proposal is not None and got.proposal.complete and not got.proposal.changed
+    assert [t.box[0] for t in got.tiles if t.unsure] == [100]  # the 1m at 0.78
+    assert all(t.to_json()["unsure"] == t.unsure for t in got.tiles)
+    # the sixth tile read 2m at 0.6 (3m 0.3) leaves 1m2m3m 1m2m2m: read as 3m, the hand is
+    # complete, and that tile is flagged as changed
+    probs[5] = [0.05, 0.6, 0.3, 0.05, 0.0]
+    got = reading.assemble(boxes, probs, orient, labels, "none", (800, 600))
+    assert got.proposal is not None and got.proposal.complete
+    changed = [got.tiles[i] for i in got.proposal.changed]
+    assert [t.tile for t in changed] == ["3m"] and all(t.unsure for t in changed)

@@ -167,11 +167,13 @@ SCHEMAS = {
     "RecognizeResult": {
         "type": "object", "required": ["tiles", "rows", "proposal", "image_size"],
         "properties": {
-            "tiles": {"type": "array", "items": {"type": "object", "required": ["tile", "box", "confidence", "sideways", "face_down"],
+            "tiles": {"type": "array", "items": {"type": "object", "required": ["tile", "box", "confidence", "sideways", "face_down", "unsure"],
                                                    "properties": {"tile": {"type": "string"},
                                                                   "box": {"type": "array", "items": {"type": "number"}, "minItems": 4, "maxItems": 4},
                                                                   "confidence": {"type": "number"}, "sideways": {"type": "boolean"},
-                                                                  "face_down": {"type": "boolean"}, "alternatives": {"type": "array"}}}},
+                                                                  "face_down": {"type": "boolean"}, "alternatives": {"type": "array"},
+                                                                  "unsure": {"type": "boolean", "description": "a tile for the player to "
+                                                                             "check: read unsurely, or changed by the hand proposal"}}}},
             "rows": {"type": "array", "items": {"type": "array", "items": {"type": "integer"}}},
             "proposal": {"type": ["object", "null"]}, "image_size": {"type": "array", "items": {"type": "integer"}},
             "timing_ms": {"type": "object"}, "message": {"type": "string"}, "detail": _ref("ErrorDetail"),

@@ -23,7 +23,8 @@ def fake_recognition(tiles: list[str], rows: list[list[int]], melds=(), confiden
     confidence = confidence or {}
     return {
         "tiles": [{"tile": t, "box": [10 + 40 * i, 20 + 60 * r, 46 + 40 * i, 68 + 60 * r], "confidence": confidence.get(i, 0.97),
-                   "sideways": i in sideways, "face_down": t == "back", "alternatives": []}
+                   "sideways": i in sideways, "face_down": t == "back", "alternatives": [],
+                   "unsure": confidence.get(i, 0.97) < 0.8}  # as the reader flags them (recognition.hand.UNSURE)
                   for r, row in enumerate(rows) for i, t in ((i, tiles[i]) for i in row)],
         "rows": rows,
         "proposal": {"hand": "", "melds": list(melds), "win_tile": None, "complete": False, "changed": [],

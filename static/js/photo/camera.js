@@ -17,7 +17,6 @@ import * as store from "../core/store.js";
 
 export const STABLE_FRAMES = 3;
 export const FRAME_LONG_SIDE = 640;  // frames are downscaled on the phone to this before reading
-const UNCERTAIN = 0.75;
 const MODES = () => [["auto", t("camera.mode_auto")], ["phone", t("camera.mode_phone")], ["server", t("camera.mode_server")]];
 
 /** Why the camera cannot open, in words for the player. */
@@ -165,12 +164,11 @@ export async function cameraScreen(view) {
     const ox = (overlay.width - vw * s) / 2, oy = (overlay.height - vh * s) / 2;
     const [iw] = res.image_size || [vw];
     const k = (vw / iw) * s;
-    const flagged = new Set((res.proposal && res.proposal.uncertain) || []);
     ctx.font = `700 ${Math.round(13 * dpr)}px system-ui, sans-serif`;
     ctx.lineWidth = 2 * dpr;
-    res.tiles.forEach((det, i) => {
+    res.tiles.forEach((det) => {
       const [x1, y1, x2, y2] = det.box.map((v) => v * k);
-      const unsure = det.confidence < UNCERTAIN || flagged.has(i);
+      const unsure = Boolean(det.unsure);  // the reader's flag: read unsurely, or changed by the proposal
       ctx.strokeStyle = unsure ? "#ffb400" : "#3ee08f";
       ctx.setLineDash(unsure ? [6 * dpr, 4 * dpr] : []);
       ctx.strokeRect(ox + x1, oy + y1, x2 - x1, y2 - y1);
@@ -188,10 +186,9 @@ export async function cameraScreen(view) {
     const p = res && res.proposal;
     const extra = new Set((p && p.extra) || []);
     const order = (res && res.rows ? res.rows.flat() : []).filter((i) => res.tiles[i] && res.tiles[i].tile !== "back" && !extra.has(i));
-    const flagged = new Set((p && p.uncertain) || []);
     clear(rowTiles, order.map((i) => {
       const det = res.tiles[i];
-      const unsure = det.confidence < UNCERTAIN || flagged.has(i);
+      const unsure = Boolean(det.unsure);
       return h("span", { class: unsure ? "hand-tile uncertain" : "hand-tile", "data-tile": det.tile, title: tileName(det.tile) }, tileImg(det.tile, { alt: tileName(det.tile) + (unsure ? t("camera.uncertain") : "") }));
     }));
   }

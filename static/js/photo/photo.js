@@ -12,7 +12,6 @@ import { phoneReader } from "./live-recognizer.js";
 import { t, reasonText, detailText } from "../core/i18n.js";
 import { findWaits } from "../core/waits.js";
 
-const UNCERTAIN = 0.75;
 
 let last = null;  // {url, blob, res, dets, win, added}: the last photo, kept while the app is open
 
@@ -76,9 +75,8 @@ export async function photoScreen(view) {
     contribute.refresh();
     if (!last) return;
     const { res, dets } = last;
-    // uncertain: a low classifier confidence, or a tile the hand proposal itself flags
-    const flagged = new Set((res.proposal && res.proposal.uncertain) || []);
-    const isUncertain = (i) => !dets[i].checked && (res.tiles[i].confidence < UNCERTAIN || flagged.has(i));
+    // uncertain: what the reader flags (read unsurely, or changed by the hand proposal), until checked
+    const isUncertain = (i) => !dets[i].checked && Boolean(res.tiles[i].unsure);
     const notes = [reasonText(res)].filter(Boolean);
     // what the reader says of the photo itself (out of focus: worth taking again), server or phone
     const photoNotes = (res.notes || []).map((d) => detailText(d)).filter(Boolean);
