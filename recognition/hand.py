@@ -26,6 +26,11 @@ MIN_ALT_PROB = 0.01
 MAX_TILE_COST = 2.5  # nats: a tile's reading may change only to one at least e^-2.5 (8%) as likely
 MAX_COST = 4.0  # nats: how much less likely than the classifier's own reading a proposal may be
 MAX_POPS = 1500
+# a winning reading as read may not be the hand photographed: in a set drawn in an unfamiliar hand,
+# 5m6m read as 8m9m, 4m4m4m as 5m5m5m still win. When another winning reading of other tiles lies
+# within this many nats of the best (its tiles read at 1% or more), the tiles where they differ are
+# flagged for checking (models/README.md, "Another winning reading"); None: not looked for
+RIVAL_COST: float | None = 2.5
 # a tile read less surely than this is shown as one to check (Detection.unsure), in the hand or
 # not; 0.8, not 0.9: over the real photos' validation scenes a tile read wrong is as often flagged
 # at either (5 of 12), while right tiles flagged go from 1.6% to 4.5% (models/README.md, "One
@@ -191,8 +196,9 @@ def propose(readings: list[TileReading], rows: list[list[int]]) -> Proposal:
         else:
             cands = [(c, p) for c, p in cands if c != "back"] or [readings[i].candidates[0]]
         top = math.log(max(cands[0][1], 1e-9))
+        # every candidate: the best reading keeps to MAX_TILE_COST (search), a rival need not
         options.append([(c, top - math.log(max(p, 1e-9))) for c, p in cands
-                        if top - math.log(max(p, 1e-9)) <= MAX_TILE_COST])
+                        if RIVAL_COST is not None or top - math.log(max(p, 1e-9)) <= MAX_TILE_COST])
 
     def codes_of(state: tuple[int, ...]) -> list[str]:
         out = list(codes0)
@@ -200,25 +206,41 @@ def propose(readings: list[TileReading], rows: list[list[int]]) -> Proposal:
             out[i] = options[k][state[k]][0]
         return out
 
+    rivals: list[list[str]] = []  # a second winning reading, when search(True) finds one
+
     def search(complete: bool) -> list[str] | None:
-        """Readings best first until one passes the rules (and completes the hand)."""
+        """Readings best first until one passes the rules (and completes the hand): the best, each
+        tile read at most MAX_TILE_COST and the whole at most MAX_COST from the classifier's own
+        readings. Completing the hand, the search goes on to RIVAL_COST past the best, any
+        candidate of a tile allowed, for another winning reading of other tiles (`rivals`)."""
         start = tuple(0 for _ in pos)
         heap = [(0.0, start, 0)]
         pops = 0
+        best: list[str] | None = None
+        best_cost = 0.0
+        reach = MAX_COST + (RIVAL_COST or 0.0) if complete else MAX_COST
         while heap and pops < MAX_POPS:
             cost, state, last = heapq.heappop(heap)
             pops += 1
+            if best is None and cost > MAX_COST or best is not None and cost - best_cost > (RIVAL_COST or 0.0):
+                break
             codes = codes_of(state)
             if _check(codes, concealed, slots, complete):
-                return codes
+                if best is None and all(options[k][state[k]][1] <= MAX_TILE_COST for k in range(len(pos))):
+                    best, best_cost = codes, cost
+                    if not complete or RIVAL_COST is None:
+                        break
+                elif best is not None and sorted(codes) != sorted(best):
+                    rivals.append(codes)
+                    break
             for k in range(last, len(pos)):
                 if state[k] + 1 < len(options[k]):
                     nxt = list(state)
                     nxt[k] += 1
                     c = cost - options[k][state[k]][1] + options[k][state[k] + 1][1]
-                    if c <= MAX_COST:
+                    if c <= reach:
                         heapq.heappush(heap, (c, tuple(nxt), k))
-        return None
+        return best
 
     def repair() -> list[str] | None:
         """Rules only, greedily: move the tile whose next reading costs least, among the tiles
@@ -243,7 +265,8 @@ def propose(readings: list[TileReading], rows: list[list[int]]) -> Proposal:
                 if _meld_type(sl, [codes[p] for p in sl.positions]) is None:
                     bad.update(sl.positions)
             steps = [(options[where[i]][state[where[i]] + 1][1] - options[where[i]][state[where[i]]][1], where[i])
-                     for i in bad if state[where[i]] + 1 < len(options[where[i]])]
+                     for i in bad if state[where[i]] + 1 < len(options[where[i]])
+                     and options[where[i]][state[where[i]] + 1][1] <= MAX_TILE_COST]
             if not steps:
                 return None
             state[min(steps)[1]] += 1
@@ -271,7 +294,8 @@ def propose(readings: list[TileReading], rows: list[list[int]]) -> Proposal:
                 message = "the tiles do not form a complete hand: please check the highlighted ones"
                 note = detail("photo_not_complete")
     changed = tuple(i for i in pos if codes[i] != codes0[i])
-    uncertain = tuple(sorted(set(changed) | {i for i in pos if readings[i].candidates[0][1] < UNSURE}))
+    rival = {i for r in rivals for i in pos if complete and r[i] != codes[i]}
+    uncertain = tuple(sorted(set(changed) | rival | {i for i in pos if readings[i].candidates[0][1] < UNSURE}))
 
     melds = []
     for s in slots:

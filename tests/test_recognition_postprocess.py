@@ -124,6 +124,25 @@ def test_propose_corrects_an_unsure_tile_to_complete_the_hand():
     assert p.win_tile == "2z"
 
 
+def test_a_tile_whose_other_reading_also_wins_is_flagged(monkeypatch):
+    """In an unfamiliar hand 6m and 3m can look alike: 1m2m3m 4m5m6m wins read either way
+    (1m2m3m 3m4m5m). The 6m read at 0.9, 3m at 0.08, is flagged for checking, though read surely
+    enough on its own; at 3m 0.02 (past hand.RIVAL_COST) it is not, nor with no rival looked for."""
+    from recognition import hand
+
+    codes = ["1m", "2m", "3m", "4m", "5m", "6m", "7s", "8s", "9s", "1z", "1z", "1z", "2z", "2z"]
+    readings = [_reading(c) for c in codes]
+    readings[5] = _reading("6m", 0.9, [("3m", 0.08)])
+    p = propose(readings, [list(range(14))])
+    assert p.complete and p.changed == () and p.hand == "123456m789s11122z"
+    assert p.uncertain == (5,)
+    readings[5] = _reading("6m", 0.9, [("3m", 0.02)])
+    assert propose(readings, [list(range(14))]).uncertain == ()
+    readings[5] = _reading("6m", 0.9, [("3m", 0.08)])
+    monkeypatch.setattr(hand, "RIVAL_COST", None)
+    assert propose(readings, [list(range(14))]).uncertain == ()
+
+
 def test_propose_keeps_a_confident_reading_even_if_incomplete():
     codes = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "1z", "1z", "1z", "2z", "3z"]
     readings = [_reading(c) for c in codes[:-1]] + [_reading("3z", 0.999, [("2z", 0.0005)])]
