@@ -12,7 +12,6 @@ import { phoneReader } from "./live-recognizer.js";
 import { t, reasonText, detailText } from "../core/i18n.js";
 import { findWaits } from "../core/waits.js";
 
-
 let last = null;  // {url, blob, res, dets, win, added}: the last photo, kept while the app is open
 
 /** Keep a recognised frame (the live camera's capture) as the photo to check and correct. */
