@@ -53,7 +53,7 @@ def test_the_hard_case_fonts_are_held_out_of_training() -> None:
 
     assert artwork.HELD_OUT_FONT[0] == hard_cases.BRUSH_FONT
     for held_out in (hard_cases.BRUSH_FONT, hard_cases.MING_FONT, hard_cases.SANS_FONT):
-        for p, _ in artwork.FONT_FILES + artwork.MORE_FONT_FILES:
+        for p, _ in artwork.FONT_FILES + artwork.MORE_FONT_FILES + artwork.EXTRA_HAND_FONT_FILES:
             assert os.path.realpath(p) != os.path.realpath(held_out), held_out
 
 
@@ -100,7 +100,7 @@ def test_font_rows_are_set_in_fonts_no_training_uses(tmp_path) -> None:
 
     if not all(os.path.exists(f) for f in font_rows.FONTS.values()):
         pytest.skip("a held-out font is missing (scripts/system-packages.txt)")
-    trained = {os.path.realpath(p) for p, _ in artwork.FONT_FILES + artwork.MORE_FONT_FILES}
+    trained = {os.path.realpath(p) for p, _ in artwork.FONT_FILES + artwork.MORE_FONT_FILES + artwork.EXTRA_HAND_FONT_FILES}
     assert not trained & {os.path.realpath(f) for f in font_rows.FONTS.values()}
     # nor any font of the same foundries' families (AR PL, WenQuanYi), whose hands they share
     assert not any(("arphic" in p or "wqy" in p) for p in trained)
@@ -224,14 +224,15 @@ def test_bars_are_drawn_last_for_souzu_two_to_nine_only(bank) -> None:
             assert sum(cv2.contourArea(c) > 20 for c in outer) == n, n
 
 
-def test_hands_are_drawn_last_in_more_fonts_for_manzu_and_honours_only(bank) -> None:
-    more = artwork.MORE_FONT_FILES
+@pytest.mark.parametrize("source, more", [("hands", artwork.MORE_FONT_FILES),
+                                          ("extra_hands", artwork.EXTRA_HAND_FONT_FILES)])
+def test_hands_are_drawn_last_in_more_fonts_for_manzu_and_honours_only(bank, source, more) -> None:
     if not all(os.path.exists(p) for p, _ in more):
-        with pytest.raises(RuntimeError, match="hands source needs"):  # never fewer hands, silently
-            artwork.ArtworkBank(sources=("hands",))
-        pytest.skip("a font of the hands is not installed (scripts/system-packages.txt)")
+        with pytest.raises(RuntimeError, match=f"the {source} source needs"):  # never fewer hands, silently
+            artwork.ArtworkBank(sources=(source,))
+        pytest.skip(f"a font of {source} is not installed (scripts/system-packages.txt)")
     with_hands, added = _added_last(
-        bank, "hands", lambda code: len(more) if code[1] == "m" or code in ("1z", "2z", "3z", "4z", "6z", "7z") else 0)
+        bank, source, lambda code: len(more) if code[1] == "m" or code in ("1z", "2z", "3z", "4z", "6z", "7z") else 0)
     for code, glyphs in added.items():
         # each font draws its own (but 发, which most lack, drawn by the same font that has it)
         assert len(set(glyphs)) >= (len(glyphs) if code != "6z" else len(glyphs) // 2), code

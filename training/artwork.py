@@ -65,6 +65,24 @@ MORE_FONT_FILES = (
     ("/usr/share/fonts/truetype/kouzan-mouhitsu/kouzan-mouhitsu.ttf", 0),
     ("/usr/share/fonts/truetype/kouzan-mouhitsu/kouzan-mouhitsu-gyosho.ttf", 0),
 )
+# the "extra_hands" source: manzu and honours in eleven fonts more again, none an Arphic or WenQuanYi
+# font either: the Taiwanese TW-Sung (a Ming hand, the kind the held-out rows read worst) and TW-Kai,
+# the Aoyagi Soseki cursive brush, the antique Dejima mincho, the kiloji longhand, VL Gothic, M+ 1
+# at its heaviest and a light weight, the Konatu gothic (whose kanji Komatuna shares), and the
+# hanja of the Korean UnBatang (a thin Myeongjo) and UnGungseo (a brush hand)
+EXTRA_HAND_FONT_FILES = (
+    ("/usr/share/fonts/truetype/cns11643/TW-Sung-98_1.ttf", 0),
+    ("/usr/share/fonts/truetype/cns11643/TW-Kai-98_1.ttf", 0),
+    ("/usr/share/fonts/truetype/aoyagi-soseki/aoyagi-soseki.ttf", 0),
+    ("/usr/share/fonts/truetype/dejima-mincho/dejima-mincho-r227.ttf", 0),
+    ("/usr/share/fonts/truetype/kiloji/kiloji_b.ttf", 0),
+    ("/usr/share/fonts/truetype/vlgothic/VL-Gothic-Regular.ttf", 0),
+    ("/usr/share/fonts/opentype/mplus/Mplus1-Black.otf", 0),
+    ("/usr/share/fonts/opentype/mplus/Mplus1-Light.otf", 0),
+    ("/usr/share/fonts/truetype/konatu/Konatu.ttf", 0),
+    ("/usr/share/fonts/truetype/unfonts-core/UnBatang.ttf", 0),
+    ("/usr/share/fonts/truetype/unfonts-core/UnGungseo.ttf", 0),
+)
 SYMBOLA = "/usr/share/fonts/truetype/ancient-scripts/Symbola_hint.ttf"
 
 NUMERALS = "一二三四五六七八九"
@@ -410,7 +428,7 @@ def unicode_glyph(code: str, rng: np.random.Generator) -> Glyph | None:
     return c.glyph()
 
 
-SOURCES = ("fonts", "haku", "pins", "sticks", "unicode", "styled", "bars", "hands")
+SOURCES = ("fonts", "haku", "pins", "sticks", "unicode", "styled", "bars", "hands", "extra_hands")
 DEFAULT_SOURCES = SOURCES[:5]  # what the artwork stage (stage 3) drew
 
 
@@ -420,8 +438,8 @@ class ArtworkBank:
     framed faces, procedural pins, procedural sticks, Unicode line art; styled: manzu and honours
     in the fonts and Noto's lighter weights, each drawn STYLED_VARIANTS times with its weight,
     slant and proportions at random; bars: souzu 2-9 as broad solid bars; hands: manzu and honours
-    in MORE_FONT_FILES; none of the three in DEFAULT_SOURCES). A code no chosen source
-    draws has no variant (`has` is False)."""
+    in MORE_FONT_FILES; extra_hands: the same in EXTRA_HAND_FONT_FILES; none of these in
+    DEFAULT_SOURCES). A code no chosen source draws has no variant (`has` is False)."""
 
     def __init__(self, seed: int = 19, sources: tuple[str, ...] = DEFAULT_SOURCES) -> None:
         unknown = set(sources) - set(SOURCES)
@@ -456,14 +474,16 @@ class ArtworkBank:
             bars_rng = np.random.default_rng(seed + 2)
             for n in range(2, 10):
                 drawn[f"{n}s"] += [("bars", bar_glyph(n, bars_rng)) for _ in range(6)]
-        if "hands" in sources:  # its own generator, drawn last: the other sources' glyphs are the same
-            hands_rng = np.random.default_rng(seed + 3)
-            more = list(MORE_FONT_FILES)
-            missing = [p for p, _ in more if not os.path.exists(p)]
+        # each its own generator, drawn last: the other sources' glyphs are the same
+        for source, files, offset in (("hands", MORE_FONT_FILES, 3), ("extra_hands", EXTRA_HAND_FONT_FILES, 4)):
+            if source not in sources:
+                continue
+            hands_rng = np.random.default_rng(seed + offset)
+            missing = [p for p, _ in files if not os.path.exists(p)]
             if missing:  # a stage trained on fewer hands would differ silently from the recipe
-                raise RuntimeError(f"the hands source needs {missing}: install the fonts of scripts/system-packages.txt")
+                raise RuntimeError(f"the {source} source needs {missing}: install the fonts of scripts/system-packages.txt")
             for code in [f"{n}m" for n in range(1, 10)] + ["1z", "2z", "3z", "4z", "6z", "7z"]:
-                drawn[code] += [("hands", font_glyph(code, f, hands_rng)) for f in more]
+                drawn[code] += [(source, font_glyph(code, f, hands_rng)) for f in files]
         self.glyphs: dict[str, list[Glyph]] = {
             code: [g for source, g in variants if source in sources] for code, variants in drawn.items()}
 
