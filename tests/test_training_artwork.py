@@ -240,3 +240,34 @@ def test_hands_are_drawn_last_in_more_fonts_for_manzu_and_honours_only(bank, sou
         h = g.kind.shape[0]
         assert (g.kind[h // 2:] == 1).sum() > (g.kind[: h // 2] == 1).sum()
         assert (g.kind[: h // 2] == 2).sum() > 50
+
+
+def test_red_rows_draw_a_red_five_all_red_and_a_plain_five_with_its_usual_red(tmp_path) -> None:
+    from training import font_rows, red_rows
+
+    if not all(os.path.exists(f) for f in font_rows.FONTS.values()):
+        pytest.skip("a held-out font is missing (scripts/system-packages.txt)")
+
+    def red_share(face: np.ndarray) -> float:
+        """The share of the face's ink that is red."""
+        f = face.astype(int)
+        ink = np.abs(f - np.array(red_rows.hc.IVORY)).sum(2) > 120
+        red = ink & (f[..., 0] > 150) & (f[..., 1] < 90) & (f[..., 2] < 90)
+        return red.sum() / max(ink.sum(), 1)
+
+    for name, pins, sticks in red_rows.DRAWINGS:
+        faces = red_rows.faces_for(["0m", "5m", "0p", "5p", "0s", "5s"], font_rows.FONTS[name], pins, sticks, 0)
+        for suit in "mps":
+            red, plain = red_share(faces[f"0{suit}"][0]), red_share(faces[f"5{suit}"][0])
+            assert red > 0.7, (name, suit, red)  # all its ink (the rest: antialiased edges)
+            # the plain five keeps the red its set gives it (the 萬, one pip, one stick), no more
+            assert 0.1 < plain < red - 0.15, (name, suit, plain)
+    labels = red_rows.build(str(tmp_path), rows=1)
+    assert sorted(labels) == sorted(f"{n}_{p}_{s}_0.jpg" for n, p, s in red_rows.DRAWINGS)
+    rng = np.random.default_rng(3)
+    for codes in [lab["tiles"] for lab in labels.values()] + [red_rows.red_row(rng) for _ in range(50)]:
+        assert len(codes) == 14 and any(c[0] == "0" for c in codes) and "5z" not in codes
+        assert max(codes.count(c) for c in codes) <= 4
+        key = [(font_rows.SUIT_ORDER[c[1]], 5 if c[0] == "0" else int(c[0])) for c in codes]
+        assert key == sorted(key)  # as a player keeps them, the red five among the fives
+    assert red_rows.build(str(tmp_path / "again"), rows=1) == labels
