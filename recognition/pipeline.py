@@ -238,13 +238,13 @@ class Recognizer:
                     orient: list[list[float]]) -> list[list[float]]:
         """Tall faces read as blank read again from their lower part, unsure boxes from the box
         grown across the tiles' row (recognition.reading.rereads)."""
-        tall, grown, crops = reading.rereads(boxes.tolist(), probs, self.labels, self.reject_label, self.settings, orient)
-        if not crops:
+        plan = reading.rereads(boxes.tolist(), probs, self.labels, self.reject_label, self.settings, orient)
+        if not plan.crops:
             return probs
-        logits = self.classifier.run(to_nchw(square_crops(pixels, np.array(crops, np.float32), self.crop_size,
+        logits = self.classifier.run(to_nchw(square_crops(pixels, np.array(plan.crops, np.float32), self.crop_size,
                                                           self.crop_context)))
-        again = reading.probabilities(logits.ravel().tolist(), len(crops), self.n_classes)[0]
-        return reading.reread(probs, tall, grown, again, self.labels, self.reject_label)
+        again = reading.probabilities(logits.ravel().tolist(), len(plan.crops), self.n_classes)[0]
+        return reading.reread(probs, plan, again, self.labels, self.reject_label)
 
     # -- the whole thing -----------------------------------------------------------------------
 

@@ -110,6 +110,12 @@ class Settings:
     # share of its height downwards, and upwards (grown_faces): a box cut to part of a face (a 6p's
     # upper four pips, a numeral without its 萬) reads as another tile; None: off
     grow_unsure: float | None = 0.35
+    # a box read as a tile less surely than this is read again from two more crops, its box shrunk
+    # and grown about its centre (SCALED_VIEWS), and the three readings are averaged
+    # (scaled_faces, reread_scaled): a set drawn in a hand the models never saw is read unsurely,
+    # and a little nearer or farther it reads as it is (models/README.md, "Unsure crops read at
+    # three sizes"); None: off
+    scale_unsure: float | None = 0.9
     # a box read as a back (a face-down tile) stays only with another tile no further off than
     # this many of its sides (scales.lone): face-down tiles are a closed kan's or a wall's, beside
     # others, while a dark thing on its own (an appliance across the room) is no tile; None: off
@@ -826,23 +832,100 @@ def reread_grown(probs: Sequence[Sequence[float]], idx: Sequence[int], again: Se
     return out
 
 
+SCALED_VIEWS = (0.9, 1.12)  # the sizes, against its box, an unsure box is read again at (scaled_faces)
+SCALED_OWN = 2.0  # the box's own reading counts as this many of the views in their average
+SCALED_MOST = 8  # boxes read again at those sizes, at most (the least sure first; models/README.md)
+
+
+def scaled_faces(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]], labels: Sequence[str],
+                 reject_label: str, settings: Settings = Settings(),
+                 skip: Sequence[int] = ()) -> tuple[list[int], list[Box]]:
+    """The boxes whose best reading is a tile read less surely than Settings.scale_unsure, to read
+    again from the box shrunk and grown about its centre by each of SCALED_VIEWS: each such box
+    once per view in the answer, its crop boxes in that order. Not the boxes read best as no tile
+    (the clutter of a photo: many, and what they are is not asked) or as a back (no artwork to
+    confuse), nor those in `skip` (the tall faces read again from their lower part: the whole box,
+    a little larger or smaller, shows the blank top all the same). At most SCALED_MOST boxes, the
+    least sure: a heap of unsure boxes (a pile, a kitchen's clutter) costs no more than sixteen
+    crops."""
+    if settings.scale_unsure is None:
+        return [], []
+    not_faces = {k for k, c in enumerate(labels) if c in (reject_label, "back")}
+    unsure = sorted((max(p), i) for i, p in enumerate(probs)
+                    if p and max(p) < settings.scale_unsure and i not in skip and p.index(max(p)) not in not_faces)
+    idx: list[int] = []
+    crops: list[Box] = []
+    for i in sorted(i for _, i in unsure[:SCALED_MOST]):
+        x1, y1, x2, y2 = (float(v) for v in boxes[i][:4])
+        cx, cy, hw, hh = (x1 + x2) / 2, (y1 + y2) / 2, (x2 - x1) / 2, (y2 - y1) / 2
+        for f in SCALED_VIEWS:
+            idx.append(i)
+            crops.append((cx - f * hw, cy - f * hh, cx + f * hw, cy + f * hh))
+    return idx, crops
+
+
+def _given_a_tile(p: Sequence[float], reject: int) -> list[float]:
+    """A reading given that the box is a tile: no tile left out, the rest summing to one."""
+    q = [0.0 if k == reject else float(v) for k, v in enumerate(p)]
+    total = sum(q)
+    return [v / total for v in q] if total > 0 else q
+
+
+def reread_scaled(probs: Sequence[Sequence[float]], idx: Sequence[int], again: Sequence[Sequence[float]],
+                  labels: Sequence[str], reject_label: str) -> list[list[float]]:
+    """`probs` with each box of `scaled_faces` (`idx`) read, given that it is a tile, as the average
+    of its reading (counted SCALED_OWN times: the crop the detector boxed) and its scaled crops'
+    (`again`, in the same order), each given that it is one; how surely it is no tile stays as the
+    box read it (the views are asked which tile, not whether: a tile shrunk or grown shows less of
+    itself or more of its neighbours)."""
+    reject = list(labels).index(reject_label) if reject_label in labels else -1
+    out = [list(p) for p in probs]
+    read: dict[int, list[Sequence[float]]] = {}
+    for k, i in enumerate(idx):
+        read.setdefault(i, []).append(again[k])
+    for i, more in read.items():
+        own = _given_a_tile(out[i], reject)
+        views = [_given_a_tile(m, reject) for m in more]
+        none = float(out[i][reject]) if reject >= 0 else 0.0
+        weight = SCALED_OWN + len(views)
+        out[i] = [none if j == reject else (1 - none) * (SCALED_OWN * own[j] + sum(v[j] for v in views)) / weight
+                  for j in range(len(out[i]))]
+    return out
+
+
+@dataclass(frozen=True)
+class Rereads:
+    """What `rereads` plans: the boxes of each kind of second reading (`tall_faces`, `grown_faces`,
+    `scaled_faces`, each box once per crop), and the crop boxes of all three, in that order."""
+
+    tall: list[int]
+    grown: list[int]
+    scaled: list[int]
+    crops: list[Box]
+
+
 def rereads(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]], labels: Sequence[str],
             reject_label: str, settings: Settings = Settings(),
-            orient: Sequence[Sequence[float]] = ()) -> tuple[list[int], list[int], list[Box]]:
+            orient: Sequence[Sequence[float]] = ()) -> Rereads:
     """What is read again after the first reading, planned here and run where the networks run
     (the server's pipeline, the phone's worker): tall faces from their lower part (`tall_faces`),
-    then unsure boxes grown across the tiles' rows (`grown_faces`, by the orientation most of the
-    boxes' `orient` readings share). (tall, grown, crop boxes in that order)."""
+    unsure boxes grown across the tiles' rows (`grown_faces`, by the orientation most of the
+    boxes' `orient` readings share), then unsure boxes shrunk and grown about their centre
+    (`scaled_faces`)."""
     tall, tall_crops = tall_faces(boxes, probs, labels, reject_label, settings)
     grown, grown_crops = grown_faces(boxes, probs, labels, reject_label, settings, dominant_orientation(orient), tall)
-    return tall, grown, tall_crops + grown_crops
+    scaled, scaled_crops = scaled_faces(boxes, probs, labels, reject_label, settings, tall)
+    return Rereads(tall, grown, scaled, tall_crops + grown_crops + scaled_crops)
 
 
-def reread(probs: Sequence[Sequence[float]], tall: Sequence[int], grown: Sequence[int],
-           again: Sequence[Sequence[float]], labels: Sequence[str], reject_label: str) -> list[list[float]]:
-    """`probs` after the readings of `rereads`' crops (`again`, in its order)."""
-    out = reread_tall_faces(probs, tall, again[:len(tall)], labels, reject_label)
-    return reread_grown(out, grown, again[len(tall):], labels, reject_label)
+def reread(probs: Sequence[Sequence[float]], plan: Rereads, again: Sequence[Sequence[float]],
+           labels: Sequence[str], reject_label: str) -> list[list[float]]:
+    """`probs` after the readings of the crops `rereads` planned (`again`, in their order): tall
+    faces and grown boxes first, then the scaled crops averaged with what those leave."""
+    n_tall, n_grown = len(plan.tall), len(plan.grown)
+    out = reread_tall_faces(probs, plan.tall, again[:n_tall], labels, reject_label)
+    out = reread_grown(out, plan.grown, again[n_tall:n_tall + n_grown], labels, reject_label)
+    return reread_scaled(out, plan.scaled, again[n_tall + n_grown:], labels, reject_label)
 
 
 def faint_boxes(out: Sequence[float], gh: int, gw: int, scale: float, width: int, height: int,

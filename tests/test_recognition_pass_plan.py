@@ -94,8 +94,8 @@ def test_tall_faces_picks_tall_blank_boxes_and_their_lower_part() -> None:
     assert crops[1] == pytest.approx((60, 30 - 10 * scales.FACE_ASPECT, 70, 30))
     assert reading.tall_faces(boxes, probs, LABELS, "none", OFF) == ([], [])
     # the unsure tall face is read from its lower part, not grown taller (more of its blank top)
-    tall, grown, _ = reading.rereads(boxes, probs, LABELS, "none", ON)
-    assert tall == [0, 3, 4] and grown == [5, 5]
+    plan = reading.rereads(boxes, probs, LABELS, "none", ON)
+    assert plan.tall == [0, 3, 4] and plan.grown == [5, 5]
 
 
 def test_reread_takes_the_lower_part_only_when_it_reads_a_tile_more_surely() -> None:
@@ -117,7 +117,7 @@ def test_unsure_boxes_are_read_again_grown_down_and_up() -> None:
              [0.05, 0.9, 0.0, 0.05],  # sure: no
              [0.2, 0.2, 0.5, 0.1],  # read as haku: no (blank faces are tall_faces' business)
              [0.1, 0.2, 0.0, 0.7]]  # surely no tile: no
-    grow = reading.Settings(grow_unsure=0.35)
+    grow = reading.Settings(grow_unsure=0.35, scale_unsure=None)
     idx, crops = reading.grown_faces(boxes, probs, labels, "none", grow)
     assert idx == [0, 0]
     assert crops == [pytest.approx((0, 0, 30, 30 + 0.35 * 30)), pytest.approx((0, -0.35 * 30, 30, 30))]
@@ -125,15 +125,65 @@ def test_unsure_boxes_are_read_again_grown_down_and_up() -> None:
     # a hand photographed turned a quarter (tops pointing right): grown across its column, in x
     _, turned = reading.grown_faces(boxes, probs, labels, "none", grow, up=1)
     assert turned == [pytest.approx((-0.35 * 30, 0, 30, 30)), pytest.approx((0, 0, 30 + 0.35 * 30, 30))]
-    assert reading.rereads(boxes, probs, labels, "none", grow, [[0.1, 0.8, 0.05, 0.05]] * 4)[2] == turned
+    assert reading.rereads(boxes, probs, labels, "none", grow, [[0.1, 0.8, 0.05, 0.05]] * 4).crops == turned
     # the plan: tall faces first, then the grown crops; the answers taken back in that order
-    tall, grown, all_crops = reading.rereads(boxes, probs, labels, "none", grow)
-    assert (tall, grown, len(all_crops)) == ([], [0, 0], 2)
+    plan = reading.rereads(boxes, probs, labels, "none", grow)
+    assert (plan.tall, plan.grown, plan.scaled, len(plan.crops)) == ([], [0, 0], [], 2)
     # a heap of twenty unsure boxes: a hand's worth are grown, the least sure, in the boxes' order
     many = [(k * 40, 0, k * 40 + 30, 30, 0.9) for k in range(20)]
     unsure = [[0.2, 0.5 - k / 100, 0.0, 0.05] for k in range(20)]  # 8p, less surely as k grows (0.71 to 0.61)
     idx, _ = reading.grown_faces(many, unsure, labels, "none", grow)
     assert idx == [i for i in range(20 - reading.GROWN_MOST, 20) for _ in (0, 1)]
+
+
+def test_unsure_boxes_are_read_again_shrunk_and_grown_about_their_centre() -> None:
+    """A box read as a tile less surely than scale_unsure is read again from its box shrunk and
+    grown about its centre, by each of SCALED_VIEWS; after the tall and grown crops in the plan.
+    Not boxes read best as no tile or as a back, nor tall faces read from their lower part. At
+    most SCALED_MOST boxes, the least sure, in the boxes' order."""
+    labels = ["6p", "8p", "back", "none"]
+    boxes = [(0, 0, 30, 40, 0.9), (40, 0, 70, 40, 0.9), (80, 0, 110, 40, 0.9), (120, 0, 150, 40, 0.9)]
+    probs = [[0.3, 0.6, 0.05, 0.05],  # 8p at 0.6: again (and grown)
+             [0.01, 0.98, 0.0, 0.01],  # sure: no
+             [0.05, 0.05, 0.1, 0.8],  # no tile at 0.8: no (clutter, not asked what it is)
+             [0.05, 0.05, 0.85, 0.05]]  # a back at 0.85: no (a back has no artwork to confuse)
+    st = reading.Settings(scale_unsure=0.9, grow_unsure=0.35)
+    idx, crops = reading.scaled_faces(boxes, probs, labels, "none", st)
+    views = len(reading.SCALED_VIEWS)
+    assert idx == [0] * views
+    for k, f in enumerate(reading.SCALED_VIEWS):
+        assert crops[k] == pytest.approx((15 - 15 * f, 20 - 20 * f, 15 + 15 * f, 20 + 20 * f))
+    assert reading.scaled_faces(boxes, probs, labels, "none", reading.Settings(scale_unsure=None)) == ([], [])
+    assert reading.scaled_faces(boxes, probs, labels, "none", st, skip=[0]) == ([], [])
+    plan = reading.rereads(boxes, probs, labels, "none", st)
+    assert plan.grown == [0, 0] and plan.scaled == idx and plan.crops[2:] == crops
+    many = [(k * 40, 0, k * 40 + 30, 40, 0.9) for k in range(40)]
+    unsure = [[0.1, 0.85 - k / 100, 0.0, 0.0] for k in range(40)]  # less surely as k grows
+    idx, _ = reading.scaled_faces(many, unsure, labels, "none", st)
+    assert sorted(set(idx)) == list(range(40 - reading.SCALED_MOST, 40))
+
+
+def test_the_scaled_readings_are_averaged_with_what_the_others_leave() -> None:
+    """Given that the box is a tile, the scaled crops' readings are averaged with the box's own
+    (counted SCALED_OWN times), after a tall face or a grown box has given it another: a numeral
+    in a hand never seen, 4m read as 5m at 0.6, that reads 4m at both other sizes, is 4m. How
+    surely the box is no tile stays as it read: a view that takes in a neighbour or cuts the
+    face is asked which tile, not whether."""
+    labels = ["4m", "5m", "5z", "none"]
+    probs = [[0.35, 0.6, 0.0, 0.05], [0.02, 0.96, 0.0, 0.02], [0.3, 0.6, 0.0, 0.1]]
+    boxes = [(0, 0, 30, 40, 0.9), (40, 0, 70, 40, 0.9), (80, 0, 110, 40, 0.9)]
+    st = reading.Settings(scale_unsure=0.9, grow_unsure=None, tall_faces=False)
+    plan = reading.rereads(boxes, probs, labels, "none", st)
+    assert plan.scaled == [0, 0, 2, 2]  # the sure 5m is not read again
+    again = [[0.8, 0.15, 0.0, 0.05], [0.7, 0.25, 0.0, 0.05],
+             [0.02, 0.08, 0.0, 0.9], [0.0, 0.1, 0.0, 0.9]]  # box 2's views: mostly a neighbour, no tile
+    out = reading.reread(probs, plan, again, labels, "none")
+    own = reading.SCALED_OWN
+    w = own + 2
+    assert out[0] == pytest.approx([(own * 0.35 + 0.8 + 0.7) / w, (own * 0.6 + 0.15 + 0.25) / w, 0.0, 0.05])
+    assert max(range(4), key=lambda j: out[0][j]) == 0 and out[1] == probs[1]
+    assert out[2][3] == pytest.approx(0.1) and sum(out[2]) == pytest.approx(1.0)
+    assert out[2][1] > out[2][0]  # 5m still, a little surer: the views lean to it, given a tile
 
 
 def test_a_grown_reading_replaces_only_when_far_surer() -> None:

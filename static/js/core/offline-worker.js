@@ -124,7 +124,7 @@ def tenbou_tall(logits, turn_logits, text):
         a = json.loads(text)
         st = reading.Settings(**a["settings"])
         probs, orient = _probs(logits, a, st, turn_logits)
-        return {"crops": reading.rereads(a["boxes"], probs, a["labels"], a["reject_label"], st, orient)[2]}
+        return {"crops": reading.rereads(a["boxes"], probs, a["labels"], a["reject_label"], st, orient).crops}
     return _answer(run)
 
 def tenbou_read(logits, turn_logits, tall_logits, text):
@@ -134,10 +134,10 @@ def tenbou_read(logits, turn_logits, tall_logits, text):
         st = reading.Settings(**a["settings"])
         boxes = a["boxes"]
         probs, orient = _probs(logits, a, st, turn_logits)
-        tall, grown, crops = reading.rereads(boxes, probs, a["labels"], a["reject_label"], st, orient)
-        if crops and tall_logits is not None:
-            again = reading.probabilities(tall_logits.to_py(), len(crops), len(a["labels"]))[0]
-            probs = reading.reread(probs, tall, grown, again, a["labels"], a["reject_label"])
+        plan = reading.rereads(boxes, probs, a["labels"], a["reject_label"], st, orient)
+        if plan.crops and tall_logits is not None:
+            again = reading.probabilities(tall_logits.to_py(), len(plan.crops), len(a["labels"]))[0]
+            probs = reading.reread(probs, plan, again, a["labels"], a["reject_label"])
         turn = reading.Turn.from_json(a["turn"]) if a.get("turn") else None
         return reading.assemble(boxes, probs, orient, a["labels"], a["reject_label"], (a["width"], a["height"]), st,
                                 faint=a.get("faint", 0), sharpness=a.get("sharpness"), turn=turn).to_json()

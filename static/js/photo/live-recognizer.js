@@ -115,7 +115,8 @@ class PhoneReader {
       boxes = boxes.concat(faint);
       const t1 = performance.now();
       const rereadUnsure = st.half_turn_unsure != null;  // which crops, if any, is reading.py's to say
-      const readAgain = !!st.tall_faces || st.grow_unsure != null;  // tall faces, unsure boxes grown: reading.rereads
+      // tall faces, unsure boxes grown, unsure boxes shrunk and grown: reading.rereads
+      const readAgain = !!st.tall_faces || st.grow_unsure != null || st.scale_unsure != null;
       const { logits, sharpness } = await this.nets.call("classify", { frame: det.frame, boxes, keep: rereadUnsure || readAgain });
       const ask = { boxes, labels: info.labels, reject_label: info.reject_label, settings: st };
       // logits are copied to the reader, not handed over, until the last call: each call needs them
