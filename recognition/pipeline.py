@@ -214,7 +214,7 @@ class Recognizer:
         sharpness (n; None from a classifier without that output); crops read
         unsurely read again turned half round (recognition.reading.unsure_crops), tall faces read
         as blank read again from their lower part, and boxes read unsurely from the box grown up
-        and down (recognition.reading.rereads). The crops are
+        and down and at two more sizes (recognition.reading.rereads). The crops are
         cut from `fine` (a finer copy of `pixels`, boxes still in the pixels of `pixels`) when given:
         a tile 20 px wide in `pixels` keeps its pips."""
         if len(boxes) == 0:
@@ -237,7 +237,8 @@ class Recognizer:
     def _read_again(self, pixels: np.ndarray, boxes: np.ndarray, probs: list[list[float]],
                     orient: list[list[float]]) -> list[list[float]]:
         """Tall faces read as blank read again from their lower part, unsure boxes from the box
-        grown across the tiles' row (recognition.reading.rereads)."""
+        grown across the tiles' row and from the box shrunk and grown about its centre
+        (recognition.reading.rereads)."""
         plan = reading.rereads(boxes.tolist(), probs, self.labels, self.reject_label, self.settings, orient)
         if not plan.crops:
             return probs
