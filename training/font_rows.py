@@ -95,10 +95,17 @@ def build(out: str, seed: int = 77, rows: int = 4, hands: bool = False) -> dict:
     return labels
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def suite_command(doc: str | None, seed: int) -> argparse.ArgumentParser:
+    """The command line of a drawn suite (this one, training.pin_rows, training.red_rows): the
+    folder to draw into and the seed."""
+    ap = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("out")
-    ap.add_argument("--seed", type=int, default=77)
+    ap.add_argument("--seed", type=int, default=seed)
+    return ap
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = suite_command(__doc__, 77)
     ap.add_argument("--hands", action="store_true", help="winning hands, not random rows")
     args = ap.parse_args(argv)
     build(args.out, args.seed, hands=args.hands)

@@ -16,7 +16,6 @@ wide in a 1008 px photo. Four pairs of drawings, four rows each.
 """
 from __future__ import annotations
 
-import argparse
 import os
 
 import cv2
@@ -24,7 +23,7 @@ import numpy as np
 
 from training import hard_cases as hc
 from training.artwork import _PIN, _PIN_RED, _SOU, _SOU_RED
-from training.font_rows import FELTS, row_photo
+from training.font_rows import FELTS, row_photo, suite_command
 
 SS = 2  # drawn at twice the face size, then shrunk (antialiasing)
 RED = (195, 35, 40)
@@ -138,10 +137,7 @@ def build(out: str, seed: int = 78, rows: int = 4) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("out")
-    ap.add_argument("--seed", type=int, default=78)
-    args = ap.parse_args(argv)
+    args = suite_command(__doc__, 78).parse_args(argv)
     build(args.out, args.seed)
     return 0
 

@@ -16,13 +16,12 @@ pinzu and souzu of other numbers, sorted as a player keeps them; on felt, tiles 
 """
 from __future__ import annotations
 
-import argparse
 import os
 
 import numpy as np
 
 from training import hard_cases as hc
-from training.font_rows import FELTS, FONTS, NUMERAL_INKS, SUIT_ORDER, row_photo
+from training.font_rows import FELTS, FONTS, NUMERAL_INKS, SUIT_ORDER, row_photo, suite_command
 from training.pin_rows import PIN_INKS, RED, STICK_INKS, pin_face, sou_face
 
 # (font of training.font_rows, pins, sticks of training.pin_rows)
@@ -85,10 +84,7 @@ def build(out: str, seed: int = 80, rows: int = 4) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("out")
-    ap.add_argument("--seed", type=int, default=80)
-    args = ap.parse_args(argv)
+    args = suite_command(__doc__, 80).parse_args(argv)
     build(args.out, args.seed)
     return 0
 
