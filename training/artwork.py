@@ -475,13 +475,15 @@ class ArtworkBank:
             for n in range(2, 10):
                 drawn[f"{n}s"] += [("bars", bar_glyph(n, bars_rng)) for _ in range(6)]
         # each its own generator, drawn last: the other sources' glyphs are the same
-        for source, files, offset in (("hands", MORE_FONT_FILES, 3), ("extra_hands", EXTRA_HAND_FONT_FILES, 4)):
+        for source, files, offset, where in (
+                ("hands", MORE_FONT_FILES, 3, "scripts/system-packages.txt"),
+                ("extra_hands", EXTRA_HAND_FONT_FILES, 4, 'models/README.md, "Eleven more hands again"')):
             if source not in sources:
                 continue
             hands_rng = np.random.default_rng(seed + offset)
             missing = [p for p, _ in files if not os.path.exists(p)]
             if missing:  # a stage trained on fewer hands would differ silently from the recipe
-                raise RuntimeError(f"the {source} source needs {missing}: install the fonts of scripts/system-packages.txt")
+                raise RuntimeError(f"the {source} source needs {missing}: install the fonts of {where}")
             for code in [f"{n}m" for n in range(1, 10)] + ["1z", "2z", "3z", "4z", "6z", "7z"]:
                 drawn[code] += [(source, font_glyph(code, f, hands_rng)) for f in files]
         self.glyphs: dict[str, list[Glyph]] = {
