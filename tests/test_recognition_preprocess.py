@@ -5,12 +5,13 @@ import io
 import struct
 import zlib
 
+import cv2
 import numpy as np
 import pytest
 from PIL import Image
 
 from recognition.image_io import ImageTooLarge, NotAnImage, load_image
-from recognition.preprocess import fit_resize, square_crops, to_nchw
+from recognition.preprocess import fit_resize, shrink_factor, square_crops, to_nchw
 from recognition.reading import out_of_focus
 from web.errors import STATUS
 
@@ -128,6 +129,32 @@ def test_square_crop_of_a_small_box_in_a_big_image_and_at_the_border():
     crops = square_crops(img, np.array([[0, 0, 300, 300], [1990, 1990, 2000, 2000]]), size=32)
     assert crops.shape == (2, 32, 32, 3)
     assert crops[0, 16, 16, 0] == 200
+
+
+@pytest.mark.parametrize("tile", [110.0, 190.0, 333.0, 610.0])
+def test_a_large_tile_is_cut_where_a_small_one_is_and_without_moire(tile):
+    """A tile too large for bilinear alone (a close-up) is averaged f x f first, then resampled: on a
+    smooth picture its crop is the one bilinear alone cuts (the same place, not shifted by the
+    blocks' half pixel), and a fine pattern, which bilinear alone would turn to moire, stays its
+    grey mean."""
+    for s in np.linspace(0.01, 0.499, 200):  # the bilinear step after the blocks neither skips pixels nor enlarges
+        assert 0.5 <= s * shrink_factor(s) <= 1.0
+    side = tile * 1.2
+    yy, xx = np.mgrid[0:1600, 0:1600].astype(np.float32)
+    wave = side / 12  # two waves across the crop: smooth for both filters
+    img = np.stack([128 + 90 * np.sin(xx / wave), 128 + 90 * np.cos(yy / wave * 1.3), 100 + 0 * xx], -1)
+    img[:, 1200:, 2] = np.where((xx[:, 1200:] + yy[:, 1200:]) % 2, 255, 0)  # a checkerboard in blue, right
+    img = img.astype(np.uint8)
+    box = np.array([[300.0, 400.5, 300.0 + tile, 400.5 + tile]], np.float32)
+    crop = square_crops(img, box)[0].astype(np.float32)
+    s = 64 / side
+    m = np.array([[s, 0, 32 - s * (300 + tile / 2)], [0, s, 32 - s * (400.5 + tile / 2)]], np.float32)
+    plain = cv2.warpAffine(img, m, (64, 64), flags=cv2.INTER_LINEAR).astype(np.float32)
+    err = np.abs(crop - plain)[2:-2, 2:-2, :2].mean()
+    moved = np.abs(crop[2:-2, 3:-1, :2] - plain[2:-2, 2:-2, :2]).mean()  # one pixel off, for scale
+    assert err < moved / 4, (err, moved)
+    check = square_crops(img, np.array([[1300.0, 500.0, 1300.0 + tile, 500.0 + tile]], np.float32))[0, 8:-8, 8:-8, 2]
+    assert abs(float(check.mean()) - 127.5) < 4 and check.std() < 12, (check.mean(), check.std())
 
 
 def test_to_nchw_scales_to_unit_range():

@@ -35,13 +35,14 @@ def _exact(hands, settings) -> list[str]:  # type: ignore[no-untyped-def]
 
 
 def test_unfamiliar_numerals_read_at_three_sizes_make_the_hands_right(hands) -> None:  # type: ignore[no-untyped-def]
-    """Read once, six of these sixteen hands are read wrong, mostly for a numeral the fonts draw
+    """Read once, five of these sixteen hands are read wrong, mostly for a numeral the fonts draw
     unlike any set the models learnt (四 read as 五, 二 as 一, 六 as 九, 七 as 五); read again at 0.9
-    and 1.12 times their box, and averaged, the unsure tiles give four of them back, and no hand
-    is lost."""
+    and 1.12 times their box, and averaged, the unsure tiles give two of them back, and no hand
+    is lost. (Six and four until crops of large tiles were averaged by whole blocks, 2026-12-04:
+    one hand is now read right once, and one is lost both ways.)"""
     on = get_recognizer().settings
     assert on.scale_unsure is not None
     once = _exact(hands, dataclasses.replace(on, scale_unsure=None))
     thrice = _exact(hands, on)
     assert set(once) < set(thrice)  # none lost, some gained
-    assert len(thrice) - len(once) >= 3
+    assert len(thrice) - len(once) >= 2

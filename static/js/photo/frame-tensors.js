@@ -103,8 +103,13 @@ function bilinear(img, w, h, x, y, out, o) {
   }
 }
 
+/** shrink_factor (recognition/preprocess.py): the whole factor a crop's region is averaged down by
+ * before a bilinear resample at scale `s` (< 0.5). */
+/** @param {number} s @returns {number} */
+export function shrinkFactor(s) { return Math.max(2, Math.floor(1 / (1.5 * s) + 0.5)); }
+
 /** square_crops: per box a square centred on it, side = context x its longer side, resampled to
- * size x size (regions shrunk below half first by area averaging); float32 NCHW in [0, 1]. */
+ * size x size (regions shrunk below half first by averaging whole blocks); float32 NCHW in [0, 1]. */
 /** @param {Pixels} rgb @param {number} w @param {number} h @param {ArrayLike<number>[]} boxes [x1, y1, x2, y2] each @param {number} [size] @param {number} [context] @returns {Float32Array} */
 export function squareCrops(rgb, w, h, boxes, size = 64, context = 1.2) {
   const n = boxes.length, plane = size * size;
@@ -118,19 +123,20 @@ export function squareCrops(rgb, w, h, boxes, size = 64, context = 1.2) {
     /** @type {Pixels} */
     let src = rgb;
     let sw = w, sh = h, ox = size / 2 - s * cx, oy = size / 2 - s * cy, sx = s, sy = s;
-    if (s < 0.5) {
-      const rx0 = Math.trunc(Math.max(cx - side, 0)), ry0 = Math.trunc(Math.max(cy - side, 0));
-      const rx3 = Math.trunc(Math.min(cx + side, w)), ry3 = Math.trunc(Math.min(cy + side, h));
+    if (s < 0.5) {  // bilinear alone would skip pixels: the region is first averaged f x f
+      const f = shrinkFactor(s);
+      const reach = side / 2 + 3 * f;
+      const rx0 = Math.trunc(Math.max(cx - reach, 0)), ry0 = Math.trunc(Math.max(cy - reach, 0));
+      let rx3 = Math.trunc(Math.min(cx + reach, w)), ry3 = Math.trunc(Math.min(cy + reach, h));
+      rx3 = rx0 + Math.floor((rx3 - rx0) / f) * f; ry3 = ry0 + Math.floor((ry3 - ry0) / f) * f;
       if (rx3 > rx0 && ry3 > ry0) {
         const rw = rx3 - rx0, rh = ry3 - ry0;
         const region = new Uint8Array(rw * rh * 3);
         for (let y = 0; y < rh; y++) region.set(rgb.subarray(((ry0 + y) * w + rx0) * 3, ((ry0 + y) * w + rx3) * 3), y * rw * 3);
-        const k = s * 1.5;
-        const nw = Math.max(1, Math.trunc(rw * k)), nh = Math.max(1, Math.trunc(rh * k));
-        src = resizeArea(region, rw, rh, 3, nw, nh);
-        const kx = nw / rw, ky = nh / rh;
-        sx = s / kx; sy = s / ky; ox = size / 2 - s * (cx - rx0); oy = size / 2 - s * (cy - ry0);
-        sw = nw; sh = nh;
+        sw = rw / f; sh = rh / f;
+        src = resizeArea(region, rw, rh, 3, sw, sh);
+        // pixel X of the shrunk region is centred on pixel rx0 + f X + (f - 1) / 2 of the frame
+        sx = sy = s * f; ox = size / 2 - s * (cx - rx0 - (f - 1) / 2); oy = size / 2 - s * (cy - ry0 - (f - 1) / 2);
       }
     }
     for (let v = 0; v < size; v++) {
