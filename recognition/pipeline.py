@@ -102,13 +102,8 @@ class TurnedFiner:
         self._from: np.ndarray | None = None  # the finer copy `_pixels` was turned from
 
     def _turned(self, fine: np.ndarray) -> np.ndarray:
-        if fine is not self._from:
-            ratio = fine.shape[1] / self.turn.size[0]
-            (a, b, c), (d, e, f) = self.turn.matrix
-            tw, th = self.turn.turned
-            scaled = reading.Turn(self.turn.angle, (fine.shape[1], fine.shape[0]),
-                                  (int(round(tw * ratio)), int(round(th * ratio))), ((a, b, c * ratio), (d, e, f * ratio)))
-            self._pixels, self._from = turned(fine, scaled), fine
+        if fine is not self._from:  # the same turn about the finer copy's middle
+            self._pixels, self._from = turned(fine, reading.turn_frame(self.turn.angle, fine.shape[1], fine.shape[0])), fine
         assert self._pixels is not None
         return self._pixels
 
@@ -267,11 +262,19 @@ class Recognizer:
         turn = reading.straighten(_box_list(found), pixels.shape[1], pixels.shape[0], self.settings)
         if turn is not None:  # a row aslant: the photo turned to level it, read again
             pixels = turned(pixels, turn)
-            finer = TurnedFiner(finer, turn) if isinstance(finer, Finer) else None
+            finer = TurnedFiner(copies, turn) if copies is not None else None
             found, faint = self.detect_all(pixels, finer)
         boxes = np.concatenate([found, faint]) if len(faint) else found
         t2 = time.perf_counter()
         probs, orient, sharp = self.classify_all(pixels, boxes, finer.pixels if finer else None)
+        quarter = reading.quarter_turn(probs.tolist(), orient.tolist(), self.labels, self.reject_label,
+                                       pixels.shape[1], pixels.shape[0], turn, self.settings)
+        if quarter is not None:  # the tiles' tops point left or right: read again turned tops up
+            turn, pixels = quarter[0], turned(pixels, quarter[1])
+            finer = TurnedFiner(copies, turn) if copies is not None else None
+            found, faint = self.detect_all(pixels, finer)
+            boxes = np.concatenate([found, faint]) if len(faint) else found
+            probs, orient, sharp = self.classify_all(pixels, boxes, finer.pixels if finer else None)
         t3 = time.perf_counter()
         result = self.assemble(image, boxes, probs, orient, len(faint), sharp, turn)
         t4 = time.perf_counter()

@@ -129,6 +129,10 @@ class Settings:
     # is a speck (a fleck of granite that a pass at a finer scale boxed), not a tile (scales.specks); None: off
     speck: float | None = 0.6
     speck_sure: float = 0.9
+    # a photo whose tiles' tops point left or right (a hand photographed from a seat beside it)
+    # is read again turned a quarter, tops up, when at least this share of its faces point that
+    # way (quarter_turn; a table's tiles, every way, point so 0.55-0.72); None: off
+    quarter_turn: float | None = 0.7
 
     def to_json(self) -> dict[str, Any]:
         return {k: getattr(self, k) for k in self.__dataclass_fields__}
@@ -548,14 +552,18 @@ class Turn:
 
 def turn_frame(angle: float, width: int, height: int) -> Turn:
     """The Turn that levels a row found `angle` degrees aslant (scales.row_tilt) in a frame of
-    width x height."""
+    width x height, or turns a frame a whole number of quarters (quarter_turn): about the frame's
+    middle pixel, so that a quarter turn moves whole pixels and blurs none."""
     r = math.radians(angle)
     cos, sin = math.cos(r), math.sin(r)
+    if abs(angle / 90.0 - round(angle / 90.0)) < 1e-9:  # cos(90 degrees) is 6e-17, not 0
+        cos, sin = float(round(cos)), float(round(sin))
     w, h = int(width), int(height)
     tw, th = int(math.ceil(h * abs(sin) + w * abs(cos))), int(math.ceil(h * abs(cos) + w * abs(sin)))
-    cx, cy = w / 2, h / 2
-    matrix = ((cos, sin, (1 - cos) * cx - sin * cy + tw / 2 - cx),
-              (-sin, cos, sin * cx + (1 - cos) * cy + th / 2 - cy))
+    cx, cy = (w - 1) / 2, (h - 1) / 2  # pixel centres, as warpAffine counts them
+    tx, ty = (tw - 1) / 2, (th - 1) / 2
+    matrix = ((cos, sin, tx - cos * cx - sin * cy),
+              (-sin, cos, ty + sin * cx - cos * cy))
     return Turn(float(angle), (w, h), (tw, th), matrix)
 
 
@@ -571,6 +579,48 @@ def straighten(boxes: Sequence[Sequence[float]], width: int, height: int, settin
     if tilt is None or abs(tilt) < settings.straighten:
         return None
     return turn_frame(tilt, width, height)
+
+
+QUARTER_FACES = 3.0  # a frame of fewer faces than about this is not judged turned (quarter_turn)
+
+
+def quarter_turn(probs: Sequence[Sequence[float]], orient: Sequence[Sequence[float]], labels: Sequence[str],
+                 reject_label: str, width: int, height: int, turn: Turn | None = None,
+                 settings: Settings = Settings()) -> tuple[Turn, Turn] | None:
+    """How to read a frame again, tops up, when its tiles lie turned a quarter (a hand
+    photographed from a seat beside it: the row runs down the photo, every top pointing left or
+    right), or None. Judged on the boxes read as a face, each counted by how surely it is a tile:
+    at least Settings.quarter_turn of their orientation share must point left or right, and the
+    frame is turned the way more of it points.
+    The detector and the classifier learned hands mostly upright: turned a quarter, rows of pinzu
+    in other drawings read exactly fell from 34 to 16 and 19 of 48 (models/README.md, "Hands seen
+    from a seat beside them").
+
+    The frame read is width x height, the photo as taken turned by `turn` (straighten), if it
+    was. The answer: the Turn of the photo as taken (for assemble), and the quarter turn of the
+    frame read that gives the same picture. None too once a frame was read turned a quarter."""
+    if settings.quarter_turn is None or not probs or (turn is not None and abs(turn.angle) > 45.0):
+        return None
+    reject = list(labels).index(reject_label) if reject_label in labels else -1
+    not_faces = set(_blank_classes(labels, reject_label) + [k for k, c in enumerate(labels) if c == "back"])
+    votes = [0.0] * 4
+    for p, o in zip(probs, orient):
+        top = max(range(len(p)), key=lambda k: (p[k], -k))
+        if top in not_faces:
+            continue
+        w = 1.0 - (float(p[reject]) if reject >= 0 else 0.0)
+        for j in range(4):
+            votes[j] += w * float(o[j])
+    total = sum(votes)
+    if total < QUARTER_FACES:
+        return None
+    if votes[1] + votes[3] < settings.quarter_turn * total:
+        return None
+    side = 1 if votes[1] >= votes[3] else 3  # pinzu read turned a quarter point either way: half round is read as well
+    # tops pointing right: turned a quarter anticlockwise (OpenCV's positive angle) they point up
+    quarter = 90.0 if side == 1 else -90.0
+    w0, h0 = turn.size if turn is not None else (int(width), int(height))
+    return turn_frame((turn.angle if turn else 0.0) + quarter, w0, h0), turn_frame(quarter, width, height)
 
 
 # -- the light's colour ----------------------------------------------------------------------------
@@ -1150,4 +1200,4 @@ def assemble(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]],
 __all__ = ["Detection", "Layout", "Reading", "Settings", "assemble", "decode", "detect_boxes", "drop_duplicates", "out_of_focus",
            "faint_boxes", "layout", "merge_detections", "nms", "probabilities", "read_hand", "reread_half_turned", "reread_tall_faces",
            "rereads", "reread", "reread_grown", "grown_faces", "rescan_sides", "colour_cast", "cast_table", "thumb_size",
-           "straighten", "Turn", "turn_frame", "softmax", "tall_faces", "unsure_crops"]
+           "straighten", "Turn", "turn_frame", "quarter_turn", "softmax", "tall_faces", "unsure_crops"]

@@ -95,7 +95,10 @@ def test_hard_case_suite_tile_f1_floor() -> None:
     on the corrected labels (ming_row, standing_apart and haku_apart_stone read exactly, far_row's
     9p and 1s no longer shown); 0.985 with stage 2h, taught fourteen more hands (standing_tall's
     1z read as haku too); 0.990 with tall faces read unsurely as a tile read from their lower part
-    too, never grown taller (standing_tall's 1z right again); the floor keeps the gain."""
+    too, never grown taller (standing_tall's 1z right again); 0.988 with three hands seen from other
+    seats (across_row read exactly; side_seat_row a 4s too many, far_honours_side a 6z and a 7z
+    missing), 0.992 with a photo whose tiles' tops point left or right read again turned tops up
+    (Settings.quarter_turn: both read exactly); the floor keeps the gain."""
     tp = n_pred = n_true = 0
     for name, lab in LABELS.items():
         faces, _ = read(name)

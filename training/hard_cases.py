@@ -29,7 +29,10 @@ checks each case. The cases (issue 19):
 - print_line: one line of large digits on a score sheet, no tile (a row of boxes read unsurely,
   as a hand of an unfamiliar set is, but half read as no tile);
 - aslant_row: a hand lying in a row photographed with the phone turned 30 degrees to it (the
-  detector learned tiles level or upright, within a few degrees).
+  detector learned tiles level or upright, within a few degrees);
+- across_row, side_seat_row, far_honours_side: hands as a player at another seat photographs
+  them: upside down from across the table (6p against 9p, manzu numerals the other way up), and
+  turned a quarter from a seat beside it, the row running down the photo (near, and far honours).
 
 Not the training renderer (training.render): the tiles here are drawn as flat quads warped in
 perspective with their own faces, bodies, tables and clutter, so the suite is not the training
@@ -471,6 +474,38 @@ def aslant_row(rng: np.random.Generator) -> tuple[np.ndarray, list[str]]:
     return cv2.warpAffine(big, m, (W, H), flags=cv2.INTER_LINEAR), codes
 
 
+def _seen_from(img: np.ndarray, turns: int) -> np.ndarray:
+    """`img` turned `turns` quarters anticlockwise, as a player at another seat photographs the
+    hand: half round from across the table, a quarter from a seat beside it."""
+    return np.ascontiguousarray(np.rot90(img, turns))
+
+
+def across_row(rng: np.random.Generator) -> tuple[np.ndarray, list[str]]:
+    """A winning hand laid face up, photographed by the player across the table: every tile
+    upside down (6p and 9p, 6s and 9s, manzu numerals read the other way up)."""
+    img = table(rng, (35, 95, 60))
+    codes = ["2m", "3m", "4m", "6p", "6p", "7p", "8p", "9p", "6s", "7s", "8s", "9m", "9m", "9m"]
+    _row(img, codes, 95, 320, 56, 56 * 1.33, (220, 150, 30))
+    return _seen_from(img, 2), codes
+
+
+def side_seat_row(rng: np.random.Generator) -> tuple[np.ndarray, list[str]]:
+    """A winning hand laid face up, photographed from a seat beside it: the row runs down the
+    photo and every tile's top points left."""
+    img = table(rng, (30, 60, 120), size=(H, W))
+    codes = ["1m", "1m", "1m", "5m", "6m", "7m", "2p", "3p", "4p", "4s", "5s", "6s", "3z", "3z"]
+    _row(img, codes, 20, 180, 50, 50 * 1.33, (200, 140, 40))
+    return _seen_from(img, 1), codes
+
+
+def far_honours_side(rng: np.random.Generator) -> tuple[np.ndarray, list[str]]:
+    """far_honours_photo seen from the other seat beside it: the twelve far honours turned a
+    quarter, tops pointing right, their rows now columns (at 512 px the detector sees the block
+    as one blob)."""
+    img, codes = far_honours_photo(rng)
+    return _seen_from(img, 3), codes
+
+
 CASES = {
     "standing_low": ("standing", standing_low),
     "far_row": ("far_row", far_row),
@@ -492,6 +527,9 @@ CASES = {
     "sans_row": ("hand_row", sans_row),
     "aslant_row": ("hand_row", aslant_row),
     "haku_apart_stone": ("scattered", haku_apart_stone),
+    "across_row": ("hand_row", across_row),
+    "side_seat_row": ("hand_row", side_seat_row),
+    "far_honours_side": ("far_block", far_honours_side),
     # new cases go last: each case's seed is its place here
 }
 

@@ -25,7 +25,9 @@
 //       those of the unsure boxes' crops turned half round, tall_logits those of the `tall` crops; sharpness,
 //       the classifier's second output per box (whether the frame looks out of focus: the answer's notes);
 //       turn, straighten's answer when the boxes are those of the frame turned by it (width x height, the
-//       turned canvas): the answer's boxes are taken back to the frame
+//       turned canvas): the answer's boxes are taken back to the frame. Or, when the tiles' tops point
+//       left or right (recognition.reading.quarter_turn), {quarter: {turn, step}}: read the frame again
+//       turned by `step` (a quarter), then `read` its boxes with `turn` (the photo as taken to that frame)
 //   timings {}                     how the start went: {marks: {step: ms}, snapshot, stored}
 // After its first start it keeps a memory snapshot, restored on the next starts (see below).
 // Served from /offline-worker.js with a policy that lets Pyodide compile WebAssembly.
@@ -139,6 +141,9 @@ def tenbou_read(logits, turn_logits, tall_logits, text):
             again = reading.probabilities(tall_logits.to_py(), len(plan.crops), len(a["labels"]))[0]
             probs = reading.reread(probs, plan, again, a["labels"], a["reject_label"])
         turn = reading.Turn.from_json(a["turn"]) if a.get("turn") else None
+        quarter = reading.quarter_turn(probs, orient, a["labels"], a["reject_label"], a["width"], a["height"], turn, st)
+        if quarter is not None:
+            return {"quarter": {"turn": quarter[0].to_json(), "step": quarter[1].to_json()}}
         return reading.assemble(boxes, probs, orient, a["labels"], a["reject_label"], (a["width"], a["height"]), st,
                                 faint=a.get("faint", 0), sharpness=a.get("sharpness"), turn=turn).to_json()
     return _answer(run)

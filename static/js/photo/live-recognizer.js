@@ -77,6 +77,38 @@ class PhoneReader {
     return { boxes, faint };
   }
 
+  /** Classify the `boxes` of a detected frame `det` (the last `faint` of them faint peaks), read
+   * again the crops reading.py asks for, and read the hand: the `read` answer (the frame turned by
+   * `turn` before it was detected, if it was). */
+  async classifyRead(det, boxes, faint, turn) {
+    const { info } = this;
+    const st = info.settings;
+    const { width, height } = det;
+    const rereadUnsure = st.half_turn_unsure != null;  // which crops, if any, is reading.py's to say
+    // tall faces, unsure boxes grown, unsure boxes shrunk and grown: reading.rereads
+    const readAgain = !!st.tall_faces || st.grow_unsure != null || st.scale_unsure != null;
+    // the frame kept after its last crops: reading.py may have it read again turned a quarter
+    const keepLast = st.quarter_turn != null;
+    const { logits, sharpness } = await this.nets.call("classify", { frame: det.frame, boxes, keep: rereadUnsure || readAgain || keepLast });
+    const ask = { boxes, labels: info.labels, reject_label: info.reject_label, settings: st };
+    // logits are copied to the reader, not handed over, until the last call: each call needs them
+    let turnLogits = null;
+    if (rereadUnsure) {  // the crops read unsurely, read again turned half round
+      const { idx } = await this.reader.call("unsure", { ...ask, logits });
+      turnLogits = idx.length ? (await this.nets.call("classify", {
+        frame: det.frame, boxes: idx.map((i) => boxes[i]), turned: true, keep: readAgain || keepLast })).logits : null;
+    }
+    let tallLogits = null;
+    if (readAgain) {
+      const { crops } = await this.reader.call("tall", { ...ask, logits, turn_logits: turnLogits });
+      // none to read again: the kept frame is let go when later frames come (the worker keeps three)
+      tallLogits = crops.length ? (await this.nets.call("classify", { frame: det.frame, boxes: crops, tta: false, keep: keepLast })).logits : null;
+    }
+    const transfer = [logits, turnLogits, tallLogits].filter((l) => l).map((l) => l.buffer);
+    return this.reader.call("read", { ...ask, logits, turn_logits: turnLogits, tall_logits: tallLogits,
+      width, height, faint, sharpness: sharpness ? Array.from(sharpness) : null, turn }, transfer);
+  }
+
   /** Read an ImageBitmap (transferred to the worker) or raw RGBA pixels {pixels, width, height}:
    * the networks run in recognize-worker.js, recognition/reading.py decides what they saw, and
    * which extra passes to run (the frame's colours corrected for the light, another detector
@@ -111,35 +143,21 @@ class PhoneReader {
         det = await this.nets.call("detect", { frame: turned.frame });
         ({ boxes, faint } = await this.detectAll(det));
       }
-      const { width, height } = det;
-      boxes = boxes.concat(faint);
       const t1 = performance.now();
-      const rereadUnsure = st.half_turn_unsure != null;  // which crops, if any, is reading.py's to say
-      // tall faces, unsure boxes grown, unsure boxes shrunk and grown: reading.rereads
-      const readAgain = !!st.tall_faces || st.grow_unsure != null || st.scale_unsure != null;
-      const { logits, sharpness } = await this.nets.call("classify", { frame: det.frame, boxes, keep: rereadUnsure || readAgain });
-      const ask = { boxes, labels: info.labels, reject_label: info.reject_label, settings: st };
-      // logits are copied to the reader, not handed over, until the last call: each call needs them
-      let turnLogits = null;
-      if (rereadUnsure) {  // the crops read unsurely, read again turned half round
-        const { idx } = await this.reader.call("unsure", { ...ask, logits });
-        turnLogits = idx.length ? (await this.nets.call("classify", {
-          frame: det.frame, boxes: idx.map((i) => boxes[i]), turned: true, keep: readAgain })).logits : null;
+      let result = await this.classifyRead(det, boxes.concat(faint), faint.length, turn);
+      if (result.quarter) {
+        // the tiles' tops point left or right (a hand seen from a seat beside it): the frame turned
+        // tops up and read again (whether, and which way, is reading.py's)
+        const { step } = result.quarter;
+        const turned = await this.nets.call("turn", { frame: det.frame, matrix: step.matrix, width: step.turned[0], height: step.turned[1] });
+        det = await this.nets.call("detect", { frame: turned.frame });
+        ({ boxes, faint } = await this.detectAll(det));
+        result = await this.classifyRead(det, boxes.concat(faint), faint.length, result.quarter.turn);
       }
-      let tallLogits = null;
-      if (readAgain) {
-        const { crops } = await this.reader.call("tall", { ...ask, logits, turn_logits: turnLogits });
-        // none to read again: the kept frame is let go when later frames come (the worker keeps three)
-        tallLogits = crops.length ? (await this.nets.call("classify", { frame: det.frame, boxes: crops, tta: false })).logits : null;
-      }
-      const t2 = performance.now();
-      const transfer = [logits, turnLogits, tallLogits].filter((l) => l).map((l) => l.buffer);
-      const result = await this.reader.call("read", { ...ask, logits, turn_logits: turnLogits, tall_logits: tallLogits,
-        width, height, faint: faint.length, sharpness: sharpness ? Array.from(sharpness) : null, turn }, transfer);
       const t3 = performance.now();
       const r = (v) => Math.round(v * 10) / 10;
       result.image_size = taken;
-      result.timing_ms = { detect: r(t1 - t0), classify: r(t2 - t1), postprocess: r(t3 - t2), total: r(t3 - t0) };
+      result.timing_ms = { detect: r(t1 - t0), classify: r(t3 - t1), total: r(t3 - t0) };
       this.times = [...this.times.slice(-4), t3 - t0];
       return result;
     } finally {
