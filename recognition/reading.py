@@ -131,8 +131,10 @@ class Settings:
     speck_sure: float = 0.9
     # a photo whose tiles' tops point left or right (a hand photographed from a seat beside it)
     # is read again turned a quarter, tops up, when at least this share of its faces point that
-    # way (quarter_turn; a table's tiles, every way, point so 0.55-0.72); None: off
-    quarter_turn: float | None = 0.7
+    # way (quarter_turn: drawn hands and rows turned a quarter, 0.89 and more; upright, 0.05 or
+    # less; 35 of the 766 real photos, trays, mats and hands taken sideways, 0.8 or more, and two
+    # more from 0.7); None: off
+    quarter_turn: float | None = 0.8
 
     def to_json(self) -> dict[str, Any]:
         return {k: getattr(self, k) for k in self.__dataclass_fields__}

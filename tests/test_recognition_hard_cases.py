@@ -98,7 +98,8 @@ def test_hard_case_suite_tile_f1_floor() -> None:
     too, never grown taller (standing_tall's 1z right again); 0.988 with three hands seen from other
     seats (across_row read exactly; side_seat_row a 4s too many, far_honours_side a 6z and a 7z
     missing), 0.992 with a photo whose tiles' tops point left or right read again turned tops up
-    (Settings.quarter_turn: both read exactly); the floor keeps the gain."""
+    (Settings.quarter_turn: both read exactly), and with a twenty-fourth, such a hand seen sitting,
+    in perspective (side_seat_far, read exactly); the floor keeps the gain."""
     tp = n_pred = n_true = 0
     for name, lab in LABELS.items():
         faces, _ = read(name)

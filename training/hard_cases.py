@@ -32,7 +32,8 @@ checks each case. The cases (issue 19):
   detector learned tiles level or upright, within a few degrees);
 - across_row, side_seat_row, far_honours_side: hands as a player at another seat photographs
   them: upside down from across the table (6p against 9p, manzu numerals the other way up), and
-  turned a quarter from a seat beside it, the row running down the photo (near, and far honours).
+  turned a quarter from a seat beside it, the row running down the photo (near, and far honours);
+  side_seat_far: such a hand seen sitting, the row running away from the camera in perspective.
 
 Not the training renderer (training.render): the tiles here are drawn as flat quads warped in
 perspective with their own faces, bodies, tables and clutter, so the suite is not the training
@@ -506,6 +507,22 @@ def far_honours_side(rng: np.random.Generator) -> tuple[np.ndarray, list[str]]:
     return _seen_from(img, 3), codes
 
 
+def side_seat_far(rng: np.random.Generator) -> tuple[np.ndarray, list[str]]:
+    """A hand photographed from the other seat beside it, sitting: tops pointing right, the row
+    running away from the camera, its far tiles smaller and shorter (the far end 16% narrower on
+    each side and 10% lower)."""
+    img = table(rng, (40, 90, 120), size=(H, W))
+    codes = ["2m", "3m", "4m", "6p", "7p", "8p", "9p", "9p", "9p", "1s", "2s", "3s", "7z", "7z"]
+    _row(img, codes, 20, 300, 50, 50 * 1.33, (220, 150, 30))
+    img = _seen_from(img, 3)
+    h, w = img.shape[:2]
+    near = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    far = np.float32([[w * 0.16, h * 0.1], [w * 0.84, h * 0.1], [w, h], [0, h]])
+    fill = tuple(int(v) for v in np.median(img.reshape(-1, 3), 0))
+    return cv2.warpPerspective(img, cv2.getPerspectiveTransform(near, far), (w, h), flags=cv2.INTER_AREA,
+                               borderMode=cv2.BORDER_CONSTANT, borderValue=fill), codes
+
+
 CASES = {
     "standing_low": ("standing", standing_low),
     "far_row": ("far_row", far_row),
@@ -530,6 +547,7 @@ CASES = {
     "across_row": ("hand_row", across_row),
     "side_seat_row": ("hand_row", side_seat_row),
     "far_honours_side": ("far_block", far_honours_side),
+    "side_seat_far": ("hand_row", side_seat_far),
     # new cases go last: each case's seed is its place here
 }
 
