@@ -70,6 +70,11 @@ class Settings:
     # in the real photos, 38 are read under a warm lamp with the whole cast taken off, 32 with all
     # but the spread (models/README.md, "The whole cast taken off")
     cast_whole: bool = True
+    # a photo whose faces (the brightest quarter of their middles, as colour_cast judges them) are
+    # darker than this (luma, 0-255) is brightened for them to FACE_LUMA, at most DIM_MOST times,
+    # and read again: a dim room's red fives lose their red and the hard cases their tiles (faces
+    # of the real photos as taken: 158 and brighter); None: off
+    dim_faces: float | None = 120.0
     cast_thumb: int = 256
     merge_fragments: bool = True  # parts of one tile's face (blank top, pip groups) are not tiles
     snap_rows: bool = True  # a box in a row of tiles lower than its neighbours is grown to the row's height
@@ -647,7 +652,9 @@ CAST_MOST = math.log(2.5)  # a channel's gain beyond this is no light's: a photo
 # reading, and would cost a second reading of the photo (a dev hand row 4.7% off was read twice);
 # 10% left the dim condition's mild warm cast uncorrected (validation dimmed 0.980 -> 0.974)
 CAST_LEAST = 0.05
-CAST_PLAUSIBLE = ((0.5, 2.0), (0.4, 2.0))  # a box whose bright part's r/g or b/g lies outside is no face
+CAST_PLAUSIBLE = ((0.5, 2.0), (0.4, 2.0))
+FACE_LUMA = 200.0  # faces too dark (Settings.dim_faces) are brightened to this (the real photos' median: 214)
+DIM_MOST = 2.5  # at most this many times  # a box whose bright part's r/g or b/g lies outside is no face
 
 
 def thumb_size(width: int, height: int, settings: Settings = Settings()) -> tuple[int, int]:
@@ -693,15 +700,16 @@ def _face_tint(thumb: Sequence[int], tw: int, th: int, box: Sequence[float], sx:
 
 def colour_cast(thumb: Sequence[int], tw: int, th: int, boxes: Sequence[Sequence[float]], width: int, height: int,
                 settings: Settings = Settings()) -> tuple[float, float, float] | None:
-    """The gains (red, green, blue; green 1) that take the light's colour off a photo, judged on
-    its tiles' faces (Settings.colour_cast), or None to read it as it is. `thumb`: the photo's
+    """The gains (red, green, blue; green 1 but in a dim room) that take the light's colour off a
+    photo, judged on its tiles' faces (Settings.colour_cast), or None to read it as it is. `thumb`: the photo's
     pixels shrunk to tw x th (thumb_size), flat RGB; `boxes`: the first detector pass's, in the
     pixels of the width x height photo. Each of the best CAST_BOXES boxes gives the colour of the
     brightest part of its middle (a face's ivory, not its ink); the brighter half of them (faces
     are brighter than the coloured backs of face-down tiles) give the photo's by their median.
     When its gap to FACE_CHROMA, less Settings.colour_cast (the spread of photos as taken), is
     CAST_LEAST or more, the gains take off that gap (Settings.cast_whole), or that gap less the
-    spread; a gap wider than CAST_MOST is no light's colour, and nothing is taken off.
+    spread; a gap wider than CAST_MOST is no light's colour, and nothing is taken off. Faces
+    darker than Settings.dim_faces are brightened too, all three gains alike (a dim room).
     A lamp's warm light (validation photos under it: read exactly 0.79 -> 0.52) turns ivory to
     orange, which the networks learned little of."""
     if settings.colour_cast is None or tw < 1 or th < 1 or len(thumb) < 3 * tw * th:
@@ -716,13 +724,17 @@ def colour_cast(thumb: Sequence[int], tw: int, th: int, boxes: Sequence[Sequence
     logs = [math.log(FACE_CHROMA[0] / median(t[0] for t in faces)), math.log(FACE_CHROMA[1] / median(t[1] for t in faces))]
     if max(abs(v) for v in logs) > CAST_MOST:
         return None
+    luma = median(t[2] for t in faces)
+    brighten = 1.0 if settings.dim_faces is None or luma >= settings.dim_faces else min(DIM_MOST, FACE_LUMA / max(luma, 1.0))
     dead = float(settings.colour_cast)
     red, blue = (math.copysign(max(0.0, abs(v) - dead), v) for v in logs)
     if max(abs(red), abs(blue)) < CAST_LEAST:
-        return None
-    if settings.cast_whole:
+        red = blue = 0.0  # no light's colour to take off
+        if brighten == 1.0:
+            return None
+    elif settings.cast_whole:
         red, blue = logs
-    return math.exp(red), 1.0, math.exp(blue)
+    return math.exp(red) * brighten, brighten, math.exp(blue) * brighten
 
 
 def cast_table(gains: Sequence[float]) -> list[int]:
