@@ -136,6 +136,9 @@ class Settings:
     # room: a hand's tiles, its melds and a dora indicator lie together; None: off
     far_apart: float | None = 5.0
     far_sure: float = 0.9
+    # and so is a pair of them lying together so far from the rest (IMG_3108: two cupboard handles
+    # across the kitchen read as 1s and 8p at 0.5); 1: a box on its own only
+    far_few: int = 2
     # a box smaller than this share of the tiles' size, read as a tile less surely than speck_sure,
     # is a speck (a fleck of granite that a pass at a finer scale boxed), not a tile (scales.specks); None: off
     speck: float | None = 0.6
@@ -1178,7 +1181,7 @@ def assemble(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]],
         lone = set(scales.lone(five, idx, backs, settings.lone_back))
         idx = [i for i in idx if i not in lone]
     if idx and settings.far_apart is not None:
-        far = set(scales.far_apart(five, idx, settings.far_apart))
+        far = set(scales.far_apart(five, idx, settings.far_apart, few=settings.far_few))
         idx = [i for i in idx if i not in far or _as_tile(probs[i], reject)[1] >= settings.far_sure]
     dets: list[Detection] = []
     orients: list[list[float]] = []

@@ -812,16 +812,28 @@ def lone(boxes: Sequence[Box], kept: Sequence[int], candidates: Sequence[int], r
     return out
 
 
-def far_apart(boxes: Sequence[Box], kept: Sequence[int], reach: float = 5.0, least: int = 3) -> list[int]:
-    """Of the `kept` boxes, those whose gap to every other kept box is more than `reach` x the
-    kept boxes' `tile_size`, when at least `least` others are kept."""
+def far_apart(boxes: Sequence[Box], kept: Sequence[int], reach: float = 5.0, least: int = 3, few: int = 1) -> list[int]:
+    """Of the `kept` boxes, those in a cluster of at most `few` (boxes linked by gaps of at most
+    `reach` x the kept boxes' `tile_size`) whose gap to every other kept box is more than that,
+    when at least `least` others are kept: one box on its own (few 1), or a pair (few 2)."""
     if len(kept) <= least:
         return []
     size = tile_size([boxes[i] for i in kept])
     if size is None:
         return []
     far = reach * size
-    return [c for c in kept if all(_gap(boxes[c], boxes[k]) > far for k in kept if k != c)]
+    out: list[int] = []
+    for c in kept:
+        cluster, todo = {c}, [c]
+        while todo and len(cluster) <= few:
+            k = todo.pop()
+            for j in kept:
+                if j not in cluster and _gap(boxes[k], boxes[j]) <= far:
+                    cluster.add(j)
+                    todo.append(j)
+        if len(cluster) <= few and len(kept) - len(cluster) >= least:
+            out.append(c)
+    return out
 
 
 def specks(boxes: Sequence[Box], kept: Sequence[int], confidences: Sequence[float], share: float = 0.6,

@@ -490,6 +490,31 @@ def test_a_tile_read_unsurely_far_across_the_photo_is_clutter() -> None:
     assert read(far, 0.8, reading.Settings(far_apart=None)) == sorted(row_only + ["1s"])
 
 
+def test_a_pair_read_unsurely_far_across_the_photo_is_clutter() -> None:
+    """Five tiles standing a tile apart (a scattered scene: no group of touching tiles read surely
+    that would make every unsure pair away from it clutter), and far across the photo two boxes
+    lying together read as 1s at 0.5 (dev IMG_3108's cupboard handles, so read since crops of
+    large tiles are averaged by whole blocks): as a pair (Settings.far_few 2) they are clutter;
+    counted one box at a time (far_few 1), each has the other near it, and both stay. Read
+    surely, they stay."""
+    labels = ["1m", "2m", "3m", "1s", "back", "none"]
+    tiles = [(100 + 90 * k, 200, 140 + 90 * k, 254, 0.9) for k in range(5)]
+    probs = [[0.97 if j == k % 3 else 0.006 for j in range(6)] for k in range(5)]
+    orient = [[1.0, 0.0, 0.0, 0.0]] * 7
+    pair = [(900, 700, 940, 754, 0.9), (944, 700, 984, 754, 0.9)]
+
+    def read(sure, settings=reading.DEFAULT_SETTINGS):
+        p = [(1 - sure) / 5] * 6
+        p[3] = sure
+        out = reading.assemble(tiles + pair, probs + [p, p], orient, labels, "none", (1400, 900), settings)
+        return sorted(t.tile for t in out.tiles)
+
+    row_only = ["1m", "1m", "2m", "2m", "3m"]
+    assert read(0.5) == row_only
+    assert read(0.5, reading.Settings(far_few=1)) == sorted(row_only + ["1s", "1s"])
+    assert read(0.97) == sorted(row_only + ["1s", "1s"])
+
+
 def test_tiles_read_unsurely_are_flagged_for_checking() -> None:
     """One threshold, here, says which tiles the player should check (Detection.unsure,
     hand.UNSURE; the pages only show the flag: photo.js, camera.js): a tile read at 0.78 is

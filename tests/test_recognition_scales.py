@@ -634,6 +634,12 @@ def test_far_apart_takes_the_boxes_far_from_every_other_box() -> None:
     assert scales.far_apart(boxes, [0, 1, 2, 3, 4], reach=1.0) == [3, 4]  # the fourth: 1.4 sizes off
     assert scales.far_apart(boxes, [0, 1, 2, 3, 4], reach=12.0) == []
     assert scales.far_apart(boxes, [0, 1, 4], reach=5.0) == []
+    # a pair lying together that far off: taken as a pair (few 2), not one by one
+    pair = boxes + [(664, 300, 704, 354, 0.9)]
+    assert scales.far_apart(pair, [0, 1, 2, 3, 4, 5], reach=5.0) == []
+    assert scales.far_apart(pair, [0, 1, 2, 3, 4, 5], reach=5.0, few=2) == [4, 5]
+    assert scales.far_apart(pair, [0, 1, 2, 4, 5], reach=5.0, few=2) == [4, 5]  # three others kept
+    assert scales.far_apart(pair, [0, 1, 4, 5], reach=5.0, few=2) == []  # two: not enough to judge by
 
 
 def test_specks_are_boxes_far_smaller_than_the_tiles_read_unsurely() -> None:
