@@ -128,21 +128,27 @@ def test_the_table_and_the_thumbnail() -> None:
     assert reading.thumb_size(100, 40) == (100, 40)  # never enlarged
 
 
+def _under(light: str, name: str, off: dict) -> tuple[Counter, Counter, Counter]:
+    """A hard case under `light` (training.perturb, seed 1): its tiles as labelled, and the face-up
+    tiles the served reader reads, and the reader with the settings `off` changed."""
+    rec = get_recognizer()
+    with open(os.path.join(HARD, name), "rb") as f:
+        data, _ = perturb.apply(light, f.read(), seed=1)
+    with open(os.path.join(HARD, "labels.json")) as f:
+        want = Counter(json.load(f)[name]["tiles"])
+    plain = type(rec)(rec.detector, rec.classifier, dataclasses.replace(rec.settings, **off))
+    return want, *(Counter(t.tile for t in r.recognize(data).tiles if not t.face_down) for r in (rec, plain))
+
+
 @pytest.mark.parametrize("name", ["closeup_two.jpg", "keyboard_hand.jpg", "sans_row.jpg"])
 def test_hard_cases_in_a_dim_room_are_read_when_brightened(name: str) -> None:
     """Three hard cases in a dim room (training.perturb's "dim": a third of the light, a cast,
     sensor noise): their faces brightened (Settings.dim_faces), every tile is right; read as they
     are, tiles are lost or misread. Of the 24 cases so, 6 are gained and 2 lost (standing_low,
     and standing_tall, read wrong as taken too)."""
-    rec = get_recognizer()
-    with open(os.path.join(HARD, name), "rb") as f:
-        data, _ = perturb.apply("dim", f.read(), seed=1)
-    with open(os.path.join(HARD, "labels.json")) as f:
-        want = Counter(json.load(f)[name]["tiles"])
-    faces = lambda r: Counter(t.tile for t in r.tiles if not t.face_down)  # noqa: E731
-    assert faces(rec.recognize(data)) == want
-    plain = type(rec)(rec.detector, rec.classifier, dataclasses.replace(rec.settings, dim_faces=None))
-    assert faces(plain.recognize(data)) != want
+    want, brightened, plain = _under("dim", name, {"dim_faces": None})
+    assert brightened == want
+    assert plain != want
 
 
 @pytest.mark.parametrize("name,needed", [("crops_row.jpg", True), ("pile_blank.jpg", True), ("keyboard_hand.jpg", False)])
@@ -151,15 +157,9 @@ def test_hard_cases_under_a_bulb_are_read_as_in_daylight(name: str, needed: bool
     "tungsten"): read as taken, tiles are lost or misread (crops_row 12/14, pile_blank 8/12,
     keyboard_hand 12/14 and two invented; keyboard_hand read right as taken since the classifier
     trained on the corrected labels); with the light taken off, every tile is right."""
-    rec = get_recognizer()
-    with open(os.path.join(HARD, name), "rb") as f:
-        data, _ = perturb.apply("tungsten", f.read(), seed=1)
-    with open(os.path.join(HARD, "labels.json")) as f:
-        want = Counter(json.load(f)[name]["tiles"])
-    faces = lambda r: Counter(t.tile for t in r.tiles if not t.face_down)  # noqa: E731
-    assert faces(rec.recognize(data)) == want
-    plain = type(rec)(rec.detector, rec.classifier, dataclasses.replace(rec.settings, colour_cast=None))
-    assert (faces(plain.recognize(data)) != want) == needed
+    want, corrected, plain = _under("tungsten", name, {"colour_cast": None})
+    assert corrected == want
+    assert (plain != want) == needed
 
 
 SHARED = os.path.join(os.path.dirname(__file__), "..", "..", "shared", "data")

@@ -17,6 +17,20 @@ from recognition.pipeline import get_recognizer, turned
 HARD = os.path.join(os.path.dirname(__file__), "data", "hard_cases")
 
 
+def _hard_case(name: str):  # type: ignore[no-untyped-def]
+    """A hard case's photo, its tiles as labelled, and the served reader's reading of it, whose
+    tiles must be those and whose hand must be complete."""
+    rec = get_recognizer()
+    with open(os.path.join(HARD, name), "rb") as f:
+        data = f.read()
+    with open(os.path.join(HARD, "labels.json")) as f:
+        want = Counter(json.load(f)[name]["tiles"])
+    got = rec.recognize(data)
+    assert Counter(t.tile for t in got.tiles) == want
+    assert got.proposal is not None and got.proposal.complete
+    return data, want, got
+
+
 def test_a_turn_holds_the_whole_frame_and_takes_boxes_back() -> None:
     turn = reading.turn_frame(30.0, 400, 300)
     (a, b, c), (d, e, f) = turn.matrix
@@ -78,13 +92,7 @@ def test_a_hand_aslant_is_read_exactly_and_its_boxes_lie_on_its_tiles() -> None:
     given back lie along the row as it stands in the photo, 30 degrees aslant, and are those of the
     frame turned: the turned read's boxes, taken back, differ from those read as taken."""
     rec = get_recognizer()
-    with open(os.path.join(HARD, "aslant_row.jpg"), "rb") as f:
-        data = f.read()
-    with open(os.path.join(HARD, "labels.json")) as f:
-        want = Counter(json.load(f)["aslant_row.jpg"]["tiles"])
-    got = rec.recognize(data)
-    assert Counter(t.tile for t in got.tiles) == want
-    assert got.proposal is not None and got.proposal.complete
+    data, want, got = _hard_case("aslant_row.jpg")
     centres = [t.center for t in got.tiles]
     slope = np.polyfit([x for x, _ in centres], [y for _, y in centres], 1)[0]
     assert abs(math.degrees(math.atan(slope)) - (-30)) < 3, slope  # its right end up, as staged
@@ -164,13 +172,7 @@ def test_a_hand_seen_from_a_seat_beside_it_is_read_upright_and_its_boxes_lie_on_
     too many (a 4s); read turned tops up, every tile is right. The boxes given back lie in a
     column, where the tiles are in the photo."""
     rec = get_recognizer()
-    with open(os.path.join(HARD, "side_seat_row.jpg"), "rb") as f:
-        data = f.read()
-    with open(os.path.join(HARD, "labels.json")) as f:
-        want = Counter(json.load(f)["side_seat_row.jpg"]["tiles"])
-    got = rec.recognize(data)
-    assert Counter(t.tile for t in got.tiles) == want
-    assert got.proposal is not None and got.proposal.complete
+    data, want, got = _hard_case("side_seat_row.jpg")
     xs = [t.center[0] for t in got.tiles]
     ys = [t.center[1] for t in got.tiles]
     assert max(xs) - min(xs) < 20 and max(ys) - min(ys) > 500  # a column, as staged
