@@ -64,6 +64,7 @@ class Settings:
     # photo is read again with its colours corrected by the rest (colour_cast, cast_table: a lamp's
     # warm light, a cool daylight); None: off. cast_thumb: the long side of the copy it is judged on
     colour_cast: float | None = 0.07
+    cast_thumb: int = 256
     # a photo judged lit by a colour has all of it taken off, to the faces of the real photos as
     # taken; False: all but colour_cast (the edge of their spread). Under a warm lamp the red
     # fives' red ink has too little contrast left on faces corrected to the edge: of 40 red fives
@@ -73,9 +74,9 @@ class Settings:
     # a photo whose faces (the brightest quarter of their middles, as colour_cast judges them) are
     # darker than this (luma, 0-255) is brightened for them to FACE_LUMA, at most DIM_MOST times,
     # and read again: a dim room's red fives lose their red and the hard cases their tiles (faces
-    # of the real photos as taken: 158 and brighter); None: off
+    # of the real photos as taken: 158 and brighter in 99 of 100; one of 799 is brightened, and
+    # reads the same); None: off
     dim_faces: float | None = 120.0
-    cast_thumb: int = 256
     merge_fragments: bool = True  # parts of one tile's face (blank top, pip groups) are not tiles
     snap_rows: bool = True  # a box in a row of tiles lower than its neighbours is grown to the row's height
     tall_faces: bool = True  # a face far taller than wide, read as blank, is read again from its lower part
@@ -144,8 +145,8 @@ class Settings:
     speck: float | None = 0.6
     speck_sure: float = 0.9
     # a photo whose tiles' tops point left or right (a hand photographed from a seat beside it)
-    # is read again turned a quarter, tops up, when at least this share of its faces point that
-    # way (quarter_turn: drawn hands and rows turned a quarter, 0.89 and more; upright, 0.05 or
+    # is read again turned a quarter, tops up, when at least this share of its faces point left
+    # or right (quarter_turn: drawn hands and rows turned a quarter, 0.89 and more; upright, 0.05 or
     # less; 35 of the 766 real photos, trays, mats and hands taken sideways, 0.8 or more, and two
     # more from 0.7); None: off
     quarter_turn: float | None = 0.8
@@ -632,7 +633,9 @@ def quarter_turn(probs: Sequence[Sequence[float]], orient: Sequence[Sequence[flo
         return None
     if votes[1] + votes[3] < settings.quarter_turn * total:
         return None
-    side = 1 if votes[1] >= votes[3] else 3  # pinzu read turned a quarter point either way: half round is read as well
+    # which way matters little where the tiles look alike either way (pinzu): a hand upside down
+    # reads as well as upright
+    side = 1 if votes[1] >= votes[3] else 3
     # tops pointing right: turned a quarter anticlockwise (OpenCV's positive angle) they point up
     quarter = 90.0 if side == 1 else -90.0
     w0, h0 = turn.size if turn is not None else (int(width), int(height))
@@ -655,9 +658,9 @@ CAST_MOST = math.log(2.5)  # a channel's gain beyond this is no light's: a photo
 # reading, and would cost a second reading of the photo (a dev hand row 4.7% off was read twice);
 # 10% left the dim condition's mild warm cast uncorrected (validation dimmed 0.980 -> 0.974)
 CAST_LEAST = 0.05
-CAST_PLAUSIBLE = ((0.5, 2.0), (0.4, 2.0))
+CAST_PLAUSIBLE = ((0.5, 2.0), (0.4, 2.0))  # a box whose bright part's r/g or b/g lies outside is no face
 FACE_LUMA = 200.0  # faces too dark (Settings.dim_faces) are brightened to this (the real photos' median: 214)
-DIM_MOST = 2.5  # at most this many times  # a box whose bright part's r/g or b/g lies outside is no face
+DIM_MOST = 2.5  # at most this many times
 
 
 def thumb_size(width: int, height: int, settings: Settings = Settings()) -> tuple[int, int]:
