@@ -107,6 +107,10 @@ class Settings:
     # its area, are one tile boxed twice (an upright face boxed whole and by its lower part; a
     # pinzu tile by two groups of pips); None: only the usual overlap makes a duplicate
     same_tile_overlap: float | None = 0.5
+    # a box lying over two tiles already kept for this share of its area, read as one of them, is a
+    # box across the edge between them, not a tile (two 9s side by side in a kan are boxed a third
+    # time across their edge; models/README.md, "A box across two tiles"); None: off
+    straddle: float | None = 0.8
     # a box read as a tile less surely than min_confidence, but at least this surely, that continues
     # a row of tiles (scales.in_rows) stays, its best reading shown as unsure, while the photo holds
     # fewer tiles than a winning hand: a hand out of focus, or drawn in a hand the models never saw,
@@ -243,13 +247,41 @@ def nms(boxes: Sequence[Sequence[float]], scores: Sequence[float], threshold: fl
     return keep
 
 
+def _overlap(a: Sequence[float], b: Sequence[float]) -> tuple[float, float, float, float] | None:
+    """The rectangle where boxes `a` and `b` overlap, or None when they do not."""
+    x1, y1 = max(a[0], b[0]), max(a[1], b[1])
+    x2, y2 = min(a[2], b[2]), min(a[3], b[3])
+    return (x1, y1, x2, y2) if x2 > x1 and y2 > y1 else None
+
+
+def _area(r: Sequence[float] | None) -> float:
+    return 0.0 if r is None else (r[2] - r[0]) * (r[3] - r[1])
+
+
+def straddles(box: Sequence[float], code: str, kept: Sequence[Sequence[float]], kept_codes: Sequence[str],
+              share: float) -> bool:
+    """Whether `box` (read as `code`) lies over two of the `kept` boxes for `share` of its area,
+    together, and is read as one of them: a box across the edge between two tiles."""
+    area = max(_area(box), 1e-6)
+    over = [(_overlap(box, k), c) for k, c in zip(kept, kept_codes)]
+    over = [(r, c) for r, c in over if r is not None]
+    for m in range(len(over)):
+        for n in range(m + 1, len(over)):
+            (ra, ca), (rb, cb) = over[m], over[n]
+            if code in (ca, cb) and (_area(ra) + _area(rb) - _area(_overlap(ra, rb))) / area >= share:
+                return True
+    return False
+
+
 def drop_duplicates(boxes: Sequence[Sequence[float]], scores: Sequence[float], threshold: float = 0.45,
                     contain: float = 0.8, codes: Sequence[str] | None = None,
-                    same_contain: float | None = None) -> list[int]:
+                    same_contain: float | None = None, straddle: float | None = None) -> list[int]:
     """Indices to keep after removing boxes that mostly repeat a better one (a box that sits
     inside another for `contain` of its area, or overlaps it by `threshold`), best first. With
     `codes` (each box's reading) and `same_contain`: two boxes read as the same tile where the
-    smaller lies over the other for `same_contain` of its area are one tile too."""
+    smaller lies over the other for `same_contain` of its area are one tile too. With `codes` and
+    `straddle`: a box lying over two better ones for `straddle` of its area, read as one of them,
+    lies across their edge (`straddles`)."""
     keep: list[int] = []
     # boxes apart (no overlap) repeat nothing, unless a bound of 0 or less makes any pair a repeat
     apart_differ = threshold >= 0 and contain >= 0 and (same_contain is None or same_contain > 0)
@@ -269,6 +301,8 @@ def drop_duplicates(boxes: Sequence[Sequence[float]], scores: Sequence[float], t
                         and ix * iy / min(area, max((a[2] - a[0]) * (a[3] - a[1]), 1e-6)) >= same_contain)):
                 dup = True
                 break
+        if not dup and codes is not None and straddle is not None and len(keep) >= 2:
+            dup = straddles(b, codes[j], [boxes[i] for i in keep], [codes[i] for i in keep], straddle)
         if not dup:
             keep.append(j)
     return keep
@@ -1177,7 +1211,8 @@ def assemble(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]],
     if idx:
         top = [max((k for k in range(len(labels)) if k != reject), key=lambda k: probs[i][k]) for i in idx]
         keep = drop_duplicates([boxes[i][:4] for i in idx], [probs[i][k] * boxes[i][4] for k, i in zip(top, idx)],
-                               codes=[labels[k] for k in top], same_contain=settings.same_tile_overlap)
+                               codes=[labels[k] for k in top], same_contain=settings.same_tile_overlap,
+                               straddle=settings.straddle)
         idx = [idx[k] for k in keep]
     if idx and settings.lone_back is not None and "back" in labels:
         backs = [i for i in idx if _as_tile(probs[i], reject)[0] == labels.index("back")]

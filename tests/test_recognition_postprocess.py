@@ -197,3 +197,20 @@ def test_a_row_that_cannot_be_a_meld_stays_with_the_concealed_tiles():
     assert slots == [] and concealed == [0, 1, 2, 3]
     p = propose(readings, [[0, 1, 2, 3]])
     assert p.melds == () and p.hand == "9p0s16z"
+
+
+def test_a_box_across_the_edge_of_two_like_tiles_is_dropped_and_a_tile_between_them_kept():
+    from recognition import reading
+    left, right = [716.6, 330.3, 767.7, 401.3], [772.8, 328.9, 821.7, 401.7]  # two 9s of a kan, as boxed
+    across = [743.6, 332.1, 793.5, 399.6]  # a third box across their edge, read as 9s less surely
+    boxes, scores = [left, right, across], [0.64, 0.57, 0.30]
+    share = reading.Settings().straddle
+    assert reading.drop_duplicates(boxes, scores, codes=["9s"] * 3, same_contain=0.5, straddle=share) == [0, 1]
+    # off, or read as neither of the two, it stays (a third tile, as the layout may show it)
+    assert sorted(reading.drop_duplicates(boxes, scores, codes=["9s"] * 3, same_contain=0.5)) == [0, 1, 2]
+    assert sorted(reading.drop_duplicates(boxes, scores, codes=["9s", "9s", "8s"], straddle=share)) == [0, 1, 2]
+    # a tile of its own in the gap between two tiles set apart, touching each a little, stays
+    apart = [[600, 330, 650, 400], [700, 330, 750, 400]]
+    between = [645, 330, 705, 400]
+    assert sorted(reading.drop_duplicates(apart + [between], [0.9, 0.9, 0.5], codes=["9s"] * 3,
+                                          straddle=share)) == [0, 1, 2]

@@ -33,7 +33,11 @@ checks each case. The cases (issue 19):
 - across_row, side_seat_row, far_honours_side: hands as a player at another seat photographs
   them: upside down from across the table (6p against 9p, manzu numerals the other way up), and
   turned a quarter from a seat beside it, the row running down the photo (near, and far honours);
-  side_seat_far: such a hand seen sitting, the row running away from the camera in perspective.
+  side_seat_far: such a hand seen sitting, the row running away from the camera in perspective;
+- called_dark_backs: a winning hand with a pon (its called tile sideways) and a concealed kan (two
+  tiles face down) from a set with black backs: two 9s side by side are boxed a third time across
+  their edge; lamp_kan: the same hand under a lamp's reflection, the black backs grey like a
+  blank face.
 
 Not the training renderer (training.render): the tiles here are drawn as flat quads warped in
 perspective with their own faces, bodies, tables and clutter, so the suite is not the training
@@ -523,6 +527,57 @@ def side_seat_far(rng: np.random.Generator) -> tuple[np.ndarray, list[str]]:
                                borderMode=cv2.BORDER_CONSTANT, borderValue=fill), codes
 
 
+def face_down(back: tuple[int, int, int], rng: np.random.Generator) -> np.ndarray:
+    """A tile's back as its face: the back colour, a little grain (FACE_H, FACE_W, 3)."""
+    f = np.empty((FACE_H, FACE_W, 3), np.float32)
+    f[:] = back
+    return np.clip(f + rng.normal(0, 3, f.shape), 0, 255).astype(np.uint8)
+
+
+def _called_hand(img: np.ndarray, rng: np.random.Generator, back: tuple[int, int, int], x: float, y: float,
+                 w: float) -> list[str]:
+    """A winning hand as it lies at the end of a hand: eight tiles in a row, then a pon of 中 with
+    the tile called from across the table laid sideways, then a concealed kan of 9s with its two
+    outer tiles face down. Returns the face-up tiles."""
+    h = w * 1.33
+    closed = ["2m", "3m", "4m", "6p", "7p", "8p", "5s", "5s"]
+    for code in closed:
+        lying_tile(img, face(code), x, y, w, h, back)
+        x += w + 1
+    x += 0.6 * w
+    for k in range(3):
+        if k == 1:  # sideways: its top to the left, lying lower in the row, as long as a tile is high
+            lying_tile(img, np.ascontiguousarray(np.rot90(face("7z"))), x, y + h - w, h, w, back)
+            x += h + 1
+        else:
+            lying_tile(img, face("7z"), x, y, w, h, back)
+            x += w + 1
+    x += 0.6 * w
+    for k in range(4):
+        lying_tile(img, face_down(back, rng) if k in (0, 3) else face("9s"), x, y, w, h, back)
+        x += w + 1
+    return closed + ["7z"] * 3 + ["9s"] * 2
+
+
+def called_dark_backs(rng: np.random.Generator) -> tuple[np.ndarray, list[str]]:
+    """A hand with a pon (one tile sideways) and a concealed kan (two tiles face down) from a set
+    whose backs are black, on green felt: a back is a dark face, not a blank one."""
+    img = table(rng, (35, 95, 60))
+    return img, _called_hand(img, rng, (35, 35, 40), 30.0, 330.0, 50.0)
+
+
+def lamp_kan(rng: np.random.Generator) -> tuple[np.ndarray, list[str]]:
+    """called_dark_backs' hand under a ceiling lamp whose reflection lies over its called tiles: a
+    soft spot of light laid over tiles and felt (at its middle 0.55 of the light is the lamp's), so
+    the glossy black backs of the kan look grey, as a blank face does."""
+    img = table(rng, (35, 95, 60))
+    codes = _called_hand(img, rng, (35, 35, 40), 30.0, 330.0, 50.0)
+    yy, xx = np.mgrid[0:H, 0:W].astype(np.float32)
+    spot = 0.55 * np.exp(-((xx - 700) ** 2 + (yy - 360) ** 2) / (2 * 190.0 ** 2))[..., None]
+    lit = img.astype(np.float32) * (1 - spot) + np.array([250, 248, 240], np.float32) * spot
+    return np.clip(lit, 0, 255).astype(np.uint8), codes
+
+
 CASES = {
     "standing_low": ("standing", standing_low),
     "far_row": ("far_row", far_row),
@@ -548,8 +603,13 @@ CASES = {
     "side_seat_row": ("hand_row", side_seat_row),
     "far_honours_side": ("far_block", far_honours_side),
     "side_seat_far": ("hand_row", side_seat_far),
+    "called_dark_backs": ("hand_row", called_dark_backs),
+    "lamp_kan": ("hand_row", lamp_kan),
     # new cases go last: each case's seed is its place here
 }
+
+
+BACKS = {"called_dark_backs": 2, "lamp_kan": 2}  # face-down tiles per case (none elsewhere)
 
 
 def save_photo(out: str, name: str, img: np.ndarray) -> None:
@@ -573,7 +633,7 @@ def build(out: str = OUT, seed: int = 19) -> dict:
     for k, (name, (kind, make)) in enumerate(CASES.items()):
         img, codes = make(np.random.default_rng(seed * 100 + k))
         save_photo(out, f"{name}.jpg", img)
-        labels[f"{name}.jpg"] = {"kind": kind, "tiles": codes, "back": 0}
+        labels[f"{name}.jpg"] = {"kind": kind, "tiles": codes, "back": BACKS.get(name, 0)}
     save_labels(out, labels)
     return labels
 
