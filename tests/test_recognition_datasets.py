@@ -227,3 +227,19 @@ def test_light_conditions_tint_the_photo_and_move_nothing(name, order):
     first, _, last = ({"r": r, "g": g, "b": b}[c] for c in order)
     assert first > g > last  # warm: red over green over blue; cool the other way
     assert np.allclose(back(np.array([[10.0, 20.0]])), [[10.0, 20.0]])
+
+
+def test_a_shadow_darkens_part_of_the_photo_and_moves_nothing():
+    from training import perturb
+
+    img = np.full((200, 300, 3), 210, np.uint8)  # an evenly lit photo
+    ok, buf = cv2.imencode(".png", img)
+    for seed in range(6):
+        new, back = perturb.apply("shadow", buf.tobytes(), seed=seed)
+        out = cv2.imdecode(np.frombuffer(new, np.uint8), cv2.IMREAD_GRAYSCALE).astype(np.float32)
+        dark = out < 210 * 0.5
+        # a third to about half of the photo lies in the shadow, lit a third as brightly; the rest as it was
+        assert 0.2 < dark.mean() < 0.6, seed
+        assert abs(float(out[dark].min()) - 210 * 0.33) < 6
+        assert float(out.max()) >= 205
+        assert np.allclose(back(np.array([[10.0, 20.0]])), [[10.0, 20.0]])

@@ -1,8 +1,8 @@
 """Conditions a phone photo is taken in, applied to a labelled photo for evaluation: dim light,
-blur, glare, a tilted camera (perspective), very small or very large photos, tiles three or
+blur, glare, a shadow over part of the tiles, a tilted camera (perspective), very small or very large photos, tiles three or
 four times farther from the same camera, and the phone turned to the tiles.
 
-    python -m training.evaluate DIR... --split val --perturb dim,blur,glare,tilt45,1mp,12mp,far3,far4,turn20,turn35
+    python -m training.evaluate DIR... --split val --perturb dim,blur,glare,shadow,tilt45,1mp,12mp,far3,far4,turn20,turn35
 
 Each condition turns the photo's bytes into new bytes and gives the map that takes a point of the
 new photo back to the labelled one, so predictions are judged against the original labels.
@@ -55,6 +55,22 @@ def glare(img: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, PointM
     r = 0.25 * max(h, w)
     spot = np.exp(-(((xx - cx) ** 2 + (yy - cy) ** 2) / (2 * r * r)))[..., None]
     out = img.astype(np.float32) * (1 - 0.6 * spot) + 255 * 0.6 * spot
+    return np.clip(out, 0, 255).astype(np.uint8), _identity
+
+
+def shadow(img: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, PointMap]:
+    """The phone's and the player's shadow across the tiles, as under a ceiling lamp: the photo beyond a
+    soft line crossing it at a random angle, a third to a half of it, lit a third as brightly."""
+    h, w = img.shape[:2]
+    angle = rng.uniform(0, 2 * np.pi)
+    nx, ny = np.cos(angle), np.sin(angle)
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    d = (xx - w / 2) * nx + (yy - h / 2) * ny  # distance along the line's normal, from the middle
+    reach = 0.5 * (abs(nx) * w + abs(ny) * h)
+    edge = rng.uniform(0.0, 0.3) * reach  # the shadow covers a third to a half of the photo
+    soft = 0.03 * max(h, w)
+    inside = 1 / (1 + np.exp(-(d - edge) / soft))
+    out = img.astype(np.float32) * (1 - 0.67 * inside[..., None])
     return np.clip(out, 0, 255).astype(np.uint8), _identity
 
 
@@ -133,7 +149,7 @@ def _lit(gains: tuple[float, float, float], what: str) -> Callable[[np.ndarray, 
 
 
 CONDITIONS: dict[str, Callable[[np.ndarray, np.random.Generator], tuple[np.ndarray, PointMap]]] = {
-    "dim": dim, "blur": blur, "glare": glare, "tilt45": tilt45, "1mp": _resize_to(1.0), "12mp": _resize_to(12.0),
+    "dim": dim, "blur": blur, "glare": glare, "shadow": shadow, "tilt45": tilt45, "1mp": _resize_to(1.0), "12mp": _resize_to(12.0),
     "far3": _farther(3), "far4": _farther(4), "turn10": _turned(10), "turn20": _turned(20), "turn35": _turned(35),
     "warm": _lit((1.0, 0.86, 0.64), "A warm lamp the camera left some of its colour to"),
     "tungsten": _lit((1.0, 0.72, 0.42), "A bulb's orange light the camera kept"),

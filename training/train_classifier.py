@@ -93,6 +93,35 @@ def defocus(x: torch.Tensor, g: torch.Generator, p: float, max_sigma: float,
     return out
 
 
+def veil(x: torch.Tensor, g: torch.Generator, p: float) -> torch.Tensor:
+    """On a share `p` of the crops: a lamp reflected on glossy tiles, or a smudged lens, lays light
+    over them. Each picked crop becomes x (1 - a) + a w: its darks lift towards the lamp's white w
+    (each channel 0.92 to 1), so ink turns grey and a dark back pale, while the face stays light. The
+    veil a is 0.15 to 0.65; on half the crops it fades across the crop in a random direction (the
+    edge of the reflection), to as little as none. training.perturb's glare is such a veil over a
+    quarter of a photo (models/README.md, "Tiles under a lamp's reflection")."""
+    if p <= 0:
+        return x
+    n = x.shape[0]
+    pick = torch.rand(n, generator=g) < p
+    if not pick.any():
+        return x
+    y = x[pick]
+    k, _, h, w = y.shape
+    a = 0.15 + 0.5 * torch.rand(k, 1, 1, 1, generator=g)
+    angle = 2 * np.pi * torch.rand(k, generator=g)
+    fade = (torch.rand(k, generator=g) < 0.5).float() * torch.rand(k, generator=g)
+    white = 1 - 0.08 * torch.rand(k, 3, 1, 1, generator=g)
+    ys = (torch.arange(h, dtype=x.dtype) + 0.5) / h - 0.5
+    xs = (torch.arange(w, dtype=x.dtype) + 0.5) / w - 0.5
+    along = (torch.cos(angle)[:, None, None] * xs[None, None, :] + torch.sin(angle)[:, None, None] * ys[None, :, None])
+    t = (along + 0.5).clamp(0, 1)[:, None]  # 0 on one side of the crop, 1 on the other
+    field = a * (1 - fade[:, None, None, None] * (1 - t))
+    out = x.clone()
+    out[pick] = (y * (1 - field) + field * white).clamp(0, 1)
+    return out
+
+
 def ink_style(x: torch.Tensor, g: torch.Generator, p: float, strokes: float = 0.5) -> torch.Tensor:
     """Sets differ in how their ink is drawn: on a share `p` of the crops, the dark ink swaps its
     green and blue half the time (green sticks drawn blue, blue pins green: red stays red, so no
@@ -223,6 +252,8 @@ def main() -> None:
     ap.add_argument("--defocus", type=float, default=0.0,
                     help="share of crops blurred as a photo out of focus (Gaussian, 1 to --defocus-max px)")
     ap.add_argument("--defocus-max", type=float, default=5.0)
+    ap.add_argument("--veil", type=float, default=0.0,
+                    help="share of crops under a lamp's reflection: light laid over them, their darks lifted (veil)")
     ap.add_argument("--redden", type=float, default=0.0,
                     help="share of crops of tiles other than fives whose dark ink turns red (redden)")
     ap.add_argument("--ink", type=float, default=0.0,
@@ -331,6 +362,7 @@ def main() -> None:
             x = unredden(x, m[:, 0], g, args.unredden)
             x = ink_style(x, g, args.ink, args.ink_strokes)
             x = redden(x, m[:, 0], g, args.redden)
+            x = veil(x, g, args.veil)
             for pg in opt.param_groups:
                 pg["lr"] = cosine_lr(step, total, args.lr, args.warmup)
             plain = torch.ones(len(x), dtype=torch.bool)

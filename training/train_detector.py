@@ -125,6 +125,20 @@ def photometric(im: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.clip(out, 0, 255).astype(np.uint8)
 
 
+def veil(im: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A lamp reflected on glossy tiles, or a smudged lens: a soft spot of light laid over the crop
+    (im (1 - a) + a w, w the lamp's white), up to 0.2 to 0.65 at its middle, anywhere in the crop
+    and a fifth to four fifths of it wide, so the tiles under it lose their contrast. The
+    classifier learns the same (training.train_classifier.veil)."""
+    h, w = im.shape[:2]
+    cy, cx = rng.uniform(-0.1, 1.1, 2) * (h, w)
+    r = rng.uniform(0.2, 0.8) * max(h, w) / 2
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    spot = rng.uniform(0.2, 0.65) * np.exp(-((xx - cx) ** 2 + (yy - cy) ** 2) / (2 * r * r))[..., None]
+    white = 255 * (1 - 0.08 * rng.random(3)).astype(np.float32)
+    return np.clip(im.astype(np.float32) * (1 - spot) + white * spot, 0, 255).astype(np.uint8)
+
+
 def focal_loss(logit: torch.Tensor, heat: torch.Tensor, weight: torch.Tensor) -> torch.Tensor:
     p = torch.sigmoid(logit).clamp(1e-4, 1 - 1e-4)
     pos = heat.eq(1).float()
@@ -144,6 +158,8 @@ def main() -> None:
     ap.add_argument("--warmup", type=int, default=200)
     ap.add_argument("--photometric", type=float, default=0.0,
                     help="share of crops taken as in a dim room or out of focus (darker, noisier, blurred)")
+    ap.add_argument("--veil", type=float, default=0.0,
+                    help="share of crops under a lamp's reflection: a soft spot of light laid over them (veil)")
     ap.add_argument("--distractors", type=float, default=0.0,
                     help="share of crops given 1-3 drawn non-tiles (dice, sticks, paper, phones, hands, edges)")
     ap.add_argument("--clutter", choices=("basic", "wide"), default="basic",
@@ -205,6 +221,8 @@ def main() -> None:
                 im = distractors.paste(im, b, rng, int(rng.integers(1, 4)), kinds)
             if args.photometric and rng.random() < args.photometric:
                 im = photometric(im, rng)
+            if args.veil and rng.random() < args.veil:
+                im = veil(im, rng)
             h, wt, r, m = make_targets(b, args.size)
             xs.append(im)
             heats.append(h)

@@ -1,0 +1,72 @@
+"""The lamp-reflection augmentations: the classifier's (training.train_classifier.veil) and the
+detector's (training.train_detector.veil)."""
+from __future__ import annotations
+
+import numpy as np
+import torch
+
+from training import train_detector
+from training.train_classifier import veil
+
+
+def _ink_on_face(n: int) -> torch.Tensor:
+    """n crops of an ivory face (0.9) with a black stroke (0) down its middle."""
+    x = torch.full((n, 3, 64, 64), 0.9)
+    x[:, :, :, 28:36] = 0.0
+    return x
+
+
+def test_off_it_changes_nothing_and_draws_no_random_number():
+    x = _ink_on_face(8)
+    g = torch.Generator().manual_seed(3)
+    before = g.get_state()
+    assert torch.equal(veil(x, g, 0.0), x)
+    # the recipes that do not ask for it draw the same numbers as before it existed
+    assert torch.equal(g.get_state(), before)
+
+
+def test_it_lifts_the_darks_of_the_picked_share_and_keeps_the_rest():
+    x = _ink_on_face(400)
+    out = veil(x, torch.Generator().manual_seed(5), 0.5)
+    changed = (out - x).abs().amax(dim=(1, 2, 3)) > 1e-6
+    assert 150 < int(changed.sum()) < 250
+    assert torch.equal(out[~changed], x[~changed])
+    ink = out[changed][:, :, :, 28:36]
+    face = out[changed][:, :, :, :20]
+    # the ink turns grey (lifted by 0.15 to 0.65 where the veil is whole, at least half that across
+    # the middle of a faded one), and the face stays as light as it was, the lamp's white over it
+    assert float(ink.amax(dim=(1, 2, 3)).min()) >= 0.5 * 0.15 * 0.92 - 1e-6
+    assert float(ink.amax()) <= 0.65 + 1e-6
+    assert float(face.amin()) >= 0.9 - 1e-6
+    # still a stroke on a face: the veil lowers the contrast, never inverts it
+    assert bool((face.mean(dim=(1, 2, 3)) > ink.mean(dim=(1, 2, 3))).all())
+    assert float(out.min()) >= 0.0 and float(out.max()) <= 1.0
+
+
+def test_some_veils_fade_across_the_crop():
+    x = torch.zeros(200, 3, 64, 64)  # black crops: what is left is the veil itself
+    out = veil(x, torch.Generator().manual_seed(7), 1.0)
+    lum = out.mean(dim=1)
+    spread = lum.flatten(1).amax(1) - lum.flatten(1).amin(1)
+    even = spread < 1e-5
+    # about half are even over the crop, the others fade, some to a small part of their strength
+    assert 60 < int(even.sum()) < 140
+    faded = ~even
+    assert float((lum[faded].flatten(1).amin(1) / lum[faded].flatten(1).amax(1)).min()) < 0.3
+
+
+def test_the_detector_s_veil_is_a_soft_spot_that_lifts_the_darks_under_it():
+    im = np.zeros((256, 256, 3), np.uint8)
+    im[:, ::8] = 230  # light lines on black: a tile's ink and face, over the whole crop
+    rng = np.random.default_rng(4)
+    lifted = []
+    for _ in range(50):
+        out = train_detector.veil(im, rng)
+        dark = out[:, 1::8].astype(np.float32).mean(axis=2)  # what was black
+        lifted.append(float(dark.max()))
+        assert float(dark.max()) <= 0.65 * 255 + 1
+        # a spot, not an even veil: somewhere in the crop the darks stay darker than its brightest
+        assert float(dark.min()) < float(dark.max())
+        # the light lines stay as light (the lamp's white is lighter than they are)
+        assert int(out[:, ::8].min()) >= 229
+    assert min(lifted) < 0.4 * 255 < max(lifted)
