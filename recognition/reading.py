@@ -263,8 +263,11 @@ def straddles(box: Sequence[float], code: str, kept: Sequence[Sequence[float]], 
     """Whether `box` (read as `code`) lies over two of the `kept` boxes for `share` of its area,
     together, and is read as one of them: a box across the edge between two tiles."""
     area = max(_area(box), 1e-6)
-    over = [(_overlap(box, k), c) for k, c in zip(kept, kept_codes)]
-    over = [(r, c) for r, c in over if r is not None]
+    over: list[tuple[tuple[float, float, float, float], str]] = []
+    for k, c in zip(kept, kept_codes):
+        r = _overlap(box, k)
+        if r is not None:
+            over.append((r, c))
     for m in range(len(over)):
         for n in range(m + 1, len(over)):
             (ra, ca), (rb, cb) = over[m], over[n]
