@@ -40,14 +40,20 @@ def augment(x: torch.Tensor, orient: torch.Tensor, g: torch.Generator) -> tuple[
     return out.clamp(0, 1), new_orient
 
 
+def _share(x: torch.Tensor, g: torch.Generator, p: float) -> torch.Tensor | None:
+    """Which crops of `x` an augmentation applied to a share `p` of them takes (each with chance
+    `p`), or None when it takes none; with `p` 0 nothing is drawn from `g`."""
+    if p <= 0:
+        return None
+    pick = torch.rand(x.shape[0], generator=g) < p
+    return pick if bool(pick.any()) else None
+
+
 def photometric(x: torch.Tensor, g: torch.Generator, p: float) -> torch.Tensor:
     """On a share `p` of the crops: darker with sensor noise, and/or out of focus (shrunk to
     35-80% and enlarged again)."""
-    if p <= 0:
-        return x
-    n = x.shape[0]
-    pick = torch.rand(n, generator=g) < p
-    if not pick.any():
+    pick = _share(x, g, p)
+    if pick is None:
         return x
     y = x[pick]
     k = y.shape[0]
@@ -100,11 +106,8 @@ def veil(x: torch.Tensor, g: torch.Generator, p: float) -> torch.Tensor:
     veil a is 0.15 to 0.65; on half the crops it fades across the crop in a random direction (the
     edge of the reflection), to as little as none. training.perturb's glare is such a veil over a
     quarter of a photo (models/README.md, "Tiles under a lamp's reflection")."""
-    if p <= 0:
-        return x
-    n = x.shape[0]
-    pick = torch.rand(n, generator=g) < p
-    if not pick.any():
+    pick = _share(x, g, p)
+    if pick is None:
         return x
     y = x[pick]
     k, _, h, w = y.shape
@@ -128,11 +131,8 @@ def ink_style(x: torch.Tensor, g: torch.Generator, p: float, strokes: float = 0.
     tile turns into a red five), and on a share `strokes` of them its strokes grow or shrink by a
     pixel, three to two (a 3x3 min or max filter; shrinking is half blended with the crop, so thin
     rings thin and do not vanish)."""
-    if p <= 0:
-        return x
-    n = x.shape[0]
-    pick = torch.rand(n, generator=g) < p
-    if not pick.any():
+    pick = _share(x, g, p)
+    if pick is None:
         return x
     y = x[pick]
     k = y.shape[0]
