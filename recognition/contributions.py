@@ -154,6 +154,8 @@ def _needs_rgb_copy(im: Image.Image) -> bool:
 def _flat_rgb(im: Image.Image) -> Image.Image:
     """``im`` as RGB, transparency laid over white, made strip by strip: besides the decoded image
     only the RGB result is full size (no whole-image RGBA copy, no composite of it)."""
+    from recognition.image_io import converted
+
     if im.mode == "RGB":
         return im
     alpha = im.mode in ("RGBA", "LA", "PA", "RGBa", "La") or (im.mode == "P" and "transparency" in im.info)
@@ -165,7 +167,7 @@ def _flat_rgb(im: Image.Image) -> Image.Image:
             rgba = strip.convert("RGBA")
             out.paste(rgba.convert("RGB"), (0, top), rgba)  # the alpha band as the mask: over white
         else:
-            out.paste(strip.convert("RGB"), (0, top))
+            out.paste(converted(strip, "RGB"), (0, top))
     return out
 
 

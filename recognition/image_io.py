@@ -109,6 +109,18 @@ def check_decode_budget(width: int, height: int, mode: str, fmt: str, extra_copi
         raise ImageTooLarge("photo_pixels")
 
 
+def converted(im: Image.Image, mode: str) -> Image.Image:
+    """``im`` (a strip, or an image already small) in ``mode``. 16-bit greys (a PNG's "I;16" or
+    "I") are brought to 8 bits first: PIL's own conversion clips them at 255, so a 16-bit photo
+    came out white (and was read as no tile)."""
+    if im.mode == "I" or im.mode.startswith("I;16"):
+        wide = np.asarray(im)  # uint16 ("I;16"), or int32 ("I") holding 16-bit values
+        if wide.dtype.kind != "u":
+            wide = np.clip(wide, 0, 65535)
+        im = Image.fromarray((wide >> 8).astype(np.uint8), "L")
+    return im if im.mode == mode else im.convert(mode)
+
+
 def _reduced(im: Image.Image, long_side: int) -> Image.Image:
     """``im`` shrunk by a whole factor to no less than ``long_side``, in RGB or RGBA.
 
@@ -126,8 +138,7 @@ def _reduced(im: Image.Image, long_side: int) -> Image.Image:
     for top in range(0, (h // factor) * factor, step):
         bottom = min(top + step, (h // factor) * factor)
         strip = im.crop((0, top, (w // factor) * factor, bottom))
-        if strip.mode != mode:
-            strip = strip.convert(mode)
+        strip = converted(strip, mode)
         out.paste(strip.reduce(factor), (0, top // factor))
     return out
 
@@ -174,7 +185,7 @@ def load_image(data: bytes, long_side: int = WORK_LONG_SIDE) -> LoadedImage:
                 rgba = im.convert("RGBA")
                 bg = Image.new("RGBA", rgba.size, (255, 255, 255, 255))
                 im = Image.alpha_composite(bg, rgba)
-            pixels = np.asarray(im.convert("RGB"))
+            pixels = np.asarray(converted(im, "RGB"))
         except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
             raise ImageTooLarge("photo_pixels") from exc
         except ImageError:

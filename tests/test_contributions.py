@@ -6,6 +6,7 @@ import json
 import os
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 from PIL import Image
@@ -261,3 +262,14 @@ def test_ids_that_are_not_ids_are_not_found(client):
     for cid in ("..%2f..%2fapp.py", ".lock", "a" * 100):
         resp = client.delete(f"/api/contributions/{cid}", headers={"Authorization": "Bearer x"})
         assert resp.status_code == 404
+
+
+def test_a_16_bit_grey_png_is_shared_with_its_tones():
+    a = np.full((300, 400), 0xE000, np.uint16)
+    a[:, :200] = 0x2000
+    ok, buf = cv2.imencode(".png", a)
+    assert ok
+    jpeg, w, h = clean_photo(buf.tobytes())
+    pixels = np.asarray(Image.open(io.BytesIO(jpeg)).convert("L"))
+    assert (w, h) == (400, 300)
+    assert abs(int(np.median(pixels[:, :150])) - 0x20) <= 2 and abs(int(np.median(pixels[:, 250:])) - 0xE0) <= 2

@@ -38,6 +38,23 @@ def test_formats_load_to_rgb(fmt):
     assert r > 180 and g < 80 and b < 80
 
 
+def _png16(w: int, h: int) -> bytes:
+    """A 16-bit grey PNG: a dark left half (0x2000, an eighth of full scale) and a light right half."""
+    a = np.full((h, w), 0xE000, np.uint16)
+    a[:, : w // 2] = 0x2000
+    ok, buf = cv2.imencode(".png", a)
+    assert ok
+    return buf.tobytes()
+
+
+@pytest.mark.parametrize("w, h", [(320, 240), (2400, 1800)])  # as it is, and shrunk strip by strip
+def test_a_16_bit_grey_png_keeps_its_tones(w, h):
+    img = load_image(_png16(w, h))
+    assert Image.open(io.BytesIO(_png16(8, 8))).mode.startswith("I")  # the case PIL would clip white
+    left, right = img.pixels[:, : img.pixels.shape[1] // 4], img.pixels[:, -img.pixels.shape[1] // 4:]
+    assert abs(int(np.median(left)) - 0x20) <= 1 and abs(int(np.median(right)) - 0xE0) <= 1
+
+
 def test_png_alpha_is_flattened_on_white():
     a = np.zeros((50, 60, 4), np.uint8)
     img = load_image(_encode(a, "PNG"))
