@@ -253,13 +253,16 @@ class Recognizer:
         pixels = image.pixels
         shrunk: list[np.ndarray] = []
         found, faint = self.detect_all(pixels, finer, shrunk)
-        table = self.cast_table(pixels, found, shrunk[0])
+        tw, th = reading.thumb_size(pixels.shape[1], pixels.shape[0], self.settings)
+        thumb = self.thumbnail(pixels, tw, th, shrunk[0])  # the light's colour and the faces' angle are judged on it
+        table = self.cast_table(pixels, found, thumb=thumb)
         if table is not None:  # the light tints the tiles: the photo's colours corrected, read again
             pixels = tinted(pixels, table)
             if copies is not None:
                 copies.tint(table)
             found, faint = self.detect_all(pixels, finer)
-        turn = reading.straighten(_box_list(found), pixels.shape[1], pixels.shape[0], self.settings)
+        turn = reading.straighten(_box_list(found), pixels.shape[1], pixels.shape[0], self.settings,
+                                  thumb.tobytes(), tw, th)
         if turn is not None:  # a row aslant: the photo turned to level it, read again
             pixels = turned(pixels, turn)
             finer = TurnedFiner(copies, turn) if copies is not None else None
@@ -282,16 +285,18 @@ class Recognizer:
                   "postprocess": (t4 - t3) * 1e3, "total": (t4 - t0) * 1e3}
         return Recognition(result[0].tiles, result[0].rows, result[1], image.original_size, timing, result[2], result[3])
 
-    def cast_table(self, pixels: np.ndarray, boxes: np.ndarray, shrunk: np.ndarray | None = None) -> np.ndarray | None:
+    def cast_table(self, pixels: np.ndarray, boxes: np.ndarray, shrunk: np.ndarray | None = None,
+                   thumb: np.ndarray | None = None) -> np.ndarray | None:
         """The lookup table (for `tinted`) that takes the light's colour off `pixels`, judged on the
         tiles' faces in `boxes` (recognition.reading.colour_cast, on a copy shrunk as the phone
-        shrinks it: from `shrunk`, the first detector pass's input, when given), or None when the
-        photo is read as it is."""
+        shrinks it: `thumb`, or made from `shrunk`, the first detector pass's input, when given), or
+        None when the photo is read as it is."""
         if self.settings.colour_cast is None or not len(boxes):
             return None
         h, w = pixels.shape[:2]
         tw, th = reading.thumb_size(w, h, self.settings)
-        thumb = self.thumbnail(pixels, tw, th, shrunk)
+        if thumb is None:
+            thumb = self.thumbnail(pixels, tw, th, shrunk)
         gains = reading.colour_cast(thumb.tobytes(), tw, th, _box_list(boxes), w, h, self.settings)
         if gains is None:
             return None

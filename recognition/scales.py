@@ -479,8 +479,11 @@ def one_line(boxes: Sequence[Box], off: float = 0.35) -> bool:
     return all(line.off(b) <= off * line.size for b in boxes)
 
 
-def row_tilt(boxes: Sequence[Box], least: int = 7, off: float = 0.35, level: float = 8.0,
-             reach: float = 0.35) -> float | None:
+ROW_LEAST = 7  # boxes in a row that `row_tilt` goes by: half a hand
+
+
+def row_tilt(boxes: Sequence[Box], least: int = ROW_LEAST, off: float = 0.35, level: float = 8.0,
+             reach: float = 0.35, runs: tuple[list[int], int] | None = None) -> float | None:
     """How far, in degrees, the longest row of tiles among `boxes` is turned from level or upright
     (the nearer; positive when its right end, or lower end, lies clockwise of that), or None when
     there is no row aslant. A hand photographed with the phone turned to it stands aslant in the
@@ -492,10 +495,24 @@ def row_tilt(boxes: Sequence[Box], least: int = 7, off: float = 0.35, level: flo
     chance, as in a dev pile under glare), standing in one line (`one_line`), and its tilt is that
     of the line fitted through them; it is aslant only if it is longer than any run within `level`
     degrees of level or upright (in a heap of tiles lying every way, some line up aslant by
-    chance, as many as line up level)."""
+    chance, as many as line up level). `runs`: `longest_runs`' answer for the same arguments, when
+    already known."""
+    aslant, level_run = runs if runs is not None else longest_runs(boxes, least, off, level, reach)
+    if len(aslant) < least or len(aslant) <= level_run or not one_line([boxes[i] for i in aslant]):
+        return None
+    line = _fit_line([boxes[i] for i in aslant])
+    # the line's direction in the photo (y down), turned to the nearest level or upright
+    return -math.degrees(math.atan(line.slope)) if not line.across_x else math.degrees(math.atan(line.slope))
+
+
+def longest_runs(boxes: Sequence[Box], least: int = ROW_LEAST, off: float = 0.35, level: float = 8.0,
+                 reach: float = 0.35) -> tuple[list[int], int]:
+    """`row_tilt`'s search: the longest run of boxes aslant (their indices, in order along it) and
+    the length of the longest run within `level` degrees of level or upright, among groups of at
+    least `least` boxes (shorter runs may be left uncounted: ([], 0) when there is no such group)."""
     size = tile_size(boxes)
     if size is None:
-        return None
+        return [], 0
     centres = [((b[0] + b[2]) / 2, (b[1] + b[3]) / 2) for b in boxes]
     band, near = off * size, reach * size
     best: list[int] = []
@@ -527,11 +544,7 @@ def row_tilt(boxes: Sequence[Box], least: int = 7, off: float = 0.35, level: flo
                 best_level = max(best_level, len(longest))
             elif len(longest) > len(best):
                 best = longest
-    if len(best) < least or len(best) <= best_level or not one_line([boxes[i] for i in best]):
-        return None
-    line = _fit_line([boxes[i] for i in best])
-    # the line's direction in the photo (y down), turned to the nearest level or upright
-    return -math.degrees(math.atan(line.slope)) if not line.across_x else math.degrees(math.atan(line.slope))
+    return best, best_level
 
 
 def _surely_tiles(group: Sequence[int], tileness: Sequence[float] | None, least: float) -> bool:

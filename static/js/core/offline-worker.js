@@ -10,9 +10,11 @@
 //   boxes {map, gh, gw, scale, width, height, settings, stride}   recognition.reading.detect_boxes
 //   rescan {boxes, scale, width, height, settings}   recognition.reading.rescan_sides: long sides to detect again at
 //   merge {passes: [{boxes, scale}], settings}   recognition.reading.merge_detections: one list of boxes
-//   straighten {boxes, width, height, settings}   recognition.reading.straighten: the turn
-//       {angle, size, turned, matrix} that levels a row of tiles aslant, or null
-//   thumb {width, height, settings}   recognition.reading.thumb_size: [w, h] of the copy `cast` judges
+//   straighten {boxes, width, height, settings, thumb?, tw?, th?}   recognition.reading.straighten: the turn
+//       {angle, size, turned, matrix} that levels a row of tiles aslant (or, given the thumb `cast` is
+//       given, faces aslant with no row to go by), or null
+//   thumb {width, height, settings}   recognition.reading.thumb_size: [w, h] of the copy `cast` and
+//       `straighten` judge
 //   cast {thumb (RGB Uint8Array), tw, th, boxes, width, height, settings}   recognition.reading.colour_cast:
 //       the lookup table (cast_table, 768 values) that takes the light's colour off the frame, or null
 //   faint {map, gh, gw, scale, width, height, boxes, settings, stride}   recognition.reading.faint_boxes
@@ -87,12 +89,19 @@ def tenbou_plan(call, text):
             return reading.rescan_sides(a["boxes"], a["scale"], a["width"], a["height"], st)
         if call == "merge":
             return reading.merge_detections([(p["boxes"], p["scale"]) for p in a["passes"]], st)
-        if call == "straighten":
-            turn = reading.straighten(a["boxes"], a["width"], a["height"], st)
-            return None if turn is None else turn.to_json()
         if call == "thumb":
             return list(reading.thumb_size(a["width"], a["height"], st))
         raise ValueError(f"no plan call {call}")
+    return _answer(run)
+
+def tenbou_straighten(thumb, text):
+    from recognition import reading
+    def run():
+        a = json.loads(text)
+        st = reading.Settings(**a["settings"])
+        turn = reading.straighten(a["boxes"], a["width"], a["height"], st,
+                                  None if thumb is None else thumb.to_py(), a.get("tw", 0), a.get("th", 0))
+        return None if turn is None else turn.to_json()
     return _answer(run)
 
 def tenbou_cast(thumb, text):
@@ -221,7 +230,7 @@ const mark = (name) => { timings.marks[name] = Math.round(performance.now() - t0
 
 function handles(pyodide) {
   const fn = (name) => pyodide.globals.get(name);
-  return { score: fn("tenbou_score"), project: fn("tenbou_project"), boxes: fn("tenbou_boxes"), faint: fn("tenbou_faint"), plan: fn("tenbou_plan"), cast: fn("tenbou_cast"),
+  return { score: fn("tenbou_score"), project: fn("tenbou_project"), boxes: fn("tenbou_boxes"), faint: fn("tenbou_faint"), plan: fn("tenbou_plan"), straighten: fn("tenbou_straighten"), cast: fn("tenbou_cast"),
            unsure: fn("tenbou_unsure"), tall: fn("tenbou_tall"), read: fn("tenbou_read") };
 }
 
@@ -326,7 +335,7 @@ serve({
   faint: async ({ map, ...rest }) => answer((await engine()).faint(map, JSON.stringify(rest))),
   rescan: async (args) => answer((await engine()).plan("rescan", JSON.stringify(args))),
   merge: async (args) => answer((await engine()).plan("merge", JSON.stringify(args))),
-  straighten: async (args) => answer((await engine()).plan("straighten", JSON.stringify(args))),
+  straighten: async ({ thumb, ...rest }) => answer((await engine()).straighten(thumb || null, JSON.stringify(rest))),
   thumb: async (args) => answer((await engine()).plan("thumb", JSON.stringify(args))),
   cast: async ({ thumb, ...rest }) => answer((await engine()).cast(thumb, JSON.stringify(rest))),
   unsure: async ({ logits, ...rest }) => answer((await engine()).unsure(logits || null, JSON.stringify(rest))),

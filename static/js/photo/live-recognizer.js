@@ -120,24 +120,27 @@ class PhoneReader {
     try {
       const { info } = this;
       const st = info.settings;
-      // the frame shrunk, on which reading.py judges the light's colour (its size is reading.py's too)
-      const thumb = st.colour_cast != null
+      // the frame shrunk, on which reading.py judges the light's colour and the faces' angle (its size is reading.py's too)
+      const thumb = st.colour_cast != null || (st.straighten != null && st.face_tilt != null)
         ? await this.reader.call("thumb", { width: frame.width, height: frame.height, settings: st }) : null;
       let det = frame instanceof ImageBitmap ? await this.nets.call("detect", { bitmap: frame, thumb }, [frame])
         : await this.nets.call("detect", { ...frame, thumb });
       const taken = [det.width, det.height];
+      const shrunk = det.thumb;  // the frame as taken, at thumb's size (RGB)
       let { boxes, faint } = await this.detectAll(det);
       // the light tints the tiles: the frame's colours corrected and read again (whether, and how, is reading.py's)
-      const table = thumb ? await this.reader.call("cast", { thumb: det.thumb, tw: thumb[0], th: thumb[1], boxes,
-        width: det.width, height: det.height, settings: st }, [det.thumb.buffer]) : null;
+      const table = thumb && st.colour_cast != null ? await this.reader.call("cast", { thumb: shrunk, tw: thumb[0], th: thumb[1], boxes,
+        width: det.width, height: det.height, settings: st }) : null;
       if (table) {
         const tinted = await this.nets.call("tint", { frame: det.frame, table });
         det = await this.nets.call("detect", { frame: tinted.frame });
         ({ boxes, faint } = await this.detectAll(det));
       }
       // a row of tiles aslant: the frame turned to level it and read again (whether, and how, is reading.py's)
+      // (or, with no row to go by, the faces aslant: judged on the thumb)
       const turn = st.straighten != null
-        ? await this.reader.call("straighten", { boxes, width: det.width, height: det.height, settings: st }) : null;
+        ? await this.reader.call("straighten", { boxes, width: det.width, height: det.height, settings: st,
+          ...(thumb ? { thumb: shrunk, tw: thumb[0], th: thumb[1] } : {}) }, thumb ? [shrunk.buffer] : []) : null;
       if (turn) {
         const turned = await this.nets.call("turn", { frame: det.frame, matrix: turn.matrix, width: turn.turned[0], height: turn.turned[1] });
         det = await this.nets.call("detect", { frame: turned.frame });
