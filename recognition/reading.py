@@ -635,7 +635,8 @@ def straighten(boxes: Sequence[Sequence[float]], width: int, height: int, settin
 
     With `thumb` (the frame shrunk to tw x th, flat RGB: thumb_size, as colour_cast has it), a
     frame with no row to go by, level or aslant (a close-up, a few tiles, a small pile), is turned
-    by its faces' edges (face_tilt, Settings.face_tilt). A row found level keeps the frame level,
+    by its faces' edges (face_tilt, Settings.face_tilt), when they are large enough to judge
+    (TILT_FACE). A row found level keeps the frame level,
     whatever the edges say: a hand's row within `straighten` degrees of level, with a wall behind
     it aslant, was turned by the wall's edges."""
     if settings.straighten is None:
@@ -644,7 +645,8 @@ def straighten(boxes: Sequence[Sequence[float]], width: int, height: int, settin
     runs = scales.longest_runs(five, level=settings.straighten)
     tilt = scales.row_tilt(five, level=settings.straighten, runs=runs)
     if tilt is None and runs[1] < scales.ROW_LEAST and thumb is not None and settings.face_tilt is not None:
-        edges = face_tilt(thumb, tw, th, five, width, height)
+        size = scales.tile_size(five)
+        edges = face_tilt(thumb, tw, th, five, width, height) if size and size * tw / width >= TILT_FACE else None
         if edges is not None and edges[1] >= settings.face_tilt:
             tilt = edges[0]
     if tilt is None or abs(tilt) < settings.straighten:
@@ -653,6 +655,11 @@ def straighten(boxes: Sequence[Sequence[float]], width: int, height: int, settin
 
 
 TILT_PIXELS = 6000  # face_tilt looks at about this many thumbnail pixels at most, over all boxes
+# faces smaller than this in the thumbnail (scales.tile_size: about 31 px in a 1008 px frame) are
+# not turned by their edges: a few pixels hold their outline, and tiles that small were found by
+# the probe or a finer pass, which the turned frame, larger than the frame, does not repeat as well
+# (far_honours turned 20 degrees, its tiles 5 px there: 9 of 12 read as it lies, 2 turned)
+TILT_FACE = 8.0
 
 
 def face_tilt(thumb: Sequence[int], tw: int, th: int, boxes: Sequence[Sequence[float]], width: int,

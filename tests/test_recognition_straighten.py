@@ -182,10 +182,11 @@ def test_a_hand_seen_from_a_seat_beside_it_is_read_upright_and_its_boxes_lie_on_
 
 # -- faces aslant with no row to go by (reading.face_tilt) ------------------------------------------
 
-def _faces(angle: float, centres: list[tuple[float, float]], size: tuple[int, int] = (256, 192)):  # type: ignore[no-untyped-def]
-    """A thumbnail (flat RGB bytes) of light faces 30 x 40 with a dark bar across each, on a grey
-    table, each turned `angle` degrees clockwise as seen (y down: its right end lower), and the
-    upright boxes around them."""
+def _faces(angle: float, centres: list[tuple[float, float]], size: tuple[int, int] = (256, 192),  # type: ignore[no-untyped-def]
+           scale: float = 1.0):
+    """A thumbnail (flat RGB bytes) of light faces 30 x 40 (times `scale`) with a dark bar across
+    each, on a grey table, each turned `angle` degrees clockwise as seen (y down: its right end
+    lower), and the upright boxes around them."""
     import cv2
 
     w, h = size
@@ -194,9 +195,10 @@ def _faces(angle: float, centres: list[tuple[float, float]], size: tuple[int, in
     boxes = []
     c, s = math.cos(a), math.sin(a)
     for cx, cy in centres:
-        face = np.array([(cx + x * c - y * s, cy + x * s + y * c) for x, y in ((-15, -20), (15, -20), (15, 20), (-15, 20))],
-                        np.float32)
-        bar = np.array([(cx + x * c - y * s, cy + x * s + y * c) for x, y in ((-9, -3), (9, -3), (9, 3), (-9, 3))], np.float32)
+        face = np.array([(cx + scale * (x * c - y * s), cy + scale * (x * s + y * c))
+                         for x, y in ((-15, -20), (15, -20), (15, 20), (-15, 20))], np.float32)
+        bar = np.array([(cx + scale * (x * c - y * s), cy + scale * (x * s + y * c))
+                        for x, y in ((-9, -3), (9, -3), (9, 3), (-9, 3))], np.float32)
         cv2.fillConvexPoly(img, np.round(face).astype(np.int32), (235, 230, 220))
         cv2.fillConvexPoly(img, np.round(bar).astype(np.int32), (30, 30, 30))
         boxes.append((float(face[:, 0].min()), float(face[:, 1].min()), float(face[:, 0].max()), float(face[:, 1].max()), 0.9))
@@ -233,6 +235,10 @@ def test_a_close_up_aslant_is_turned_by_its_faces_unless_a_row_stands_level() ->
     assert reading.straighten(boxes, 256, 192) is None  # without the thumbnail: only rows count
     assert reading.straighten(boxes, 256, 192, reading.Settings(face_tilt=None), thumb, 256, 192) is None
     assert reading.straighten(boxes, 256, 192, reading.Settings(straighten=30.0), thumb, 256, 192) is None
+    # faces 0.15 the size (boxed in 7 px of the thumbnail) are too small to be turned by their edges
+    thumb_small, small = _faces(-25.0, [(90, 96), (170, 96)], scale=0.15)
+    assert reading.face_tilt(thumb_small, 256, 192, small, 256, 192) is not None
+    assert reading.straighten(small, 256, 192, reading.Settings(), thumb_small, 256, 192) is None
     # the same faces, and a row of eight level boxes beside them: the row keeps the frame level
     row = [(10 + 30 * k, 150, 38 + 30 * k, 188, 0.9) for k in range(8)]
     assert reading.straighten(boxes + row, 256, 192, reading.Settings(), thumb, 256, 192) is None
