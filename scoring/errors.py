@@ -214,6 +214,22 @@ DETAILS: dict[str, tuple[str, ...]] = {
     "photo_out_of_focus": (),
     # the server (web/errors.py): its storage cannot be reached or written just now
     "storage_unavailable": (),
+    # the web layer's own refusals (web/errors.py, web/bodies.py, web/limits.py): the request as
+    # sent, before any of it is read as a hand, a table or a photo
+    "rate_limited": ("seconds",),
+    "codes_rate_limited": ("seconds",),
+    "photo_busy": ("seconds",),
+    "uploads_at_once": ("max",),
+    "body_too_large": ("max",),
+    "body_timeout": (),
+    "body_cut": (),
+    "request_unreadable": (),
+    "no_route": (),
+    "method_not_allowed": ("method",),
+    "media_type": (),
+    "request_refused": ("http",),
+    "internal_error": (),
+    "events_since": (),
 }
 
 

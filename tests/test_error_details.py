@@ -250,3 +250,39 @@ def test_tables_and_events_number_their_players_the_same_way(client):
     blank_t = error_of(client.post("/api/tables", json={"ruleset": "wrr", "players": ["Ann", " ", "Cy", "Di"]}))
     blank_e = error_of(client.post("/api/events", json={"name": "Club", "ruleset": "wrr", "players": ["Ann", " ", "Cy"]}))
     assert blank_t["detail"] == blank_e["detail"] == {"id": "player_name_missing", "params": {"number": 2}}
+
+
+def test_the_web_layers_own_refusals_carry_their_detail(client):
+    """Refusals of the request as sent (a route or a method that does not exist, a body too large,
+    a poll without its tag) carry a detail too, and their message is the catalogue's sentence."""
+    cases = [
+        (client.get("/api/no-such-thing"), 404, None, "no_route", {}),
+        (client.delete("/api/score"), 405, None, "method_not_allowed", {"method": "DELETE"}),
+        (client.get("/api/events/abcdef/changes"), 400, "since", "events_since", {}),
+    ]
+    for resp, status, field, detail_id, params in cases:
+        assert resp.status_code == status, (detail_id, resp.get_json())
+        error = error_of(resp)
+        assert error["detail"]["id"] == detail_id and error["field"] == field
+        assert set(error["detail"]["params"]) == set(DETAILS[detail_id])
+        if params is not None:
+            assert error["detail"]["params"] == params
+        words = EN[f"detail.{detail_id}"]
+        for name, value in error["detail"]["params"].items():
+            words = words.replace("{" + name + "}", str(value))
+        assert error["message"] == words and words[0].isupper() and words.endswith(".")
+
+
+def test_what_werkzeug_refuses_by_itself_is_worded_from_the_catalogue(app):
+    from web.errors import http_refusal
+
+    with app.test_request_context("/api/score", method="POST"):
+        want = {400: ("request_unreadable", {}), 404: ("no_route", {}), 405: ("method_not_allowed", {"method": "POST"}),
+                413: ("body_too_large", {"max": app.config["MAX_CONTENT_LENGTH"] // 1024}), 415: ("media_type", {}),
+                431: ("request_refused", {"http": 431})}
+        for status, (detail_id, params) in want.items():
+            err = http_refusal(status)
+            assert err.detail == {"id": detail_id, "params": params}
+            assert str(err)[0].isupper() and str(err).endswith(".") and "{" not in str(err)
+            resp, code = err.response()
+            assert code == status and resp.get_json()["error"]["detail"]["id"] == detail_id

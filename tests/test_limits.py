@@ -42,7 +42,9 @@ def test_recognize_is_limited_per_client_with_a_json_error(tmp_path):
     assert resp.status_code == 429
     assert 1 <= int(resp.headers["Retry-After"]) <= 60
     error = resp.get_json()["error"]
-    assert error["message"].startswith("too many requests") and error["retry_after"] == int(resp.headers["Retry-After"])
+    assert error["retry_after"] == int(resp.headers["Retry-After"])
+    assert error["detail"] == {"id": "rate_limited", "params": {"seconds": error["retry_after"]}}
+    assert error["message"] == f"Too many requests from this phone. Try again in {error['retry_after']} s."
     # another phone is not held up
     assert codes(client, 1, "POST", "/api/recognize", addr="192.0.2.2", data={}, content_type="multipart/form-data") == [400]
 

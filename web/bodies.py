@@ -83,7 +83,7 @@ class BodyGuard:
                 self._reading[addr] += 1
         if not admitted:
             _close_after(environ)  # the body is never read: the connection cannot carry another request
-            environ[REFUSED] = (429, f"at most {self.per_client} uploads at a time from one address; try again in a moment")
+            environ[REFUSED] = (429, "uploads_at_once", {"max": self.per_client})
             return self.app(environ, start_response)
         try:
             buf = self._buffer(environ, length, limit)
@@ -116,16 +116,16 @@ class BodyGuard:
                 got += len(data)
                 if got > limit:
                     _close_after(environ)
-                    environ[REFUSED] = (413, f"the body is over the {limit // 1024} KB limit")
+                    environ[REFUSED] = (413, "body_too_large", {"max": limit // 1024})
                     break
                 buf.write(data)
         except TimeoutError:  # socket.timeout is TimeoutError
             _close_after(environ)
-            environ[REFUSED] = (408, "the request body did not arrive in time; send it again")
+            environ[REFUSED] = (408, "body_timeout", {})
             log.warning("request body from %s too slow: %d bytes", environ.get("REMOTE_ADDR"), got)
         except OSError:
             _close_after(environ)
-            environ[REFUSED] = (400, "the request body was cut off")
+            environ[REFUSED] = (400, "body_cut", {})
         finally:
             if sock is not None:
                 try:
@@ -163,9 +163,8 @@ def register(app: Any) -> None:
     def _refused_body():
         refused = request.environ.get(REFUSED)
         if refused:
-            status, message = refused
-            extra = {"retry_after": 1} if status == 429 else {}
-            raise ApiError(status, message, "body", **extra)
+            status, detail_id, params = refused
+            raise ApiError(status, detail_id, "body", retry_after=1 if status == 429 else None, **params)
 
 
 @contextmanager
@@ -179,8 +178,7 @@ def photo_slot() -> Iterator[None]:
     slots: PhotoSlots = current_app.extensions["photo_slots"]
     with slots.slot(client_address()) as ok:
         if not ok:
-            raise ApiError(429, "another photo is being read for you or the server is busy with photos; "
-                                f"try again in {PHOTO_RETRY_AFTER} s", "image", retry_after=PHOTO_RETRY_AFTER)
+            raise ApiError(429, "photo_busy", "image", retry_after=PHOTO_RETRY_AFTER, seconds=PHOTO_RETRY_AFTER)
         yield
 
 

@@ -5,28 +5,43 @@ in the player's language: the kind of failure, with `field` saying where. An err
 meet at the table (a hand with no yaku, a tile count, a value out of range...) also carries
 `detail`: {"id", "params"}, the reason as a stable id from scoring.errors.DETAILS with its
 parameters, so the app can word the whole reason itself; `message` stays the English text for API
-users. An error without `detail` is shown by its `code` and `message` as before."""
+users. The web layer's own refusals (a body too large or too slow, too many requests, a route that
+does not exist) carry one too (`ApiError`)."""
 from __future__ import annotations
 
 import logging
+from typing import Any
 
-from flask import Flask, jsonify, request
+from flask import Flask, Response, jsonify, request
 from werkzeug.exceptions import HTTPException
 
-from scoring.errors import KINDS, Refusal
+from scoring.errors import KINDS, Refusal, detail, english
 
 log = logging.getLogger(__name__)
 
 
 class ApiError(Exception):
-    """An error a client caused; `field` names the part of the request that was wrong."""
+    """An error of the web layer itself (the request as sent: its size, its pace, how often): its
+    HTTP `status`, its reason (`detail_id`, one of scoring.errors.DETAILS, with its `params`), and
+    the `field` of the request that was wrong; `retry_after`, the seconds to wait, when waiting helps."""
 
-    def __init__(self, status: int, message: str, field: str | None = None, **extra):
-        super().__init__(message)
+    def __init__(self, status: int, detail_id: str, field: str | None = None, *, retry_after: int | None = None,
+                 **params: Any) -> None:
         self.status = status
-        self.message = message
+        self.detail = detail(detail_id, **params)
         self.field = field
-        self.extra = extra
+        self.retry_after = retry_after
+        super().__init__(english(detail_id, params))
+
+    def response(self) -> tuple[Response, int]:
+        """The error body and status (with Retry-After when waiting helps)."""
+        extra: dict[str, Any] = {"detail": self.detail}
+        if self.retry_after is not None:
+            extra["retry_after"] = self.retry_after
+        resp, status = error_response(self.status, str(self), self.field, **extra)
+        if self.retry_after is not None:
+            resp.headers["Retry-After"] = str(self.retry_after)
+        return resp, status
 
 
 #: The HTTP status of each kind of refusal (scoring.errors.KINDS) and of the web layer's own failures:
@@ -47,6 +62,25 @@ STORAGE_RETRY_AFTER = 5
 
 def error_code(status: int) -> str:
     return CODES.get(status, "error")
+
+
+def http_refusal(status: int) -> ApiError:
+    """What werkzeug refuses by itself (a route that does not exist, a method it does not take, a
+    body over MAX_CONTENT_LENGTH...) as an ApiError with its reason."""
+    field = "body" if status in (400, 413, 415) else None
+    if status == 400:
+        return ApiError(400, "request_unreadable", field)
+    if status == 404:
+        return ApiError(404, "no_route")
+    if status == 405:
+        return ApiError(405, "method_not_allowed", method=request.method)
+    if status == 413:
+        limit = request.max_content_length
+        if limit:
+            return ApiError(413, "body_too_large", field, max=limit // 1024)
+    if status == 415:
+        return ApiError(415, "media_type", field)
+    return ApiError(status, "request_refused", field, http=status)
 
 
 def error_response(status: int, message: str, field: str | None = None, **extra):
@@ -70,16 +104,12 @@ def register(app: Flask) -> None:
 
     @app.errorhandler(ApiError)
     def _api_error(err: ApiError):
-        resp, status = error_response(err.status, err.message, err.field, **err.extra)
-        if "retry_after" in err.extra:
-            resp.headers["Retry-After"] = str(err.extra["retry_after"])
-        return resp, status
+        return err.response()
 
     @app.errorhandler(HTTPException)
     def _http_error(err: HTTPException):
         if request.path.startswith("/api/") or request.accept_mimetypes.best == "application/json":
-            field = "body" if err.code in (400, 413, 415) else None
-            return error_response(err.code or 500, err.description or err.name, field)
+            return http_refusal(err.code or 500).response()
         return err
 
     @app.errorhandler(Exception)
@@ -94,4 +124,4 @@ def register(app: Flask) -> None:
             resp.headers["Retry-After"] = str(STORAGE_RETRY_AFTER)
             return resp, status
         log.exception("unhandled error on %s", request.path)  # pragma: no cover - the last line of defence
-        return error_response(500, "internal error; nothing was changed", None)
+        return ApiError(500, "internal_error").response()

@@ -7,7 +7,7 @@ from services.events import EventService
 from services.tables import TableError
 
 from .api import json_body
-from .errors import STATUS, error_response
+from .errors import STATUS, ApiError
 from .tables import _table_error, _token, no_store
 
 bp = Blueprint("events", __name__)
@@ -57,7 +57,7 @@ def changes(key: str):
     document they hold), else only what changed (see EventService.changes)."""
     since = request.args.get("since", "")
     if not since or len(since) > 64:
-        return error_response(400, "since must be the tag of the event document you hold (its ETag)", "since")
+        return ApiError(400, "events_since", "since").response()
     tag, text = service().changes(key, since)
     if text is None:
         resp = Response(status=304)

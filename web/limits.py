@@ -24,7 +24,7 @@ from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from .errors import error_response
+from .errors import ApiError
 
 # Which views each limit guards; the names are the keys of RATE_LIMITS.
 GUARDED = {
@@ -132,18 +132,14 @@ def register(app: Flask) -> None:
                 wait = max(wait, min(max(1, math.ceil(reset - time.time())), item.get_expiry()))
         if not wait:
             return resp
-        out, status = error_response(429, f"too many requests for codes that do not exist; try again in {wait} s",
-                                     None, retry_after=wait)
+        out, status = ApiError(429, "codes_rate_limited", retry_after=wait, seconds=wait).response()
         out.status_code = status
-        out.headers["Retry-After"] = str(wait)
         return out
 
     @app.errorhandler(RateLimitExceeded)
     def _too_many(err: RateLimitExceeded):
         wait = _retry_after(limiter)
-        resp, status = error_response(429, f"too many requests; try again in {wait} s", None, retry_after=wait)
-        resp.headers["Retry-After"] = str(wait)
-        return resp, status
+        return ApiError(429, "rate_limited", retry_after=wait, seconds=wait).response()
 
 
 def _retry_after(limiter: Limiter) -> int:
