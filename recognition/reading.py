@@ -340,6 +340,10 @@ class Detection:
     # the player should check it: read less surely than recognition.hand.UNSURE, or changed or
     # flagged by the hand proposal (`assemble` sets it; the phone's pages only show it)
     unsure: bool = False
+    # read from the photo turned (straighten: a row or faces aslant), the tile's outline as it lies
+    # in the photo (four corners, original-photo pixels); `box` is the upright box around it. Empty
+    # when read as the photo lies, or turned by whole quarters (the box is the outline then)
+    outline: tuple[tuple[float, float], ...] = ()
 
     @property
     def face_down(self) -> bool:
@@ -359,6 +363,7 @@ class Detection:
             "face_down": self.face_down,
             "unsure": self.unsure,
             "alternatives": [{"tile": t, "confidence": round(p, 4)} for t, p in self.alternatives],
+            **({"outline": [[round(x, 1), round(y, 1)] for x, y in self.outline]} if self.outline else {}),
         }
 
 
@@ -598,14 +603,20 @@ class Turn:
         """A box of the turned canvas in the frame: the upright box around its four corners turned
         back (a tile lying aslant in the photo is boxed as the labelled photos box it, and as a
         contributed correction must be)."""
+        corners = self.corners_back(box)
+        xs, ys = [x for x, _ in corners], [y for _, y in corners]
+        return min(xs), min(ys), max(xs), max(ys)
+
+    def corners_back(self, box: Sequence[float]) -> tuple[tuple[float, float], ...]:
+        """The four corners of a box of the turned canvas, turned back into the frame: the tile's
+        outline as it lies there (its top-left, top-right, bottom-right and bottom-left as read)."""
         (a, b, c), (d, e, f) = self.matrix
         det = a * e - b * d
-        xs, ys = [], []
-        for u, v in ((box[0], box[1]), (box[2], box[1]), (box[0], box[3]), (box[2], box[3])):
+        out = []
+        for u, v in ((box[0], box[1]), (box[2], box[1]), (box[2], box[3]), (box[0], box[3])):
             u, v = u - c, v - f
-            xs.append((e * u - b * v) / det)
-            ys.append((a * v - d * u) / det)
-        return min(xs), min(ys), max(xs), max(ys)
+            out.append(((e * u - b * v) / det, (a * v - d * u) / det))
+        return tuple(out)
 
 
 def turn_frame(angle: float, width: int, height: int) -> Turn:
@@ -1341,10 +1352,14 @@ def assemble(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]],
     tiles = [replace(d, unsure=k in flagged or d.confidence < UNSURE) for k, d in enumerate(tiles)]
     if turn is not None:
         pw, ph = photo_size
+        aslant = abs(turn.angle / 90.0 - round(turn.angle / 90.0)) > 1e-9
         for k, d in enumerate(tiles):
-            x1, y1, x2, y2 = turn.back([v * to_original for v in d.box])
-            tiles[k] = replace(d, box=(_clip(x1 / to_original, 0, pw), _clip(y1 / to_original, 0, ph),
-                                       _clip(x2 / to_original, 0, pw), _clip(y2 / to_original, 0, ph)))
+            corners = turn.corners_back([v * to_original for v in d.box])
+            xs, ys = [x for x, _ in corners], [y for _, y in corners]
+            outline = tuple((_clip(x / to_original, 0, pw), _clip(y / to_original, 0, ph)) for x, y in corners)
+            tiles[k] = replace(d, box=(_clip(min(xs) / to_original, 0, pw), _clip(min(ys) / to_original, 0, ph),
+                                       _clip(max(xs) / to_original, 0, pw), _clip(max(ys) / to_original, 0, ph)),
+                               outline=outline if aslant else ())
     return Reading(tuple(tiles), lay.rows, proposal, "", notes)
 
 

@@ -100,6 +100,17 @@ def test_a_hand_aslant_is_read_exactly_and_its_boxes_lie_on_its_tiles() -> None:
     assert all(0 <= x <= w and 0 <= y <= h for x, y in centres)
     as_taken = type(rec)(rec.detector, rec.classifier, dataclasses.replace(rec.settings, straighten=None)).recognize(data)
     assert [t.box for t in as_taken.tiles] != [t.box for t in got.tiles]
+    # each tile's outline as it lies (what the photo page draws): four corners, inside its upright
+    # box and touching each of its sides, its top edge 30 degrees aslant; none read as taken
+    for t in got.tiles:
+        (ax, ay), (bx, by), _, _ = t.outline
+        x1, y1, x2, y2 = t.box
+        xs, ys = [x for x, _ in t.outline], [y for _, y in t.outline]
+        assert math.isclose(min(xs), x1, abs_tol=0.2) and math.isclose(max(xs), x2, abs_tol=0.2)
+        assert math.isclose(min(ys), y1, abs_tol=0.2) and math.isclose(max(ys), y2, abs_tol=0.2)
+        assert abs(math.degrees(math.atan2(by - ay, bx - ax)) - (-30)) < 3
+        assert len(t.to_json()["outline"]) == 4
+    assert all(t.outline == () and "outline" not in t.to_json() for t in as_taken.tiles)
 
 
 def test_a_quarter_turn_moves_whole_pixels() -> None:

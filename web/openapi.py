@@ -173,7 +173,13 @@ SCHEMAS = {
                                                                   "confidence": {"type": "number"}, "sideways": {"type": "boolean"},
                                                                   "face_down": {"type": "boolean"}, "alternatives": {"type": "array"},
                                                                   "unsure": {"type": "boolean", "description": "a tile for the player to "
-                                                                             "check: read unsurely, or changed by the hand proposal"}}}},
+                                                                             "check: read unsurely, or changed by the hand proposal"},
+                                                                  "outline": {"type": "array", "minItems": 4, "maxItems": 4,
+                                                                              "items": {"type": "array", "items": {"type": "number"},
+                                                                                        "minItems": 2, "maxItems": 2},
+                                                                              "description": "read from the photo turned level: the "
+                                                                              "tile's four corners as it lies in the photo (box is the "
+                                                                              "upright box around them)"}}}},
             "rows": {"type": "array", "items": {"type": "array", "items": {"type": "integer"}}},
             "proposal": {"type": ["object", "null"]}, "image_size": {"type": "array", "items": {"type": "integer"}},
             "timing_ms": {"type": "object"}, "message": {"type": "string"}, "detail": _ref("ErrorDetail"),

@@ -152,3 +152,29 @@ def test_a_camera_capture_out_of_focus_is_taken_again_with_the_camera(phone):
     expect(retake).to_have_attribute("href", "#/camera")
     retake.click()
     page.wait_for_url("**/#/camera")
+
+
+def test_a_hand_photographed_aslant_is_drawn_as_it_lies(phone):
+    """Read from the photo turned level, each tile is drawn on the photo as its outline (a
+    polygon lying 30 degrees aslant), not as the upright box around it, which would cover its
+    neighbours and take their taps."""
+    import math
+    from pathlib import Path
+
+    from recognition.image_io import load_image
+
+    page, _ = phone
+    photo = Path(__file__).resolve().parents[1] / "data" / "hard_cases" / "aslant_row.jpg"
+    open_photo(page, load_image(photo.read_bytes()).pixels)
+    shapes = page.eval_on_selector_all(".photo-stage g[data-det]", "(gs) => gs.map((g) => g.firstElementChild.tagName + ' ' + "
+                                       "(g.firstElementChild.getAttribute('points') || ''))")
+    assert len(shapes) == 14 and all(s.startswith("polygon ") for s in shapes), shapes
+    (ax, ay), (bx, by) = [tuple(map(float, p.split(","))) for p in shapes[0].split(" ")[1:3]]
+    assert abs(math.degrees(math.atan2(by - ay, bx - ax)) - (-30)) < 3
+    # a tap on the middle of the fourth tile's outline opens its correction, not a neighbour's
+    assert page.locator("[data-fix]").count() == 0
+    middle = page.eval_on_selector('.photo-stage g[data-det="3"] polygon', """(p) => {
+        const r = p.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; }""")
+    page.mouse.click(*middle)
+    page.locator("[data-fix]").first.wait_for()
+    assert page.get_by_text("Tile 4", exact=False).count() >= 1

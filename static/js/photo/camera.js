@@ -171,13 +171,23 @@ export async function cameraScreen(view) {
       const unsure = Boolean(det.unsure);  // the reader's flag: read unsurely, or changed by the proposal
       ctx.strokeStyle = unsure ? "#ffb400" : "#3ee08f";
       ctx.setLineDash(unsure ? [6 * dpr, 4 * dpr] : []);
-      ctx.strokeRect(ox + x1, oy + y1, x2 - x1, y2 - y1);
+      let [lx, ly] = [x1, y1];  // where the label goes: the box's corner, or the top corner of a tile drawn as it lies
+      if (det.outline) {
+        const pts = det.outline.map(([x, y]) => [ox + x * k, oy + y * k]);
+        ctx.beginPath();
+        pts.forEach(([x, y], j) => (j ? ctx.lineTo(x, y) : ctx.moveTo(x, y)));
+        ctx.closePath();
+        ctx.stroke();
+        [lx, ly] = det.outline.map(([x, y]) => [x * k, y * k]).reduce((a, p) => (p[1] < a[1] ? p : a));
+      } else {
+        ctx.strokeRect(ox + x1, oy + y1, x2 - x1, y2 - y1);
+      }
       const label = det.tile === "back" ? t("photo.back") : det.tile[0] === "0" ? `5${det.tile[1]}` : det.tile;
       ctx.setLineDash([]);
       ctx.fillStyle = "rgba(0,0,0,.65)";
-      ctx.fillRect(ox + x1, oy + y1 - 16 * dpr, ctx.measureText(label).width + 6 * dpr, 16 * dpr);
+      ctx.fillRect(ox + lx, oy + ly - 16 * dpr, ctx.measureText(label).width + 6 * dpr, 16 * dpr);
       ctx.fillStyle = det.tile[0] === "0" ? "#ff7b7b" : unsure ? "#ffd27a" : "#fff";
-      ctx.fillText(label, ox + x1 + 3 * dpr, oy + y1 - 4 * dpr);
+      ctx.fillText(label, ox + lx + 3 * dpr, oy + ly - 4 * dpr);
     });
   }
 

@@ -98,9 +98,14 @@ export async function photoScreen(view) {
       const [x1, y1, x2, y2] = det.box;
       const d = dets[i];
       const cls = ["box", isUncertain(i) ? "uncertain" : "", last.win === i ? "win" : "", d.ignored ? "ignored" : ""].join(" ");
+      // a tile read from the photo turned level is drawn as it lies (its outline), the label over its top corner
+      const shape = det.outline
+        ? h("svg:polygon", { points: det.outline.map((p) => p.join(",")).join(" "), class: cls })
+        : h("svg:rect", { x: x1, y: y1, width: x2 - x1, height: y2 - y1, rx: 4, class: cls });
+      const [lx, ly] = det.outline ? det.outline.reduce((a, p) => (p[1] < a[1] ? p : a)) : [x1, y1];
       const g = h("svg:g", { role: "button", tabindex: "0", "aria-label": t("photo.tile_label", { n: i + 1, tile: tileName(d.tile) }), "data-det": String(i) },
-        h("svg:rect", { x: x1, y: y1, width: x2 - x1, height: y2 - y1, rx: 4, class: cls }),
-        h("svg:text", { x: x1 + 2, y: Math.max(view[1] + font, y1 - 4), class: d.tile[0] === "0" ? "label red" : "label", "font-size": font, "stroke-width": Math.max(2, font / 7) }, d.tile === "back" ? t("photo.back") : d.tile[0] === "0" ? `5${d.tile[1]}` : d.tile));
+        shape,
+        h("svg:text", { x: lx + 2, y: Math.max(view[1] + font, ly - 4), class: d.tile[0] === "0" ? "label red" : "label", "font-size": font, "stroke-width": Math.max(2, font / 7) }, d.tile === "back" ? t("photo.back") : d.tile[0] === "0" ? `5${d.tile[1]}` : d.tile));
       g.addEventListener("click", () => correct(i));
       g.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); correct(i); } });
       svg.append(g);
