@@ -104,6 +104,8 @@ def test_wrong_codes_never_lock_an_address_out_of_its_real_tables(tmp_path, kind
     assert codes(client, 5, "GET", f"/api/{kind}/ZZZZZZZZ") == [404, 404, 404, 429, 429]
     resp = client.get(f"/api/{kind}/ZZZZZZZZ", environ_base={"REMOTE_ADDR": "192.0.2.1"})
     assert resp.status_code == 429 and int(resp.headers["Retry-After"]) >= 1
+    wait = int(resp.headers["Retry-After"])
+    assert resp.get_json()["error"]["detail"] == {"id": "codes_rate_limited", "params": {"seconds": wait}}
     # the phone next to the guesser (same address) follows its real table all the same
     assert codes(client, 3, "GET", f"/api/{kind}/{real['share_code']}") == [200] * 3
     assert codes(client, 1, "GET", f"/api/{kind}/ZZZZZZZZ", addr="192.0.2.7") == [404]   # others are not counted
@@ -293,6 +295,7 @@ def test_a_second_photo_from_the_same_client_waits_with_429(tmp_path, monkeypatc
     release.set()
     th.join(10)
     assert second.status_code == 429 and second.get_json()["error"]["field"] == "image" and second.headers["Retry-After"]
+    assert second.get_json()["error"]["detail"] == {"id": "photo_busy", "params": {"seconds": int(second.headers["Retry-After"])}}
     assert first[0].status_code == 201
     assert client is not None
 
