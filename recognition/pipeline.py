@@ -18,7 +18,7 @@ import numpy as np
 from recognition import detect, reading, scales
 from recognition.hand import Proposal
 from recognition.image_io import ImageError, LoadedImage, load_image
-from recognition.preprocess import CROP_CONTEXT, CROP_SIZE, fit_resize, square_crops, to_nchw
+from recognition.preprocess import CROP_CONTEXT, CROP_SIZE, fit_resize, fitted, square_crops, to_nchw
 from recognition.reading import DEFAULT_SETTINGS, NO_TILES, Detection, Layout, Settings
 from recognition.session import OnnxModel
 from scoring.errors import detail
@@ -143,7 +143,8 @@ class Recognizer:
         return self.detect_all(pixels)[0]
 
     def detect_all(self, pixels: np.ndarray, finer: Finer | TurnedFiner | None = None,
-                   shrunk: list[np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray]:
+                   shrunk: list[np.ndarray] | None = None,
+                   again: reading.Retile | None = None) -> tuple[np.ndarray, np.ndarray]:
         """(n, 5) boxes [x1, y1, x2, y2, score] in the pixels of `pixels` (decoded by recognition.reading):
         one pass at the detector's long side, then the passes recognition.reading plans
         (Settings.multi_scale: again where the tiles have the size the detector learned; a pass
@@ -152,14 +153,17 @@ class Recognizer:
         the short boxes of a row grown to its height); and the first pass's faint
         peaks where a tile set apart would stand (recognition.reading.faint_boxes), (m, 5). The
         phone runs the same plan. `shrunk`, when given, is given the first pass's input (`pixels`
-        shrunk to the detector's long side, unpadded): `thumbnail` shrinks it further."""
+        shrunk to the detector's long side, unpadded): `thumbnail` shrinks it further. `again`, when
+        given, gives the passes after the first instead of those planned, and where their boxes
+        count (recognition.reading.retile)."""
         out, scale = self._run_detector(pixels, self.long_side, shrunk)
         boxes = self._boxes(out, scale, pixels, self.settings)
         h, w = pixels.shape[:2]
         first = _box_list(boxes)
         passes: list[tuple[list[scales.Box], float]] = [(first, scale)]
         available = finer.long_side if finer else None
-        for long_side in reading.rescan_sides(first, scale, w, h, self.settings, available):
+        sides = again.sides if again else reading.rescan_sides(first, scale, w, h, self.settings, available)
+        for long_side in sides:
             fine = finer.pixels_for(long_side) if finer and long_side > max(w, h) else None
             if fine is None:
                 more, more_scale = self.detect_at(pixels, long_side)
@@ -169,7 +173,7 @@ class Recognizer:
                 more[:, :4] /= ratio
                 more_scale *= ratio
             passes.append((_box_list(more), more_scale))
-        merged = reading.merge_detections(passes, self.settings)  # which to merge, grow or drop is reading.py's
+        merged = reading.merge_detections(passes, self.settings, again.region if again else None)  # which to merge, grow or drop is reading.py's
         if merged != first:
             boxes = np.array(merged, np.float32).reshape(-1, 5)
         faint = reading.faint_boxes(np.asarray(out, np.float32).ravel().tolist(), out.shape[1], out.shape[2], scale,
@@ -276,6 +280,14 @@ class Recognizer:
             turn, pixels = quarter[0], turned(pixels, quarter[1])
             finer = TurnedFiner(copies, turn) if copies is not None else None
             found, faint = self.detect_all(pixels, finer)
+            boxes = np.concatenate([found, faint]) if len(faint) else found
+            probs, orient, sharp = self.classify_all(pixels, boxes, finer.pixels if finer else None)
+        h, w = pixels.shape[:2]
+        again = reading.retile(_box_list(boxes), probs.tolist(), self.labels, self.reject_label,
+                               fitted(w, h, self.long_side)[0] / w, w, h, self.settings,
+                               finer.long_side if finer else None, len(faint))
+        if again is not None:  # the tiles measure otherwise than the boxes the passes were planned by: planned again by the tiles
+            found, faint = self.detect_all(pixels, finer, again=again)
             boxes = np.concatenate([found, faint]) if len(faint) else found
             probs, orient, sharp = self.classify_all(pixels, boxes, finer.pixels if finer else None)
         t3 = time.perf_counter()

@@ -30,12 +30,17 @@ class Resize:
         return np.asarray(boxes, np.float32) / self.scale
 
 
+def fitted(w: int, h: int, long_side: int) -> tuple[int, int]:
+    """The size a w x h image is scaled to by `fit_resize` (its longer side `long_side`, never up)."""
+    scale = min(1.0, long_side / max(h, w))
+    return max(1, round(w * scale)), max(1, round(h * scale))
+
+
 def fit_resize(image: np.ndarray, long_side: int, stride: int = 32) -> tuple[np.ndarray, Resize]:
     """Scale `image` so its longer side is `long_side` (never up), pad right/bottom with grey to a
     multiple of `stride`. Area interpolation when shrinking, so small tiles keep their outline."""
     h, w = image.shape[:2]
-    scale = min(1.0, long_side / max(h, w))
-    cw, ch = max(1, round(w * scale)), max(1, round(h * scale))
+    cw, ch = fitted(w, h, long_side)
     if (cw, ch) != (w, h):
         resized = cv2.resize(image, (cw, ch), interpolation=cv2.INTER_AREA)
     else:

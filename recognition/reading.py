@@ -158,6 +158,11 @@ class Settings:
     # less; 35 of the 766 real photos, trays, mats and hands taken sideways, 0.8 or more, and two
     # more from 0.7); None: off
     quarter_turn: float | None = 0.8
+    # the passes are planned again from the tiles read (retile) when all the boxes measure more
+    # than this factor larger than those: things larger than tiles (a kettle, jugs, cupboard doors,
+    # boxed at 512 px and read as no tile) set the first plan's size (a dev photo's kitchen: 31 px,
+    # its standing tiles 22 px, two of them never boxed); None: off
+    retile: float | None = 1.25
 
     def to_json(self) -> dict[str, Any]:
         return {k: getattr(self, k) for k in self.__dataclass_fields__}
@@ -902,14 +907,66 @@ def rescan_sides(boxes: Sequence[Sequence[float]], scale: float, width: int, hei
                                copy_side=work_side)
 
 
+RETILE_REACH = 3.0  # the new passes' boxes count this many tile sizes around the tiles read, no farther
+
+
+@dataclass(frozen=True)
+class Retile:
+    """Detect again at `sides` (detector input long sides), keeping the new passes' boxes whose
+    centre lies in `region` (x1, y1, x2, y2 in the frame's pixels): where the tiles read are."""
+
+    sides: tuple[int, ...]
+    region: tuple[float, float, float, float]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"sides": list(self.sides), "region": list(self.region)}
+
+
+def retile(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]], labels: Sequence[str],
+           reject_label: str, scale: float, width: int, height: int, settings: Settings = Settings(),
+           available: int | None = None, faint: int = 0) -> Retile | None:
+    """The passes to run again once the boxes are read (`probs`), when all the boxes (the last
+    `faint`, faint peaks, left out) measure more than Settings.retile times the tiles read (the
+    boxes `assemble` keeps: kept_tiles): the first plan went by a size that things larger than
+    tiles set (a kitchen's kettle and cupboard doors, boxed and then read as no tile), and saw the
+    tiles too small to box them all. (Specks smaller than the tiles, flecks of a granite counter,
+    plan a finer pass that finds the tiles anyway: no pass is asked for them.)
+
+    The sides are planned as rescan_sides plans them, from the tiles; `boxes` and `scale` as it
+    takes them (the first pass's scale). Their boxes count within RETILE_REACH tile sizes of the
+    tiles read (what lies farther is what set the first plan). None when the boxes are not that
+    much larger, no box is read as a tile, the tiles' plan runs no pass, or retile is off. The
+    reader detects again (the first pass kept), reads the boxes again, and does not ask twice."""
+    if settings.retile is None or not settings.multi_scale:
+        return None
+    every = [_five(b) for b in boxes[:len(boxes) - faint]]
+    tiles = [_five(boxes[i]) for i in kept_tiles(boxes, probs, labels, reject_label, (width, height), settings, faint)]
+    size_all, size_tiles = scales.tile_size(every), scales.tile_size(tiles)
+    if not size_all or not size_tiles or size_tiles * settings.retile >= size_all:
+        return None
+    sides = rescan_sides(tiles, scale, width, height, settings, available)
+    if not sides:
+        return None
+    reach = RETILE_REACH * size_tiles
+    return Retile(tuple(sides), (max(0.0, min(b[0] for b in tiles) - reach), max(0.0, min(b[1] for b in tiles) - reach),
+                                 min(float(width), max(b[2] for b in tiles) + reach),
+                                 min(float(height), max(b[3] for b in tiles) + reach)))
+
+
 def merge_detections(passes: Sequence[tuple[Sequence[Sequence[float]], float]],
-                     settings: Settings = Settings()) -> list[FiveBox]:
+                     settings: Settings = Settings(),
+                     region: Sequence[float] | None = None) -> list[FiveBox]:
     """One list of boxes, best score first, from the detector passes (each: its boxes in the
     image's pixels and its scale; the first pass first): the passes merged (scales.merge_passes)
     and (Settings.merge_fragments) parts of one tile merged or dropped (scales.merge_fragments),
     and (Settings.snap_rows) the short boxes of a row grown to its height (scales.snap_to_rows).
-    The first pass's boxes, as given, when nothing changes them."""
+    With `region` (x1, y1, x2, y2; Retile.region), the later passes' boxes count only where their
+    centre lies in it. The first pass's boxes, as given, when nothing changes them."""
     plain = [([_five(b) for b in boxes], float(scale)) for boxes, scale in passes]
+    if region is not None:
+        x1, y1, x2, y2 = (float(v) for v in region)
+        plain = plain[:1] + [([b for b in boxes if x1 <= (b[0] + b[2]) / 2 <= x2 and y1 <= (b[1] + b[3]) / 2 <= y2],
+                              scale) for boxes, scale in plain[1:]]
     if not plain:
         return []
     first = plain[0][0]
@@ -1209,26 +1266,14 @@ def reread_half_turned(probs: Sequence[Sequence[float]], orient: Sequence[Sequen
     return out_p, out_o
 
 
-def assemble(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]], orient: Sequence[Sequence[float]],
-             labels: Sequence[str], reject_label: str, size: tuple[int, int], settings: Settings = Settings(),
-             to_original: float = 1.0, original_size: tuple[int, int] | None = None, faint: int = 0,
-             sharpness: Sequence[float] | None = None, turn: Turn | None = None) -> Reading:
-    """Drop non-tiles and duplicates, lay the tiles out, propose a hand. `boxes` [x1, y1, x2, y2,
-    score] are in the pixels of an image of `size` (w, h); `to_original` is that image's pixels
-    per pixel of the photo the answer's boxes are given in (of `original_size`, clipped to it).
-    The last `faint` boxes are `faint_boxes`: tiles only where a tile set apart stands.
-    `sharpness` (the classifier's second output, one per box): the photo is said to look out of
-    focus (`out_of_focus`) by its face-up tiles other than haku, which has no ink to be sharp.
-    With `turn`, `boxes` are in the pixels of the frame turned by it (`straighten`; `size` is the
-    turned canvas), laid out there, and the answer's boxes taken back to the photo."""
+def kept_tiles(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]], labels: Sequence[str],
+               reject_label: str, size: tuple[int, int], settings: Settings = Settings(), faint: int = 0) -> list[int]:
+    """The boxes that are tiles (indices, in order), as `assemble` keeps them: non-tiles, boxes
+    read too unsurely, clutter judged by its company, specks and duplicates dropped, tiles set
+    apart and unsure boxes continuing a row kept. Arguments as `assemble` takes them."""
     labels = list(labels)
     reject = labels.index(reject_label) if reject_label in labels else -1
     w, h = size
-    if turn is None:
-        ow, oh = original_size or (w / to_original, h / to_original)
-    else:  # the tiles are laid out level, on the turned canvas, and their boxes taken back at the end
-        photo_size = original_size or (turn.size[0] / to_original, turn.size[1] / to_original)
-        ow, oh = w / to_original, h / to_original
     m = 0.004 * max(h, w)
     idx = []
     sure: list[float] = []
@@ -1320,6 +1365,30 @@ def assemble(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]],
     if idx and settings.far_apart is not None:
         far = set(scales.far_apart(five, idx, settings.far_apart, few=settings.far_few))
         idx = [i for i in idx if i not in far or _as_tile(probs[i], reject)[1] >= settings.far_sure]
+    return idx
+
+
+def assemble(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]], orient: Sequence[Sequence[float]],
+             labels: Sequence[str], reject_label: str, size: tuple[int, int], settings: Settings = Settings(),
+             to_original: float = 1.0, original_size: tuple[int, int] | None = None, faint: int = 0,
+             sharpness: Sequence[float] | None = None, turn: Turn | None = None) -> Reading:
+    """Drop non-tiles and duplicates, lay the tiles out, propose a hand. `boxes` [x1, y1, x2, y2,
+    score] are in the pixels of an image of `size` (w, h); `to_original` is that image's pixels
+    per pixel of the photo the answer's boxes are given in (of `original_size`, clipped to it).
+    The last `faint` boxes are `faint_boxes`: tiles only where a tile set apart stands.
+    `sharpness` (the classifier's second output, one per box): the photo is said to look out of
+    focus (`out_of_focus`) by its face-up tiles other than haku, which has no ink to be sharp.
+    With `turn`, `boxes` are in the pixels of the frame turned by it (`straighten`; `size` is the
+    turned canvas), laid out there, and the answer's boxes taken back to the photo."""
+    labels = list(labels)
+    reject = labels.index(reject_label) if reject_label in labels else -1
+    w, h = size
+    if turn is None:
+        ow, oh = original_size or (w / to_original, h / to_original)
+    else:  # the tiles are laid out level, on the turned canvas, and their boxes taken back at the end
+        photo_size = original_size or (turn.size[0] / to_original, turn.size[1] / to_original)
+        ow, oh = w / to_original, h / to_original
+    idx = kept_tiles(boxes, probs, labels, reject_label, size, settings, faint)
     dets: list[Detection] = []
     orients: list[list[float]] = []
     for i in idx:
@@ -1366,4 +1435,4 @@ def assemble(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]],
 __all__ = ["Detection", "Layout", "Reading", "Settings", "assemble", "decode", "detect_boxes", "drop_duplicates", "out_of_focus",
            "faint_boxes", "layout", "merge_detections", "nms", "probabilities", "read_hand", "reread_half_turned", "reread_tall_faces",
            "rereads", "reread", "reread_grown", "grown_faces", "rescan_sides", "colour_cast", "cast_table", "thumb_size",
-           "straighten", "face_tilt", "Turn", "turn_frame", "quarter_turn", "softmax", "tall_faces", "unsure_crops"]
+           "straighten", "face_tilt", "retile", "Retile", "Turn", "turn_frame", "quarter_turn", "softmax", "tall_faces", "unsure_crops"]

@@ -540,3 +540,59 @@ def test_tiles_read_unsurely_are_flagged_for_checking() -> None:
     assert got.proposal is not None and got.proposal.complete
     changed = [got.tiles[i] for i in got.proposal.changed]
     assert [t.tile for t in changed] == ["3m"] and all(t.unsure for t in changed)
+
+
+def _read_as(codes: list[str], sure: float = 0.95) -> list[list[float]]:
+    """Probabilities over LABELS: each box read as its code this surely, the rest spread evenly."""
+    rest = (1 - sure) / (len(LABELS) - 1)
+    return [[sure if label == code else rest for label in LABELS] for code in codes]
+
+
+def test_retile_plans_the_passes_again_by_the_tiles_when_other_things_set_the_size() -> None:
+    # a row of seven small tiles (38 x 48 px in a 1008 px frame: 22 detector px at 512, boxed
+    # coarsely) and, across the photo, ten larger things the first pass boxed (a kitchen's
+    # cupboards and kettle), read as no tile: the first plan went by those (58 detector px, a size
+    # the detector reads well) and ran no other pass
+    tiles = row(7, x0=300, y0=500, w=38, h=48)
+    clutter = [(20 + k * 98, 20, 20 + k * 98 + 96, 150, 0.9) for k in range(10)]
+    boxes = clutter + tiles
+    scale = 512 / 1008
+    probs = _read_as(["none"] * 10 + ["1m", "2m", "1m", "2m", "1m", "2m", "1m"])
+    assert reading.rescan_sides(boxes, scale, 1008, 700, ON) == []
+    again = reading.retile(boxes, probs, LABELS, "none", scale, 1008, 700, ON, available=2016)
+    assert again is not None
+    # planned as for the tiles alone; their boxes counted around the row, not up by the cupboards
+    assert list(again.sides) == reading.rescan_sides(tiles, scale, 1008, 700, ON, available=2016) == [802]
+    x1, y1, x2, y2 = again.region
+    assert x1 < 300 and y1 < 500 and x2 > tiles[-1][2] and y2 > 548
+    assert y1 > 150  # the clutter's boxes lie outside
+    assert again.to_json() == {"sides": [802], "region": list(again.region)}
+    # the things read as tiles: the sizes agree, and nothing is asked
+    assert reading.retile(boxes, _read_as(["1m"] * 17), LABELS, "none", scale, 1008, 700, ON) is None
+    # the tiles alone: nothing is asked either (their own plan already ran)
+    assert reading.retile(tiles, probs[10:], LABELS, "none", scale, 1008, 700, ON) is None
+    # things smaller than the tiles (a granite counter's flecks) set the size: nothing is asked
+    specks = [(20 + k * 30, 20, 32 + k * 30, 32, 0.9) for k in range(20)]
+    assert reading.retile(specks + tiles, _read_as(["none"] * 20) + probs[10:], LABELS, "none", scale, 1008, 700,
+                          ON) is None
+    # no tile read: nothing to plan by
+    assert reading.retile(boxes, _read_as(["none"] * 17), LABELS, "none", scale, 1008, 700, ON) is None
+    # faint boxes are left out of both sizes; off, or without multi_scale: never
+    assert reading.retile(boxes + clutter, probs + _read_as(["none"] * 10), LABELS, "none", scale, 1008, 700, ON,
+                          available=2016, faint=10) == again
+    assert reading.retile(boxes, probs, LABELS, "none", scale, 1008, 700,
+                          reading.Settings(multi_scale=True, retile=None)) is None
+    assert reading.retile(boxes, probs, LABELS, "none", scale, 1008, 700, OFF) is None
+
+
+def test_merge_detections_counts_the_later_passes_only_within_a_region() -> None:
+    first = row(3)
+    later = [(100, 200, 130, 240, 0.9), (500, 20, 530, 60, 0.95)]  # the first again, and one far up
+    region = (50, 150, 300, 300)
+    merged = reading.merge_detections([(first, 1.0), (later, 1.0)], OFF, region)
+    assert sorted(merged) == sorted(first)
+    # without a region, the far box counts
+    assert (500, 20, 530, 60, 0.95) in reading.merge_detections([(first, 1.0), (later, 1.0)], OFF)
+    # the first pass's boxes count wherever they lie
+    far_first = [(500, 20, 530, 60, 0.95)] + first
+    assert (500, 20, 530, 60, 0.95) in reading.merge_detections([(far_first, 1.0), (later, 1.0)], OFF, region)

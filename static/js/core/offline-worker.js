@@ -9,7 +9,7 @@
 //   project {table, changes}       game.board.project: the table with the hands not yet sent
 //   boxes {map, gh, gw, scale, width, height, settings, stride}   recognition.reading.detect_boxes
 //   rescan {boxes, scale, width, height, settings}   recognition.reading.rescan_sides: long sides to detect again at
-//   merge {passes: [{boxes, scale}], settings}   recognition.reading.merge_detections: one list of boxes
+//   merge {passes: [{boxes, scale}], settings, region?}   recognition.reading.merge_detections: one list of boxes
 //   straighten {boxes, width, height, settings, thumb?, tw?, th?}   recognition.reading.straighten: the turn
 //       {angle, size, turned, matrix} that levels a row of tiles aslant (or, given the thumb `cast` is
 //       given, faces aslant with no row to go by), or null
@@ -29,7 +29,11 @@
 //       turn, straighten's answer when the boxes are those of the frame turned by it (width x height, the
 //       turned canvas): the answer's boxes are taken back to the frame. Or, when the tiles' tops point
 //       left or right (recognition.reading.quarter_turn), {quarter: {turn, step}}: read the frame again
-//       turned by `step` (a quarter), then `read` its boxes with `turn` (the photo as taken to that frame)
+//       turned by `step` (a quarter), then `read` its boxes with `turn` (the photo as taken to that frame).
+//       Or, given `scale` (the first detector pass's) and not `retiled`, when the tiles read measure
+//       otherwise than the boxes the passes were planned by (recognition.reading.retile),
+//       {retile: {sides, region}}: detect the frame again at `sides` (the first pass kept, the new
+//       passes' boxes merged within `region`), then `read` those boxes with `retiled` true
 //   timings {}                     how the start went: {marks: {step: ms}, snapshot, stored}
 // After its first start it keeps a memory snapshot, restored on the next starts (see below).
 // Served from /offline-worker.js with a policy that lets Pyodide compile WebAssembly.
@@ -88,7 +92,7 @@ def tenbou_plan(call, text):
         if call == "rescan":
             return reading.rescan_sides(a["boxes"], a["scale"], a["width"], a["height"], st)
         if call == "merge":
-            return reading.merge_detections([(p["boxes"], p["scale"]) for p in a["passes"]], st)
+            return reading.merge_detections([(p["boxes"], p["scale"]) for p in a["passes"]], st, a.get("region"))
         if call == "thumb":
             return list(reading.thumb_size(a["width"], a["height"], st))
         raise ValueError(f"no plan call {call}")
@@ -150,9 +154,14 @@ def tenbou_read(logits, turn_logits, tall_logits, text):
             again = reading.probabilities(tall_logits.to_py(), len(plan.crops), len(a["labels"]))[0]
             probs = reading.reread(probs, plan, again, a["labels"], a["reject_label"])
         turn = reading.Turn.from_json(a["turn"]) if a.get("turn") else None
-        quarter = reading.quarter_turn(probs, orient, a["labels"], a["reject_label"], a["width"], a["height"], turn, st)
-        if quarter is not None:
-            return {"quarter": {"turn": quarter[0].to_json(), "step": quarter[1].to_json()}}
+        if not a.get("retiled"):  # a frame detected again by its tiles' size is read as it is
+            quarter = reading.quarter_turn(probs, orient, a["labels"], a["reject_label"], a["width"], a["height"], turn, st)
+            if quarter is not None:
+                return {"quarter": {"turn": quarter[0].to_json(), "step": quarter[1].to_json()}}
+            again = reading.retile(boxes, probs, a["labels"], a["reject_label"], a["scale"], a["width"], a["height"], st,
+                                   faint=a.get("faint", 0)) if a.get("scale") else None
+            if again is not None:
+                return {"retile": again.to_json()}
         return reading.assemble(boxes, probs, orient, a["labels"], a["reject_label"], (a["width"], a["height"]), st,
                                 faint=a.get("faint", 0), sharpness=a.get("sharpness"), turn=turn).to_json()
     return _answer(run)

@@ -54,8 +54,9 @@ class PhoneReader {
   }
 
   /** The boxes of a detected frame `det` (its first map): the passes recognition/reading.py plans
-   * (another detector scale), merged there, and the first map's faint peaks: {boxes, faint}. */
-  async detectAll(det) {
+   * (another detector scale), merged there, and the first map's faint peaks: {boxes, faint}.
+   * `again` (a `read` answer's retile: {sides, region}) gives the passes instead, and where their boxes count. */
+  async detectAll(det, again = null) {
     const { info } = this;
     const st = info.settings;
     const { width, height } = det;
@@ -65,12 +66,13 @@ class PhoneReader {
     let boxes = await decode(det, !seekFaint);  // the first map is read again for faint boxes below
     // which passes to run, and which boxes to merge, grow or drop, is reading.py's to say
     const passes = [{ boxes, scale: det.scale }];
-    const sides = st.multi_scale ? await this.reader.call("rescan", { boxes, scale: det.scale, width, height, settings: st }) : [];
+    const sides = again ? again.sides
+      : st.multi_scale ? await this.reader.call("rescan", { boxes, scale: det.scale, width, height, settings: st }) : [];
     for (const longSide of sides) {
       const more = await this.nets.call("detect", { frame: det.frame, long_side: longSide });
       passes.push({ boxes: await decode(more), scale: more.scale });
     }
-    boxes = await this.reader.call("merge", { passes, settings: st });
+    boxes = await this.reader.call("merge", { passes, settings: st, ...(again ? { region: again.region } : {}) });
     // faint peaks of the first map where a tile set apart stands or among the tiles: read with
     // the boxes, kept by reading.py only if read as tiles there
     const faint = seekFaint ? await this.reader.call("faint", { ...mapOf(det), boxes }, [det.map.buffer]) : [];
@@ -79,8 +81,9 @@ class PhoneReader {
 
   /** Classify the `boxes` of a detected frame `det` (the last `faint` of them faint peaks), read
    * again the crops reading.py asks for, and read the hand: the `read` answer (the frame turned by
-   * `turn` before it was detected, if it was). */
-  async classifyRead(det, boxes, faint, turn) {
+   * `turn` before it was detected, if it was; `retiled`: its boxes are those of the passes a
+   * retile answer asked for, and it is not asked again). */
+  async classifyRead(det, boxes, faint, turn, retiled = false) {
     const { info } = this;
     const st = info.settings;
     const { width, height } = det;
@@ -106,14 +109,15 @@ class PhoneReader {
     }
     const transfer = [logits, turnLogits, tallLogits].filter((l) => l).map((l) => l.buffer);
     return this.reader.call("read", { ...ask, logits, turn_logits: turnLogits, tall_logits: tallLogits,
-      width, height, faint, sharpness: sharpness ? Array.from(sharpness) : null, turn }, transfer);
+      width, height, faint, sharpness: sharpness ? Array.from(sharpness) : null, turn, scale: det.scale, retiled }, transfer);
   }
 
   /** Read an ImageBitmap (transferred to the worker) or raw RGBA pixels {pixels, width, height}:
    * the networks run in recognize-worker.js, recognition/reading.py decides what they saw, and
    * which extra passes to run (the frame's colours corrected for the light, another detector
    * scale, the frame turned to level a row aslant or turned a quarter tops up, the lower part of
-   * a tall face): this only runs the passes it is told to and hands their outputs back. */
+   * a tall face, the passes planned again by the tiles' size): this only runs the passes it is
+   * told to and hands their outputs back. */
   async read(frame) {
     const t0 = performance.now();
     const timer = setTimeout(() => this.fail("reading a frame on the phone took too long"), FRAME_TIMEOUT_MS);
@@ -147,7 +151,8 @@ class PhoneReader {
         ({ boxes, faint } = await this.detectAll(det));
       }
       const t1 = performance.now();
-      let result = await this.classifyRead(det, boxes.concat(faint), faint.length, turn);
+      let now = turn;  // the turn of the frame `det` holds
+      let result = await this.classifyRead(det, boxes.concat(faint), faint.length, now);
       if (result.quarter) {
         // the tiles' tops point left or right (a hand seen from a seat beside it): the frame turned
         // tops up and read again (whether, and which way, is reading.py's)
@@ -155,7 +160,15 @@ class PhoneReader {
         const turned = await this.nets.call("turn", { frame: det.frame, matrix: step.matrix, width: step.turned[0], height: step.turned[1] });
         det = await this.nets.call("detect", { frame: turned.frame });
         ({ boxes, faint } = await this.detectAll(det));
-        result = await this.classifyRead(det, boxes.concat(faint), faint.length, result.quarter.turn);
+        now = result.quarter.turn;
+        result = await this.classifyRead(det, boxes.concat(faint), faint.length, now);
+      }
+      if (result.retile) {
+        // the tiles read measure otherwise than the boxes the passes were planned by (a kettle and
+        // cupboards set that size): detected again as the tiles' size plans (whether, and where, is reading.py's)
+        det = await this.nets.call("detect", { frame: det.frame });  // the first map was handed to the reader
+        ({ boxes, faint } = await this.detectAll(det, result.retile));
+        result = await this.classifyRead(det, boxes.concat(faint), faint.length, now, true);
       }
       const t2 = performance.now();
       const r = (v) => Math.round(v * 10) / 10;
