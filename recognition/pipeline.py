@@ -283,15 +283,18 @@ class Recognizer:
             boxes = np.concatenate([found, faint]) if len(faint) else found
             probs, orient, sharp = self.classify_all(pixels, boxes, finer.pixels if finer else None)
         h, w = pixels.shape[:2]
-        again = reading.retile(_box_list(boxes), probs.tolist(), self.labels, self.reject_label,
-                               fitted(w, h, self.long_side)[0] / w, w, h, self.settings,
-                               finer.long_side if finer else None, len(faint))
-        if again is not None:  # the tiles measure otherwise than the boxes the passes were planned by: planned again by the tiles
+        rows, read = boxes.tolist(), probs.tolist()
+        kept: list[int] | None = reading.kept_tiles(rows, read, self.labels, self.reject_label, (w, h), self.settings,
+                                                    len(faint))
+        again = reading.retile(rows, read, self.labels, self.reject_label, fitted(w, h, self.long_side)[0] / w, w, h,
+                               self.settings, finer.long_side if finer else None, len(faint), kept)
+        if again is not None:  # the tiles measure smaller than the boxes the passes were planned by: planned again by the tiles
             found, faint = self.detect_all(pixels, finer, again=again)
             boxes = np.concatenate([found, faint]) if len(faint) else found
             probs, orient, sharp = self.classify_all(pixels, boxes, finer.pixels if finer else None)
+            kept = None
         t3 = time.perf_counter()
-        result = self.assemble(image, boxes, probs, orient, len(faint), sharp, turn)
+        result = self.assemble(image, boxes, probs, orient, len(faint), sharp, turn, kept)
         t4 = time.perf_counter()
         timing = {"decode": (t1 - t0) * 1e3, "detect": (t2 - t1) * 1e3, "classify": (t3 - t2) * 1e3,
                   "postprocess": (t4 - t3) * 1e3, "total": (t4 - t0) * 1e3}
@@ -328,16 +331,17 @@ class Recognizer:
         return np.ascontiguousarray(small)
 
     def assemble(self, image: LoadedImage, boxes: np.ndarray, probs: np.ndarray, orient: np.ndarray, faint: int = 0,
-                 sharp: np.ndarray | None = None,
-                 turn: reading.Turn | None = None) -> tuple[Layout, Proposal | None, str, tuple[dict, ...]]:
+                 sharp: np.ndarray | None = None, turn: reading.Turn | None = None,
+                 kept: list[int] | None = None) -> tuple[Layout, Proposal | None, str, tuple[dict, ...]]:
         """Drop non-tiles and duplicates, lay the tiles out, propose a hand, say what the player
         should know of the photo: recognition.reading, the code the phone runs too. The last
         `faint` boxes are faint ones (`detect_all`); `sharp`, each crop's sharpness; with `turn`,
-        the boxes are in the pixels of the image turned by it (`turned`)."""
+        the boxes are in the pixels of the image turned by it (`turned`); `kept`, the tiles kept
+        (recognition.reading.kept_tiles), when known already."""
         w, h = turn.turned if turn is not None else image.pixels.shape[1::-1]
         read = reading.assemble(boxes.tolist(), probs.tolist(), orient.tolist(), self.labels, self.reject_label,
                                 (w, h), self.settings, image.scale, image.original_size, faint,
-                                None if sharp is None else sharp.tolist(), turn)
+                                None if sharp is None else sharp.tolist(), turn, kept)
         return Layout(read.tiles, read.rows), read.proposal, read.message, read.notes
 
 

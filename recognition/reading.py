@@ -924,7 +924,7 @@ class Retile:
 
 def retile(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]], labels: Sequence[str],
            reject_label: str, scale: float, width: int, height: int, settings: Settings = Settings(),
-           available: int | None = None, faint: int = 0) -> Retile | None:
+           available: int | None = None, faint: int = 0, kept: Sequence[int] | None = None) -> Retile | None:
     """The passes to run again once the boxes are read (`probs`), when all the boxes (the last
     `faint`, faint peaks, left out) measure more than Settings.retile times the tiles read (the
     boxes `assemble` keeps: kept_tiles): the first plan went by a size that things larger than
@@ -936,11 +936,14 @@ def retile(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]], l
     takes them (the first pass's scale). Their boxes count within RETILE_REACH tile sizes of the
     tiles read (what lies farther is what set the first plan). None when the boxes are not that
     much larger, no box is read as a tile, the tiles' plan runs no pass, or retile is off. The
-    reader detects again (the first pass kept), reads the boxes again, and does not ask twice."""
+    reader detects again (the first pass kept), reads the boxes again, and does not ask twice.
+    `kept`: kept_tiles' answer, when the caller has it (it hands the same to `assemble`)."""
     if settings.retile is None or not settings.multi_scale:
         return None
+    if kept is None:
+        kept = kept_tiles(boxes, probs, labels, reject_label, (width, height), settings, faint)
     every = [_five(b) for b in boxes[:len(boxes) - faint]]
-    tiles = [_five(boxes[i]) for i in kept_tiles(boxes, probs, labels, reject_label, (width, height), settings, faint)]
+    tiles = [_five(boxes[i]) for i in kept]
     size_all, size_tiles = scales.tile_size(every), scales.tile_size(tiles)
     if not size_all or not size_tiles or size_tiles * settings.retile >= size_all:
         return None
@@ -1371,7 +1374,8 @@ def kept_tiles(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]
 def assemble(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]], orient: Sequence[Sequence[float]],
              labels: Sequence[str], reject_label: str, size: tuple[int, int], settings: Settings = Settings(),
              to_original: float = 1.0, original_size: tuple[int, int] | None = None, faint: int = 0,
-             sharpness: Sequence[float] | None = None, turn: Turn | None = None) -> Reading:
+             sharpness: Sequence[float] | None = None, turn: Turn | None = None,
+             kept: Sequence[int] | None = None) -> Reading:
     """Drop non-tiles and duplicates, lay the tiles out, propose a hand. `boxes` [x1, y1, x2, y2,
     score] are in the pixels of an image of `size` (w, h); `to_original` is that image's pixels
     per pixel of the photo the answer's boxes are given in (of `original_size`, clipped to it).
@@ -1379,7 +1383,8 @@ def assemble(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]],
     `sharpness` (the classifier's second output, one per box): the photo is said to look out of
     focus (`out_of_focus`) by its face-up tiles other than haku, which has no ink to be sharp.
     With `turn`, `boxes` are in the pixels of the frame turned by it (`straighten`; `size` is the
-    turned canvas), laid out there, and the answer's boxes taken back to the photo."""
+    turned canvas), laid out there, and the answer's boxes taken back to the photo. `kept`: the
+    tiles kept (kept_tiles' answer for these arguments), when the caller has them already."""
     labels = list(labels)
     reject = labels.index(reject_label) if reject_label in labels else -1
     w, h = size
@@ -1388,7 +1393,7 @@ def assemble(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]],
     else:  # the tiles are laid out level, on the turned canvas, and their boxes taken back at the end
         photo_size = original_size or (turn.size[0] / to_original, turn.size[1] / to_original)
         ow, oh = w / to_original, h / to_original
-    idx = kept_tiles(boxes, probs, labels, reject_label, size, settings, faint)
+    idx = list(kept) if kept is not None else kept_tiles(boxes, probs, labels, reject_label, size, settings, faint)
     dets: list[Detection] = []
     orients: list[list[float]] = []
     for i in idx:
@@ -1432,7 +1437,7 @@ def assemble(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]],
     return Reading(tuple(tiles), lay.rows, proposal, "", notes)
 
 
-__all__ = ["Detection", "Layout", "Reading", "Settings", "assemble", "decode", "detect_boxes", "drop_duplicates", "out_of_focus",
+__all__ = ["Detection", "Layout", "Reading", "Settings", "assemble", "kept_tiles", "decode", "detect_boxes", "drop_duplicates", "out_of_focus",
            "faint_boxes", "layout", "merge_detections", "nms", "probabilities", "read_hand", "reread_half_turned", "reread_tall_faces",
            "rereads", "reread", "reread_grown", "grown_faces", "rescan_sides", "colour_cast", "cast_table", "thumb_size",
            "straighten", "face_tilt", "retile", "Retile", "Turn", "turn_frame", "quarter_turn", "softmax", "tall_faces", "unsure_crops"]

@@ -31,7 +31,7 @@
 //       left or right (recognition.reading.quarter_turn), {quarter: {turn, step}}: read the frame again
 //       turned by `step` (a quarter), then `read` its boxes with `turn` (the photo as taken to that frame).
 //       Or, given `scale` (the first detector pass's) and not `retiled`, when the tiles read measure
-//       otherwise than the boxes the passes were planned by (recognition.reading.retile),
+//       smaller than the boxes the passes were planned by (recognition.reading.retile),
 //       {retile: {sides, region}}: detect the frame again at `sides` (the first pass kept, the new
 //       passes' boxes merged within `region`), then `read` those boxes with `retiled` true
 //   timings {}                     how the start went: {marks: {step: ms}, snapshot, stored}
@@ -154,16 +154,20 @@ def tenbou_read(logits, turn_logits, tall_logits, text):
             again = reading.probabilities(tall_logits.to_py(), len(plan.crops), len(a["labels"]))[0]
             probs = reading.reread(probs, plan, again, a["labels"], a["reject_label"])
         turn = reading.Turn.from_json(a["turn"]) if a.get("turn") else None
+        kept = None
         if not a.get("retiled"):  # a frame detected again by its tiles' size is read as it is
             quarter = reading.quarter_turn(probs, orient, a["labels"], a["reject_label"], a["width"], a["height"], turn, st)
             if quarter is not None:
                 return {"quarter": {"turn": quarter[0].to_json(), "step": quarter[1].to_json()}}
-            again = reading.retile(boxes, probs, a["labels"], a["reject_label"], a["scale"], a["width"], a["height"], st,
-                                   faint=a.get("faint", 0)) if a.get("scale") else None
-            if again is not None:
-                return {"retile": again.to_json()}
+            if a.get("scale"):
+                kept = reading.kept_tiles(boxes, probs, a["labels"], a["reject_label"], (a["width"], a["height"]), st,
+                                          a.get("faint", 0))
+                again = reading.retile(boxes, probs, a["labels"], a["reject_label"], a["scale"], a["width"], a["height"],
+                                       st, faint=a.get("faint", 0), kept=kept)
+                if again is not None:
+                    return {"retile": again.to_json()}
         return reading.assemble(boxes, probs, orient, a["labels"], a["reject_label"], (a["width"], a["height"]), st,
-                                faint=a.get("faint", 0), sharpness=a.get("sharpness"), turn=turn).to_json()
+                                faint=a.get("faint", 0), sharpness=a.get("sharpness"), turn=turn, kept=kept).to_json()
     return _answer(run)
 `;
 // A hand every start scores: the snapshot keeps its answer and a restored engine must give it again.

@@ -164,7 +164,7 @@ class PhoneReader {
         result = await this.classifyRead(det, boxes.concat(faint), faint.length, now);
       }
       if (result.retile) {
-        // the tiles read measure otherwise than the boxes the passes were planned by (a kettle and
+        // the tiles read measure smaller than the boxes the passes were planned by (a kettle and
         // cupboards set that size): detected again as the tiles' size plans (whether, and where, is reading.py's)
         det = await this.nets.call("detect", { frame: det.frame });  // the first map was handed to the reader
         ({ boxes, faint } = await this.detectAll(det, result.retile));
