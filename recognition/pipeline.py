@@ -176,7 +176,7 @@ class Recognizer:
         merged = reading.merge_detections(passes, self.settings, again.region if again else None)  # which to merge, grow or drop is reading.py's
         if merged != first:
             boxes = np.array(merged, np.float32).reshape(-1, 5)
-        faint = reading.faint_boxes(np.asarray(out, np.float32).ravel().tolist(), out.shape[1], out.shape[2], scale,
+        faint = reading.faint_boxes(flat(out), out.shape[1], out.shape[2], scale,
                                     w, h, _box_list(boxes), self.settings, self.stride)
         return boxes, np.array(faint, np.float32).reshape(-1, 5)
 
@@ -191,7 +191,7 @@ class Recognizer:
 
     def _boxes(self, out: np.ndarray, scale: float, pixels: np.ndarray, settings: Settings) -> np.ndarray:
         h, w = pixels.shape[:2]
-        boxes = reading.detect_boxes(np.asarray(out, np.float32).ravel().tolist(), out.shape[1], out.shape[2],
+        boxes = reading.detect_boxes(flat(out), out.shape[1], out.shape[2],
                                      scale, w, h, settings, self.stride)
         return np.array(boxes, np.float32).reshape(-1, 5)
 
@@ -343,6 +343,14 @@ class Recognizer:
                                 (w, h), self.settings, image.scale, image.original_size, faint,
                                 None if sharp is None else sharp.tolist(), turn, kept)
         return Layout(read.tiles, read.rows), read.proposal, read.message, read.notes
+
+
+def flat(out: np.ndarray) -> memoryview:
+    """The detector's map as recognition.reading reads it: flat float32, as the phone hands it over
+    (Pyodide gives a Float32Array as a memoryview). Its values are read one at a time, and only
+    the few that need it: `tolist` made a Python float of every value of the five planes (a
+    third of a pass's decoding on a 1280 px pass), where decoding scans only the first."""
+    return np.ascontiguousarray(out, np.float32).reshape(-1).data
 
 
 def tinted(pixels: np.ndarray, table: np.ndarray) -> np.ndarray:

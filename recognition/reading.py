@@ -31,6 +31,9 @@ NO_TILES = "no tiles found in the photo"
 HAND_TILES = 14  # a winning hand's tiles, without kans
 
 Box = tuple[float, float, float, float]
+# the detector's (5, gh, gw) map, flat: a list, or a float32 memoryview (Pyodide's Float32Array,
+# the server's numpy map), read one value at a time
+DetectorMap = Sequence[float] | memoryview
 
 
 @dataclass(frozen=True)
@@ -185,7 +188,7 @@ def _clip(v: float, lo: float, hi: float) -> float:
     return lo if v < lo else hi if v > hi else v
 
 
-def decode(out: Sequence[float], gh: int, gw: int, threshold: float = 0.3, max_boxes: int = 150,
+def decode(out: DetectorMap, gh: int, gw: int, threshold: float = 0.3, max_boxes: int = 150,
            stride: int = STRIDE) -> list[tuple[float, float, float, float, float]]:
     """The (5, gh, gw) map, flat -> boxes [x1, y1, x2, y2, score] in network pixels, best first,
     after non-maximum suppression. A box is a cell whose heat is at least `threshold` and no less
@@ -559,7 +562,7 @@ class Reading:
         return out
 
 
-def detect_boxes(out: Sequence[float], gh: int, gw: int, scale: float, width: int, height: int,
+def detect_boxes(out: DetectorMap, gh: int, gw: int, scale: float, width: int, height: int,
                  settings: Settings = Settings(), stride: int = STRIDE) -> list[tuple[float, float, float, float, float]]:
     """The detector's map -> boxes in the pixels of the image it was given (`scale` = network
     pixels per image pixel), clipped to the image (width x height)."""
@@ -1199,7 +1202,7 @@ def reread(probs: Sequence[Sequence[float]], plan: Rereads, again: Sequence[Sequ
     return reread_scaled(out, plan.scaled, again[n_tall + n_grown:], labels, reject_label)
 
 
-def faint_boxes(out: Sequence[float], gh: int, gw: int, scale: float, width: int, height: int,
+def faint_boxes(out: DetectorMap, gh: int, gw: int, scale: float, width: int, height: int,
                 boxes: Sequence[Sequence[float]], settings: Settings = Settings(),
                 stride: int = STRIDE) -> list[FiveBox]:
     """The detector's peaks too faint to be boxes (from Settings.faint_threshold up to

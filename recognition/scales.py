@@ -15,8 +15,9 @@ the same code as the server (recognition.reading calls it there). A box is
 """
 from __future__ import annotations
 
+import bisect
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 Box = tuple[float, float, float, float, float]
@@ -127,16 +128,32 @@ def tile_size(boxes: Sequence[Box], rule: ScaleRule = DEFAULT_RULE) -> float | N
     near_lo, near_hi = math.exp(-spread) * (1 - 1e-9), math.exp(spread) * (1 + 1e-9)
     in_lo, in_hi = math.exp(-spread) * (1 + 1e-9), math.exp(spread) * (1 - 1e-9)
 
+    def member(t: float, s: float) -> bool:
+        return near_lo <= t / s <= near_hi and (in_lo <= t / s <= in_hi or abs(math.log(t / s)) <= spread)
+
+    # a box's members are a run of the boxes in order of size (t / s grows with t): found by
+    # bisection, its ends settled by `member` itself, rather than asking every pair (n^2 tests)
+    by_size = sorted(sized)
+    sides = [t for t, _ in by_size]
+    n = len(by_size)
     best: tuple[float, float] | None = None
-    best_members: list[tuple[float, float]] = []
+    best_run = (0, 0)
     for s, _ in sized:
-        members = [(t, w) for t, w in sized
-                   if near_lo <= t / s <= near_hi and (in_lo <= t / s <= in_hi or abs(math.log(t / s)) <= spread)]
-        weight = sum(w for _, w in members)
+        lo, hi = bisect.bisect_left(sides, s * near_lo), bisect.bisect_right(sides, s * near_hi)
+        while lo > 0 and member(sides[lo - 1], s):
+            lo -= 1
+        while lo < n and not member(sides[lo], s):
+            lo += 1
+        while hi < n and member(sides[hi], s):
+            hi += 1
+        while hi > lo and not member(sides[hi - 1], s):
+            hi -= 1
+        weight = math.fsum(w for _, w in by_size[lo:hi])  # the same sum in any order
         if best is None or (weight, s) > best:
             best = (weight, s)
-            best_members = members
-    return _weighted_median([t for t, _ in best_members], [w for _, w in best_members])
+            best_run = (lo, hi)
+    members = by_size[best_run[0]:best_run[1]]
+    return _weighted_median([t for t, _ in members], [w for _, w in members])
 
 
 def probing(count: int, size: float | None, rule: ScaleRule = DEFAULT_RULE) -> bool:
@@ -411,13 +428,31 @@ def groups(boxes: Sequence[Box], size: float | None = None, reach: float = 0.35)
         size = tile_size(boxes)
     if size is None:
         return [[i] for i in range(len(boxes))]
-    near = reach * size
-    return clusters(len(boxes), lambda i, j: _gap(boxes[i], boxes[j]) < near)
+    return near_groups(boxes, reach * size)
 
 
-def clusters(n: int, joined: Callable[[int, int], bool]) -> list[list[int]]:
+def near_groups(boxes: Sequence[Sequence[float]], near: float) -> list[list[int]]:
+    """`clusters` of the boxes joined when the gap between them (`_gap`) is under `near`. Only
+    pairs whose left edges lie within one box's width and `near` of each other can be (the gap is
+    at least the distance across): a sweep from left to right asks those, not every pair."""
+    order = sorted(range(len(boxes)), key=lambda i: boxes[i][0])
+
+    def pairs() -> Iterator[tuple[int, int]]:
+        for k, i in enumerate(order):
+            right = boxes[i][2] + near
+            for j in order[k + 1:]:
+                if boxes[j][0] >= right:
+                    break
+                yield i, j
+
+    return clusters(len(boxes), lambda i, j: _gap(boxes[i], boxes[j]) < near, pairs())
+
+
+def clusters(n: int, joined: Callable[[int, int], bool],
+             pairs: Iterable[tuple[int, int]] | None = None) -> list[list[int]]:
     """The indices 0..n-1 in groups: i and j are in one group when ``joined(i, j)``, or through a
-    chain of such pairs. Groups in order of their first index, each in increasing order."""
+    chain of such pairs. Groups in order of their first index, each in increasing order. `pairs`:
+    the pairs that may be joined, when fewer than all (the groups do not depend on their order)."""
     parent = list(range(n))
 
     def find(i: int) -> int:
@@ -426,11 +461,11 @@ def clusters(n: int, joined: Callable[[int, int], bool]) -> list[list[int]]:
             i = parent[i]
         return i
 
-    for i in range(n):
-        for j in range(i + 1, n):
-            root = find(i)  # a pair already in one group need not be asked (the groups are the same)
-            if root != find(j) and joined(i, j):
-                parent[root] = find(j)
+    every = ((a, b) for a in range(n) for b in range(a + 1, n))
+    for i, j in pairs if pairs is not None else every:
+        root = find(i)  # a pair already in one group need not be asked (the groups are the same)
+        if root != find(j) and joined(i, j):
+            parent[root] = find(j)
     out: dict[int, list[int]] = {}
     for i in range(n):
         out.setdefault(find(i), []).append(i)
@@ -505,6 +540,10 @@ def row_tilt(boxes: Sequence[Box], least: int = ROW_LEAST, off: float = 0.35, le
     return -math.degrees(math.atan(line.slope)) if not line.across_x else math.degrees(math.atan(line.slope))
 
 
+# `longest_runs`' directions: every degree from -90 to 89, with the cosine and sine of each
+_DIRECTIONS = tuple((step, math.cos(math.radians(step)), math.sin(math.radians(step))) for step in range(-90, 90))
+
+
 def longest_runs(boxes: Sequence[Box], least: int = ROW_LEAST, off: float = 0.35, level: float = 8.0,
                  reach: float = 0.35) -> tuple[list[int], int]:
     """`row_tilt`'s search: the longest run of boxes aslant (their indices, in order along it) and
@@ -520,26 +559,32 @@ def longest_runs(boxes: Sequence[Box], least: int = ROW_LEAST, off: float = 0.35
     for g in groups(boxes, size):
         if len(g) < least:
             continue
-        for step in range(-90, 90):
-            a = math.radians(step)
-            ux, uy = math.cos(a), math.sin(a)  # along a line running at angle a
-            across = sorted((c[1] * ux - c[0] * uy, i) for i, c in ((i, centres[i]) for i in g))
+        points = [(centres[i][0], centres[i][1], i) for i in g]
+        for step, ux, uy in _DIRECTIONS:  # along a line running at the step's angle
+            is_level = min(abs(step), 90 - abs(step)) < level
+            bar = best_level if is_level else len(best)
+            if len(g) <= bar:
+                continue  # no run in this group can be longer than one already found
+            across = sorted([(y * ux - x * uy, i) for x, y, i in points])
             most, where, lo = 0, 0, 0
             for hi in range(len(across)):
-                while across[hi][0] - across[lo][0] > band:
+                v = across[hi][0]
+                while v - across[lo][0] > band:
                     lo += 1
                 if hi - lo + 1 > most:
                     most, where = hi - lo + 1, lo
-            is_level = min(abs(step), 90 - abs(step)) < level
-            if most <= (best_level if is_level else len(best)):
+            if most <= bar:
                 continue  # no run in this band can be longer than one already found
             members = sorted((i for _, i in across[where:where + most]), key=lambda i: centres[i][0] * ux + centres[i][1] * uy)
             run: list[int] = []
             longest: list[int] = []
             for i in members:
-                run = run + [i] if run and _gap(boxes[run[-1]], boxes[i]) < near else [i]
+                if run and _gap(boxes[run[-1]], boxes[i]) < near:
+                    run.append(i)
+                else:
+                    run = [i]
                 if len(run) > len(longest):
-                    longest = run
+                    longest = run.copy()
             if is_level:
                 best_level = max(best_level, len(longest))
             elif len(longest) > len(best):
@@ -619,7 +664,7 @@ def drop_unsure_groups(boxes: Sequence[Box], confidences: Sequence[float], size:
     keep.extend(i for i in small if not anchored or confidences[i] >= alone)
     if tileness is not None and size is not None:
         reach = clutter_reach * size
-        for g in clusters(len(boxes), lambda i, j: _gap(boxes[i], boxes[j]) < reach):
+        for g in near_groups(boxes, reach):
             if len(g) >= clutter_least and sum(tileness[i] < 0.5 for i in g) >= clutter_share * len(g):
                 unsure = {i for i in g if i not in whole and confidences[i] < sure}
                 keep = [i for i in keep if i not in unsure]

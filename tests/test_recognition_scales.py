@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import math
 import os
+import random
 
 import pytest
 
@@ -29,7 +30,7 @@ def test_numpy_free() -> None:
             imported |= {a.name.split(".")[0] for a in node.names}
         elif isinstance(node, ast.ImportFrom):
             imported.add((node.module or "").split(".")[0])
-    assert imported <= {"__future__", "math", "collections", "dataclasses", "typing"}, imported
+    assert imported <= {"__future__", "bisect", "math", "collections", "dataclasses", "typing"}, imported
 
 
 def test_tile_size_of_a_row_ignores_fragments_and_clutter() -> None:
@@ -657,3 +658,38 @@ def test_specks_are_boxes_far_smaller_than_the_tiles_read_unsurely() -> None:
     assert scales.specks(boxes, kept, conf, sure=0.6) == []  # the rule's bar before stage 2g's classifier
     assert scales.specks(boxes, kept, conf, share=0.4) == []  # 25 px against 50: half, not under 0.4
     assert scales.specks(boxes, [], conf) == []
+
+
+def _random_boxes(rnd: random.Random, n: int) -> list[scales.Box]:
+    """Tiles of a few sizes, some a fragment or twice a tile, scattered so that some touch."""
+    base = rnd.choice([10, 20, 40])
+    out = []
+    for _ in range(n):
+        x, y = rnd.uniform(0, 600), rnd.uniform(0, 400)
+        w = base * rnd.choice([0.5, 1, 1, 1, 1.3, 2]) * rnd.uniform(0.8, 1.2)
+        out.append((x, y, x + w, y + w * rnd.uniform(0.6, 1.6), rnd.random()))
+    return out
+
+
+def test_near_groups_are_the_groups_of_every_pair() -> None:
+    """The sweep asks only boxes whose left edges lie near: it must join exactly what asking every
+    pair joins, whatever the gaps (0: nothing touches; large: chains across the photo)."""
+    rnd = random.Random(7)
+    for _ in range(300):
+        boxes = _random_boxes(rnd, rnd.randint(0, 40))
+        for near in (0.0, 3.0, 12.0, 60.0):
+            every = scales.clusters(len(boxes), lambda i, j, b=boxes, d=near: scales._gap(b[i], b[j]) < d)
+            assert scales.near_groups(boxes, near) == every
+
+
+def test_tile_size_is_the_heaviest_band_of_sizes() -> None:
+    """tile_size finds each box's band by bisection: the answer is that of asking every box of
+    every other, the band of the most score (a tie to the larger size), its weighted median."""
+    rnd = random.Random(11)
+    band = math.log(scales.DEFAULT_RULE.cluster)
+    for _ in range(300):
+        boxes = _random_boxes(rnd, rnd.randint(1, 40))
+        sized = [(scales.side(b), max(b[4], 1e-3)) for b in boxes]
+        best = max(((math.fsum(w for t, w in sized if abs(math.log(t / s)) <= band), s) for s, _ in sized))
+        members = [(t, w) for t, w in sized if abs(math.log(t / best[1])) <= band]
+        assert scales.tile_size(boxes) == scales._weighted_median([t for t, _ in members], [w for _, w in members])
