@@ -117,6 +117,17 @@ class TurnedFiner:
         return None if fine is None else self._turned(fine)
 
 
+class CropMemo:
+    """The classifier's outputs for the crops of one copy of a photo (`source`) read so far, by
+    crop box and whether turned half round. A photo read again with the passes planned by its
+    tiles (recognition.reading.retile) keeps most of its boxes, and a crop read twice gives the
+    same numbers, whatever the batch it is read in."""
+
+    def __init__(self, source: np.ndarray | None = None) -> None:
+        self.source = source
+        self.read: dict[tuple[bool | float, ...], tuple[np.ndarray, float | None]] = {}
+
+
 class Recognizer:
     def __init__(self, detector: OnnxModel, classifier: OnnxModel, settings: Settings = DEFAULT_SETTINGS) -> None:
         self.detector = detector
@@ -144,7 +155,8 @@ class Recognizer:
 
     def detect_all(self, pixels: np.ndarray, finer: Finer | TurnedFiner | None = None,
                    shrunk: list[np.ndarray] | None = None,
-                   again: reading.Retile | None = None) -> tuple[np.ndarray, np.ndarray]:
+                   again: reading.Retile | None = None,
+                   made: list[tuple[np.ndarray, float]] | None = None) -> tuple[np.ndarray, np.ndarray]:
         """(n, 5) boxes [x1, y1, x2, y2, score] in the pixels of `pixels` (decoded by recognition.reading):
         one pass at the detector's long side, then the passes recognition.reading plans
         (Settings.multi_scale: again where the tiles have the size the detector learned; a pass
@@ -155,8 +167,14 @@ class Recognizer:
         phone runs the same plan. `shrunk`, when given, is given the first pass's input (`pixels`
         shrunk to the detector's long side, unpadded): `thumbnail` shrinks it further. `again`, when
         given, gives the passes after the first instead of those planned, and where their boxes
-        count (recognition.reading.retile)."""
-        out, scale = self._run_detector(pixels, self.long_side, shrunk)
+        count (recognition.reading.retile). `made`: given empty, the first pass's map and scale are put
+        in it; given them (from a call on the same `pixels`), that pass is not run again."""
+        if made:
+            out, scale = made[0]
+        else:
+            out, scale = self._run_detector(pixels, self.long_side, shrunk)
+            if made is not None:
+                made.append((out, scale))
         boxes = self._boxes(out, scale, pixels, self.settings)
         h, w = pixels.shape[:2]
         first = _box_list(boxes)
@@ -207,42 +225,63 @@ class Recognizer:
         probs, orient, _ = self.classify_all(pixels, boxes, fine)
         return probs, orient
 
-    def classify_all(self, pixels: np.ndarray, boxes: np.ndarray,
-                     fine: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    def classify_all(self, pixels: np.ndarray, boxes: np.ndarray, fine: np.ndarray | None = None,
+                     memo: CropMemo | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
         """Class probabilities (n, len(labels)), orientation probabilities (n, 4) and each crop's
         sharpness (n; None from a classifier without that output); crops read
         unsurely read again turned half round (recognition.reading.unsure_crops), tall faces read
         as blank read again from their lower part, and boxes read unsurely from the box grown up
         and down and at two more sizes (recognition.reading.rereads). The crops are
         cut from `fine` (a finer copy of `pixels`, boxes still in the pixels of `pixels`) when given:
-        a tile 20 px wide in `pixels` keeps its pips."""
+        a tile 20 px wide in `pixels` keeps its pips. `memo`: the crops of this photo read already
+        (by an earlier call on the same pixels), not read again."""
         if len(boxes) == 0:
             return np.zeros((0, self.n_classes), np.float32), np.zeros((0, 4), np.float32), np.zeros(0, np.float32)
         source, ratio = (pixels, 1.0) if fine is None else (fine, fine.shape[1] / pixels.shape[1])
-        crops = square_crops(source, boxes[:, :4] * ratio, self.crop_size, self.crop_context)
-        out = self.classifier.run_all(to_nchw(np.concatenate([crops, crops[:, ::-1, ::-1]])
-                                              if self.settings.half_turn_tta else crops))
-        logits, sharp = out[self.classifier.output_names[0]], out.get("sharpness")
+        if memo is None:
+            memo = CropMemo(source)
+        elif memo.source is not source:  # another copy (turned, tinted, finer): its crops differ
+            memo.source, memo.read = source, {}
+        cut = boxes[:, :4] * ratio
+        logits, sharp = self._crop_logits(memo, cut, False)
+        if self.settings.half_turn_tta:
+            logits = np.concatenate([logits, self._crop_logits(memo, cut, True)[0]])
         probs, orient = reading.probabilities(logits.ravel().tolist(), len(boxes), self.n_classes,
                                               self.settings.half_turn_tta)
         unsure = reading.unsure_crops(probs, self.settings)
         if unsure:  # those crops read again turned half round
-            logits = self.classifier.run(to_nchw(np.ascontiguousarray(crops[unsure][:, ::-1, ::-1])))
+            logits = self._crop_logits(memo, cut[unsure], True)[0]
             probs, orient = reading.reread_half_turned(probs, orient, unsure, logits.ravel().tolist(), self.n_classes)
-        probs = self._read_again(source, boxes[:, :4] * ratio, probs, orient)
-        return (np.array(probs, np.float32), np.array(orient, np.float32),
-                None if sharp is None else np.asarray(sharp[:len(boxes)], np.float32))
+        probs = self._read_again(memo, cut, probs, orient)
+        return np.array(probs, np.float32), np.array(orient, np.float32), sharp
 
-    def _read_again(self, pixels: np.ndarray, boxes: np.ndarray, probs: list[list[float]],
+    def _crop_logits(self, memo: CropMemo, boxes: np.ndarray, half_turned: bool) -> tuple[np.ndarray, np.ndarray | None]:
+        """The classifier's logits (n, outputs) for the crops of `boxes` (n, 4) in `memo.source`'s
+        pixels, turned half round when `half_turned`, and each crop's sharpness (None from a
+        classifier without that output): those in `memo` from there, the others read and kept."""
+        keys = [(half_turned, *b) for b in boxes.tolist()]
+        todo = [i for i, k in enumerate(keys) if k not in memo.read]
+        if todo:
+            assert memo.source is not None  # classify_all sets it
+            crops = square_crops(memo.source, boxes[todo], self.crop_size, self.crop_context)
+            out = self.classifier.run_all(to_nchw(crops[:, ::-1, ::-1] if half_turned else crops))
+            logits, sharp = out[self.classifier.output_names[0]], out.get("sharpness")
+            for n, i in enumerate(todo):
+                memo.read[keys[i]] = (logits[n], None if sharp is None else float(np.asarray(sharp).reshape(-1)[n]))
+        rows = [memo.read[k] for k in keys]
+        logits = np.stack([r[0] for r in rows]) if rows else np.zeros((0, 0), np.float32)
+        sharp = None if not rows or rows[0][1] is None else np.array([r[1] for r in rows], np.float32)
+        return logits, sharp
+
+    def _read_again(self, memo: CropMemo, boxes: np.ndarray, probs: list[list[float]],
                     orient: list[list[float]]) -> list[list[float]]:
         """Tall faces read as blank read again from their lower part, unsure boxes from the box
         grown across the tiles' row and from the box shrunk and grown about its centre
-        (recognition.reading.rereads)."""
+        (recognition.reading.rereads); `boxes` in the pixels of `memo.source`."""
         plan = reading.rereads(boxes.tolist(), probs, self.labels, self.reject_label, self.settings, orient)
         if not plan.crops:
             return probs
-        logits = self.classifier.run(to_nchw(square_crops(pixels, np.array(plan.crops, np.float32), self.crop_size,
-                                                          self.crop_context)))
+        logits = self._crop_logits(memo, np.array(plan.crops, np.float32), False)[0]
         again = reading.probabilities(logits.ravel().tolist(), len(plan.crops), self.n_classes)[0]
         return reading.reread(probs, plan, again, self.labels, self.reject_label)
 
@@ -256,7 +295,8 @@ class Recognizer:
         finer: Finer | TurnedFiner | None = copies
         pixels = image.pixels
         shrunk: list[np.ndarray] = []
-        found, faint = self.detect_all(pixels, finer, shrunk)
+        made: list[tuple[np.ndarray, float]] = []  # the first pass of the pixels read last: a retile reuses it
+        found, faint = self.detect_all(pixels, finer, shrunk, made=made)
         tw, th = reading.thumb_size(pixels.shape[1], pixels.shape[0], self.settings)
         thumb = self.thumbnail(pixels, tw, th, shrunk[0])  # the light's colour and the faces' angle are judged on it
         table = self.cast_table(pixels, found, thumb=thumb)
@@ -264,24 +304,28 @@ class Recognizer:
             pixels = tinted(pixels, table)
             if copies is not None:
                 copies.tint(table)
-            found, faint = self.detect_all(pixels, finer)
+            made = []
+            found, faint = self.detect_all(pixels, finer, made=made)
         turn = reading.straighten(_box_list(found), pixels.shape[1], pixels.shape[0], self.settings,
                                   thumb.tobytes(), tw, th)
         if turn is not None:  # a row aslant: the photo turned to level it, read again
             pixels = turned(pixels, turn)
             finer = TurnedFiner(copies, turn) if copies is not None else None
-            found, faint = self.detect_all(pixels, finer)
+            made = []
+            found, faint = self.detect_all(pixels, finer, made=made)
         boxes = np.concatenate([found, faint]) if len(faint) else found
         t2 = time.perf_counter()
-        probs, orient, sharp = self.classify_all(pixels, boxes, finer.pixels if finer else None)
+        memo = CropMemo()  # the crops read, kept while the pixels they are cut from are the same
+        probs, orient, sharp = self.classify_all(pixels, boxes, finer.pixels if finer else None, memo)
         quarter = reading.quarter_turn(probs.tolist(), orient.tolist(), self.labels, self.reject_label,
                                        pixels.shape[1], pixels.shape[0], turn, self.settings)
         if quarter is not None:  # the tiles' tops point left or right: read again turned tops up
             turn, pixels = quarter[0], turned(pixels, quarter[1])
             finer = TurnedFiner(copies, turn) if copies is not None else None
-            found, faint = self.detect_all(pixels, finer)
+            made = []
+            found, faint = self.detect_all(pixels, finer, made=made)
             boxes = np.concatenate([found, faint]) if len(faint) else found
-            probs, orient, sharp = self.classify_all(pixels, boxes, finer.pixels if finer else None)
+            probs, orient, sharp = self.classify_all(pixels, boxes, finer.pixels if finer else None, memo)
         h, w = pixels.shape[:2]
         rows, read = boxes.tolist(), probs.tolist()
         kept: list[int] | None = reading.kept_tiles(rows, read, self.labels, self.reject_label, (w, h), self.settings,
@@ -289,9 +333,9 @@ class Recognizer:
         again = reading.retile(rows, read, self.labels, self.reject_label, fitted(w, h, self.long_side)[0] / w, w, h,
                                self.settings, finer.long_side if finer else None, len(faint), kept)
         if again is not None:  # the tiles measure smaller than the boxes the passes were planned by: planned again by the tiles
-            found, faint = self.detect_all(pixels, finer, again=again)
+            found, faint = self.detect_all(pixels, finer, again=again, made=made)
             boxes = np.concatenate([found, faint]) if len(faint) else found
-            probs, orient, sharp = self.classify_all(pixels, boxes, finer.pixels if finer else None)
+            probs, orient, sharp = self.classify_all(pixels, boxes, finer.pixels if finer else None, memo)
             kept = None
         t3 = time.perf_counter()
         result = self.assemble(image, boxes, probs, orient, len(faint), sharp, turn, kept)

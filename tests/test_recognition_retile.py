@@ -14,9 +14,11 @@ import json
 import os
 from collections import Counter
 
+import numpy as np
 import pytest
 
-from recognition.pipeline import Recognizer, get_recognizer
+from recognition.image_io import load_image
+from recognition.pipeline import CropMemo, Recognizer, get_recognizer
 
 DEV = os.path.join(os.path.dirname(__file__), "..", "..", "shared", "data", "dev-photos")
 pytestmark = pytest.mark.skipif(not os.path.isfile(os.path.join(DEV, "labels.json")),
@@ -72,3 +74,50 @@ def test_the_dev_photos_read_more_tiles_in_every_light_with_no_more_invented() -
                 wrong[way] += sum((got - want).values())
     assert right["on"] >= right["off"] + 5, right
     assert wrong["on"] <= wrong["off"], wrong
+
+
+def test_a_retile_runs_no_pass_and_reads_no_crop_twice() -> None:
+    """Planned again by its tiles, IMG_3108 is detected and read again, and keeps most of its boxes:
+    the first pass is not run again, and no crop (a box, turned half round or not, or a box grown
+    or scaled) goes to the classifier twice."""
+    rec, _ = _readers()
+    with open(os.path.join(DEV, "IMG_3108.jpg"), "rb") as f:
+        data = f.read()
+    fresh = rec.recognize(data)
+    detector_inputs: list[tuple[int, ...]] = []
+    crops: list[bytes] = []
+    run_det, run_all = rec.detector.run, rec.classifier.run_all
+
+    def spy(run, seen, key):
+        def counted(x):
+            seen.extend(key(x))
+            return run(x)
+        return counted
+
+    try:
+        rec.detector.run = spy(run_det, detector_inputs, lambda x: [x.shape])  # type: ignore[method-assign]
+        rec.classifier.run_all = spy(run_all, crops, lambda x: [c.tobytes() for c in x])  # type: ignore[method-assign]
+        again = rec.recognize(data)
+    finally:
+        del rec.detector.run, rec.classifier.run_all
+    assert len(detector_inputs) == 2 and detector_inputs[0] != detector_inputs[1]  # 512 px once, then the retile's pass
+    assert len(crops) == len(set(crops)) > 0
+    assert [(t.tile, t.box) for t in again.tiles] == [(t.tile, t.box) for t in fresh.tiles]
+
+
+def test_crops_read_already_give_what_reading_them_afresh_gives() -> None:
+    """A CropMemo hands back the outputs of the crops read before, each in its place among those
+    read now: the same probabilities, orientations and sharpness as reading every crop afresh."""
+    rec, _ = _readers()
+    with open(os.path.join(DEV, "IMG_3100.jpg"), "rb") as f:
+        pixels = load_image(f.read()).pixels
+    boxes = rec.detect(pixels)
+    assert len(boxes) > 10
+    memo = CropMemo()
+    rec.classify_all(pixels, boxes[::3], None, memo)  # every third box, read first
+    assert memo.read
+    with_memo = rec.classify_all(pixels, boxes[::-1], None, memo)  # all of them, in another order
+    afresh = rec.classify_all(pixels, boxes[::-1])
+    for a, b in zip(with_memo, afresh):
+        assert a is not None and b is not None
+        np.testing.assert_array_equal(a, b)

@@ -63,7 +63,8 @@ class PhoneReader {
     const mapOf = (d) => ({ map: d.map, gh: d.gh, gw: d.gw, scale: d.scale, width, height, settings: st, stride: info.stride });
     const decode = (d, transfer = true) => this.reader.call("boxes", mapOf(d), transfer ? [d.map.buffer] : []);
     const seekFaint = st.faint_threshold != null;  // which faint peaks count is reading.py's to say
-    let boxes = await decode(det, !seekFaint);  // the first map is read again for faint boxes below
+    // the first map is read again for faint boxes below, and by a retile (`again`): copied, not handed over
+    let boxes = await decode(det, false);
     // which passes to run, and which boxes to merge, grow or drop, is reading.py's to say
     const passes = [{ boxes, scale: det.scale }];
     const sides = again ? again.sides
@@ -75,7 +76,7 @@ class PhoneReader {
     boxes = await this.reader.call("merge", { passes, settings: st, ...(again ? { region: again.region } : {}) });
     // faint peaks of the first map where a tile set apart stands or among the tiles: read with
     // the boxes, kept by reading.py only if read as tiles there
-    const faint = seekFaint ? await this.reader.call("faint", { ...mapOf(det), boxes }, [det.map.buffer]) : [];
+    const faint = seekFaint ? await this.reader.call("faint", { ...mapOf(det), boxes }) : [];
     return { boxes, faint };
   }
 
@@ -166,8 +167,7 @@ class PhoneReader {
       if (result.retile) {
         // the tiles read measure smaller than the boxes the passes were planned by (a kettle and
         // cupboards set that size): detected again as the tiles' size plans (whether, and where, is reading.py's)
-        det = await this.nets.call("detect", { frame: det.frame });  // the first map was handed to the reader
-        ({ boxes, faint } = await this.detectAll(det, result.retile));
+        ({ boxes, faint } = await this.detectAll(det, result.retile));  // the frame's first pass, kept
         result = await this.classifyRead(det, boxes.concat(faint), faint.length, now, true);
       }
       const t2 = performance.now();
