@@ -16,7 +16,8 @@
 //       per box, null from a classifier without that output)}: the crops of any boxes
 //       of that frame (a tile's, or the lower part of a tall face's), read; the frame is let go
 //       unless `keep` (more crops to come); `tta: false` reads them without the half-turn copy,
-//       `turned: true` reads only the half-turned copies (of crops read unsurely before)
+//       `turned: true` reads only the half-turned copies (of crops read unsurely before); a crop of
+//       the frame read before (the same box, turned or not) is not read again
 //   turn {frame, matrix, width, height}  -> {frame, width, height}: a new frame, the one given turned
 //       onto a width x height canvas by `matrix` (recognition/reading.py's Turn: a row of tiles aslant)
 //   tint {frame, table}  -> {frame, width, height}: a new frame, the one given with its colours
@@ -115,9 +116,37 @@ async function classify({ frame, boxes, tta = info.settings.half_turn_tta, turne
   if (!keep) frames.delete(frame);
   const n = boxes.length;
   if (!n) return { logits: new Float32Array(0) };
+  const both = tta && !turned;
+  if (both) return answer(await classifyCrops(f, boxes, turned, both));
+  // crops of this frame read before (a frame read again with the passes its tiles plan keeps most
+  // of its boxes) are not read again: a crop gives the same numbers whatever the batch
+  const memo = f.read || (f.read = new Map());
+  const keys = boxes.map((b) => `${turned ? "t" : "u"}${b.slice(0, 4).join(",")}`);
+  const todo = keys.map((k, i) => (memo.has(k) ? -1 : i)).filter((i) => i >= 0);
+  if (todo.length) {
+    const got = await classifyCrops(f, todo.map((i) => boxes[i]), turned, false);
+    const width = got.logits.length / todo.length;
+    todo.forEach((i, j) => memo.set(keys[i], {
+      logits: got.logits.slice(j * width, (j + 1) * width), sharp: got.sharpness ? got.sharpness[j] : null }));
+  }
+  const rows = keys.map((k) => memo.get(k));
+  const width = rows[0].logits.length;
+  const logits = new Float32Array(n * width);
+  rows.forEach((r, i) => logits.set(r.logits, i * width));
+  return answer({ logits, sharpness: rows[0].sharp == null ? null : Float32Array.from(rows, (r) => r.sharp) });
+}
+
+/** A classify answer, its arrays handed over. */
+function answer({ logits, sharpness }) {
+  return { [TRANSFER]: sharpness ? [logits.buffer, sharpness.buffer] : [logits.buffer], value: { logits, sharpness } };
+}
+
+/** The classifier's logits and sharpness for the crops of `boxes` in frame `f` (turned half round
+ * when `turned`; with `both`, every crop read as it is and turned half round). */
+async function classifyCrops(f, boxes, turned, both) {
+  const n = boxes.length;
   const size = info.crop_size, plane = size * size;
   let crops = squareCrops(f.rgb, f.w, f.h, boxes, size, info.crop_context);
-  const both = tta && !turned;
   if (turned) crops = halfTurned(crops, n, plane);
   else if (both) {  // also every crop turned half round; reading.py averages
     const all = new Float32Array(crops.length * 2);
@@ -128,8 +157,7 @@ async function classify({ frame, boxes, tta = info.settings.half_turn_tta, turne
   const res = await classifier.run({ [classifier.inputNames[0]]: new ort.Tensor("float32", crops, [both ? 2 * n : n, 3, size, size]) });
   const logits = new Float32Array(res[classifier.outputNames[0]].data);
   // each crop's sharpness, the classifier's second output: what it means is reading.py's to say
-  const sharp = res.sharpness ? new Float32Array(res.sharpness.data).slice(0, n) : null;
-  return { [TRANSFER]: sharp ? [logits.buffer, sharp.buffer] : [logits.buffer], value: { logits, sharpness: sharp } };
+  return { logits, sharpness: res.sharpness ? new Float32Array(res.sharpness.data).slice(0, n) : null };
 }
 
 serve({
