@@ -181,8 +181,15 @@ class Recognizer:
         passes: list[tuple[list[scales.Box], float]] = [(first, scale)]
         available = finer.long_side if finer else None
         sides = again.sides if again else reading.rescan_sides(first, scale, w, h, self.settings, available)
-        for long_side in sides:
+        windows = again.windows if again and again.windows else reading.pass_windows(first, scale, w, h, sides,
+                                                                                      self.settings)
+        for long_side, window in zip(sides, windows):
             fine = finer.pixels_for(long_side) if finer and long_side > max(w, h) else None
+            if window is not None:  # the part of the frame round what the first pass boxed
+                x1, y1, x2, y2 = window.window
+                part, more_scale = self.detect_at(pixels[y1:y2, x1:x2], window.long_side)
+                passes.append((reading.window_boxes(_box_list(part), window.window, w, h), more_scale))
+                continue
             if fine is None:
                 more, more_scale = self.detect_at(pixels, long_side)
             else:  # boxes back in the pixels of `pixels`

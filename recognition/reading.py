@@ -166,6 +166,10 @@ class Settings:
     # boxed at 512 px and read as no tile) set the first plan's size (a dev photo's kitchen: 31 px,
     # its standing tiles 22 px, two of them never boxed); None: off
     retile: float | None = 1.25
+    # a pass finer than the first, within the frame read, runs on the part of the frame around what
+    # the first pass boxed: this many tile sizes beyond its boxes (pass_windows; the whole frame when
+    # that is most of it, or when a few boxes are probed); None: every pass sees the whole frame
+    pass_window: float | None = 3.0
 
     def to_json(self) -> dict[str, Any]:
         return {k: getattr(self, k) for k in self.__dataclass_fields__}
@@ -910,6 +914,61 @@ def rescan_sides(boxes: Sequence[Sequence[float]], scale: float, width: int, hei
                                copy_side=work_side)
 
 
+PASS_WINDOW_MOST = 0.7  # a window over more of the frame than this share: the whole frame is read
+
+
+@dataclass(frozen=True)
+class PassWindow:
+    """A detector pass run on part of the frame: `window` (x1, y1, x2, y2, whole pixels of the frame
+    read), its long side brought to `long_side` detector pixels (the pass's scale over the frame)."""
+
+    window: tuple[int, int, int, int]
+    long_side: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"window": list(self.window), "long_side": self.long_side}
+
+
+def pass_windows(boxes: Sequence[Sequence[float]], scale: float, width: int, height: int, sides: Sequence[int],
+                 settings: Settings = Settings(), region: Sequence[float] | None = None) -> list[PassWindow | None]:
+    """For each of `sides` (rescan_sides', or a retile's), the part of the frame its pass needs to
+    see, or None for the whole frame. A pass finer than the first (`boxes`, found at `scale`)
+    finds what the first saw too small to box well, where it boxed things: its window is the
+    first pass's boxes (or `region`, a retile's), and Settings.pass_window tile sizes round them.
+    The whole frame when the pass is not finer than the first, or needs a finer copy than the
+    frame (`sides` above its long side), when a few boxes are probed (scales.probing: a far row's
+    blobs, its other tiles anywhere), when the window would hold over PASS_WINDOW_MOST of the
+    frame, or with the setting off. A tile the window cuts is boxed in part: window_boxes drops
+    what touches its edge, and the reach keeps the tiles round the boxes inside it."""
+    whole: list[PassWindow | None] = [None] * len(sides)
+    first = [_five(b) for b in boxes]
+    size = scales.tile_size(first)
+    if settings.pass_window is None or size is None or scales.probing(len(first), size * scale):
+        return whole
+    reach = settings.pass_window * size
+    x1, y1, x2, y2 = region if region is not None else (min(b[0] for b in first), min(b[1] for b in first),
+                                                         max(b[2] for b in first), max(b[3] for b in first))
+    window = (max(0, math.floor(x1 - reach)), max(0, math.floor(y1 - reach)),
+              min(int(width), math.ceil(x2 + reach)), min(int(height), math.ceil(y2 + reach)))
+    ww, wh = window[2] - window[0], window[3] - window[1]
+    if ww <= 0 or wh <= 0 or ww * wh > PASS_WINDOW_MOST * width * height:
+        return whole
+    frame_side, first_side = max(int(width), int(height)), round(max(width, height) * scale)
+    return [PassWindow(window, max(1, round(max(ww, wh) * s / frame_side))) if first_side < s <= frame_side else None
+            for s in sides]
+
+
+def window_boxes(boxes: Sequence[Sequence[float]], window: Sequence[int], width: int, height: int) -> list[FiveBox]:
+    """A windowed pass's boxes (in the window's pixels) in the frame's (width x height), without
+    those touching an edge of the window that is not the frame's: a tile the window cuts, boxed
+    in part."""
+    x1, y1, x2, y2 = (int(v) for v in window)
+    w, h = x2 - x1, y2 - y1
+    return [(b[0] + x1, b[1] + y1, b[2] + x1, b[3] + y1, b[4]) for b in (_five(b) for b in boxes)
+            if not ((x1 > 0 and b[0] <= 1) or (y1 > 0 and b[1] <= 1) or (x2 < width and b[2] >= w - 1)
+                    or (y2 < height and b[3] >= h - 1))]
+
+
 RETILE_REACH = 3.0  # the new passes' boxes count this many tile sizes around the tiles read, no farther
 
 
@@ -920,9 +979,11 @@ class Retile:
 
     sides: tuple[int, ...]
     region: tuple[float, float, float, float]
+    windows: tuple[PassWindow | None, ...] = ()  # each side's part of the frame (pass_windows), None: all of it
 
     def to_json(self) -> dict[str, Any]:
-        return {"sides": list(self.sides), "region": list(self.region)}
+        return {"sides": list(self.sides), "region": list(self.region),
+                "windows": [None if w is None else w.to_json() for w in self.windows]}
 
 
 def retile(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]], labels: Sequence[str],
@@ -954,9 +1015,9 @@ def retile(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]], l
     if not sides:
         return None
     reach = RETILE_REACH * size_tiles
-    return Retile(tuple(sides), (max(0.0, min(b[0] for b in tiles) - reach), max(0.0, min(b[1] for b in tiles) - reach),
-                                 min(float(width), max(b[2] for b in tiles) + reach),
-                                 min(float(height), max(b[3] for b in tiles) + reach)))
+    region = (max(0.0, min(b[0] for b in tiles) - reach), max(0.0, min(b[1] for b in tiles) - reach),
+              min(float(width), max(b[2] for b in tiles) + reach), min(float(height), max(b[3] for b in tiles) + reach))
+    return Retile(tuple(sides), region, tuple(pass_windows(tiles, scale, width, height, sides, settings, region)))
 
 
 def merge_detections(passes: Sequence[tuple[Sequence[Sequence[float]], float]],

@@ -566,7 +566,11 @@ def test_retile_plans_the_passes_again_by_the_tiles_when_other_things_set_the_si
     x1, y1, x2, y2 = again.region
     assert x1 < 300 and y1 < 500 and x2 > tiles[-1][2] and y2 > 548
     assert y1 > 150  # the clutter's boxes lie outside
-    assert again.to_json() == {"sides": [802], "region": list(again.region)}
+    # its pass sees the part of the frame round the region (pass_windows), here most of its width
+    (window,) = again.windows
+    assert window is not None and window.window[1] > 150 and window.long_side == round(
+        max(window.window[2] - window.window[0], window.window[3] - window.window[1]) * 802 / 1008)
+    assert again.to_json() == {"sides": [802], "region": list(again.region), "windows": [window.to_json()]}
     # the things read as tiles: the sizes agree, and nothing is asked
     assert reading.retile(boxes, _read_as(["1m"] * 17), LABELS, "none", scale, 1008, 700, ON) is None
     # the tiles alone: nothing is asked either (their own plan already ran)
@@ -596,3 +600,38 @@ def test_merge_detections_counts_the_later_passes_only_within_a_region() -> None
     # the first pass's boxes count wherever they lie
     far_first = [(500, 20, 530, 60, 0.95)] + first
     assert (500, 20, 530, 60, 0.95) in reading.merge_detections([(far_first, 1.0), (later, 1.0)], OFF, region)
+
+
+def test_a_finer_pass_sees_the_part_of_the_frame_round_the_first_boxes() -> None:
+    # a hand row of 14 tiles 30 x 40 in the middle of a 1008 x 756 frame, found at scale 0.5
+    tiles = row(14, x0=300, y0=350)
+    size = scales.tile_size(tiles)
+    assert size is not None
+    windows = reading.pass_windows(tiles, 0.5, 1008, 756, [400, 800, 1400], ON)
+    coarser, finer, past_the_frame = windows
+    assert coarser is None and past_the_frame is None  # not finer than the first pass; needs a finer copy
+    assert finer is not None
+    x1, y1, x2, y2 = finer.window
+    reach = ON.pass_window * size
+    assert x1 == math.floor(300 - reach) and y1 == math.floor(350 - reach)
+    assert x2 == math.ceil(tiles[-1][2] + reach) and y2 == math.ceil(390 + reach)
+    # the window's long side at the pass's scale: 800 detector px over the frame's 1008
+    assert finer.long_side == round((x2 - x1) * 800 / 1008)
+    # over most of the frame, or a few boxes probed (a far row's blobs), or off: the whole frame
+    spread = row(14, x0=10, y0=350, w=60, h=80, score=0.9)[::2] + [(900, 20, 960, 100, 0.9), (20, 650, 80, 730, 0.9)]
+    assert reading.pass_windows(spread, 0.5, 1008, 756, [800], ON) == [None]
+    far_blobs = row(2, x0=300, y0=350, w=48, h=60)  # 27 detector px at 0.5: probed (scales.probing)
+    assert scales.probing(2, 0.5 * scales.tile_size(far_blobs))  # type: ignore[operator]
+    assert reading.pass_windows(far_blobs, 0.5, 1008, 756, [800], ON) == [None]
+    assert reading.pass_windows(tiles, 0.5, 1008, 756, [800], reading.Settings(pass_window=None)) == [None]
+
+
+def test_a_windowed_pass_keeps_its_boxes_whole_in_the_frames_pixels() -> None:
+    window = (200, 100, 600, 400)  # 400 x 300, inside a 1008 x 756 frame
+    inside = (50, 60, 80, 100, 0.9)
+    cut_left, cut_bottom = (0, 60, 20, 100, 0.8), (100, 270, 130, 300, 0.8)
+    got = reading.window_boxes([inside, cut_left, cut_bottom], window, 1008, 756)
+    assert got == [(250, 160, 280, 200, 0.9)]  # moved into the frame; the tiles the window cuts dropped
+    # where the window's edge is the frame's, a tile there is the frame's own edge tile: kept
+    at_edge = reading.window_boxes([cut_left], (0, 100, 400, 400), 1008, 756)
+    assert at_edge == [(0, 160, 20, 200, 0.8)]

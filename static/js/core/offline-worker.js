@@ -7,8 +7,12 @@
 //   warm {}                        load Pyodide and the packages now
 //   score {request} / waits {request}   POST /api/score, POST /api/waits
 //   project {table, changes}       game.board.project: the table with the hands not yet sent
-//   boxes {map, gh, gw, scale, width, height, settings, stride}   recognition.reading.detect_boxes
+//   boxes {map, gh, gw, scale, width, height, settings, stride, window?, frame_width?, frame_height?}
+//       recognition.reading.detect_boxes; of a pass over part of the frame (`window`; width and
+//       height the part's), taken into the frame's pixels by recognition.reading.window_boxes
 //   rescan {boxes, scale, width, height, settings}   recognition.reading.rescan_sides: long sides to detect again at
+//   windows {boxes, scale, width, height, sides, settings}   recognition.reading.pass_windows: for each
+//       side, the part of the frame its pass sees ({window, long_side}), or null for all of it
 //   merge {passes: [{boxes, scale}], settings, region?}   recognition.reading.merge_detections: one list of boxes
 //   straighten {boxes, width, height, settings, thumb?, tw?, th?}   recognition.reading.straighten: the turn
 //       {angle, size, turned, matrix} that levels a row of tiles aslant (or, given the thumb `cast` is
@@ -32,8 +36,9 @@
 //       turned by `step` (a quarter), then `read` its boxes with `turn` (the photo as taken to that frame).
 //       Or, given `scale` (the first detector pass's) and not `retiled`, when the tiles read measure
 //       smaller than the boxes the passes were planned by (recognition.reading.retile),
-//       {retile: {sides, region}}: detect the frame again at `sides` (the first pass kept, the new
-//       passes' boxes merged within `region`), then `read` those boxes with `retiled` true
+//       {retile: {sides, region, windows}}: detect the frame again at `sides` (the first pass kept,
+//       each over its part of `windows`, the new passes' boxes merged within `region`), then `read`
+//       those boxes with `retiled` true
 //   timings {}                     how the start went: {marks: {step: ms}, snapshot, stored}
 // After its first start it keeps a memory snapshot, restored on the next starts (see below).
 // Served from /offline-worker.js with a policy that lets Pyodide compile WebAssembly.
@@ -73,7 +78,10 @@ def tenbou_boxes(out, text):
     def run():
         a = json.loads(text)
         st = reading.Settings(**a["settings"])
-        return reading.detect_boxes(out.to_py(), a["gh"], a["gw"], a["scale"], a["width"], a["height"], st, a["stride"])
+        boxes = reading.detect_boxes(out.to_py(), a["gh"], a["gw"], a["scale"], a["width"], a["height"], st, a["stride"])
+        if a.get("window"):  # a pass over part of the frame: its boxes in the frame's pixels
+            return reading.window_boxes(boxes, a["window"], a["frame_width"], a["frame_height"])
+        return boxes
     return _answer(run)
 
 def tenbou_faint(out, text):
@@ -91,6 +99,9 @@ def tenbou_plan(call, text):
         st = reading.Settings(**a["settings"])
         if call == "rescan":
             return reading.rescan_sides(a["boxes"], a["scale"], a["width"], a["height"], st)
+        if call == "windows":
+            return [None if w is None else w.to_json() for w in
+                    reading.pass_windows(a["boxes"], a["scale"], a["width"], a["height"], a["sides"], st)]
         if call == "merge":
             return reading.merge_detections([(p["boxes"], p["scale"]) for p in a["passes"]], st, a.get("region"))
         if call == "thumb":
@@ -347,6 +358,7 @@ serve({
   boxes: async ({ map, ...rest }) => answer((await engine()).boxes(map, JSON.stringify(rest))),
   faint: async ({ map, ...rest }) => answer((await engine()).faint(map, JSON.stringify(rest))),
   rescan: async (args) => answer((await engine()).plan("rescan", JSON.stringify(args))),
+  windows: async (args) => answer((await engine()).plan("windows", JSON.stringify(args))),
   merge: async (args) => answer((await engine()).plan("merge", JSON.stringify(args))),
   straighten: async ({ thumb, ...rest }) => answer((await engine()).straighten(thumb || null, JSON.stringify(rest))),
   thumb: async (args) => answer((await engine()).plan("thumb", JSON.stringify(args))),

@@ -60,8 +60,10 @@ class PhoneReader {
     const { info } = this;
     const st = info.settings;
     const { width, height } = det;
-    const mapOf = (d) => ({ map: d.map, gh: d.gh, gw: d.gw, scale: d.scale, width, height, settings: st, stride: info.stride });
-    const decode = (d, transfer = true) => this.reader.call("boxes", mapOf(d), transfer ? [d.map.buffer] : []);
+    const mapOf = (d) => ({ map: d.map, gh: d.gh, gw: d.gw, scale: d.scale, width: d.width, height: d.height, settings: st, stride: info.stride });
+    // a pass over part of the frame (`window`): its boxes brought into the frame's pixels
+    const decode = (d, transfer = true, window = null) => this.reader.call("boxes",
+      window ? { ...mapOf(d), window, frame_width: width, frame_height: height } : mapOf(d), transfer ? [d.map.buffer] : []);
     const seekFaint = st.faint_threshold != null;  // which faint peaks count is reading.py's to say
     // the first map is read again for faint boxes below, and by a retile (`again`): copied, not handed over
     let boxes = await decode(det, false);
@@ -69,9 +71,14 @@ class PhoneReader {
     const passes = [{ boxes, scale: det.scale }];
     const sides = again ? again.sides
       : st.multi_scale ? await this.reader.call("rescan", { boxes, scale: det.scale, width, height, settings: st }) : [];
-    for (const longSide of sides) {
-      const more = await this.nets.call("detect", { frame: det.frame, long_side: longSide });
-      passes.push({ boxes: await decode(more), scale: more.scale });
+    // which part of the frame each pass sees is reading.py's to say too
+    const windows = again && again.windows && again.windows.length ? again.windows : sides.length
+      ? await this.reader.call("windows", { boxes, scale: det.scale, width, height, sides, settings: st }) : [];
+    for (const [k, longSide] of sides.entries()) {
+      const win = windows[k];
+      const more = await this.nets.call("detect", win ? { frame: det.frame, long_side: win.long_side, window: win.window }
+        : { frame: det.frame, long_side: longSide });
+      passes.push({ boxes: await decode(more, true, win ? win.window : null), scale: more.scale });
     }
     boxes = await this.reader.call("merge", { passes, settings: st, ...(again ? { region: again.region } : {}) });
     // faint peaks of the first map where a tile set apart stands or among the tiles: read with

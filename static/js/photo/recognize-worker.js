@@ -5,10 +5,11 @@
 // recognition/reading.py in the offline worker (Pyodide), as on the server: see live-recognizer.js.
 // Protocol: worker-bridge.js. Calls:
 //   init {}  -> {threads, info}
-//   detect {bitmap | pixels, width, height | frame, long_side?, thumb?}
+//   detect {bitmap | pixels, width, height | frame, long_side?, window?, thumb?}
 //       -> {frame, map (Float32Array), gh, gw, scale, width, height, thumb?}: a new frame, or (frame) one
 //          detected before, at the detector's long side or `long_side` (an extra pass that
-//          recognition/reading.py asked for: the tiles at the size the detector learned); with
+//          recognition/reading.py asked for: the tiles at the size the detector learned), over
+//          the whole frame or its part `window` [x1, y1, x2, y2] (width and height then the part's); with
 //          `thumb` [w, h] (reading.py's thumb_size), also the detector's input shrunk to that size
 //          (RGB Uint8Array, as recognition/pipeline.py's Recognizer.thumbnail), on which reading.py
 //          judges the light's colour
@@ -90,6 +91,7 @@ async function detect(args) {
     w = width; h = height;
     rgb = toRGB(rgba, w, h, 4);
   }
+  if (args.window) ({ rgb, w, h } = cropFrame(rgb, w, args.window));  // a pass over part of the frame
   const longSide = args.long_side ? Math.round(args.long_side) : info.long_side;
   const net = fitResize(rgb, w, h, longSide, 32);
   const det = await detector.run({ [detector.inputNames[0]]: new ort.Tensor("float32", net.data, [1, 3, net.height, net.width]) });
@@ -102,6 +104,14 @@ async function detect(args) {
   const [tw, th] = args.thumb;
   const thumb = tw === net.cw && th === net.ch ? Uint8Array.from(net.small) : resizeArea(net.small, net.cw, net.ch, 3, tw, th);
   return { [TRANSFER]: [map.buffer, thumb.buffer], value: { ...value, thumb } };
+}
+
+/** The part [x1, y1, x2, y2] (whole pixels) of RGB pixels `w` wide: {rgb, w, h}. */
+function cropFrame(rgb, w, [x1, y1, x2, y2]) {
+  const cw = x2 - x1, ch = y2 - y1;
+  const out = new Uint8Array(cw * ch * 3);
+  for (let y = 0; y < ch; y++) out.set(rgb.subarray(((y1 + y) * w + x1) * 3, ((y1 + y) * w + x2) * 3), y * cw * 3);
+  return { rgb: out, w: cw, h: ch };
 }
 
 /** The crops (n x 3 planes of `plane` values) turned half round: each plane read backwards. */
