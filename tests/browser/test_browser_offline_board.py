@@ -96,7 +96,8 @@ def test_the_board_moves_forward_offline_and_equals_the_server_after(browser, li
     shown = board_numbers(page)
     still(page, top=True)
     screenshot(page, "offline-board-projected")
-    page.locator(".history li").first.scroll_into_view_if_needed()
+    # in one step too, as the standings below: the history may render again mid-scroll
+    page.evaluate("sel => document.querySelector(sel).scrollIntoView({block: 'nearest'})", ".history li")
     screenshot(page, "offline-board-history")
 
     # the session is ended offline: the final standings (uma, oka) come from the ledger too, marked
