@@ -271,3 +271,20 @@ def test_red_rows_draw_a_red_five_all_red_and_a_plain_five_with_its_usual_red(tm
         key = [(font_rows.SUIT_ORDER[c[1]], 5 if c[0] == "0" else int(c[0])) for c in codes]
         assert key == sorted(key)  # as a player keeps them, the red five among the fives
     assert red_rows.build(str(tmp_path / "again"), rows=1) == labels
+
+
+def test_motifs_are_drawn_last_for_pinzu_only_one_mark_per_pip(bank) -> None:
+    _added_last(bank, "motifs", lambda code: artwork.MOTIF_VARIANTS if code[1] == "p" else 0)
+    rng = np.random.default_rng(3)
+    for motif in artwork.MOTIFS:
+        for n in range(2, 10):
+            g = artwork.motif_pin_glyph(n, rng, motif)
+            ink = (g.alpha > 0.5).astype(np.uint8)
+            outer, _ = cv2.findContours(ink, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+            marks = sum(cv2.contourArea(c) > 20 for c in outer)
+            if motif == "rosette":  # seven dots a pip, which run together on small pips
+                assert n <= marks <= 7 * n, (motif, n)
+            else:
+                assert marks == n, (motif, n)
+    for n in (5, 6, 7, 9):  # red where sets put it (nine times in ten per pip)
+        assert (artwork.motif_pin_glyph(n, rng, "coin").kind == 1).sum() > 0, n

@@ -44,6 +44,7 @@ STYLED_EXTRA_FONTS = (
     ("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc", 0),
 )
 STYLED_VARIANTS = 4  # drawings per tile and font
+MOTIF_VARIANTS = 12  # drawings per pinzu of the "motifs" source, two per motif on average
 # the "hands" source: manzu and honours in fourteen more fonts (Debian packages in
 # scripts/system-packages.txt), none an Arphic or WenQuanYi font, whose hands the held-out rows
 # of training.font_rows and the hard-case suite are set in: Hanazono and Ume mincho, Ume gothic,
@@ -330,6 +331,103 @@ def pin_glyph(n: int, rng: np.random.Generator) -> Glyph:
     return c.glyph()
 
 
+MOTIFS = ("coin", "polygon", "hollow", "rosette", "petals", "square")
+
+
+def _motif(c: _Canvas, x: float, y: float, r: float, colour: tuple[int, int, int], kind: int, motif: str,
+           turn: float, weight: float) -> None:
+    """One pip of another set's drawing (the "motifs" source): a coin with a square hole, a filled
+    polygon with a light ring, a hollow ring, a rosette of dots, coloured petals round a dot, or a
+    rounded square. No rays and no spokes: those are the suns and wheels of the held-out pin rows
+    (training.pin_rows), kept out so that they still measure what was never drawn. `weight` scales
+    the light details (hole, ring, gaps); `turn` the polygon's and the square's angle in degrees."""
+    cx, cy, rr = x * c.w, y * c.h, max(4.0, r * c.w)
+    m = c.blank()
+
+    def poly(sides: int, radius: float, start: float) -> np.ndarray:
+        a = np.deg2rad(start + np.arange(sides) * 360.0 / sides)
+        return np.stack([cx + np.cos(a) * radius, cy + np.sin(a) * radius], 1).round().astype(np.int32)
+
+    def light(mask: np.ndarray) -> None:
+        c.add(mask, (255, 255, 255), 0)
+
+    if motif == "coin":
+        cv2.circle(m, (int(cx), int(cy)), int(rr), 255, -1, cv2.LINE_AA)
+        c.add(m, colour, kind)
+        hole = c.blank()
+        cv2.fillPoly(hole, [poly(4, rr * 0.38 * weight, 45 + turn)], 255, cv2.LINE_AA)
+        light(hole)
+        if weight > 0.9:  # a rim inside the edge
+            rim = c.blank()
+            cv2.circle(rim, (int(cx), int(cy)), int(rr * 0.8), 255, max(1, int(rr * 0.08)), cv2.LINE_AA)
+            light(rim)
+    elif motif == "polygon":
+        sides = 6 if turn < 45 else 8
+        cv2.fillPoly(m, [poly(sides, rr, turn)], 255, cv2.LINE_AA)
+        c.add(m, colour, kind)
+        ring = c.blank()
+        cv2.circle(ring, (int(cx), int(cy)), int(rr * 0.55), 255, max(1, int(rr * 0.14 * weight)), cv2.LINE_AA)
+        light(ring)
+    elif motif == "hollow":
+        cv2.circle(m, (int(cx), int(cy)), int(rr * 0.85), 255, max(2, int(rr * 0.3 * weight)), cv2.LINE_AA)
+        c.add(m, colour, kind)
+    elif motif == "rosette":
+        for k in range(7):
+            px, py = (cx, cy) if k == 0 else (cx + np.cos(np.deg2rad(60 * k + turn)) * rr * 0.65,
+                                               cy + np.sin(np.deg2rad(60 * k + turn)) * rr * 0.65)
+            cv2.circle(m, (int(px), int(py)), max(2, int(rr * 0.3)), 255, -1, cv2.LINE_AA)
+        c.add(m, colour, kind)
+    elif motif == "petals":
+        for k in range(5):
+            a = np.deg2rad(72 * k + turn)
+            cv2.ellipse(m, (int(cx + np.cos(a) * rr * 0.5), int(cy + np.sin(a) * rr * 0.5)),
+                        (max(2, int(rr * 0.45)), max(2, int(rr * 0.28))), float(np.rad2deg(a)), 0, 360, 255, -1,
+                        cv2.LINE_AA)
+        c.add(m, colour, kind)
+        dot = c.blank()
+        cv2.circle(dot, (int(cx), int(cy)), max(2, int(rr * 0.22)), 255, -1, cv2.LINE_AA)
+        c.add(dot, _RED if kind != 1 else (30, 30, 30), 1 if kind != 1 else 2)
+    else:  # a rounded square
+        cv2.fillPoly(m, [poly(4, rr * 0.95, 45 + turn * 0.2)], 255, cv2.LINE_AA)
+        m = cv2.dilate(m, np.ones((3, 3), np.uint8))
+        c.add(m, colour, kind)
+        inner = c.blank()
+        cv2.fillPoly(inner, [poly(4, rr * 0.45 * weight, 45 + turn * 0.2)], 255, cv2.LINE_AA)
+        light(inner)
+
+
+def motif_pin_glyph(n: int, rng: np.random.Generator, motif: str | None = None) -> Glyph:
+    """Pinzu n with every pip one motif of MOTIFS (`motif`, or one at random), in one ink or two
+    (the usual layout, red where sets put it): circles of sets no other source draws, so that the
+    count and the layout of the pips decide the tile, not the look of one pip."""
+    c = _Canvas()
+    picked = MOTIFS[int(rng.integers(len(MOTIFS)))]
+    motif = motif or picked
+    turn, weight = float(rng.uniform(0, 90)), float(rng.uniform(0.75, 1.15))
+    inks = [_BLUES[int(rng.integers(len(_BLUES)))], _GREENS[int(rng.integers(len(_GREENS)))], (30, 30, 35)]
+    one = inks[int(rng.integers(3))] if rng.random() < 0.5 else None  # one ink for every pip
+    if n == 1:
+        r = float(rng.uniform(0.3, 0.4))
+        if rng.random() < 0.5:  # a ring round the motif
+            ring = c.blank()
+            cv2.circle(ring, (c.w // 2, c.h // 2), int(r * c.w * 1.12), 255, max(2, int(r * c.w * 0.07)), cv2.LINE_AA)
+            c.add(ring, one or inks[1], 2)
+        _motif(c, 0.5, 0.5, r, one or inks[0], 2, motif, turn, weight)
+        if rng.random() < 0.6:
+            dot = c.blank()
+            cv2.circle(dot, (c.w // 2, c.h // 2), int(r * c.w * 0.22), 255, -1, cv2.LINE_AA)
+            c.add(dot, _RED, 1)
+        return c.glyph()
+    span = {2: 0.19, 3: 0.15, 4: 0.16, 5: 0.14, 6: 0.13, 7: 0.115, 8: 0.115, 9: 0.115}[n]
+    r = span * float(rng.uniform(0.85, 1.05))
+    shrink = float(rng.uniform(0.9, 1.0))
+    for i, (x, y) in enumerate(_PIN[n]):
+        red = i in _PIN_RED.get(n, set()) and rng.random() < 0.9
+        col = _RED if red else (one or inks[i % 2])
+        _motif(c, 0.5 + (x - 0.5) * shrink, 0.5 + (y - 0.5) * shrink, r, col, 1 if red else 2, motif, turn, weight)
+    return c.glyph()
+
+
 def _stick(c: _Canvas, x: float, y: float, length: float, width: float, angle: float, colour: tuple[int, int, int],
            kind: int, joints: bool) -> None:
     m = c.blank()
@@ -428,7 +526,7 @@ def unicode_glyph(code: str, rng: np.random.Generator) -> Glyph | None:
     return c.glyph()
 
 
-SOURCES = ("fonts", "haku", "pins", "sticks", "unicode", "styled", "bars", "hands", "extra_hands")
+SOURCES = ("fonts", "haku", "pins", "sticks", "unicode", "styled", "bars", "hands", "extra_hands", "motifs")
 DEFAULT_SOURCES = SOURCES[:5]  # what the artwork stage (stage 3) drew
 
 
@@ -438,7 +536,8 @@ class ArtworkBank:
     framed faces, procedural pins, procedural sticks, Unicode line art; styled: manzu and honours
     in the fonts and Noto's lighter weights, each drawn STYLED_VARIANTS times with its weight,
     slant and proportions at random; bars: souzu 2-9 as broad solid bars; hands: manzu and honours
-    in MORE_FONT_FILES; extra_hands: the same in EXTRA_HAND_FONT_FILES; none of these in
+    in MORE_FONT_FILES; extra_hands: the same in EXTRA_HAND_FONT_FILES; motifs: pinzu whose pips are
+    coins, polygons, hollow rings, rosettes, petals or rounded squares (motif_pin_glyph); none of these in
     DEFAULT_SOURCES). A code no chosen source draws has no variant (`has` is False)."""
 
     def __init__(self, seed: int = 19, sources: tuple[str, ...] = DEFAULT_SOURCES) -> None:
@@ -474,6 +573,10 @@ class ArtworkBank:
             bars_rng = np.random.default_rng(seed + 2)
             for n in range(2, 10):
                 drawn[f"{n}s"] += [("bars", bar_glyph(n, bars_rng)) for _ in range(6)]
+        if "motifs" in sources:  # its own generator, drawn last: the other sources' glyphs are the same
+            motifs_rng = np.random.default_rng(seed + 5)
+            for n in range(1, 10):
+                drawn[f"{n}p"] += [("motifs", motif_pin_glyph(n, motifs_rng)) for _ in range(MOTIF_VARIANTS)]
         # each its own generator, drawn last: the other sources' glyphs are the same
         for source, files, offset, where in (
                 ("hands", MORE_FONT_FILES, 3, "scripts/system-packages.txt"),
