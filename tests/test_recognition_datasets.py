@@ -195,7 +195,8 @@ def test_photos_stretched_out_of_shape_are_left_out(tmp_path):
     assert [p.name for p in load_real([str(tmp_path)])] == ["ok.png"]
 
 
-@pytest.mark.parametrize("name", ["dim", "blur", "glare", "tilt45", "1mp", "12mp", "far3", "far4", "turn20", "turn35"])
+@pytest.mark.parametrize("name", ["dim", "blur", "glare", "tilt45", "1mp", "12mp", "far3", "far4", "turn20", "turn35",
+                                  "turn90", "turn180", "shake", "sent"])
 def test_photo_conditions_map_points_back_to_the_labelled_photo(name):
     from training import perturb
 
@@ -209,6 +210,8 @@ def test_photo_conditions_map_points_back_to_the_labelled_photo(name):
     if name.startswith("far"):  # the same frame; the dot a third or a quarter of its size, near the middle
         assert out.shape == (300, 400)
         assert 0 < (out > 200).sum() < np.pi * 12 ** 2 / int(name[3:]) ** 2 * 1.6
+    if name == "sent":  # at most 1600 px on its long side: this one as it was
+        assert out.shape == (300, 400)
     if name in ("dim", "glare"):
         return  # the dot stays where it was; only the light changes
     ys, xs = np.nonzero(out > out.max() * 0.8)

@@ -1,6 +1,7 @@
 """Conditions a phone photo is taken in, applied to a labelled photo for evaluation: dim light,
 blur, glare, a shadow over part of the tiles, a tilted camera (perspective), very small or very large photos, tiles three or
-four times farther from the same camera, and the phone turned to the tiles.
+four times farther from the same camera, the phone turned to the tiles (up to upside down: a hand
+photographed from across the table), a shaken phone, a photo sent on through a chat app.
 
     python -m training.evaluate DIR... --split val --perturb dim,blur,glare,shadow,tilt45,1mp,12mp,far3,far4,turn20,turn35
 
@@ -139,6 +140,28 @@ def _turned(degrees: float) -> Callable[[np.ndarray, np.random.Generator], tuple
     return apply
 
 
+def shake(img: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, PointMap]:
+    """The phone moved while the shutter was open: a blur along a horizontal line of 0.8% of the
+    photo's long side (a dim room's long exposure, held in one hand)."""
+    k = max(3, int(0.008 * max(img.shape[:2]))) | 1
+    line = np.zeros((k, k), np.float32)
+    line[k // 2, :] = 1.0 / k
+    return cv2.filter2D(img, -1, line, borderType=cv2.BORDER_REPLICATE), _identity
+
+
+def sent(img: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, PointMap]:
+    """The photo passed on through a chat app: shrunk to 1600 px on its long side and saved again
+    at JPEG quality 55."""
+    h, w = img.shape[:2]
+    s = min(1.0, 1600 / max(h, w))
+    out = cv2.resize(img, (max(8, round(w * s)), max(8, round(h * s))), interpolation=cv2.INTER_AREA)
+    ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, 55])
+    assert ok
+    out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    sx, sy = w / out.shape[1], h / out.shape[0]
+    return out, lambda p: p * np.array([sx, sy])
+
+
 def _lit(gains: tuple[float, float, float], what: str) -> Callable[[np.ndarray, np.random.Generator], tuple[np.ndarray, PointMap]]:
     def apply(img: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, PointMap]:
         out = img.astype(np.float32) * np.array(gains[::-1], np.float32)  # the photo is BGR here
@@ -151,6 +174,8 @@ def _lit(gains: tuple[float, float, float], what: str) -> Callable[[np.ndarray, 
 CONDITIONS: dict[str, Callable[[np.ndarray, np.random.Generator], tuple[np.ndarray, PointMap]]] = {
     "dim": dim, "blur": blur, "glare": glare, "shadow": shadow, "tilt45": tilt45, "1mp": _resize_to(1.0), "12mp": _resize_to(12.0),
     "far3": _farther(3), "far4": _farther(4), "turn10": _turned(10), "turn20": _turned(20), "turn35": _turned(35),
+    # a quarter turn; a hand photographed from across the table (upside down)
+    "turn90": _turned(90), "turn180": _turned(180), "shake": shake, "sent": sent,
     "warm": _lit((1.0, 0.86, 0.64), "A warm lamp the camera left some of its colour to"),
     "tungsten": _lit((1.0, 0.72, 0.42), "A bulb's orange light the camera kept"),
     "cool": _lit((0.7, 0.85, 1.0), "Cool light (a window's daylight in the shade, a cold LED)"),

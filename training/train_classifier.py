@@ -99,6 +99,37 @@ def defocus(x: torch.Tensor, g: torch.Generator, p: float, max_sigma: float,
     return out
 
 
+def shake(x: torch.Tensor, g: torch.Generator, p: float, max_length: float,
+          spare: torch.Tensor | None = None) -> torch.Tensor:
+    """On a share `p` of the crops: a phone moved while the shutter was open, a blur along a line
+    of 3 to `max_length` crop pixels at one angle (one length and angle per batch). A photo shaken
+    by 0.8% of its long side (training.perturb's "shake") smears a tile a twentieth of the photo
+    wide by about a sixth of its width, 5-6 crop pixels. `defocus` blurs every way at once; a
+    shaken photo keeps its strokes sharp across the motion and loses them along it. Crops where
+    `spare` is true stay sharp, as `defocus` spares blank haku."""
+    pick = _share(x, g, p)
+    if pick is None or max_length < 3:
+        return x
+    if spare is not None:
+        pick &= ~spare
+        if not pick.any():
+            return x
+    length = 3.0 + (max_length - 3.0) * float(torch.rand(1, generator=g))
+    angle = float(np.pi * torch.rand(1, generator=g))
+    r = int(np.ceil(length / 2))
+    t = torch.arange(-r, r + 1, dtype=x.dtype)
+    yy, xx = torch.meshgrid(t, t, indexing="ij")
+    along = xx * np.cos(angle) + yy * np.sin(angle)
+    across = -xx * np.sin(angle) + yy * np.cos(angle)
+    k = ((along.abs() <= length / 2) & (across.abs() <= 0.5)).to(x.dtype)
+    k = k / k.sum()
+    y = F.pad(x[pick], (r, r, r, r), mode="replicate")
+    y = F.conv2d(y, k.view(1, 1, 2 * r + 1, 2 * r + 1).repeat(3, 1, 1, 1), groups=3)
+    out = x.clone()
+    out[pick] = y
+    return out
+
+
 def veil(x: torch.Tensor, g: torch.Generator, p: float) -> torch.Tensor:
     """On a share `p` of the crops: a lamp reflected on glossy tiles, or a smudged lens, lays light
     over them. Each picked crop becomes x (1 - a) + a w: its darks lift towards the lamp's white w
@@ -252,6 +283,9 @@ def main() -> None:
     ap.add_argument("--defocus", type=float, default=0.0,
                     help="share of crops blurred as a photo out of focus (Gaussian, 1 to --defocus-max px)")
     ap.add_argument("--defocus-max", type=float, default=5.0)
+    ap.add_argument("--shake", type=float, default=0.0,
+                    help="share of crops blurred as a photo shaken (along a line of 3 to --shake-max px)")
+    ap.add_argument("--shake-max", type=float, default=9.0)
     ap.add_argument("--veil", type=float, default=0.0,
                     help="share of crops under a lamp's reflection: light laid over them, their darks lifted (veil)")
     ap.add_argument("--redden", type=float, default=0.0,
@@ -359,6 +393,7 @@ def main() -> None:
             x, orient = augment(x, m[:, 1], g)
             x = photometric(x, g, args.photometric)
             x = defocus(x, g, args.defocus, args.defocus_max, m[:, 0] == HAKU)
+            x = shake(x, g, args.shake, args.shake_max, m[:, 0] == HAKU)
             x = unredden(x, m[:, 0], g, args.unredden)
             x = ink_style(x, g, args.ink, args.ink_strokes)
             x = redden(x, m[:, 0], g, args.redden)
