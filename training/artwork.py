@@ -340,7 +340,8 @@ def _motif(c: _Canvas, x: float, y: float, r: float, colour: tuple[int, int, int
     polygon with a light ring, a hollow ring, a rosette of dots, coloured petals round a dot, or a
     rounded square. No rays and no spokes: those are the suns and wheels of the held-out pin rows
     (training.pin_rows), kept out so that they still measure what was never drawn. `weight` scales
-    the light details (hole, ring, gaps); `turn` the polygon's and the square's angle in degrees."""
+    the light details (hole, ring, gaps); `turn` (0-90 degrees) turns the hole, the polygon (six
+    sides under 45, eight from it), the rosette's dots, the petals and the square."""
     cx, cy, rr = x * c.w, y * c.h, max(4.0, r * c.w)
     m = c.blank()
 
