@@ -308,9 +308,14 @@ def main() -> None:
     ap.add_argument("--temperature", type=float, default=2.0, help="with --teacher, the softening of both readings")
     ap.add_argument("--blend", type=float, default=0.0,
                     help="with --teacher, share of crops blended with another crop of the batch, taught the teacher's reading only")
+    ap.add_argument("--teach-sharp", action="store_true",
+                    help="with --teacher and --shake, the teacher reads each crop before it is shaken (shake then "
+                         "comes after every other augmentation): a shaken crop is taught what the teacher reads sharp")
     args = ap.parse_args()
     if not 0 <= args.blend < 1 or (args.blend and not args.teacher):
         ap.error("--blend is a share from 0 to under 1, and needs --teacher (blends are taught the teacher's reading)")
+    if args.teach_sharp and not (args.teacher and args.shake > 0):
+        ap.error("--teach-sharp needs --teacher and --shake (it is the shaken crops it teaches)")
     kinds = {"basic": distractors.KINDS, "wide": distractors.KINDS_WIDE, "focus": distractors.KINDS_FOCUS}[args.clutter]
     make_deterministic(args.seed, args.threads)
     log = Log(args.out + ".log")
@@ -393,7 +398,8 @@ def main() -> None:
             x, orient = augment(x, m[:, 1], g)
             x = photometric(x, g, args.photometric)
             x = defocus(x, g, args.defocus, args.defocus_max, m[:, 0] == HAKU)
-            x = shake(x, g, args.shake, args.shake_max, m[:, 0] == HAKU)
+            if not args.teach_sharp:
+                x = shake(x, g, args.shake, args.shake_max, m[:, 0] == HAKU)
             x = unredden(x, m[:, 0], g, args.unredden)
             x = ink_style(x, g, args.ink, args.ink_strokes)
             x = redden(x, m[:, 0], g, args.redden)
@@ -406,12 +412,13 @@ def main() -> None:
                 share = 0.2 + 0.6 * torch.rand(len(x), 1, 1, 1, generator=g)
                 other = x[torch.randperm(len(x), generator=g)]
                 x = torch.where(plain[:, None, None, None], x, share * x + (1 - share) * other)
+            x, sharp = sharp_and_shaken(x, g, args, m[:, 0] == HAKU)
             logits = net(x)
             lc, lo = losses(logits[plain], m[plain, 0], orient[plain], m[plain, 2])
             loss = lc + 0.3 * lo
             if teacher is not None:
                 with torch.no_grad():
-                    taught = teacher(x)
+                    taught = teacher(sharp)
                 loss = (1 - args.kd) * loss + args.kd * distillation(logits, taught, args.temperature)
             opt.zero_grad(set_to_none=True)
             loss.backward()
@@ -425,6 +432,18 @@ def main() -> None:
         log(f"epoch end at step {step}: val class acc {acc:.4f}, orientation acc {oacc:.4f}")
         torch.save(net.state_dict(), args.out)
     log("done")
+
+
+def sharp_and_shaken(x: torch.Tensor, g: torch.Generator, args: argparse.Namespace,
+                     spare: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """(what the network reads, what the teacher reads). With `--teach-sharp` the crops are shaken
+    last, after every other augmentation, and the teacher reads them as they were before: the
+    network learns to read a shaken crop as the teacher reads it sharp, and is held to the teacher's
+    reading elsewhere (what it already reads right, red fives among it, stays as read). Otherwise
+    both read `x` (shake, if asked for, came earlier)."""
+    if not args.teach_sharp:
+        return x, x
+    return shake(x, g, args.shake, args.shake_max, spare), x
 
 
 @torch.no_grad()
