@@ -124,10 +124,12 @@ class Settings:
     # is a row of tiles read surely in part (0.25 until 2026-12-03: three 2m in thin strokes, read
     # at 0.18-0.27, left gaps; models/README.md, "A lower floor for a row's unsure tiles"); None: off
     row_floor: float | None = 0.15
-    # the photo looks out of focus when its face-up tiles' crops are less sharp than this, by their
-    # median (the classifier's `sharpness` output; haku, plain, left out): half the least sharp
-    # photo of the real photos' train split as taken (models/README.md, "A photo out of focus,
-    # said"); the player is told, and can take it again. None: never said
+    # the photo looks blurred (out of focus, or shaken) when its face-up tiles' crops are less sharp
+    # than this, by their median (the classifier's `sharpness` output, read every way; haku, plain,
+    # left out): half the least sharp photo of the real photos' train split as taken by the
+    # Laplacian alone (models/README.md, "A photo out of focus, said"; read every way, the least
+    # sharp of the 617 measures 0.062: "A shaken photo, said"); the player is told, and can take it
+    # again. None: never said
     soft_below: float | None = 0.06
     # a box read as a tile less surely than GROWN_UNSURE is read again from the box grown by this
     # share of its height downwards, and upwards (grown_faces): a box cut to part of a face (a 6p's

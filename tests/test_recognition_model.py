@@ -65,18 +65,30 @@ def test_onnx_matches_pytorch_on_a_batch(name, classifier, detector):
     np.testing.assert_allclose(got, want, rtol=1e-3, atol=1e-3)
 
 
-def _sharpness_by_hand(crops: np.ndarray) -> np.ndarray:
-    """The classifier's `sharpness` output as its card defines it, written again here: the variance
-    of the grey crop's 4-neighbour Laplacian over the variance of the grey crop."""
+def _laplacian_share(crops: np.ndarray) -> np.ndarray:
+    """The variance of the grey crop's 4-neighbour Laplacian over the variance of the grey crop."""
     g = crops[:, 0] * 0.299 + crops[:, 1] * 0.587 + crops[:, 2] * 0.114
     lap = g[:, :-2, 1:-1] + g[:, 2:, 1:-1] + g[:, 1:-1, :-2] + g[:, 1:-1, 2:] - 4 * g[:, 1:-1, 1:-1]
     return lap.reshape(len(g), -1).var(1) / np.maximum(g.reshape(len(g), -1).var(1), 1e-10)
 
 
+def _sharpness_by_hand(crops: np.ndarray) -> np.ndarray:
+    """The classifier's `sharpness` output as its card defines it, written again here: the lesser of
+    the Laplacian's share and 0.6 times the least over the most variance of the grey crop's second
+    differences across, down and along both diagonals."""
+    g = crops[:, 0] * 0.299 + crops[:, 1] * 0.587 + crops[:, 2] * 0.114
+    mid = g[:, 1:-1, 1:-1]
+    ways = np.stack([(a + b - 2 * mid).reshape(len(g), -1).var(1) for a, b in (
+        (g[:, 1:-1, :-2], g[:, 1:-1, 2:]), (g[:, :-2, 1:-1], g[:, 2:, 1:-1]),
+        (g[:, :-2, :-2], g[:, 2:, 2:]), (g[:, :-2, 2:], g[:, 2:, :-2]))], 1)
+    return np.minimum(_laplacian_share(crops), 0.6 * ways.min(1) / np.maximum(ways.max(1), 1e-10))
+
+
 def test_the_classifier_gives_each_crops_sharpness(classifier):
     """Beside the logits, the classifier's graph measures each crop's focus (the phone and the
-    server read it from the one graph): as defined, far lower for a glyph out of focus, about the
-    same at a third of the contrast, and 0 for a plain face."""
+    server read it from the one graph): as defined, far lower for a glyph out of focus, and for
+    one shaken along a line (whose Laplacian hardly says so), about the same at a third of the
+    contrast, and 0 for a plain face."""
     import cv2
 
     crisp = np.full((64, 64, 3), 235, np.uint8)
@@ -85,11 +97,15 @@ def test_the_classifier_gives_each_crops_sharpness(classifier):
     soft = cv2.GaussianBlur(crisp, (0, 0), 2.0)
     faint = (200 - (235 - crisp.astype(np.int16)) * 70 // 215).astype(np.uint8)  # the same ink, a third of the contrast
     plain = np.full((64, 64, 3), 230, np.uint8)
-    x = np.stack([crisp, soft, faint, plain]).transpose(0, 3, 1, 2).astype(np.float32) / 255
+    shaken = cv2.filter2D(crisp, -1, np.full((1, 5), 1 / 5, np.float32))  # moved 5 px across while exposed
+    x = np.stack([crisp, soft, faint, plain, shaken]).transpose(0, 3, 1, 2).astype(np.float32) / 255
     out = classifier.run_all(x)
-    assert set(out) == {"output", "sharpness"} and out["output"].shape == (4, 43)
+    assert set(out) == {"output", "sharpness"} and out["output"].shape == (5, 43)
     s = out["sharpness"]
     np.testing.assert_allclose(s, _sharpness_by_hand(x.astype(np.float64)), rtol=1e-3, atol=1e-6)
     assert s[1] < 0.3 * s[0]
     assert abs(s[2] - s[0]) < 0.05 * s[0]
     assert s[3] == 0.0
+    lap = _laplacian_share(x.astype(np.float64))
+    assert lap[4] > 0.3 * lap[0]  # the strokes across the motion stay sharp: the Laplacian keeps a third
+    assert s[4] < 0.06 < s[0]  # read every way, the shaken glyph is under reading.Settings.soft_below

@@ -58,7 +58,9 @@ def main() -> None:
              "crop_size": CROP_SIZE, "crop_context": CROP_CONTEXT,
              "input": "RGB float32 NCHW in [0, 1]",
              "output": "logits: len(labels) tile classes, then len(orientations) orientations",
-             "sharpness": "per crop: variance of the grey crop's Laplacian over the grey crop's variance"},
+             "sharpness": "per crop: the lesser of the variance of the grey crop's Laplacian over the grey "
+                           "crop's variance, and 0.6 times the least over the most variance of its second "
+                           "differences in four directions"},
             outputs=("output", "sharpness"))
     det = Detector()
     det.load_state_dict(torch.load(os.path.join(args.work, "detector.pt"), weights_only=True))

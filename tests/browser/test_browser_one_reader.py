@@ -278,7 +278,7 @@ def test_the_camera_says_a_frame_is_out_of_focus(reading_phone):
               frameNote({ proposal: null }, null, false, 0)];
     }""")
     assert [w for w, _ in said] == ["focus", "count", "hold", "differ", "none"]
-    assert said[0][1].startswith("Out of focus") and said[1][1] == "11 tiles, 3 more"
+    assert said[0][1].startswith("Blurred") and said[1][1] == "11 tiles, 3 more"
 
 
 CROPS = """async ({rgb, w, h, boxes}) => {
