@@ -5,13 +5,13 @@ import subprocess
 import sys
 from pathlib import Path
 
-import numpy as np
 import pytest
 import torch
 
 from training.labels import CLASSES, ORIENTATIONS
 from training.nets import SMALL_WIDTHS, WIDTHS, Classifier, prune
 from training.train_classifier import distillation
+from training_helpers import random_crop_arrays
 
 OUT = len(CLASSES) + len(ORIENTATIONS)
 ROOT = Path(__file__).resolve().parents[1]
@@ -92,12 +92,7 @@ def test_distillation_is_zero_for_the_teachers_own_reading_and_grows_away_from_i
 def test_the_training_script_prunes_a_start_and_distils_from_a_teacher(tmp_path):
     """`train_classifier --init W --widths ... --teacher W` trains a narrower network that started
     as W pruned, and saves weights of those widths."""
-    data = tmp_path / "data"
-    data.mkdir()
-    rng = np.random.default_rng(0)
-    np.save(data / "cls_crops.npy", rng.integers(0, 256, (400, 64, 64, 3), dtype=np.uint8))
-    np.save(data / "cls_meta.npy", np.stack([rng.integers(0, len(CLASSES), 400), rng.integers(-1, 4, 400),
-                                             np.zeros(400, np.int64)], 1).astype(np.int16))
+    data = random_crop_arrays(tmp_path, 400, 0)
     torch.save(_trained(2).state_dict(), tmp_path / "teacher.pt")
     out = tmp_path / "small.pt"
     proc = subprocess.run([sys.executable, "-m", "training.train_classifier", "--data", str(data), "--out", str(out),

@@ -7,12 +7,11 @@ import os
 import subprocess
 import sys
 
-import numpy as np
 import torch
 
-from training.labels import CLASSES
 from training.nets import Classifier
 from training.train_classifier import shake, sharp_and_shaken
+from training_helpers import random_crop_arrays
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -76,12 +75,7 @@ def test_without_it_both_read_the_same_crops_and_nothing_is_drawn():
 
 
 def test_the_training_script_teaches_shaken_crops_from_a_sharp_teacher_and_refuses_it_without_shake(tmp_path):
-    data = tmp_path / "data"
-    data.mkdir()
-    rng = np.random.default_rng(1)
-    np.save(data / "cls_crops.npy", rng.integers(0, 256, (800, 64, 64, 3), dtype=np.uint8))
-    np.save(data / "cls_meta.npy", np.stack([rng.integers(0, len(CLASSES), 800), rng.integers(-1, 4, 800),
-                                             np.zeros(800, np.int64)], 1).astype(np.int16))
+    data = random_crop_arrays(tmp_path, 800, 1)
     torch.manual_seed(0)
     torch.save(Classifier().state_dict(), tmp_path / "teacher.pt")
     base = [sys.executable, "-m", "training.train_classifier", "--data", str(data), "--init", str(tmp_path / "teacher.pt"),
