@@ -136,9 +136,9 @@ def prune(net: Classifier, widths: tuple[int, ...], crops: torch.Tensor) -> Clas
 
 # `sharpness`'s weight on how evenly sharp a crop is (its weakest direction's second differences over
 # its strongest's): 0.6 puts a photo whose tiles' weakest direction has under a tenth of their
-# strongest's under reading.Settings.soft_below (0.06). The least even photo of the real photos'
-# train split as taken measures 0.103 (a hand row soft and stretched to a square), the next 0.145
-# (models/README.md, "A shaken photo, said")
+# strongest's under reading.Settings.soft_below (0.06). The least sharp photo of the real photos'
+# train split as taken then measures 0.062 (a soft hand row), the next 0.083; at 0.5 that hand row
+# was told (models/README.md, "A shaken photo, said")
 EVEN_WEIGHT = 0.6
 
 

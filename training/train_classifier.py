@@ -439,8 +439,9 @@ def sharp_and_shaken(x: torch.Tensor, g: torch.Generator, args: argparse.Namespa
     """(what the network reads, what the teacher reads). With `--teach-sharp` the crops are shaken
     last, after every other augmentation, and the teacher reads them as they were before: the
     network learns to read a shaken crop as the teacher reads it sharp, and is held to the teacher's
-    reading elsewhere (what it already reads right, red fives among it, stays as read). Otherwise
-    both read `x` (shake, if asked for, came earlier)."""
+    reading elsewhere (tried with the shipped classifier as teacher, it still lost red fives:
+    models/README.md, "A shaken photo taught from a sharp teacher"). Otherwise both read `x`
+    (shake, if asked for, came earlier)."""
     if not args.teach_sharp:
         return x, x
     return shake(x, g, args.shake, args.shake_max, spare), x
