@@ -123,6 +123,20 @@ def _out_of_focus_hand():
     return None if pixels is None else cv2.GaussianBlur(pixels, (0, 0), 0.004 * max(pixels.shape[:2]))
 
 
+def _shaken_hand():
+    """The crop hand shaken while the shutter was open: a blur along a horizontal line of 1% of its
+    long side (its strokes across the motion stay sharp; the Laplacian alone did not tell it)."""
+    import cv2
+
+    pixels = crop_hand_picture()
+    if pixels is None:
+        return None
+    k = int(0.01 * max(pixels.shape[:2])) | 1
+    line = np.zeros((k, k), np.float32)
+    line[k // 2, :] = 1 / k
+    return cv2.filter2D(pixels, -1, line)
+
+
 def _one_tile_filling(code: str = "9p", seed: int = 5):
     """A tile 88% of the photo's height (training.closeups; tests/test_recognition_hard_cases.py).
     The 9p: the pyramid's passes after a first pass of a few pieces of its face, and the pass
@@ -136,6 +150,7 @@ def _one_tile_filling(code: str = "9p", seed: int = 5):
 
 PICTURES = {"dev-hand": (dev_hand_picture, HAND), "crop-hand": (crop_hand_picture, CROP_HAND),
             "cluttered-table": (cluttered_table_picture, HAND), "out-of-focus-hand": (_out_of_focus_hand, CROP_HAND),
+            "shaken-hand": (_shaken_hand, CROP_HAND),
             "one-tile-filling": (_one_tile_filling, ["9p"]),
             "pips-filling": (lambda: _one_tile_filling("7p", 15), ["7p"]),
             "red-five-filling": (lambda: _one_tile_filling("0m", 34), ["0m"])}
@@ -153,7 +168,8 @@ def test_built_photos_read_the_same_tiles_on_both_paths(reading_phone, live_serv
     for key in ("hand", "melds", "win_tile", "complete", "concealed", "extra"):
         assert got["proposal"][key] == want["proposal"][key], key
     # what is said of the photo: from the classifier's sharpness output, judged by reading.py on both
-    assert got["notes"] == want["notes"] == ([{"id": "photo_out_of_focus", "params": {}}] if name == "out-of-focus-hand" else [])
+    blurred = name in ("out-of-focus-hand", "shaken-hand")
+    assert got["notes"] == want["notes"] == ([{"id": "photo_out_of_focus", "params": {}}] if blurred else [])
     print(name, want["proposal"]["hand"], "extra:", [want["tiles"][i]["tile"] for i in want["proposal"]["extra"]])
     if name in ("one-tile-filling", "pips-filling", "red-five-filling"):
         assert [t["tile"] for t in got["tiles"]] == hand
