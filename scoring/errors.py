@@ -135,6 +135,8 @@ DETAILS: dict[str, tuple[str, ...]] = {
     "name_characters": (),
     "name_taken": ('name', 'number'),
     "if_match": (),
+    "idempotency_key": ('max',),
+    "idempotency_key_reused": (),
     "body_object": (),
     "id_allocation": (),
     "no_table": (),

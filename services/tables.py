@@ -14,6 +14,7 @@ import hashlib
 import hmac
 import io
 import json
+import re
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -97,6 +98,31 @@ def parse_if_match(value: str | None) -> int | None:
     if not (text.isascii() and text.isdigit() and len(text) <= 12):
         raise TableError("If-Match", "malformed", "if_match")
     return int(text)
+
+
+class _MadeBefore(Exception):
+    """A write whose Idempotency-Key made its change already: the table now, as the answer."""
+
+    def __init__(self, snapshot: str):
+        super().__init__("made before")
+        self.snapshot = snapshot
+
+
+#: An Idempotency-Key: a UUID, or any token of up to 64 of these characters (OpenAPI says so from here).
+REQUEST_KEY = re.compile(r"[A-Za-z0-9._~:+/=-]{1,64}")
+
+
+def parse_request_key(value: str | None) -> str | None:
+    """The Idempotency-Key a write came with (None without one). A phone sends the same key each
+    time it sends one change again, so a change whose answer was lost is not made twice."""
+    if value is None or not value.strip():
+        return None
+    text = value.strip()
+    if len(text) >= 2 and text[0] == text[-1] == '"':  # the structured-field string form, "..."
+        text = text[1:-1]
+    if not REQUEST_KEY.fullmatch(text):
+        raise TableError("Idempotency-Key", "malformed", "idempotency_key", max=64)
+    return text
 
 
 #: Games one event may hold (the app setting MAX_EVENT_GAMES): every change to an event re-reads its games.
@@ -212,18 +238,22 @@ class TableService:
         return found
 
     # --- writes --------------------------------------------------------------------------
-    def record(self, key: str, token: str | None, if_match: int | None, body: Any) -> str:
+    # ``request_key``: the write's Idempotency-Key. A write sent again with the key of a change
+    # already made answers with the table as it is now, and stores nothing.
+    def record(self, key: str, token: str | None, if_match: int | None, body: Any, request_key: str | None = None) -> str:
         if not isinstance(body, Mapping):
             raise TableError("body", "malformed", "hand_object")
         body = self._checked(body)
-        return self._write(key, token, if_match, "add", None, body, {"op": "add", "body": body})
+        return self._write(key, token, if_match, "add", None, body, {"op": "add", "body": body}, request_key)
 
-    def undo(self, key: str, token: str | None, if_match: int | None) -> str:
-        return self._write(key, token, if_match, "undo", None, None, {"op": "undo"})
+    def undo(self, key: str, token: str | None, if_match: int | None, request_key: str | None = None) -> str:
+        return self._write(key, token, if_match, "undo", None, None, {"op": "undo"}, request_key)
 
-    def correct(self, key: str, token: str | None, if_match: int | None, index: int, body: Any) -> str:
+    def correct(self, key: str, token: str | None, if_match: int | None, index: int, body: Any,
+                request_key: str | None = None) -> str:
         body = self._checked(body)
-        return self._write(key, token, if_match, "replace", index, body, {"op": "replace", "index": index, "body": body})
+        return self._write(key, token, if_match, "replace", index, body, {"op": "replace", "index": index, "body": body},
+                           request_key)
 
     @staticmethod
     def _checked(body: Any) -> dict:
@@ -264,8 +294,13 @@ class TableService:
         unknown fields dropped, so an old record can never block the table (new hands are checked strictly)."""
         return [clean_hand(h, strict=False) for h in hands_from_changes(self.db.changes_of(conn, row.id))]
 
-    def _write(self, key, token, if_match, op, index, body, change) -> str:
-        key = _key(key)
+    def _write(self, key, token, if_match, op, index, body, change, request_key=None) -> str:
+        try:
+            return self._write_once(_key(key), token, if_match, op, index, body, change, request_key)
+        except _MadeBefore as made:
+            return made.snapshot
+
+    def _write_once(self, key, token, if_match, op, index, body, change, request_key) -> str:
         with self.db.writing() as conn:
             row = self.db.find(key, conn)
             if row is None:
@@ -274,6 +309,10 @@ class TableService:
             if if_match is None:  # a hand sent twice, or a correction made on an old copy, would be stored again
                 raise TableError("If-Match", "precondition_required", "if_match_required")
             if if_match != row.version:
+                # sent again after its answer was lost: the change it made is there (versions only grow,
+                # so a change sent again always comes with a version that is no longer current)
+                if self._made_before(row.id, request_key, op, index, body, conn):
+                    return row.snapshot
                 raise TableError("If-Match", "conflict", "table_changed", seen=if_match, now=row.version, table=row.snapshot)
             if row.version > MAX_CHANGES:
                 raise TableError("hands", "impossible", "log_full", max=MAX_CHANGES)
@@ -294,13 +333,32 @@ class TableService:
                 links = self.db.links_of(conn, row.id)
                 # the version check first: a second writer of the same version stops there, before the board
                 snapshot = self.db.append_change(conn, row.id, row.version, op, index, body,
-                                                 lambda version, stamp: _compose(fields, shown, records, version, stamp, links))
+                                                 lambda version, stamp: _compose(fields, shown, records, version, stamp, links),
+                                                 request_key=request_key)
                 self.db.put_board_rows(conn, row.id, step.start, [
                     (_dumps(h), r, _dumps(state_to_json(st))) for h, r, st in zip(step.hands, dumped, step.states)])
                 return snapshot
             except VersionConflict:
                 current = self.db.find(row.id)
+                # the same change sent twice at once (the first sending still under way): one is stored.
+                # Raised, not returned, so that this transaction is rolled back.
+                if current is not None and self._made_before(row.id, request_key, op, index, body):
+                    raise _MadeBefore(current.snapshot) from None
                 raise TableError("If-Match", "conflict", "changed_same_moment", table=current.snapshot if current else None) from None
+
+    def _made_before(self, table_id: str, request_key: str | None, op: str, index: int | None, body: Any,
+                     conn=None) -> bool:
+        """Whether ``request_key`` already made this change to the table. A key that made another
+        change is refused: the phone would otherwise take a change it never made for its own."""
+        if request_key is None:
+            return False
+        made = self.db.made_by(table_id, request_key, conn)
+        if made is None:
+            return False
+        sent = json.loads(json.dumps(body)) if body is not None else None  # as stored: tuples are lists
+        if (made["op"], made["hand_index"], made["body"]) != (op, index, sent):
+            raise TableError("Idempotency-Key", "impossible", "idempotency_key_reused")
+        return True
 
     # --- the board kept with the log --------------------------------------------------------
     def _rebuild_board(self, conn, row: TableRow, rules) -> None:

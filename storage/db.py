@@ -7,6 +7,8 @@ Schema:
   last, ``replace`` hand n, ``next`` game); the hand list is the fold of the changes
   (:func:`game.board.fold`), and the state its replay. Named ``events`` before revision 0003.
   ``(table_id, version)`` is the primary key, so two writers can never both append version n.
+  ``request_key`` is the Idempotency-Key the write came with (unique per table, revision 0005): a
+  phone that sends a change again because it never got the answer finds it made, not a conflict.
 - ``table_boards``: a table's board, kept with its log so a write replays only from the hand it
   changes: one row per hand (the hand as sent, its record in the table JSON, and the state after
   it). ``tables.board_version`` is the log version the rows stand for; a table whose board is
@@ -28,7 +30,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from sqlalchemy import Boolean, Column, ForeignKey, Integer, MetaData, String, Table, Text, create_engine, delete, event, func, insert, select, update
+from sqlalchemy import Boolean, Column, ForeignKey, Index, Integer, MetaData, String, Table, Text, create_engine, delete, event, func, insert, select, update
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
@@ -68,6 +70,9 @@ changes = Table(
     Column("hand_index", Integer),
     Column("body", Text),
     Column("created_at", String(40), nullable=False),
+    Column("request_key", String(64)),
+    # one change per key and table: a change sent twice is stored once (NULLs never collide)
+    Index("changes_request_key", "table_id", "request_key", unique=True),
 )
 
 
@@ -303,6 +308,17 @@ class Database:
         rows = conn.execute(select(changes).where(changes.c.table_id == table_id).order_by(changes.c.version)).mappings()
         return [{**r, "body": json.loads(r["body"]) if r["body"] is not None else None} for r in rows]
 
+    def made_by(self, table_id: str, request_key: str, conn: Connection | None = None) -> dict | None:
+        """The change ``request_key`` made to the table (its op, hand_index and body), None if none."""
+        query = (select(changes.c.op, changes.c.hand_index, changes.c.body)
+                 .where((changes.c.table_id == table_id) & (changes.c.request_key == request_key)))
+        if conn is not None:
+            row = conn.execute(query).mappings().first()
+        else:
+            with self.engine.connect() as c:
+                row = c.execute(query).mappings().first()
+        return None if row is None else {**row, "body": json.loads(row["body"]) if row["body"] is not None else None}
+
     # --- writes --------------------------------------------------------------------------
     def insert_table(self, conn: Connection, *, id: str, share_code: str, token_hash: str, ruleset: str,
                      rules: dict, players: list, snapshot: str, stamp: str) -> bool:
@@ -318,8 +334,9 @@ class Database:
         return True
 
     def append_change(self, conn: Connection, table_id: str, version: int, op: str, hand_index: int | None,
-                     body: dict | None, snapshot_for, board: bool = True) -> str:
-        """Append change ``version + 1`` and store the new snapshot; VersionConflict if not current.
+                     body: dict | None, snapshot_for, board: bool = True, request_key: str | None = None) -> str:
+        """Append change ``version + 1`` and store the new snapshot; VersionConflict if not current
+        (or if ``request_key`` already made a change of this table).
         ``board``: the caller brought the table's board rows to the new version in this transaction."""
         new_version = version + 1
         stamp = now()
@@ -335,7 +352,7 @@ class Database:
             with conn.begin_nested():
                 conn.execute(insert(changes).values(
                     table_id=table_id, version=new_version, op=op, hand_index=hand_index,
-                    body=json.dumps(body) if body is not None else None, created_at=stamp))
+                    body=json.dumps(body) if body is not None else None, created_at=stamp, request_key=request_key))
         except IntegrityError:
             raise VersionConflict() from None
         return snapshot

@@ -178,6 +178,30 @@ def test_two_clients_on_the_same_version_exactly_one_wins(live_server):
     assert final["version"] == 2 and len(final["hands"]) == 1
 
 
+def test_the_same_change_sent_twice_at_once_is_stored_once_and_both_get_the_table(live_server):
+    """Six copies of one hand with one key, at once (a phone that sent again while the first was
+    still under way): every copy is answered 200 with the table, and the table has one hand."""
+    status, t = call(live_server, "POST", "/api/tables", {"ruleset": "wrr", "players": ["a", "b", "c", "d"]})
+    n = 6
+    barrier = threading.Barrier(n)
+    results = []
+
+    def post():
+        barrier.wait()
+        results.append(call(live_server, "POST", f"/api/tables/{t['id']}/hands", ron(0, W(1, hf(2, 30))),
+                            {**auth(t, 1), "Idempotency-Key": "once"}))
+
+    threads = [threading.Thread(target=post) for _ in range(n)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert sorted(code for code, _ in results) == [200] * n
+    assert {body["version"] for _, body in results} == {2}
+    status, final = call(live_server, "GET", f"/api/tables/{t['id']}")
+    assert final["version"] == 2 and len(final["hands"]) == 1
+
+
 def test_concurrent_writers_without_if_match_store_nothing(live_server):
     """Without If-Match a write cannot tell a hand sent twice from two hands: refused with 428 (issue 24)."""
     status, t = call(live_server, "POST", "/api/tables", {"ruleset": "ema", "players": ["a", "b", "c", "d"]})

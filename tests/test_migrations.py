@@ -300,3 +300,33 @@ def test_table_boards_come_and_go_with_0004_and_a_table_from_before_gets_its_boa
             assert conn.execute(text("SELECT count(*) FROM changes")).scalar_one() == 5
     finally:
         database.dispose()
+
+
+def test_request_keys_come_and_go_with_0005_and_the_changes_from_before_keep_none(empty_db):
+    """Revision 0005 gives each change the Idempotency-Key it came with. The changes written before
+    have none and are kept as they are; down to 0004 drops the keys and keeps every change."""
+    table, snapshot = written_then_taken_back(empty_db, "0004", record_four)
+    engine = Database(empty_db).engine
+    with engine.connect() as conn:
+        from sqlalchemy import inspect
+
+        assert "request_key" not in {c["name"] for c in inspect(conn).get_columns("changes")}
+    engine.dispose()
+    assert migrate.upgrade(empty_db) == ("0004", migrate.head())
+    database = Database(empty_db)
+    try:
+        service = TableService(database)
+        assert service.read(table["id"]) == snapshot
+        hand = {"result": "abort", "kind": "four_winds"}
+        first = service.record(table["id"], table["edit_token"], 5, hand, "k-1")
+        assert service.record(table["id"], table["edit_token"], 5, hand, "k-1") == first  # sent again: made once
+        with database.engine.connect() as conn:
+            keys = conn.execute(text("SELECT request_key FROM changes ORDER BY version")).scalars().all()
+        assert keys == [None, None, None, None, "k-1"]
+        database.dispose()
+        migrate.downgrade(empty_db, "0004")
+        with database.engine.connect() as conn:
+            assert "request_key" not in {c["name"] for c in inspect(conn).get_columns("changes")}
+            assert conn.execute(text("SELECT count(*) FROM changes")).scalar_one() == 5
+    finally:
+        database.dispose()

@@ -15,6 +15,7 @@ from flask import Blueprint, current_app, jsonify
 from game import contract as game_contract
 from scoring import contract
 from services import contract as events_contract
+from services.tables import REQUEST_KEY
 
 bp = Blueprint("openapi", __name__)
 
@@ -277,6 +278,12 @@ AUTH = {"name": "Authorization", "in": "header", "required": False, "schema": {"
         "description": "Bearer <edit_token>"}
 IF_MATCH = {"name": "If-Match", "in": "header", "required": True, "schema": {"type": "string"},
             "description": "the version the client saw, like \"3\"; a stale one gives 409, none 428"}
+IDEMPOTENCY_KEY = {"name": "Idempotency-Key", "in": "header", "required": False,
+                   "schema": {"type": "string", "pattern": f"^{REQUEST_KEY.pattern}$"},
+                   "description": "a key of the client's own (a UUID) for this change, sent again unchanged when the change "
+                                  "is sent again: if the change was already made (its answer was lost), the table is "
+                                  "returned as it is now and nothing is stored twice; the same key with another change "
+                                  "is a 422 (detail id idempotency_key_reused)"}
 STORAGE = _error("The storage cannot be used just now (database down, disk full, damaged file): nothing was "
                  "changed; see Retry-After (detail id storage_unavailable)")
 TOO_MANY = _error("Too many requests from this client (or too many reads of codes that do not exist); see Retry-After")
@@ -355,7 +362,7 @@ PATHS = {
                                      params=[TABLE_KEY], errors={"404": _error("No such table"), "429": TOO_MANY,
                                                                  "503": STORAGE})},
     "/api/tables/{key}/hands": {"post": _op("Record a hand", _ok("The updated table", _ref("Table")),
-                                            body=_json(_ref("Hand"), "record_hand"), params=[TABLE_KEY, AUTH, IF_MATCH],
+                                            body=_json(_ref("Hand"), "record_hand"), params=[TABLE_KEY, AUTH, IF_MATCH, IDEMPOTENCY_KEY],
                                             errors=WRITE_ERRORS, security=True)},
     "/api/tables/{key}/preview": {"post": _op(
         "What recording a hand (or, with index, correcting hand n) would do, without storing it",
@@ -364,11 +371,12 @@ PATHS = {
                                                      "schema": {"type": "integer", "minimum": 0}}, AUTH],
         errors={k: v for k, v in WRITE_ERRORS.items() if k != "409"}, security=True)},
     "/api/tables/{key}/hands/last": {"delete": _op("Undo the last hand", _ok("The updated table", _ref("Table")),
-                                                   params=[TABLE_KEY, AUTH, IF_MATCH], errors=WRITE_ERRORS, security=True)},
+                                                   params=[TABLE_KEY, AUTH, IF_MATCH, IDEMPOTENCY_KEY], errors=WRITE_ERRORS,
+                                                   security=True)},
     "/api/tables/{key}/hands/{index}": {"put": _op(
         "Correct hand n (0-based) and recompute everything after it", _ok("The updated table", _ref("Table")),
         body=_json(_ref("Hand")), params=[TABLE_KEY, {"name": "index", "in": "path", "required": True,
-                                                     "schema": {"type": "integer", "minimum": 0}}, AUTH, IF_MATCH],
+                                                     "schema": {"type": "integer", "minimum": 0}}, AUTH, IF_MATCH, IDEMPOTENCY_KEY],
         errors=WRITE_ERRORS, security=True)},
     "/api/tables/{key}/export": {"get": _op(
         "The game record as CSV or JSON",

@@ -33,6 +33,12 @@ def _if_match() -> int | None:
     return parse_if_match(request.headers.get("If-Match"))
 
 
+def _request_key() -> str | None:
+    from services.tables import parse_request_key
+
+    return parse_request_key(request.headers.get("Idempotency-Key"))
+
+
 def no_store(resp: Response) -> Response:
     """A response that carries a secret token (an edit, organiser or delete token): no cache, no
     proxy and no browser history may keep a copy."""
@@ -89,7 +95,7 @@ def _written(snapshot: str) -> Response:
 
 @bp.post("/<key>/hands")
 def record(key: str):
-    return _written(service().record(key, _token(), _if_match(), json_body()))
+    return _written(service().record(key, _token(), _if_match(), json_body(), _request_key()))
 
 
 @bp.post("/<key>/preview")
@@ -103,12 +109,12 @@ def preview(key: str):
 
 @bp.delete("/<key>/hands/last")
 def undo(key: str):
-    return _written(service().undo(key, _token(), _if_match()))
+    return _written(service().undo(key, _token(), _if_match(), _request_key()))
 
 
 @bp.put("/<key>/hands/<int:index>")
 def correct(key: str, index: int):
-    return _written(service().correct(key, _token(), _if_match(), index, json_body()))
+    return _written(service().correct(key, _token(), _if_match(), index, json_body(), _request_key()))
 
 
 @bp.post("/<key>/next")
