@@ -113,6 +113,7 @@ class Console:
     def __init__(self):
         self.errors: list[str] = []
         self.allowed_statuses: set[int] = set()
+        self.allowed_failures: set[str] = set()
         self.offline = False
 
     def watch(self, page):
@@ -126,12 +127,18 @@ class Console:
         """Requests that fail while the test has the phone offline are expected."""
         self.offline = True
 
+    def allow_failure(self, error: str):
+        """A request the test makes fail on purpose with this network error (net::ERR_...)."""
+        self.allowed_failures.add(error)
+
     def unexpected(self) -> list[str]:
         out = []
         for text in self.errors:
             # offline, a request fails, and so does the browser's check for a new service worker script
             if self.offline and ("net::ERR_INTERNET_DISCONNECTED" in text
                                  or "An unknown error occurred when fetching the script" in text):
+                continue
+            if any(error in text for error in self.allowed_failures):
                 continue
             m = re.search(r"status of (\d{3})", text)
             if m and int(m.group(1)) in self.allowed_statuses:

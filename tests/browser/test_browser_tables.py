@@ -258,10 +258,13 @@ def test_app_opens_offline_and_queues_hands(browser, live_server):
     assert table["hands"][-1]["winners"][0]["seat"] == 3
     expect_board(page, table, timeout=10_000)
 
-    # offline again; meanwhile another phone records a hand: the queued one becomes a conflict
+    # offline again, two hands; meanwhile another phone records a hand: the first queued one becomes
+    # a conflict, and so does the one recorded on top of it (it does not wait forever behind it)
     context.set_offline(True)
     page.evaluate("window.dispatchEvent(new Event('offline'))")
     save(record_ron(page, 0, 1, 2, 30))
+    save(record_ron(page, 2, 0, 1, 30))
+    expect(page.locator('[data-testid="pending"]')).to_contain_text("2 hands waiting to be sent")
     token = json.loads(page.evaluate('localStorage.getItem("tenbou.tables")'))[table_id]["edit_token"]
     resp = page.request.post(f"{live_server}/api/tables/{table_id}/hands", headers={
         "Content-Type": "application/json", "Authorization": f"Bearer {token}", "If-Match": str(table["version"])},
@@ -269,10 +272,17 @@ def test_app_opens_offline_and_queues_hands(browser, live_server):
     assert resp.ok
     context.set_offline(False)
     conflict = page.locator('[data-testid="conflict"]')
-    expect(conflict).to_contain_text("Not recorded: Ron: Ben (2 han 30 fu) from Aiko", timeout=10_000)
+    expect(conflict).to_have_count(2, timeout=10_000)
+    expect(page.locator('[data-testid="pending"]')).to_have_count(0)
+    expect(conflict.first).to_contain_text("Not recorded: Ron: Ben (2 han 30 fu) from Aiko")
+    expect(conflict.first).to_contain_text("The table changed before this was recorded")
+    expect(conflict.last).to_contain_text("Not recorded: Ron: Aiko (1 han 30 fu) from Chie")
+    expect(conflict.last).to_contain_text("It was entered after a hand that could not be recorded")
     screenshot(page, "offline-conflict")
-    conflict.locator("button", has_text="Discard it").click()
+    for _ in range(2):
+        conflict.first.locator("button", has_text="Discard it").click()
     expect(conflict).to_have_count(0)
+    assert len(api_table(page, live_server, table_id)["hands"]) == 2
     context.close()
     assert console.unexpected() == []
 
@@ -479,6 +489,39 @@ def test_a_hand_refused_with_503_waits_in_the_queue_and_goes_in_by_itself(phone,
     table = api_table(page, live_server, table_id)
     assert len(table["hands"]) == 1 and table["hands"][0]["winners"][0]["seat"] == 3
     assert refused and all(v == '"1"' for v in refused)   # sent with If-Match each time
+    assert console.unexpected() == []
+
+
+def test_a_hand_whose_answer_is_lost_is_sent_again_and_recorded_once(phone, live_server):
+    """The wifi drops after the server stored a hand: the phone never gets the answer, so it keeps
+    the hand and sends it again by itself. Sent with the same Idempotency-Key, it is answered with
+    the table: no conflict to resolve, and the hand is on the table once, not twice."""
+    page, console = phone
+    console.allow_failure("net::ERR_CONNECTION_RESET")
+    table_id = create_table(page)
+    sent = []
+
+    def answer_lost(route):
+        if route.request.method != "POST":
+            route.continue_()
+            return
+        sent.append((route.request.headers.get("idempotency-key"), route.request.headers.get("if-match")))
+        if len(sent) == 1:
+            stored = route.fetch()   # the server stores the hand...
+            assert stored.ok, stored.text()
+            route.abort("connectionreset")   # ...and its answer never reaches the phone
+        else:
+            route.continue_()
+
+    page.route(re.compile(r".*/api/tables/[^/]+/hands$"), answer_lost)
+    save(record_ron(page, 1, 3, 1, 30))
+    expect(page.locator('[data-testid="pending"]')).to_have_count(0, timeout=20_000)
+    expect(page.locator('.history li')).to_have_count(1)
+    expect(page.locator('[data-testid="conflict"]')).to_have_count(0)
+    table = api_table(page, live_server, table_id)
+    assert len(table["hands"]) == 1 and table["version"] == 2
+    assert len(sent) == 2 and sent[0] == sent[1], sent   # the same key, on the same version, both times
+    assert sent[0][0] and sent[0][1] == '"1"'
     assert console.unexpected() == []
 
 

@@ -62,7 +62,8 @@ export function forgetTable(id) {
 export function queue() { return get("queue", []); }
 /** @param {QueueItem[]} items */
 export function setQueue(items) { set("queue", items); }
-/** @param {Omit<QueueItem, "key"|"created">} item @returns {QueueItem} */
+/** `item` at the end of the queue, under its own key (the change's Idempotency-Key) or a new one.
+ * @param {Omit<QueueItem, "key"|"created"> & {key?: string}} item @returns {QueueItem} */
 export function enqueue(item) {
   const items = queue();
   items.push(/** @type {QueueItem} */ ({ key: `${Date.now()}-${Math.random().toString(36).slice(2, 8)}`, created: Date.now(), ...item }));

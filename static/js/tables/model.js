@@ -18,8 +18,10 @@ export const FU = [20, 25, 30, 40, 50, 60, 70, 80, 90, 100, 110];
 
 
 export const roundName = (/** @type {Json} */ s) => t("table.round", { wind: WIND_NAME[s.round_wind] || s.round_wind, n: s.hand_number });
-/** The headers of a change to a table: its edit token, and the version it was made on. */
-export const authHeaders = (/** @type {{edit_token?: string|null}} */ entry, /** @type {number} */ version) => ({ Authorization: `Bearer ${entry.edit_token}`, "If-Match": `"${version}"` });
+/** The headers of a change to a table: its edit token, the version it was made on, and the change's
+ * own key (queue.js), the same each time the change is sent.
+ * @param {{edit_token?: string|null}} entry @param {number} version @param {string} [key] @returns {Record<string, string>} */
+export const authHeaders = (entry, version, key) => ({ Authorization: `Bearer ${entry.edit_token}`, "If-Match": `"${version}"`, ...(key ? { "Idempotency-Key": key } : {}) });
 
 /** A recorded hand in words. */
 /** @param {Json} hand @param {string[]} players @returns {string} */

@@ -17,6 +17,7 @@ import { errorText, t, lang, reasonText, rulesetName } from "../core/i18n.js";
 import { ABORT_NAMES } from "../core/i18n.js";
 import { authHeaders, boardSeats, describeHand, describeRequest, duePenalties, FU, LIMITS, limitOfHan, nextSteps, payFor, queuedFor, roundName, sticksText } from "./model.js";
 import { boardOf, decorate, offlineOffer, pendingOf, previewNote, previewOf } from "./projection.js";
+import * as queue from "./queue.js";
 import { scoreOffline } from "../core/offline.js";
 
 const POLL_MS = 3000;
@@ -44,39 +45,35 @@ const notify = () => listeners.forEach((fn) => fn());
 
 /** Send the hands recorded offline, oldest first; a 409 marks the item as a conflict for the player.
  * A hand queued on top of another queued hand (`after`) is sent against the version that hand made,
- * so several hands recorded offline go in, in order, without a false conflict. */
+ * so several hands recorded offline go in, in order, without a false conflict (queue.js). */
 export async function flushQueue() {
   if (flushing || !navigator.onLine) return;
   flushing = true;
   let sent = false;   // or refused: the screens showing the queue draw again only then
   try {
-    for (const item of store.queue()) {
+    const settled = queue.stranded(store.queue());
+    if (JSON.stringify(settled) !== JSON.stringify(store.queue())) { store.setQueue(settled); sent = true; }
+    for (const item of settled) {
       if (item.conflict || item.error) continue;
       const entry = store.table(item.table);
       if (!entry || !entry.edit_token) continue;
       const current = store.queue().find((q) => q.key === item.key);
-      if (!current || current.after) continue;   // still waiting for the hand it was recorded on top of
+      if (!current || current.after || current.conflict || current.error) continue;   // still waiting for the hand it was recorded on top of
       sent = true;
       try {
-        const table = await api(current.method, current.path, current.body, { headers: authHeaders(entry, current.version) });
+        const table = await api(current.method, current.path, current.body, { headers: authHeaders(entry, current.version, current.key) });
         store.saveTable({ id: table.id, table, seen_at: Date.now() });
-        store.setQueue(store.queue().filter((q) => q.key !== item.key)
-          .map((q) => (q.after === item.key ? { ...q, after: null, version: table.version } : q)));
+        store.setQueue(queue.sent(store.queue(), item.key, table.version));
         toast(t("queue.sent"));
       } catch (err) {
         if (err instanceof OfflineError) break;
-        const items = store.queue();
-        const mine = items.find((q) => q.key === item.key);
-        if (!mine) continue;
-        // the hands queued on top of this one were based on it: they wait for the player too
-        for (const q of items) if (q.after === item.key) { q.after = null; q.conflict = { message: t("queue.after_unsent") }; }
+        if (!store.queue().some((q) => q.key === item.key)) continue;
         if (err instanceof ApiError && err.status === 409) {
-          mine.conflict = { message: err.message, version: err.body && err.body.table ? err.body.table.version : null };
+          store.setQueue(queue.refused(store.queue(), item.key, { conflict: { version: err.body && err.body.table ? err.body.table.version : null } }));
           if (err.body && err.body.table) store.saveTable({ id: err.body.table.id, table: err.body.table, seen_at: Date.now() });
         } else {
-          mine.error = errorText(err);   // worded in the language shown when it was refused
+          store.setQueue(queue.refused(store.queue(), item.key, { error: errorText(err) }));   // worded in the language shown when it was refused
         }
-        store.setQueue(items);
       }
     }
   } finally {
@@ -350,13 +347,13 @@ export async function tableScreen(view, key, params) {
   function conflictBanner(q, shown) {
     return h("div", { class: "banner error", role: "alert", "data-testid": "conflict" },
       h("p", {}, h("b", {}, t("conflict.not_recorded")), describeRequest(q.body, shown.players), t("conflict.stop"),
-        q.conflict ? t("conflict.changed") : q.error),
+        q.conflict ? t(q.conflict.reason === "after_unsent" ? "conflict.after_unsent" : "conflict.changed") : q.error),
       h("div", { class: "row" },
         h("button", { type: "button", class: "btn-primary", onclick: async () => {
-          store.setQueue(store.queue().filter((x) => x.key !== q.key));
+          store.setQueue(queue.dropped(store.queue(), q.key));
           await send(q.method, q.path, q.body, table.version, null);
         } }, t("conflict.record_now")),
-        h("button", { type: "button", class: "btn-danger", onclick: () => { store.setQueue(store.queue().filter((x) => x.key !== q.key)); render(); } }, t("conflict.discard"))));
+        h("button", { type: "button", class: "btn-danger", onclick: () => { store.setQueue(queue.dropped(store.queue(), q.key)); render(); } }, t("conflict.discard"))));
   }
 
   function carryToken(id) {
@@ -453,8 +450,9 @@ export async function tableScreen(view, key, params) {
 
   /** Send a change; a stale version becomes a conflict the player decides on, offline it is queued. */
   async function send(method, path, payload, version, dialog) {
+    const key = queue.requestKey();   // kept with the change if it is queued: sent again, it is made once
     try {
-      const fresh = await api(method, path, payload, { headers: authHeaders(entry, version) });
+      const fresh = await api(method, path, payload, { headers: authHeaders(entry, version, key) });
       table = fresh;
       etag = `"${fresh.version}"`;
       entry = store.saveTable({ id: fresh.id, table: fresh, seen_at: Date.now() });
@@ -466,7 +464,7 @@ export async function tableScreen(view, key, params) {
       if (err instanceof OfflineError) {
         if (method === "DELETE") { toast(t("toast.undo_offline")); return false; }
         const before = store.queue().filter((q) => q.table === table.id && !q.conflict && !q.error);
-        store.enqueue({ table: table.id, method, path, body: payload, version, after: before.length ? before[before.length - 1].key : null });
+        store.enqueue({ key, table: table.id, method, path, body: payload, version, after: before.length ? before[before.length - 1].key : null });
         if (dialog) dialog.close();
         toast(t("toast.queued"));
         render();
