@@ -525,6 +525,42 @@ def test_a_hand_whose_answer_is_lost_is_sent_again_and_recorded_once(phone, live
     assert console.unexpected() == []
 
 
+def test_a_hand_with_no_answer_is_kept_on_the_phone_and_goes_in_once(phone, live_server):
+    """The server stores the hand but its answer never comes (a wifi that hangs rather than drops):
+    after 15 s the phone stops waiting, closes the sheet with the hand kept on the phone, and sends it
+    again by itself. Record is not left greyed out, and the hand is on the table once."""
+    page, console = phone
+    page.clock.install()   # the 15 s pass at once (fast_forward); the rest of the time runs as it does
+    table_id = create_table(page)
+    held = []
+
+    def no_answer(route):
+        if route.request.method == "POST" and not held:
+            stored = route.fetch()   # the server stores the hand; the answer is held, never given
+            assert stored.ok, stored.text()
+            held.append(route)
+        else:
+            route.continue_()
+
+    page.route(re.compile(r".*/api/tables/[^/]+/hands$"), no_answer)
+    sheet = record_ron(page, 1, 3, 1, 30)
+    sheet.locator('[data-testid="save-hand"]').click()
+    expect(sheet.locator('[data-testid="save-hand"]')).to_be_disabled()
+    deadline = time.monotonic() + 10
+    while not held and time.monotonic() < deadline:
+        page.wait_for_timeout(50)
+    assert held, "the hand was not sent"
+    page.clock.fast_forward(16_000)
+    expect(sheet).to_have_count(0)
+    expect(page.locator("#toast")).to_contain_text("Saved on this phone")
+    expect(page.locator('[data-testid="pending"]')).to_have_count(0, timeout=20_000)
+    expect(page.locator(".history li")).to_have_count(1)
+    expect(page.locator('[data-testid="conflict"]')).to_have_count(0)
+    table = api_table(page, live_server, table_id)
+    assert len(table["hands"]) == 1 and table["version"] == 2
+    assert console.unexpected() == []
+
+
 def test_an_event_games_next_game_is_left_to_the_organiser(phone, live_server):
     """A phone holding only the table's token is not offered "next game" for a game of an event
     (the server refuses it with 403, issue 24): it says the organiser starts it."""

@@ -24,22 +24,32 @@ function unreachable(message) {
   return new OfflineError(message);
 }
 
-export async function api(method, path, body, { headers = {}, raw = false } = {}) {
+/** A request to the API: the JSON answer, or an ApiError with the API's refusal. `timeout` (ms): a
+ * request with no whole answer by then is given up as unreachable (OfflineError), as on a wifi that
+ * drops while a request is on its way; the table's writes are queued then and sent again by
+ * themselves under their Idempotency-Key, so a change the server did store is not stored twice. */
+export async function api(method, path, body, { headers = {}, raw = false, timeout = 0 } = {}) {
   const init = { method, headers: { Accept: "application/json", ...headers } };
   if (body instanceof FormData) init.body = body;
   else if (body !== undefined) {
     init.body = JSON.stringify(body);
     init.headers["Content-Type"] = "application/json";
   }
+  const controller = timeout > 0 ? new AbortController() : null;
+  const timer = controller ? setTimeout(() => controller.abort(), timeout) : null;
+  if (controller) init.signal = controller.signal;
   let resp;
+  let text;
   try {
     resp = await fetch(path, init);
+    if (raw) return resp;
+    text = await resp.text();
   } catch (err) {
-    throw unreachable("no connection to the server");
+    throw unreachable(controller && controller.signal.aborted ? "no answer from the server" : "no connection to the server");
+  } finally {
+    if (timer !== null) clearTimeout(timer);
   }
-  if (raw) return resp;
   let data;
-  const text = await resp.text();
   try { data = text ? JSON.parse(text) : null; } catch { data = null; }
   if (!resp.ok) {
     // a proxy with no server behind it (502/504), or a server whose storage is down for a moment

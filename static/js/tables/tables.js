@@ -21,6 +21,9 @@ import * as queue from "./queue.js";
 import { scoreOffline } from "../core/offline.js";
 
 const POLL_MS = 3000;
+// a table's write or check with no answer by then is given up as unreachable: a write waits in the
+// queue (it says so) and goes in by itself, once, rather than holding Record greyed out for minutes
+const ANSWER_MS = 15000;
 /** A preview (POST .../preview) in words: each payment, each player's change, and what comes next. */
 export function previewLines(res, players) {
   const items = (res.hand.payments || []).map((p) => h("li", {},
@@ -61,7 +64,7 @@ export async function flushQueue() {
       if (!current || current.after || current.conflict || current.error) continue;   // still waiting for the hand it was recorded on top of
       sent = true;
       try {
-        const table = await api(current.method, current.path, current.body, { headers: authHeaders(entry, current.version, current.key) });
+        const table = await api(current.method, current.path, current.body, { headers: authHeaders(entry, current.version, current.key), timeout: ANSWER_MS });
         store.saveTable({ id: table.id, table, seen_at: Date.now() });
         store.setQueue(queue.sent(store.queue(), item.key, table.version));
         toast(t("queue.sent"));
@@ -200,7 +203,7 @@ export async function tableScreen(view, key, params) {
 
   async function load() {
     try {
-      const resp = await api("GET", `/api/tables/${encodeURIComponent(entry ? entry.id : key)}`, undefined, { raw: true, headers: etag && table ? { "If-None-Match": etag } : {} });
+      const resp = await api("GET", `/api/tables/${encodeURIComponent(entry ? entry.id : key)}`, undefined, { raw: true, headers: etag && table ? { "If-None-Match": etag } : {}, timeout: ANSWER_MS });
       if (resp.status === 304) { offline = false; return false; }
       if (!resp.ok) {
         const data = await resp.json().catch(() => null);
@@ -452,7 +455,7 @@ export async function tableScreen(view, key, params) {
   async function send(method, path, payload, version, dialog) {
     const key = queue.requestKey();   // kept with the change if it is queued: sent again, it is made once
     try {
-      const fresh = await api(method, path, payload, { headers: authHeaders(entry, version, key) });
+      const fresh = await api(method, path, payload, { headers: authHeaders(entry, version, key), timeout: ANSWER_MS });
       table = fresh;
       etag = `"${fresh.version}"`;
       entry = store.saveTable({ id: fresh.id, table: fresh, seen_at: Date.now() });
