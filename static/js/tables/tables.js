@@ -54,8 +54,9 @@ export async function flushQueue() {
   flushing = true;
   let sent = false;   // or refused: the screens showing the queue draw again only then
   try {
-    const settled = queue.stranded(store.queue());
-    if (JSON.stringify(settled) !== JSON.stringify(store.queue())) { store.setQueue(settled); sent = true; }
+    const stored = store.queue();
+    const settled = queue.stranded(stored);   // a hand stuck behind one that will not go in is the player's
+    if (settled.some((q, i) => q !== stored[i])) { store.setQueue(settled); sent = true; }
     for (const item of settled) {
       if (item.conflict || item.error) continue;
       const entry = store.table(item.table);
