@@ -107,5 +107,5 @@ def test_the_classifier_gives_each_crops_sharpness(classifier):
     assert abs(s[2] - s[0]) < 0.05 * s[0]
     assert s[3] == 0.0
     lap = _laplacian_share(x.astype(np.float64))
-    assert lap[4] > 0.3 * lap[0]  # the strokes across the motion stay sharp: the Laplacian keeps a third
+    assert lap[4] > 0.3 * lap[0]  # the strokes across the motion stay sharp: the Laplacian keeps over 0.3 of it
     assert s[4] < 0.06 < s[0]  # read every way, the shaken glyph is under reading.Settings.soft_below
