@@ -163,6 +163,8 @@ DETAILS: dict[str, tuple[str, ...]] = {
     "player_numbers": (),
     "player_numbers_range": ('max',),
     "rounds_count": ('max',),
+    "round_seated": ("n",),
+    "round_next": ("next",),
     "rounds_planned_seated": ("planned",),
     "table_players": (),
     "table_no_member": (),

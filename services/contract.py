@@ -12,6 +12,9 @@ MAX_ROUNDS = 100
 SEATING: Schema = {"type": "string", "enum": list(METHODS), "x-refusal": {"enum": ["impossible", "choice"]}}
 MODE: Schema = {"type": "string", "enum": list(MODES), "x-refusal": {"enum": ["impossible", "choice"]}}
 ROUNDS_PLANNED: Schema = {"type": "integer", "minimum": 0, "maximum": MAX_ROUNDS, "x-refusal": {"*": ["impossible", "range"]}}
+#: The round a "seat the round" request means (the next one, as the organiser's phone shows it): a
+#: tap sent again after its answer was lost finds that round seated, and seats no second one.
+ROUND: Schema = {"type": "integer", "minimum": 1, "maximum": MAX_ROUNDS}
 
 
 def settings(seating: Schema = SEATING, mode: Schema = MODE, rounds_planned: Schema = ROUNDS_PLANNED) -> Schema:

@@ -50,6 +50,7 @@ def _name(raw: Any) -> str:
 
 
 _check_settings = validator(contract.settings(), TableError)
+_check_round = validator(contract.ROUND, TableError)
 
 
 def _settings(raw: Any, base: Mapping | None = None) -> dict:
@@ -338,6 +339,13 @@ class EventService:
                 raise TableError("present", "malformed", "player_numbers")
             elif any(not 0 <= p < n for p in present) or len(set(present)) != len(present):
                 raise TableError("present", "impossible", "player_numbers_range", max=n - 1)
+            meant = body.get("round")
+            if meant is not None:
+                _check_round(meant, "round")
+                if meant <= len(row["rounds"]):   # seated already: the tap before went in, its answer was lost
+                    raise TableError("round", "conflict", "round_seated", n=meant)
+                if meant > len(row["rounds"]) + 1:
+                    raise TableError("round", "impossible", "round_next", next=len(row["rounds"]) + 1)
             if len(row["rounds"]) >= MAX_ROUNDS:
                 raise TableError("rounds", "impossible", "rounds_count", max=MAX_ROUNDS)
             planned = settings.get("rounds_planned", 0)

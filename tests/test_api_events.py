@@ -196,3 +196,35 @@ def test_polling_an_unchanged_event_gets_304_until_a_game_changes(tclient):
     etag = fresh.headers["ETag"]
     tclient.patch(f"/api/events/{ev['id']}", json={"name": "renamed"}, headers=org(ev))  # the event itself
     assert tclient.get(f"/api/events/{ev['id']}", headers={"If-None-Match": etag}).status_code == 200
+
+
+def test_a_round_sent_again_is_not_seated_twice(tclient):
+    """The organiser's phone says which round it seats: a tap sent again after its answer was lost
+    finds that round seated (409 naming `round`) and opens no second set of tables."""
+    ev = new_event(tclient)
+    path = f"/api/events/{ev['id']}/rounds"
+    first = tclient.post(path, json={"round": 1}, headers=org(ev))
+    assert first.status_code == 201 and len(first.get_json()["new_games"]) == 2
+    again = tclient.post(path, json={"round": 1}, headers=org(ev))
+    assert again.status_code == 409
+    error = again.get_json()["error"]
+    assert error["field"] == "round" and error["detail"] == {"id": "round_seated", "params": {"n": 1}}
+    assert error["message"] == "Round 1 is already seated: its tables are in the list below."
+    shown = tclient.get(f"/api/events/{ev['id']}").get_json()
+    assert len(shown["rounds"]) == 1 and len(shown["games"]) == 2
+    # a round further on than the next is no round to seat; without `round`, the next one is seated
+    ahead = tclient.post(path, json={"round": 3}, headers=org(ev))
+    assert ahead.status_code == 422 and ahead.get_json()["error"]["detail"] == {"id": "round_next", "params": {"next": 2}}
+    assert tclient.post(path, json={"round": 2}, headers=org(ev)).status_code == 201
+    assert tclient.post(path, json={}, headers=org(ev)).status_code == 201
+    assert len(tclient.get(f"/api/events/{ev['id']}").get_json()["rounds"]) == 3
+
+
+@pytest.mark.parametrize("value,status,detail", [("2", 400, "not_whole_number"), (True, 400, "not_whole_number"),
+                                                 (1.5, 400, "not_whole_number"), (0, 422, "range"), (101, 422, "range")])
+def test_an_odd_round_number_is_refused_naming_it(tclient, value, status, detail):
+    ev = new_event(tclient)
+    resp = tclient.post(f"/api/events/{ev['id']}/rounds", json={"round": value}, headers=org(ev))
+    assert resp.status_code == status
+    assert resp.get_json()["error"]["field"] == "round" and resp.get_json()["error"]["detail"]["id"] == detail
+    assert tclient.get(f"/api/events/{ev['id']}").get_json()["rounds"] == []

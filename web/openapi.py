@@ -221,7 +221,9 @@ SCHEMAS = {
                                    "settings": _ref("EventSettings")}},
     "RoundRequest": {"type": "object", "properties": {
         "seating": events_contract.SEATING, "mode": events_contract.MODE,
-        "present": {"type": "array", "items": {"type": "integer", "minimum": 0}, "description": "players present (all if left out)"}}},
+        "present": {"type": "array", "items": {"type": "integer", "minimum": 0}, "description": "players present (all if left out)"},
+        "round": {**events_contract.ROUND, "description": "the round meant (the next one): if it is seated already (a request sent "
+                                                          "again), nothing is seated and the answer is 409 (detail id round_seated)"}}},
     "GameRequest": {"type": "object", "required": ["players"], "properties": {
         "players": {"type": "array", "items": {"type": ["integer", "null"], "minimum": 0}, "minItems": 4, "maxItems": 4,
                     "description": "four player numbers, null for a substitute; seats are drawn afresh"}}},

@@ -404,3 +404,40 @@ def test_news_from_the_server_waits_for_the_finger_on_a_button(phone, live_serve
     page.locator('input[name="event-tab"][value="games"]').check()
     expect(page.locator(f'[data-game="{game["id"]}"]')).to_contain_text("1 hand")
     assert console.unexpected() == []
+
+
+def test_a_round_tapped_again_after_its_answer_was_lost_is_seated_once(phone, live_server):
+    """The club's wifi drops after the server seated round 1: the organiser's phone never hears of
+    it and says it is offline, so the organiser taps "Seat round 1" again. That tap finds round 1
+    seated: no second set of tables, and the phone shows round 1's tables."""
+    page, console = phone
+    console.allow(409)
+    console.allow_failure("net::ERR_CONNECTION_RESET")
+    page.goto("/#/events")
+    page.fill('[data-testid="event-name"]', "Wet wifi night")
+    page.fill('[data-testid="event-players"]', "\n".join(PLAYERS))
+    page.click('[data-testid="create-event"]')
+    page.wait_for_url(re.compile(r"#/event/[\w-]+$"))
+    event_id = page.url.rsplit("/", 1)[1]
+    page.locator('input[name="event-tab"][value="games"]').check()
+    seated = []
+
+    def answer_lost(route):
+        seated.append(route.request.post_data_json)
+        if len(seated) == 1:
+            assert route.fetch().status == 201   # round 1 is seated...
+            route.abort("connectionreset")       # ...and the phone never hears of it
+        else:
+            route.continue_()
+
+    page.route(re.compile(r".*/api/events/[\w-]+/rounds$"), answer_lost)
+    page.click('[data-testid="draw-round"]')
+    expect(page.locator("#toast")).to_contain_text("offline", ignore_case=True)
+    expect(page.locator('[data-testid="draw-round"]')).to_have_text("Seat round 1")
+    page.click('[data-testid="draw-round"]')
+    expect(page.locator("#toast")).to_contain_text("Round 1 is already seated")
+    expect(page.locator('[data-round="1"] [data-game]')).to_have_count(2)
+    expect(page.locator('[data-testid="draw-round"]')).to_have_text("Seat round 2")
+    doc = event_doc(page, live_server, event_id)
+    assert len(doc["rounds"]) == 1 and len(doc["games"]) == 2
+    assert [body["round"] for body in seated] == [1, 1]

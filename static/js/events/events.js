@@ -144,6 +144,8 @@ export async function eventScreen(view, key, params) {
       if (done) toast(done);
     } catch (err) {
       toast(err instanceof OfflineError ? t("event.offline") : errorText(err));
+      // done already (a round seated by the tap before, whose answer was lost): show the event as it is
+      if (err instanceof ApiError && err.status === 409) { try { if (await load()) render(); } catch { /* the next check shows it */ } }
     }
   }
 
@@ -227,7 +229,8 @@ export async function eventScreen(view, key, params) {
         h("div", { class: "toggles" }, ev.players.map((p, i) => h("label", { class: "chip" }, h("input", { type: "checkbox", checked: true, onchange: (e) => { if (e.target.checked) absent.delete(i); else absent.add(i); } }), p)))),
       h("button", { type: "button", class: "btn-primary btn-block", "data-testid": "draw-round", onclick: () => {
         const present = ev.players.map((_, i) => i).filter((i) => !absent.has(i));
-        write("POST", `/api/events/${ev.id}/rounds`, { present }, t("event.round_seated", { n: nextRound }));
+        // the round meant: a tap sent again after its answer was lost seats no second round
+        write("POST", `/api/events/${ev.id}/rounds`, { present, round: nextRound }, t("event.round_seated", { n: nextRound }));
       } }, t("event.seat_round", { n: nextRound }))) : null;
     return h("section", { class: "card", "aria-label": t("event.games"), "data-testid": "event-games" },
       h("h2", {}, t("event.rounds_games")),
