@@ -158,6 +158,7 @@ DETAILS: dict[str, tuple[str, ...]] = {
     "organiser_token_missing": (),
     "organiser_token_wrong": (),
     "event_changed": (),
+    "event_changed_since": ("seen", "now"),
     "players_not_removed": ('count',),
     "event_field": ('key',),
     "player_numbers": (),

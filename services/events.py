@@ -93,6 +93,13 @@ def _delta(old: Mapping, new: Mapping, doc: Mapping, since: str, tag: str) -> di
     return out
 
 
+def _current(row: Mapping, if_match: int | None) -> None:
+    """A change made on the event as the organiser's phone last saw it (If-Match: its version; none
+    given, any). A tap sent again after its answer was lost meets the change it made: a 409."""
+    if if_match is not None and if_match != row["version"]:
+        raise TableError("If-Match", "conflict", "event_changed_since", seen=if_match, now=row["version"])
+
+
 def _body(payload: Any) -> Mapping:
     if not isinstance(payload, Mapping):
         raise TableError("body", "malformed", "body_object")
@@ -301,13 +308,14 @@ class EventService:
         except VersionConflict:
             raise TableError("If-Match", "conflict", "event_changed") from None
 
-    def update(self, key: str, token: str | None, payload: Any) -> dict:
+    def update(self, key: str, token: str | None, payload: Any, if_match: int | None = None) -> dict:
         """Rename the event, add players or correct their names, change its settings. Players are
         never removed (their games stay theirs): a player who leaves simply plays no more games."""
         body = _body(payload)
         with self.db.writing() as conn:
             row = self._find(key, conn)
             self._authorise(row, token)
+            _current(row, if_match)
             changes: dict = {}
             if "name" in body:
                 changes["name"] = _name(body["name"])
@@ -324,7 +332,7 @@ class EventService:
             self._bump(conn, row, **changes)
         return self.read(row["id"])
 
-    def draw_round(self, key: str, token: str | None, payload: Any) -> dict:
+    def draw_round(self, key: str, token: str | None, payload: Any, if_match: int | None = None) -> dict:
         """Seat the next round (balanced or random) and open one table per table of the round."""
         body = _body(payload)
         with self.db.writing() as conn:
@@ -346,6 +354,7 @@ class EventService:
                     raise TableError("round", "conflict", "round_seated", n=meant)
                 if meant > len(row["rounds"]) + 1:
                     raise TableError("round", "impossible", "round_next", next=len(row["rounds"]) + 1)
+            _current(row, if_match)   # after the round: "round 1 is seated" says more than "the event changed"
             if len(row["rounds"]) >= MAX_ROUNDS:
                 raise TableError("rounds", "impossible", "rounds_count", max=MAX_ROUNDS)
             planned = settings.get("rounds_planned", 0)
@@ -364,12 +373,13 @@ class EventService:
             self._bump(conn, row, rounds=row["rounds"] + [rnd])
         return {**self.read(row["id"]), "new_games": games}
 
-    def add_game(self, key: str, token: str | None, payload: Any) -> dict:
+    def add_game(self, key: str, token: str | None, payload: Any, if_match: int | None = None) -> dict:
         """One game outside the drawn rounds, for four given players (seats drawn afresh)."""
         body = _body(payload)
         with self.db.writing() as conn:
             row = self._find(key, conn)
             self._authorise(row, token)
+            _current(row, if_match)
             seats = body.get("players")
             n = len(row["players"])
             if not isinstance(seats, list) or len(seats) != 4 or any(isinstance(p, bool) or not (p is None or isinstance(p, int)) for p in seats):
@@ -386,7 +396,8 @@ class EventService:
             self._bump(conn, row)
         return {**self.read(row["id"]), "new_games": [game]}
 
-    def set_game(self, key: str, token: str | None, table_id: str, payload: Any) -> dict:
+    def set_game(self, key: str, token: str | None, table_id: str, payload: Any,
+                 if_match: int | None = None) -> dict:
         body = _body(payload)
         excluded = body.get("excluded")
         if not isinstance(excluded, bool):
@@ -394,6 +405,7 @@ class EventService:
         with self.db.writing() as conn:
             row = self._find(key, conn)
             self._authorise(row, token)
+            _current(row, if_match)
             if not _valid_key(table_id) or not self.db.set_game_excluded(conn, row["id"], table_id, excluded):
                 raise TableError("table_id", "not_found", "no_event_game")
             self._bump(conn, row)

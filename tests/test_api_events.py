@@ -228,3 +228,26 @@ def test_an_odd_round_number_is_refused_naming_it(tclient, value, status, detail
     assert resp.status_code == status
     assert resp.get_json()["error"]["field"] == "round" and resp.get_json()["error"]["detail"]["id"] == detail
     assert tclient.get(f"/api/events/{ev['id']}").get_json()["rounds"] == []
+
+
+def test_an_event_change_made_on_an_old_version_is_refused_and_changes_nothing(tclient):
+    """If-Match on an event write: the version the organiser's phone saw. A stale one (another
+    phone's change, or this phone's own tap whose answer was lost) is a 409 saying both versions."""
+    ev = new_event(tclient)
+    added = tclient.patch(f"/api/events/{ev['id']}", json={"players": NAMES + ["Ivy"]}, headers={**org(ev), "If-Match": '"1"'})
+    assert added.status_code == 200 and added.get_json()["version"] == 2
+    stale = tclient.patch(f"/api/events/{ev['id']}", json={"players": NAMES + ["Jun"]}, headers={**org(ev), "If-Match": '"1"'})
+    assert stale.status_code == 409
+    error = stale.get_json()["error"]
+    assert error["field"] == "If-Match" and error["detail"] == {"id": "event_changed_since", "params": {"seen": 1, "now": 2}}
+    for method, path, body in (("post", "rounds", {}), ("post", "games", {"players": [0, 1, 2, 3]})):
+        resp = getattr(tclient, method)(f"/api/events/{ev['id']}/{path}", json=body, headers={**org(ev), "If-Match": '"1"'})
+        assert resp.status_code == 409, path
+    shown = tclient.get(f"/api/events/{ev['id']}").get_json()
+    assert shown["players"] == NAMES + ["Ivy"] and shown["games"] == [] and shown["version"] == 2
+    seated = tclient.post(f"/api/events/{ev['id']}/rounds", json={}, headers={**org(ev), "If-Match": '"2"'})
+    assert seated.status_code == 201
+    game = seated.get_json()["games"][0]["id"]
+    put = tclient.put(f"/api/events/{ev['id']}/games/{game}", json={"excluded": True}, headers={**org(ev), "If-Match": '"2"'})
+    assert put.status_code == 409
+    assert tclient.put(f"/api/events/{ev['id']}/games/{game}", json={"excluded": True}, headers={**org(ev), "If-Match": "nope"}).status_code == 400

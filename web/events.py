@@ -8,7 +8,7 @@ from services.tables import TableError
 
 from .api import json_body
 from .errors import STATUS, ApiError
-from .tables import _table_error, _token, no_store
+from .tables import _if_match, _table_error, _token, no_store
 
 bp = Blueprint("events", __name__)
 
@@ -70,22 +70,22 @@ def changes(key: str):
 
 @bp.patch("/api/events/<key>")
 def update(key: str):
-    return _event_response(service().update(key, _token(), json_body()))
+    return _event_response(service().update(key, _token(), json_body(), _if_match()))
 
 
 @bp.post("/api/events/<key>/rounds")
 def draw_round(key: str):
-    return no_store(_event_response(service().draw_round(key, _token(), json_body()), 201))  # the games' edit tokens
+    return no_store(_event_response(service().draw_round(key, _token(), json_body(), _if_match()), 201))  # the games' edit tokens
 
 
 @bp.post("/api/events/<key>/games")
 def add_game(key: str):
-    return no_store(_event_response(service().add_game(key, _token(), json_body()), 201))  # the game's edit token
+    return no_store(_event_response(service().add_game(key, _token(), json_body(), _if_match()), 201))  # the game's edit token
 
 
 @bp.put("/api/events/<key>/games/<table_id>")
 def set_game(key: str, table_id: str):
-    return _event_response(service().set_game(key, _token(), table_id, json_body()))
+    return _event_response(service().set_game(key, _token(), table_id, json_body(), _if_match()))
 
 
 @bp.get("/api/events/<key>/export")

@@ -305,8 +305,11 @@ EVENT_KEY = {"name": "key", "in": "path", "required": True, "schema": {"type": "
              "description": "the event id, or its share code (read only)"}
 ORGANISER = {"name": "Authorization", "in": "header", "required": False, "schema": {"type": "string"},
              "description": "Bearer <organiser_token>"}
+EVENT_IF_MATCH = {"name": "If-Match", "in": "header", "required": False, "schema": {"type": "string"},
+                  "description": "the event's version the organiser saw, like \"3\"; a stale one gives 409 (detail id "
+                                 "event_changed_since), as does a change sent again after its answer was lost"}
 EVENT_ERRORS = {**ERRORS, "401": _error("No organiser token"), "403": _error("Wrong organiser token"),
-                "404": _error("No such event or game"), "409": _error("The event changed at the same moment"),
+                "404": _error("No such event or game"), "409": _error("The event changed at the same moment, or since the version in If-Match"),
                 "503": STORAGE}
 EVENT_GAME_ERRORS = {**EVENT_ERRORS, "422": _error("Impossible, or the event would hold more than MAX_EVENT_GAMES games"),
                      "429": TOO_MANY}
@@ -400,7 +403,7 @@ PATHS = {
         "get": _op("An event: players, rounds, games, standings, statistics", _ok("The event", _ref("Event")),
                    params=[EVENT_KEY], errors={"404": _error("No such event"), "429": TOO_MANY, "503": STORAGE}),
         "patch": _op("Rename the event, add or rename players, change its settings", _ok("The event", _ref("Event")),
-                     body=_json(_ref("EventUpdate")), params=[EVENT_KEY, ORGANISER], errors=EVENT_ERRORS, security=True)},
+                     body=_json(_ref("EventUpdate")), params=[EVENT_KEY, ORGANISER, EVENT_IF_MATCH], errors=EVENT_ERRORS, security=True)},
     "/api/events/{key}/changes": {"get": _op(
         "What changed in an event since the version a phone holds (what the event page polls): the values "
         "that changed whole, and of its lists the new length and only the changed entries",
@@ -412,14 +415,14 @@ PATHS = {
                 "404": _error("No such event")})},
     "/api/events/{key}/rounds": {"post": _op(
         "Seat the next round and open its tables", _ok("The event, with the new games and their edit tokens", _ref("Event")),
-        body=_json(_ref("RoundRequest")), params=[EVENT_KEY, ORGANISER], errors=EVENT_GAME_ERRORS, ok_code="201", security=True)},
+        body=_json(_ref("RoundRequest")), params=[EVENT_KEY, ORGANISER, EVENT_IF_MATCH], errors=EVENT_GAME_ERRORS, ok_code="201", security=True)},
     "/api/events/{key}/games": {"post": _op(
         "Open one game for four players of the event", _ok("The event, with the new game and its edit token", _ref("Event")),
-        body=_json(_ref("GameRequest")), params=[EVENT_KEY, ORGANISER], errors=EVENT_GAME_ERRORS, ok_code="201", security=True)},
+        body=_json(_ref("GameRequest")), params=[EVENT_KEY, ORGANISER, EVENT_IF_MATCH], errors=EVENT_GAME_ERRORS, ok_code="201", security=True)},
     "/api/events/{key}/games/{table_id}": {"put": _op(
         "Leave a game out of the standings (a practice game), or count it again", _ok("The event", _ref("Event")),
         body=_json(_ref("GameUpdate")), params=[EVENT_KEY, {"name": "table_id", "in": "path", "required": True,
-                                                             "schema": {"type": "string", "maxLength": 64}}, ORGANISER],
+                                                             "schema": {"type": "string", "maxLength": 64}}, ORGANISER, EVENT_IF_MATCH],
         errors=EVENT_ERRORS, security=True)},
     "/api/events/{key}/export": {"get": _op(
         "The event's standings, statistics and games as CSV or JSON",

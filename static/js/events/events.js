@@ -134,7 +134,8 @@ export async function eventScreen(view, key, params) {
 
   async function write(method, path, payload, done) {
     try {
-      const doc = await api(method, path, payload, { headers: auth() });
+      // made on the event as shown: a change made meanwhile (or by this tap's lost twin) is a 409
+      const doc = await api(method, path, payload, { headers: { ...auth(), "If-Match": `"${ev.version}"` } });
       for (const g of doc.new_games || []) {
         store.saveTable({ id: g.id, share_code: g.share_code, edit_token: g.edit_token, seen_at: Date.now() });
       }
