@@ -209,7 +209,7 @@ def test_a_round_sent_again_is_not_seated_twice(tclient):
     assert again.status_code == 409
     error = again.get_json()["error"]
     assert error["field"] == "round" and error["detail"] == {"id": "round_seated", "params": {"n": 1}}
-    assert error["message"] == "Round 1 is already seated: its tables are in the list below."
+    assert error["message"] == "Round 1 is already seated: its tables are listed under Round 1."
     shown = tclient.get(f"/api/events/{ev['id']}").get_json()
     assert len(shown["rounds"]) == 1 and len(shown["games"]) == 2
     # a round further on than the next is no round to seat; without `round`, the next one is seated

@@ -438,6 +438,7 @@ def test_a_round_tapped_again_after_its_answer_was_lost_is_seated_once(phone, li
     expect(page.locator("#toast")).to_contain_text("Round 1 is already seated")
     expect(page.locator('[data-round="1"] [data-game]')).to_have_count(2)
     expect(page.locator('[data-testid="draw-round"]')).to_have_text("Seat round 2")
+    screenshot(page, "event-round-seated-already")
     doc = event_doc(page, live_server, event_id)
     assert len(doc["rounds"]) == 1 and len(doc["games"]) == 2
     assert [body["round"] for body in seated] == [1, 1]
