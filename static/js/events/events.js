@@ -135,7 +135,8 @@ export async function eventScreen(view, key, params) {
   async function write(method, path, payload, done) {
     try {
       // made on the event as shown: a change made meanwhile (or by this tap's lost twin) is a 409
-      const doc = await api(method, path, payload, { headers: { ...auth(), "If-Match": `"${ev.version}"` } });
+      const seen = Number.isInteger(ev.version) ? { "If-Match": `"${ev.version}"` } : {};   // a copy kept from before: none
+      const doc = await api(method, path, payload, { headers: { ...auth(), ...seen } });
       for (const g of doc.new_games || []) {
         store.saveTable({ id: g.id, share_code: g.share_code, edit_token: g.edit_token, seen_at: Date.now() });
       }
