@@ -29,7 +29,7 @@ import numpy as np
 from PIL import Image
 
 from training.datasets import load_real
-from training.evaluate import PhotoResult, counted, ours, prf, red_five_recall, report
+from training.evaluate import PhotoResult, counted, flagged, ours, prf, red_five_recall, report
 
 DEFAULT_DIR = os.path.join(os.path.dirname(__file__), "..", "..", "shared", "data", "dev-photos")
 BASELINE_NAMES = {"tou": "1z", "nan": "2z", "sha": "3z", "pe": "4z", "haku": "5z", "hatsu": "6z", "chun": "7z"}
@@ -89,9 +89,11 @@ def main() -> int:
         for k, read in readers.items():
             lat[k], answers[k] = timed(read, photos[ph.path], args.repeat)
         for k in readers:
-            codes, backs, boxes = answers[k]
+            codes, backs, boxes = answers[k][:3]
+            offers = answers[k][3] if len(answers[k]) > 3 else None
             results[k].append(PhotoResult(ph.name, ph.kind, Counter(ph.tiles), counted(ph, codes, boxes),
-                                          ph.back, backs if ph.complete else None, lat[k], ph.source, ph.complete))
+                                          ph.back, backs if ph.complete else None, lat[k], ph.source, ph.complete,
+                                          flagged(ph, codes, boxes, offers)))
     summaries = {k: report(results[k], k, show_photos=len(labelled) <= 20) for k in readers}
 
     big = twelve_mp(photos[labelled[0].path])

@@ -13,7 +13,7 @@ import pytest
 
 from training import datasets
 from training.datasets import LabelledPhoto, assign_scenes, assign_splits, load_folder, load_real, original_name
-from training.evaluate import PhotoResult, counted, prf, red_five_recall, red_fives_read, run
+from training.evaluate import PhotoResult, counted, flagged, prf, red_five_recall, red_fives_offered, red_fives_read, run
 
 SHARED = os.path.join(os.path.dirname(__file__), "..", "..", "shared", "data")
 REAL = [os.path.join(SHARED, "real-photos", d) for d in
@@ -174,6 +174,47 @@ def test_red_fives_read_where_there_is_none_are_counted_beside_the_recall():
     assert red_five_recall([a, b]) == (0.5, 2)
     assert red_fives_read([a, b]) == (2, 1)
     assert red_fives_read([b]) == (0, 0)
+
+
+def test_a_red_five_missed_counts_as_offered_only_where_a_wrong_tile_flagged_offers_it():
+    def photo(predicted, offers):
+        return PhotoResult("p", "hand_row", Counter({"0s": 1, "7z": 1, "1m": 1}), Counter(predicted), 0, 0, offers=offers)
+
+    # the red 5s read as 中, flagged, a tap offering the red five: the player is steered to it
+    assert red_fives_offered([photo({"7z": 2, "1m": 1}, [("7z", ("0s", "0m"))])]) == 1
+    # the same tile not flagged, or flagged offering other tiles: the red five is lost unseen
+    assert red_fives_offered([photo({"7z": 2, "1m": 1}, [])]) == 0
+    assert red_fives_offered([photo({"7z": 2, "1m": 1}, [("7z", ("6z", "5s"))])]) == 0
+    # a flagged tile read right (the 1m the labels hold) does not stand for the red five it offers
+    assert red_fives_offered([photo({"7z": 1, "1m": 1}, [("1m", ("0s",))])]) == 0
+    # one flagged tile stands for one red five only
+    two = PhotoResult("p", "hand_row", Counter({"0s": 2}), Counter({"7z": 2}), 0, 0,
+                      offers=[("7z", ("0s",)), ("7z", ("5s",))])
+    assert red_fives_offered([two]) == 1
+    # a reader that flags nothing (the baseline) gives no count, not a count of none
+    assert red_fives_offered([photo({"7z": 2, "1m": 1}, None)]) is None
+
+
+def test_tiles_flagged_are_judged_as_the_tiles_counted():
+    ph = LabelledPhoto("p", "", "s", "hand_row", Counter({"1m": 1, "2m": 1}),
+                       boxes=[("1m", (0, 0, 10, 10)), ("2m", (10, 0, 20, 10))], ignore=[(50, 0, 60, 10)], complete=False)
+    codes = ["1m", "3m", "9s", "7z"]
+    boxes = [(1, 1, 9, 9), (11, 1, 19, 9), (100, 100, 110, 110), (51, 1, 59, 9)]
+    offers = [None, ("2m", "4m"), ("1s",), ("6z",)]
+    # the flagged discard far from the labels and the flagged flower are not judged; the misread 2m is
+    assert flagged(ph, codes, boxes, offers) == [("3m", ("2m", "4m"))]
+    assert flagged(ph, codes, boxes, None) is None
+
+
+def test_evaluation_keeps_what_a_reader_flags(tmp_path):
+    (tmp_path / "labels.jsonl").write_text(json.dumps(
+        {"image": "a.png", "width": 160, "height": 160, "boxes": [{"tile": "0s", "box": [0, 0, 20, 30]}]}) + "\n")
+    _write(str(tmp_path / "a.png"), _pattern(5))
+    [r] = run(load_real([str(tmp_path)]), lambda data: (["7z"], 0, [(1, 1, 19, 29)], [("0s", "0m")]))
+    assert r.offers == [("7z", ("0s", "0m"))]
+    assert red_fives_offered([r]) == 1
+    [r] = run(load_real([str(tmp_path)]), lambda data: (["7z"], 0, [(1, 1, 19, 29)]))
+    assert r.offers is None
 
 
 @pytest.mark.skipif(not all(os.path.isdir(d) for d in REAL), reason="../shared/data/real-photos not present")

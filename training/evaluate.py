@@ -47,6 +47,9 @@ class PhotoResult:
     latency_ms: list[float] = field(default_factory=list)
     source: str = ""
     complete: bool = True  # False: the labels box only some tiles; not counted in "read exactly"
+    # the tiles judged that the reader flags for the player to check: (code read, codes offered on a tap);
+    # None: the reader flags nothing
+    offers: list[tuple[str, tuple[str, ...]]] | None = None
 
     @property
     def tp(self) -> int:
@@ -104,6 +107,26 @@ def red_fives_read(results: list[PhotoResult]) -> tuple[int, int]:
     return read, false
 
 
+def red_fives_offered(results: list[PhotoResult]) -> int | None:
+    """Of the red fives missed, how many the player is steered to: a tile read wrong in the photo
+    (one the labels hold fewer of) is flagged to check, and a tap on it offers that red five. Such a
+    five costs two taps; one missed unflagged changes the score unseen. None when the reader flags
+    nothing."""
+    if any(r.offers is None for r in results):
+        return None
+    found = 0
+    for r in results:
+        extra = r.predicted - r.truth
+        spare = [offered for code, offered in r.offers or [] if extra[code] > 0]
+        for c in RED_FIVES:
+            for _ in range(max(0, r.truth[c] - r.predicted[c])):
+                hit = next((i for i, offered in enumerate(spare) if c in offered), None)
+                if hit is not None:
+                    found += 1
+                    del spare[hit]
+    return found
+
+
 def per_class(results: list[PhotoResult]) -> dict[str, tuple[int, int, int]]:
     """code -> (tp, fp, fn)."""
     out: dict[str, list[int]] = {}
@@ -123,8 +146,11 @@ def load_labels(folder: str) -> dict:
 
 
 Box = tuple[float, float, float, float]
-# bytes -> (face-up codes, face-down count or None, the codes' boxes in photo pixels or None)
-Reader = Callable[[bytes], tuple[list[str], "int | None", "list[Box] | None"]]
+# bytes -> (face-up codes, face-down count or None, the codes' boxes in photo pixels or None), and
+# optionally, per code, the codes a tap offers if the reader flags the tile for the player to check
+# (None for a tile not flagged)
+Reader = Callable[[bytes], "tuple[list[str], int | None, list[Box] | None] | "
+                           "tuple[list[str], int | None, list[Box] | None, list[tuple[str, ...] | None]]"]
 
 
 def _inside(cx: float, cy: float, boxes: Sequence[Box], grow: float = 0.0) -> bool:
@@ -135,20 +161,34 @@ def _inside(cx: float, cy: float, boxes: Sequence[Box], grow: float = 0.0) -> bo
     return False
 
 
-def counted(photo: LabelledPhoto, codes: list[str], boxes: list[Box] | None) -> Counter:
-    """The predictions that can be judged against `photo`'s labels (see the module's doc)."""
+def judged(photo: LabelledPhoto, codes: list[str], boxes: list[Box] | None) -> list[int]:
+    """The indices of the predictions that can be judged against `photo`'s labels (see the module's doc)."""
     if boxes is None or not photo.has_boxes:
-        return Counter(codes)
+        return list(range(len(codes)))
     labelled = [b for _, b in photo.boxes or []]
-    out: Counter = Counter()
-    for code, (x1, y1, x2, y2) in zip(codes, boxes):
+    out = []
+    for i, (x1, y1, x2, y2) in enumerate(boxes[:len(codes)]):
         cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
         if photo.ignore and _inside(cx, cy, photo.ignore):
             continue
         if not photo.complete and not _inside(cx, cy, labelled, 0.15):
             continue
-        out[code] += 1
+        out.append(i)
     return out
+
+
+def counted(photo: LabelledPhoto, codes: list[str], boxes: list[Box] | None) -> Counter:
+    """The predictions that can be judged against `photo`'s labels (see the module's doc)."""
+    return Counter(codes[i] for i in judged(photo, codes, boxes))
+
+
+def flagged(photo: LabelledPhoto, codes: list[str], boxes: list[Box] | None,
+            offers: list[tuple[str, ...] | None] | None) -> list[tuple[str, tuple[str, ...]]] | None:
+    """The judged tiles the reader flags for the player to check, each with the codes a tap offers
+    (`offers[i]` is None for a tile not flagged); None when the reader flags nothing."""
+    if offers is None:
+        return None
+    return [(codes[i], offers[i]) for i in judged(photo, codes, boxes) if offers[i] is not None]
 
 
 def run(photos: list[LabelledPhoto], read: Reader, repeat: int = 1) -> list[PhotoResult]:
@@ -166,10 +206,13 @@ def run(photos: list[LabelledPhoto], read: Reader, repeat: int = 1) -> list[Phot
         lat = []
         for _ in range(repeat):
             t = time.perf_counter()
-            codes, backs, boxes = read(data)
+            answer = read(data)
             lat.append((time.perf_counter() - t) * 1e3)
+        codes, backs, boxes = answer[:3]
+        offers = answer[3] if len(answer) > 3 else None
         results.append(PhotoResult(ph.name, ph.kind, Counter(ph.tiles), counted(ph, codes, boxes),
-                                   ph.back, backs if ph.complete else None, lat, ph.source, ph.complete))
+                                   ph.back, backs if ph.complete else None, lat, ph.source, ph.complete,
+                                   flagged(ph, codes, boxes, offers)))
     return results
 
 
@@ -181,12 +224,14 @@ def ours(models: str | None = None, draw: str | None = None, overrides: dict | N
     settings = dataclasses.replace(Settings(), **(overrides or {}))
     rec = Recognizer.from_directory(models or MODELS_DIR, settings=settings)
 
-    def read(data: bytes) -> tuple[list[str], int, list[Box]]:
+    def read(data: bytes) -> tuple[list[str], int, list[Box], list[tuple[str, ...] | None]]:
         r = rec.recognize(data)
         if draw:
             _draw(data, r, draw)
         faces = [t for t in r.tiles if not t.face_down]
-        return [t.tile for t in faces], sum(t.face_down for t in r.tiles), [t.box for t in faces]
+        # a flagged tile's sheet offers its alternatives first (static/js/photo/photo.js, correct())
+        offers = [tuple(code for code, _ in t.alternatives) if t.unsure else None for t in faces]
+        return [t.tile for t in faces], sum(t.face_down for t in r.tiles), [t.box for t in faces], offers
 
     return read
 
@@ -201,12 +246,13 @@ def under(condition: str, read: Reader) -> Reader:
     def read_under(data: bytes):
         seed = int.from_bytes(hashlib.sha1(data).digest()[:4], "big")
         new, back = perturb.apply(condition, data, seed)
-        codes, backs, boxes = read(new)
+        answer = read(new)
+        codes, backs, boxes = answer[:3]
         if boxes is None:
-            return codes, backs, None
+            return (codes, backs, None, *answer[3:])
         centres = np.array([((x1 + x2) / 2, (y1 + y2) / 2) for x1, y1, x2, y2 in boxes], np.float64).reshape(-1, 2)
         mapped = back(centres) if len(centres) else centres
-        return codes, backs, [(float(x), float(y), float(x), float(y)) for x, y in mapped]
+        return (codes, backs, [(float(x), float(y), float(x), float(y)) for x, y in mapped], *answer[3:])
 
     return read_under
 
@@ -254,8 +300,12 @@ def report(results: list[PhotoResult], title: str, show_classes: bool = False, o
     med = statistics.median(lat) if lat else float("nan")
     worst = max(lat) if lat else float("nan")
     n_read, n_false = red_fives_read(results)
-    print(f"red-five recall {rr:.3f} ({n_red} red fives); {n_read} read as red fives, {n_false} where there is none",
-          file=out)
+    n_offered = red_fives_offered(results)
+    missed = n_red - sum(min(r.truth[c], r.predicted[c]) for r in results for c in RED_FIVES)
+    offered = (f"; of the {missed} missed, {n_offered} flagged with the red five offered"
+               if n_offered is not None and missed else "")
+    print(f"red-five recall {rr:.3f} ({n_red} red fives); {n_read} read as red fives, {n_false} where there is none"
+          f"{offered}", file=out)
     print(f"latency ms: median {med:.1f}, worst {worst:.1f}", file=out)
     backs = [(r.truth_back, r.predicted_back) for r in results if r.predicted_back is not None]
     if backs:
@@ -275,6 +325,7 @@ def report(results: list[PhotoResult], title: str, show_classes: bool = False, o
             f1 = 2 * p * rc / (p + rc) if p + rc else 0.0
             print(f"{c:<6}{tp:>4}{fp:>4}{fn:>4}{p:>7.2f}{rc:>7.2f}{f1:>7.2f}", file=out)
     summary.update({"red_five_recall": rr, "red_fives": n_red, "red_fives_read": n_read, "red_fives_false": n_false,
+                    "red_fives_missed_offered": n_offered,
                     "latency_median_ms": med, "latency_worst_ms": worst})
     return summary
 
