@@ -13,7 +13,17 @@ import pytest
 
 from training import datasets
 from training.datasets import LabelledPhoto, assign_scenes, assign_splits, load_folder, load_real, original_name
-from training.evaluate import PhotoResult, counted, flagged, prf, red_five_recall, red_fives_offered, red_fives_read, run
+from training.evaluate import (
+    PhotoResult,
+    counted,
+    flagged,
+    prf,
+    red_five_recall,
+    red_fives_offered,
+    red_fives_read,
+    run,
+    wrong_flagged,
+)
 
 SHARED = os.path.join(os.path.dirname(__file__), "..", "..", "shared", "data")
 REAL = [os.path.join(SHARED, "real-photos", d) for d in
@@ -193,6 +203,17 @@ def test_a_red_five_missed_counts_as_offered_only_where_a_wrong_tile_flagged_off
     assert red_fives_offered([two]) == 1
     # a reader that flags nothing (the baseline) gives no count, not a count of none
     assert red_fives_offered([photo({"7z": 2, "1m": 1}, None)]) is None
+
+
+def test_wrong_tiles_count_as_flagged_only_as_often_as_a_flagged_tile_reads_them():
+    # labels 1m 2m 3m; read 1m 3m 3m 9s: one 3m and the 9s are wrong. One 3m is flagged, which of
+    # the two is wrong cannot be told from the counts, so it counts; the 9s is not flagged
+    r = PhotoResult("p", "hand_row", Counter({"1m": 1, "2m": 1, "3m": 1}), Counter({"1m": 1, "3m": 2, "9s": 1}), 0, 0,
+                    offers=[("3m", ("2m",)), ("1m", ("7m",))])
+    assert wrong_flagged([r]) == (2, 1)
+    # a flagged tile read right (the 1m) tells nothing wrong; a reader that flags nothing gives no count
+    assert wrong_flagged([PhotoResult("p", "k", Counter({"1m": 1}), Counter({"1m": 1}), 0, 0, offers=[("1m", ())])]) == (0, 0)
+    assert wrong_flagged([PhotoResult("p", "k", Counter({"1m": 1}), Counter({"2m": 1}), 0, 0)]) is None
 
 
 def test_tiles_flagged_are_judged_as_the_tiles_counted():

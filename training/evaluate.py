@@ -127,6 +127,20 @@ def red_fives_offered(results: list[PhotoResult]) -> int | None:
     return found
 
 
+def wrong_flagged(results: list[PhotoResult]) -> tuple[int, int] | None:
+    """(tiles read beyond the labels, of them flagged for the player to check): a wrong tile shown
+    unflagged is one the player has to find alone. None when the reader flags nothing."""
+    if any(r.offers is None for r in results):
+        return None
+    wrong = told = 0
+    for r in results:
+        extra = r.predicted - r.truth
+        shown = Counter(code for code, _ in r.offers or [])
+        wrong += sum(extra.values())
+        told += sum(min(n, shown[code]) for code, n in extra.items())
+    return wrong, told
+
+
 def per_class(results: list[PhotoResult]) -> dict[str, tuple[int, int, int]]:
     """code -> (tp, fp, fn)."""
     out: dict[str, list[int]] = {}
@@ -306,6 +320,9 @@ def report(results: list[PhotoResult], title: str, show_classes: bool = False, o
                if n_offered is not None and missed else "")
     print(f"red-five recall {rr:.3f} ({n_red} red fives); {n_read} read as red fives, {n_false} where there is none"
           f"{offered}", file=out)
+    told = wrong_flagged(results)
+    if told is not None:
+        print(f"tiles read beyond the labels: {told[0]}, of them flagged to check {told[1]}", file=out)
     print(f"latency ms: median {med:.1f}, worst {worst:.1f}", file=out)
     backs = [(r.truth_back, r.predicted_back) for r in results if r.predicted_back is not None]
     if backs:
@@ -325,7 +342,7 @@ def report(results: list[PhotoResult], title: str, show_classes: bool = False, o
             f1 = 2 * p * rc / (p + rc) if p + rc else 0.0
             print(f"{c:<6}{tp:>4}{fp:>4}{fn:>4}{p:>7.2f}{rc:>7.2f}{f1:>7.2f}", file=out)
     summary.update({"red_five_recall": rr, "red_fives": n_red, "red_fives_read": n_read, "red_fives_false": n_false,
-                    "red_fives_missed_offered": n_offered,
+                    "red_fives_missed_offered": n_offered, "wrong_flagged": told,
                     "latency_median_ms": med, "latency_worst_ms": worst})
     return summary
 
