@@ -201,6 +201,10 @@ def test_a_red_five_missed_counts_as_offered_only_where_a_wrong_tile_flagged_off
     two = PhotoResult("p", "hand_row", Counter({"0s": 2}), Counter({"7z": 2}), 0, 0,
                       offers=[("7z", ("0s",)), ("7z", ("5s",))])
     assert red_fives_offered([two]) == 1
+    # two 中 flagged where one is right: only one of them stands for a red five
+    both = PhotoResult("p", "hand_row", Counter({"0s": 2, "7z": 1}), Counter({"7z": 2, "5s": 1}), 0, 0,
+                       offers=[("7z", ("0s",)), ("7z", ("0s",))])
+    assert red_fives_offered([both]) == 1
     # a reader that flags nothing (the baseline) gives no count, not a count of none
     assert red_fives_offered([photo({"7z": 2, "1m": 1}, None)]) is None
 

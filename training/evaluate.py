@@ -117,7 +117,11 @@ def red_fives_offered(results: list[PhotoResult]) -> int | None:
     found = 0
     for r in results:
         extra = r.predicted - r.truth
-        spare = [offered for code, offered in r.offers or [] if extra[code] > 0]
+        spare = []  # what the flagged tiles read wrong offer: no more tiles of a code than are wrong
+        for code, offered in r.offers or []:
+            if extra[code] > 0:
+                extra[code] -= 1
+                spare.append(offered)
         for c in RED_FIVES:
             for _ in range(max(0, r.truth[c] - r.predicted[c])):
                 hit = next((i for i, offered in enumerate(spare) if c in offered), None)
