@@ -124,6 +124,66 @@ def test_the_projects_label_fixes_match_the_staged_photos():
             assert fixed[image][now] > staged[image][now] and fixed[image][was] < staged[image][was]
 
 
+def _additions_file(tmp_path, added: list[dict]) -> str:
+    path = tmp_path / "fixes.json"
+    path.write_text(json.dumps({"about": "test", "fixes": {}, "added": {"real": added}}))
+    return str(path)
+
+
+def test_label_additions_box_the_tiles_they_name_and_leave_flowers_unjudged(tmp_path, monkeypatch):
+    jl = tmp_path / "real"
+    jl.mkdir()
+    rows = [{"image": "images/hk_1.jpg", "width": 160, "height": 160, "boxes": [{"tile": "1m", "box": [1, 100, 30, 140]}]},
+            {"image": "images/hk_2.jpg", "width": 160, "height": 160, "boxes": [{"tile": "1m", "box": [1, 100, 30, 140]}]}]
+    (jl / "labels.jsonl").write_text("\n".join(json.dumps(r) for r in rows) + "\n")
+    monkeypatch.setattr(datasets, "LABEL_FIXES", _additions_file(tmp_path, [
+        {"image": "images/hk_1.jpg", "tile": "7p", "box": [40, 2, 70, 40], "why": "a discard"},
+        {"image": "images/hk_1.jpg", "tile": "not_riichi", "box": [80, 2, 110, 40], "why": "a flower"},
+        {"image": "images/hk_1.jpg", "tile": "unnamed", "box": [120, 2, 150, 40], "why": "turned away"}]))
+    added, other = load_folder(str(jl))
+    assert added.tiles == Counter({"1m": 1, "7p": 1}) and added.complete
+    assert added.boxes[-1] == ("7p", (40.0, 2.0, 70.0, 40.0))
+    assert added.ignore == [(80.0, 2.0, 110.0, 40.0), (120.0, 2.0, 150.0, 40.0)]
+    assert other.tiles == Counter({"1m": 1}) and other.ignore == []
+    staged, _ = load_folder(str(jl), label_fixes=False)
+    assert staged.tiles == Counter({"1m": 1}) and staged.ignore == []
+    fixed_only, _ = load_folder(str(jl), label_additions=False)
+    assert fixed_only.tiles == staged.tiles and fixed_only.ignore == []
+    assert [p.tiles["7p"] for p in load_real([str(jl)])] == [1, 0]   # the evaluation's loader applies them
+
+    # the 7p read where it lies counts as right, a tile read on the flower is not counted
+    codes, boxes = ["1m", "7p", "1s"], [(2, 101, 29, 139), (41, 3, 69, 39), (81, 3, 109, 39)]
+    assert counted(added, codes, boxes) == Counter({"1m": 1, "7p": 1})
+    assert counted(staged, codes, boxes) == Counter({"1m": 1, "7p": 1, "1s": 1})
+
+
+def test_a_label_addition_on_a_staged_box_stops_the_load(tmp_path, monkeypatch):
+    jl = tmp_path / "real"
+    jl.mkdir()
+    row = {"image": "images/a.jpg", "width": 160, "height": 160, "boxes": [{"tile": "5p", "box": [1, 2, 30, 40]}]}
+    (jl / "labels.jsonl").write_text(json.dumps(row) + "\n")
+    monkeypatch.setattr(datasets, "LABEL_FIXES", _additions_file(tmp_path, [
+        {"image": "images/a.jpg", "tile": "5p", "box": [5, 5, 25, 35], "why": "twice"}]))
+    with pytest.raises(ValueError, match="lies on the staged 5p box"):
+        load_folder(str(jl))
+
+
+@pytest.mark.skipif(not all(os.path.isdir(d) for d in REAL), reason="../shared/data/real-photos not present")
+def test_the_projects_label_additions_touch_validation_photos_only():
+    """Training reads the train scenes: the tiles added to the labels change what the evaluation
+    judges, never what the models learn. Each addition is a tile code or a word for a tile not
+    judged, and lies on no staged box (loading checks it)."""
+    tile = re.compile(r"[0-9][mps]|[1-7]z")
+    added = datasets.load_label_additions()
+    assert added, "the file lists additions"
+    val = {(p.source, p.name) for p in load_real(REAL, "val")}
+    train = {(p.source, p.name) for p in load_real(REAL, "train", keep_stretched=True)}
+    for source, by_image in added.items():
+        for image, tiles in by_image.items():
+            assert (source, image) in val and (source, image) not in train
+            assert all(tile.fullmatch(code) or code in datasets.NOT_JUDGED for code, _ in tiles)
+
+
 def test_near_duplicates_and_versions_of_one_photo_are_one_scene(tmp_path):
     a, b = _pattern(1), _pattern(2)
     noisy = np.clip(a.astype(int) + np.random.default_rng(0).integers(-6, 7, a.shape), 0, 255).astype(np.uint8)

@@ -116,18 +116,59 @@ def fix_labels(row: dict, fixes: dict[tuple[str, int], tuple[str, str]]) -> dict
     return {**row, "boxes": boxes}
 
 
-def load_folder(folder: str, label_fixes: bool = True) -> list[LabelledPhoto]:
+# What an added box may name besides an mpsz code: both are judged as no riichi tile (an ignore
+# region, like the source's non_mpsz_boxes).
+NOT_JUDGED = ("not_riichi", "unnamed")
+
+
+def load_label_additions(path: str | None = None) -> dict[str, dict[str, list[tuple[str, tuple[float, ...]]]]]:
+    """Tiles the source left unboxed, added by this project (LABEL_FIXES' "added", unless `path`):
+    source folder -> image -> [(code or a NOT_JUDGED word, pixel xyxy box)]."""
+    with open(path or LABEL_FIXES, encoding="utf-8") as f:
+        doc = json.load(f)
+    out: dict[str, dict[str, list[tuple[str, tuple[float, ...]]]]] = {}
+    for source, rows in doc.get("added", {}).items():
+        for a in rows:
+            out.setdefault(source, {}).setdefault(a["image"], []).append((a["tile"], tuple(float(v) for v in a["box"])))
+    return out
+
+
+def add_labels(row: dict, additions: dict[str, list[tuple[str, tuple[float, ...]]]]) -> dict:
+    """`row` with the tiles added to its image: a code becomes a box, a NOT_JUDGED word an ignore
+    region. An addition whose centre lies on a staged box stops the load: the source now boxes
+    that tile, and the addition must be looked at again."""
+    mine = additions.get(row["image"])
+    if not mine:
+        return row
+    boxes, ignore = list(row["boxes"]), list(row.get("non_mpsz_boxes") or [])
+    for code, (x1, y1, x2, y2) in mine:
+        cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
+        for b in row["boxes"]:
+            bx1, by1, bx2, by2 = b["box"]
+            if bx1 <= cx <= bx2 and by1 <= cy <= by2:
+                raise ValueError(f"label addition for {row['image']} at {[x1, y1, x2, y2]} lies on the staged {b['tile']} box")
+        if code in NOT_JUDGED:
+            ignore.append({"box": [x1, y1, x2, y2]})
+        else:
+            boxes.append({"tile": code, "box": [x1, y1, x2, y2]})
+    return {**row, "boxes": boxes, "non_mpsz_boxes": ignore}
+
+
+def load_folder(folder: str, label_fixes: bool = True, label_additions: bool | None = None) -> list[LabelledPhoto]:
     """Every labelled photo of `folder` (labels.jsonl if present, else labels.json), with the
-    project's corrections of its labels (LABEL_FIXES) unless `label_fixes` is false."""
+    project's corrections of its labels (LABEL_FIXES) unless `label_fixes` is false, and the tiles
+    it added to them unless `label_additions` is false (by default as `label_fixes`)."""
     source = os.path.basename(os.path.normpath(folder))
     jsonl = os.path.join(folder, "labels.jsonl")
     if os.path.exists(jsonl):
         fixes = load_label_fixes().get(source, {}) if label_fixes else {}
+        additions = label_fixes if label_additions is None else label_additions
+        added = load_label_additions().get(source, {}) if additions else {}
         photos = []
         with open(jsonl) as f:
             for line in f:
                 if line.strip():
-                    photos.append(_from_jsonl(fix_labels(json.loads(line), fixes), folder, source))
+                    photos.append(_from_jsonl(add_labels(fix_labels(json.loads(line), fixes), added), folder, source))
         return photos
     with open(os.path.join(folder, "labels.json")) as f:
         labels = json.load(f)
@@ -193,11 +234,12 @@ def assign_splits(photos: list[LabelledPhoto]) -> dict[str, str]:
 
 
 def load_real(folders: list[str], split: str = "all", keep_stretched: bool = False,
-              label_fixes: bool = True) -> list[LabelledPhoto]:
+              label_fixes: bool = True, label_additions: bool | None = None) -> list[LabelledPhoto]:
     """Photos of all `folders`, scenes assigned across them, keeping `split` ('train', 'val', 'all').
     Scenes and splits are drawn over every photo; then photos stretched out of shape by their
-    export (`stretched`) are left out unless `keep_stretched`. `label_fixes` as in load_folder."""
-    photos = [p for f in folders for p in load_folder(f, label_fixes)]
+    export (`stretched`) are left out unless `keep_stretched`. `label_fixes` and `label_additions`
+    as in load_folder."""
+    photos = [p for f in folders for p in load_folder(f, label_fixes, label_additions)]
     if any(p.has_boxes for p in photos):
         assign_scenes(photos)
     if split != "all" and any(p.has_boxes for p in photos):

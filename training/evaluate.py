@@ -369,12 +369,16 @@ def main(argv: list[str] | None = None) -> int:
                     help="override a recognition.pipeline.Settings field, e.g. --set detect_threshold=0.35")
     ap.add_argument("--staged-labels", action="store_true",
                     help="the real photos' labels as staged, without training/label_fixes.json")
+    ap.add_argument("--no-added-labels", action="store_true",
+                    help="the labels' corrections, without the tiles training/label_fixes.json adds (as measured before "
+                         "2026-12-05)")
     args = ap.parse_args(argv)
     overrides = {}
     for item in args.set:
         name, _, value = item.partition("=")
         overrides[name] = json.loads(value.lower() if value.lower() in ("true", "false") else value)
-    photos = load_real(args.folders, args.split, label_fixes=not args.staged_labels)
+    photos = load_real(args.folders, args.split, label_fixes=not args.staged_labels,
+                       label_additions=not (args.staged_labels or args.no_added_labels))
     reader = ours(args.models, args.draw, overrides)
     results = run(photos, reader, 1 if args.draw else args.repeat)
     summary = report(results, "tenbou recognition", args.per_class, show_photos=not args.quiet)
