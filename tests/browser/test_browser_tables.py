@@ -406,6 +406,53 @@ def test_several_hands_recorded_offline_are_all_sent_in_order(browser, live_serv
     context.close()
 
 
+def test_undo_takes_back_a_hand_still_on_the_phone_even_offline(browser, live_server):
+    """A hand recorded offline is a mistake: undo takes it back from this phone (it was never sent),
+    names that hand rather than the server's last, and leaves the server's hands alone. With nothing
+    waiting, undo acts on the server's last hand again."""
+    context, console = new_phone(browser, live_server)
+    console.allow_offline()
+    page = context.new_page()
+    table_id = create_table(page)
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    save(record_ron(page, 1, 3, 1, 30))        # Dan's ron, on the server
+    context.set_offline(True)
+    page.evaluate("window.dispatchEvent(new Event('offline'))")
+    save(record_ron(page, 0, 2, 2, 40))        # Chie's ron, on this phone only
+    sheet = open_sheet(page, "draw")
+    sheet.locator('input[name="tenpai"][data-seat="1"]').check()
+    save(sheet)                                # a draw on top of it, Ben tenpai
+    pending = page.locator('[data-testid="pending"]')
+    expect(pending).to_contain_text("2 hands waiting to be sent")
+
+    asked = []
+    page.once("dialog", lambda d: (asked.append(d.message), d.accept()))
+    page.click('[data-testid="undo"]')
+    expect(pending).to_contain_text("1 hand waiting to be sent")
+    expect(page.locator("#toast")).to_contain_text("Taken back. It had not been sent.")
+    assert "not sent yet" in asked[0] and "Draw: tenpai Ben" in asked[0]   # the newest change
+
+    page.once("dialog", lambda d: (asked.append(d.message), d.accept()))
+    page.click('[data-testid="undo"]')
+    expect(pending).to_have_count(0)
+    assert "Chie" in asked[1] and "Dan" not in asked[1]
+    assert json.loads(page.evaluate("localStorage.getItem('tenbou.queue') || '[]'")) == []
+
+    # back online nothing is sent, and the server's hand is still there
+    context.set_offline(False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    table = api_table(page, live_server, table_id)
+    assert [h["winners"][0]["seat"] for h in table["hands"]] == [3]
+    expect(page.locator(".history li")).to_have_count(1)
+    page.once("dialog", lambda d: (asked.append(d.message), d.accept()))
+    page.click('[data-testid="undo"]')
+    expect(page.locator(".history li")).to_have_count(0)
+    assert "Dan" in asked[2] and api_table(page, live_server, table_id)["hands"] == []
+    context.close()
+    assert console.unexpected() == []
+
+
 def stored_token(page, table_id):
     return json.loads(page.evaluate("localStorage.getItem('tenbou.tables')"))[table_id]["edit_token"]
 

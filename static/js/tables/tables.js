@@ -407,9 +407,10 @@ export async function tableScreen(view, key, params) {
 
   function historyCard(shown, edit) {
     const hands = shown.hands || [];
+    const waiting = queuedFor(shown.id).pending.length > 0;   // a change on this phone can be taken back, offline too
     return h("section", { class: "card", "aria-label": t("history.label") },
       h("div", { class: "row" }, h("h2", { class: "grow" }, t("history.title", { n: hands.length })),
-        edit && hands.length ? h("button", { type: "button", class: "btn-danger", "data-testid": "undo", onclick: undo }, t("history.undo")) : null),
+        edit && (hands.length || waiting) ? h("button", { type: "button", class: "btn-danger", "data-testid": "undo", onclick: undo }, t("history.undo")) : null),
       hands.length ? h("ol", { class: "history", reversed: true }, hands.map((hand, index) => historyItem(shown, hand, index, edit)).reverse())
         : h("p", { class: "muted" }, t("history.none")));
   }
@@ -507,8 +508,22 @@ export async function tableScreen(view, key, params) {
       } }, method === "DELETE" ? t("conflict.undo_anyway") : t("conflict.record_too")));
   }
 
+  /** Undo the last change: while changes wait on this phone, the newest of them is taken back here (it
+   *  was never sent, so offline too), else the server's last hand is undone. */
   async function undo() {
+    const { pending } = queuedFor(table.id);
+    if (pending.length) {
+      if (flushing) { toast(t("toast.undo_sending")); return; }   // it may be on its way: undo it once it is in
+      const mine = pending[pending.length - 1];
+      if (!confirm(`${t("history.unqueue_confirm")}\n${describeRequest(mine.body, table.players)}`)) return;
+      if (flushing) { toast(t("toast.undo_sending")); return; }   // the network came back while the question was asked
+      store.setQueue(queue.dropped(store.queue(), mine.key));
+      render();
+      toast(t("toast.unqueued"));
+      return;
+    }
     const last = table.hands[table.hands.length - 1];
+    if (!last) return;
     if (!confirm(`${t("history.undo_confirm")}\n${describeHand(last, table.players)}`)) return;
     try { await send("DELETE", `/api/tables/${table.id}/hands/last`, undefined, table.version, null); } catch (err) { toast(errorText(err)); }
   }
