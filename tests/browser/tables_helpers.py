@@ -8,6 +8,8 @@ from pathlib import Path
 
 from playwright.sync_api import expect
 
+from .conftest import new_phone
+
 NAMES = ["Aiko", "Ben", "Chie", "Dan"]
 
 
@@ -19,6 +21,19 @@ def create_table(page, names=NAMES, ruleset="wrr") -> str:
     page.click('[data-testid="create-table"]')
     page.wait_for_url(re.compile(r"#/table/[\w-]+$"))
     return page.url.rsplit("/", 1)[1]
+
+
+def offline_capable_table(browser, live_server):
+    """A new phone (its console allowing the errors of a cut network) on a new table, once the
+    service worker controls the page, so the app still opens with the network cut:
+    (context, console, page, table_id)."""
+    context, console = new_phone(browser, live_server)
+    console.allow_offline()
+    page = context.new_page()
+    table_id = create_table(page)
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    return context, console, page, table_id
 
 
 def api_table(page, live_server, table_id) -> dict:

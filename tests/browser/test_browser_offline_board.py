@@ -20,6 +20,7 @@ from .tables_helpers import (
     expect_board,
     go_offline,
     go_online,
+    offline_capable_table,
     open_sheet,
     projected,
     record_ron,
@@ -160,12 +161,7 @@ def test_the_board_moves_forward_offline_and_equals_the_server_after(browser, li
 
 
 def test_without_offline_scoring_the_board_says_it_is_the_last_known_state(browser, live_server):
-    context, console = new_phone(browser, live_server)
-    console.allow_offline()
-    page = context.new_page()
-    table_id = create_table(page)
-    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
-    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    context, console, page, table_id = offline_capable_table(browser, live_server)
     before = api_table(page, live_server, table_id)
     go_offline(context, page)
     save(record_ron(page, 1, 3, 1, 30))

@@ -10,7 +10,18 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import new_phone, press, screenshot, unlabelled_controls
-from .tables_helpers import NAMES, api_table, create_table, expect_board, open_sheet, record_ron, save
+from .tables_helpers import (
+    NAMES,
+    api_table,
+    create_table,
+    expect_board,
+    go_offline,
+    go_online,
+    offline_capable_table,
+    open_sheet,
+    record_ron,
+    save,
+)
 
 
 def test_table_records_every_kind_of_hand_and_matches_the_api(phone, live_server):
@@ -381,12 +392,7 @@ def test_house_rules_at_table_creation(phone, live_server):
 
 
 def test_several_hands_recorded_offline_are_all_sent_in_order(browser, live_server):
-    context, console = new_phone(browser, live_server)
-    console.allow_offline()
-    page = context.new_page()
-    table_id = create_table(page)
-    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
-    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    context, console, page, table_id = offline_capable_table(browser, live_server)
     context.set_offline(True)
     page.evaluate("window.dispatchEvent(new Event('offline'))")
     save(record_ron(page, 1, 3, 1, 30))
@@ -410,15 +416,9 @@ def test_undo_takes_back_a_hand_still_on_the_phone_even_offline(browser, live_se
     """A hand recorded offline is a mistake: undo takes it back from this phone (it was never sent),
     names that hand rather than the server's last, and leaves the server's hands alone. With nothing
     waiting, undo acts on the server's last hand again."""
-    context, console = new_phone(browser, live_server)
-    console.allow_offline()
-    page = context.new_page()
-    table_id = create_table(page)
-    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
-    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    context, console, page, table_id = offline_capable_table(browser, live_server)
     save(record_ron(page, 1, 3, 1, 30))        # Dan's ron, on the server
-    context.set_offline(True)
-    page.evaluate("window.dispatchEvent(new Event('offline'))")
+    go_offline(context, page)
     save(record_ron(page, 0, 2, 2, 40))        # Chie's ron, on this phone only
     sheet = open_sheet(page, "draw")
     sheet.locator('input[name="tenpai"][data-seat="1"]').check()
@@ -440,8 +440,7 @@ def test_undo_takes_back_a_hand_still_on_the_phone_even_offline(browser, live_se
     assert json.loads(page.evaluate("localStorage.getItem('tenbou.queue') || '[]'")) == []
 
     # back online nothing is sent, and the server's hand is still there
-    context.set_offline(False)
-    page.evaluate("window.dispatchEvent(new Event('online'))")
+    go_online(context, page)
     table = api_table(page, live_server, table_id)
     assert [h["winners"][0]["seat"] for h in table["hands"]] == [3]
     expect(page.locator(".history li")).to_have_count(1)
