@@ -515,8 +515,7 @@ export async function tableScreen(view, key, params) {
     if (pending.length) {
       if (flushing) { toast(t("toast.undo_sending")); return; }   // it may be on its way: undo it once it is in
       const mine = pending[pending.length - 1];
-      if (!confirm(`${t("history.unqueue_confirm")}\n${describeRequest(mine.body, table.players)}`)) return;
-      if (flushing) { toast(t("toast.undo_sending")); return; }   // the network came back while the question was asked
+      if (!confirm(`${t("history.unqueue_confirm")}\n${describeRequest(mine.body, table.players)}`)) return;   // modal: no flush starts meanwhile
       store.setQueue(queue.dropped(store.queue(), mine.key));
       render();
       toast(t("toast.unqueued"));
