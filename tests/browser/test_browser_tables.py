@@ -425,18 +425,24 @@ def test_undo_takes_back_a_hand_still_on_the_phone_even_offline(browser, live_se
     save(sheet)                                # a draw on top of it, Ben tenpai
     pending = page.locator('[data-testid="pending"]')
     expect(pending).to_contain_text("2 hands waiting to be sent")
+    undo = page.locator('[data-testid="undo"]')
+    expect(undo).to_have_text("Take back last change")   # not "Undo last hand": the newest change is on this phone
+    undo.scroll_into_view_if_needed()
+    screenshot(page, "undo-queued")
 
     asked = []
     page.once("dialog", lambda d: (asked.append(d.message), d.accept()))
     page.click('[data-testid="undo"]')
     expect(pending).to_contain_text("1 hand waiting to be sent")
     expect(page.locator("#toast")).to_contain_text("Taken back. It had not been sent.")
+    screenshot(page, "undo-taken-back")
     assert "not sent yet" in asked[0] and "Draw: tenpai Ben" in asked[0]   # the newest change
 
     page.once("dialog", lambda d: (asked.append(d.message), d.accept()))
     page.click('[data-testid="undo"]')
     expect(pending).to_have_count(0)
     assert "Chie" in asked[1] and "Dan" not in asked[1]
+    expect(undo).to_have_text("Undo last hand")
     assert json.loads(page.evaluate("localStorage.getItem('tenbou.queue') || '[]'")) == []
 
     # back online nothing is sent, and the server's hand is still there

@@ -410,7 +410,8 @@ export async function tableScreen(view, key, params) {
     const waiting = queuedFor(shown.id).pending.length > 0;   // a change on this phone can be taken back, offline too
     return h("section", { class: "card", "aria-label": t("history.label") },
       h("div", { class: "row" }, h("h2", { class: "grow" }, t("history.title", { n: hands.length })),
-        edit && (hands.length || waiting) ? h("button", { type: "button", class: "btn-danger", "data-testid": "undo", onclick: undo }, t("history.undo")) : null),
+        edit && (hands.length || waiting) ? h("button", { type: "button", class: "btn-danger", "data-testid": "undo", onclick: undo },
+          t(waiting ? "history.unqueue" : "history.undo")) : null),
       hands.length ? h("ol", { class: "history", reversed: true }, hands.map((hand, index) => historyItem(shown, hand, index, edit)).reverse())
         : h("p", { class: "muted" }, t("history.none")));
   }
