@@ -29,11 +29,11 @@ MAX_POPS = 1500
 # a winning reading as read may not be the hand photographed: in a set drawn in an unfamiliar hand,
 # 5m6m read as 8m9m, 4m4m4m as 5m5m5m still win. When another winning reading of other tiles lies
 # within this many nats of the best (its tiles read at 1% or more), the tiles where they differ are
-# flagged for checking (models/README.md, "Another winning reading"); None: not looked for
+# flagged for checking (models/HISTORY.md, "Another winning reading"); None: not looked for
 RIVAL_COST: float | None = 2.5
 # a tile read less surely than this is shown as one to check (Detection.unsure), in the hand or
 # not; 0.8, not 0.9: over the real photos' validation scenes a tile read wrong is as often flagged
-# at either (5 of 12), while right tiles flagged go from 1.6% to 4.5% (models/README.md, "One
+# at either (5 of 12), while right tiles flagged go from 1.6% to 4.5% (models/HISTORY.md, "One
 # threshold for the tiles to check")
 UNSURE = 0.8
 

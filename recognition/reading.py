@@ -45,7 +45,7 @@ class Settings:
     half_turn_tta: bool = False  # also read every crop turned half round, and average
     # a crop whose best reading is less sure than this is read again turned half round: the two
     # readings are averaged where they agree, the surer is kept where not (unsure_crops,
-    # reread_half_turned; models/README.md, "Unsure crops read twice"); None: off
+    # reread_half_turned; models/HISTORY.md, "Unsure crops read twice"); None: off
     half_turn_unsure: float | None = 0.9
     border_confidence: float = 0.9  # a tile cut by the photo's edge must be read at least this surely
     # a box touching the photo's edge that spans at least this share of its height or width is what
@@ -76,7 +76,7 @@ class Settings:
     # taken; False: all but colour_cast (the edge of their spread). Under a warm lamp the red
     # fives' red ink has too little contrast left on faces corrected to the edge: of 40 red fives
     # in the real photos, 38 are read under a warm lamp with the whole cast taken off, 32 with all
-    # but the spread (models/README.md, "The whole cast taken off")
+    # but the spread (models/HISTORY.md, "The whole cast taken off")
     cast_whole: bool = True
     # a photo whose faces (the brightest quarter of their middles, as colour_cast judges them) are
     # darker than this (luma, 0-255) is brightened for them to FACE_LUMA, at most DIM_MOST times,
@@ -116,18 +116,18 @@ class Settings:
     same_tile_overlap: float | None = 0.5
     # a box lying over two tiles already kept for this share of its area, read as one of them, is a
     # box across the edge between them, not a tile (two 9s side by side in a kan are boxed a third
-    # time across their edge; models/README.md, "A box across two tiles"); None: off
+    # time across their edge; models/HISTORY.md, "A box across two tiles"); None: off
     straddle: float | None = 0.8
     # a box read as a tile less surely than min_confidence, but at least this surely, that continues
     # a row of tiles (scales.in_rows) stays, its best reading shown as unsure, while the photo holds
     # fewer tiles than a winning hand: a hand out of focus, or drawn in a hand the models never saw,
     # is a row of tiles read surely in part (0.25 until 2026-12-03: three 2m in thin strokes, read
-    # at 0.18-0.27, left gaps; models/README.md, "A lower floor for a row's unsure tiles"); None: off
+    # at 0.18-0.27, left gaps; models/HISTORY.md, "A lower floor for a row's unsure tiles"); None: off
     row_floor: float | None = 0.15
     # the photo looks blurred (out of focus, or shaken) when its face-up tiles' crops are less sharp
     # than this, by their median (the classifier's `sharpness` output, read every way; haku, plain,
     # left out): half the least sharp photo of the real photos' train split as taken by the
-    # Laplacian alone (models/README.md, "A photo out of focus, said"; read every way, the least
+    # Laplacian alone (models/HISTORY.md, "A photo out of focus, said"; read every way, the least
     # sharp of the 617 measures 0.062: "A shaken photo, said"); the player is told, and can take it
     # again. None: never said
     soft_below: float | None = 0.06
@@ -138,7 +138,7 @@ class Settings:
     # a box read as a tile less surely than this is read again from two more crops, its box shrunk
     # and grown about its centre (SCALED_VIEWS), and the three readings are averaged
     # (scaled_faces, reread_scaled): a set drawn in a hand the models never saw is read unsurely,
-    # and a little nearer or farther it reads as it is (models/README.md, "Unsure crops read at
+    # and a little nearer or farther it reads as it is (models/HISTORY.md, "Unsure crops read at
     # three sizes"); None: off
     scale_unsure: float | None = 0.9
     # a box read as a back (a face-down tile) stays only with another tile no further off than
@@ -757,7 +757,7 @@ def quarter_turn(probs: Sequence[Sequence[float]], orient: Sequence[Sequence[flo
     at least Settings.quarter_turn of their orientation share must point left or right, and the
     frame is turned the way more of it points.
     The detector and the classifier learned hands mostly upright: turned a quarter, rows of pinzu
-    in other drawings read exactly fell from 34 to 16 and 19 of 48 (models/README.md, "Hands seen
+    in other drawings read exactly fell from 34 to 16 and 19 of 48 (models/HISTORY.md, "Hands seen
     from a seat beside them").
 
     The frame read is width x height, the photo as taken turned by `turn` (straighten), if it
@@ -1171,7 +1171,7 @@ def reread_grown(probs: Sequence[Sequence[float]], idx: Sequence[int], again: Se
 
 SCALED_VIEWS = (0.9, 1.12)  # the sizes, against its box, an unsure box is read again at (scaled_faces)
 SCALED_OWN = 2.0  # the box's own reading counts as this many of the views in their average
-SCALED_MOST = 8  # boxes read again at those sizes, at most (the least sure first; models/README.md)
+SCALED_MOST = 8  # boxes read again at those sizes, at most (the least sure first; models/HISTORY.md, "Unsure crops read at three sizes")
 
 
 def scaled_faces(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]], labels: Sequence[str],

@@ -38,7 +38,7 @@ class ScaleRule:
     # (16-20 px) tiles in a dense pile are found in part (a dev scene three times farther: 3 of 27);
     # from `small` to `low` they are found, but boxed coarsely (the map's grid is 4 px), so that
     # their crops cut numerals and pips (a hand row across a 1008 px photo measures 24 px at 512:
-    # 64 font rows read 0.893 with `low` at 20, 0.911 at 28; models/README.md, "Small tiles read
+    # 64 font rows read 0.893 with `low` at 20, 0.911 at 28; models/HISTORY.md, "Small tiles read
     # again"). Those are read again within the copy already decoded: a finer copy is decoded for
     # tiles under `small` alone
     low: float = 28.0

@@ -1,5 +1,5 @@
 """Unsure tiles read again at two more sizes (recognition.reading.scaled_faces, Settings.scale_unsure;
-models/README.md, "Unsure crops read at three sizes"), on winning hands drawn in fonts no training
+models/HISTORY.md, "Unsure crops read at three sizes"), on winning hands drawn in fonts no training
 uses (training.font_rows --hands, one of the seeds the model card reports), read by the real
 models as the app reads a photo."""
 from __future__ import annotations

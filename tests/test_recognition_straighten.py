@@ -258,7 +258,8 @@ def test_a_close_up_aslant_is_turned_by_its_faces_unless_a_row_stands_level() ->
 def test_a_close_up_photographed_turned_is_read_exactly() -> None:
     """closeup_two (two tiles filling a photo) with the phone turned 35 degrees: no row to level
     it by, so it was read as turned, and its red 0m lost; turned by its faces' edges, it is read
-    exactly. Nothing else of the hard cases and dev photos reads worse as taken (models/README.md)."""
+    exactly. Nothing else of the hard cases and dev photos reads worse as taken (models/HISTORY.md,
+    "A close-up photographed turned")."""
     from training import perturb
 
     rec = get_recognizer()

@@ -20,7 +20,7 @@ pytestmark = pytest.mark.skipif(not all(os.path.isdir(d) for d in REAL), reason=
 def test_reading_unsure_crops_twice_reads_more_validation_photos_exactly():
     """150 photos: each crop read once, 0.980 tile F1 and 111 read exactly (0.74); the crops read
     less surely than 0.9 read again turned half round and the two readings averaged, 0.982 and 118
-    (0.79), as with every crop read twice (models/README.md, "Unsure crops read twice"). With stage
+    (0.79), as with every crop read twice (models/HISTORY.md, "Unsure crops read twice"). With stage
     2d's classifier, surer of more crops: 0.980 and 119 read once, 0.982 and 120 read twice. With
     stage 2g trained on the corrected labels, surer still: 0.9841 and 116 once, 0.9846 and 117
     twice."""

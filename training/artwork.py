@@ -581,7 +581,7 @@ class ArtworkBank:
         # each its own generator, drawn last: the other sources' glyphs are the same
         for source, files, offset, where in (
                 ("hands", MORE_FONT_FILES, 3, "scripts/system-packages.txt"),
-                ("extra_hands", EXTRA_HAND_FONT_FILES, 4, 'models/README.md, "Eleven more hands again"')):
+                ("extra_hands", EXTRA_HAND_FONT_FILES, 4, 'models/HISTORY.md, "Eleven more hands again"')):
             if source not in sources:
                 continue
             hands_rng = np.random.default_rng(seed + offset)

@@ -1,6 +1,6 @@
 """Close-ups: one tile or two side by side filling much of the photo, drawn by training.hard_cases'
 own code (issue 19: "a close-up of one or two tiles ... must both work"). Evaluation only: the
-numbers of models/README.md's "Reading at the tiles' scale" (recognition.scales: ScaleRule.closeup_few,
+numbers of models/HISTORY.md's "Reading at the tiles' scale" (recognition.scales: ScaleRule.closeup_few,
 pieces_cover, blob_sure) come from these photos.
 
     python -m training.closeups /tmp/closeups                      # seeds from 0, upright

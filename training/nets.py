@@ -71,7 +71,7 @@ class Detector(nn.Module):
 
 
 WIDTHS = (24, 32, 48, 48, 96, 96, 160, 160)  # the classifier's convolutions' output channels, in order
-SMALL_WIDTHS = (16, 24, 32, 40, 64, 80, 128, 160)  # stage 2g's, distilled (models/README.md, "A smaller classifier")
+SMALL_WIDTHS = (16, 24, 32, 40, 64, 80, 128, 160)  # stage 2g's, distilled (models/HISTORY.md, "A smaller classifier")
 
 
 class Classifier(nn.Module):
@@ -138,7 +138,7 @@ def prune(net: Classifier, widths: tuple[int, ...], crops: torch.Tensor) -> Clas
 # its strongest's): 0.6 puts a photo whose tiles' weakest direction has under a tenth of their
 # strongest's under reading.Settings.soft_below (0.06). The least sharp photo of the real photos'
 # train split as taken then measures 0.062 (a soft hand row), the next 0.083; at 0.5 that hand row
-# was told (models/README.md, "A shaken photo, said")
+# was told (models/HISTORY.md, "A shaken photo, said")
 EVEN_WEIGHT = 0.6
 
 
@@ -152,7 +152,7 @@ def sharpness(x: torch.Tensor) -> torch.Tensor:
       strongest. A photo shaken while the shutter was open is blurred along one line only: its
       strokes stay sharp across the motion and the Laplacian's share hardly falls (validation
       photos shaken by 0.8% of their long side: 6 of 150 were said to be out of focus), while the
-      direction of the motion loses its second differences (models/README.md, "A shaken photo,
+      direction of the motion loses its second differences (models/HISTORY.md, "A shaken photo,
       said").
     The crops are the classifier's, one size whatever the photo's resolution, so tiles of any photo
     compare (recognition.reading.out_of_focus)."""

@@ -3,7 +3,7 @@
 # 6b5edea (2026-11-23), which made models/detector.pt (8fb27bca...), fine-tuned from stage 1 as
 # committed at 3f4425d (models/detector.pt e657e526...). Today's train.sh does not rebuild that
 # detector: its scenes, non-tiles and nets have changed since, and its stage 1 is trained afresh
-# (models/README.md, "The shipped detector's recipe, run again").
+# (models/HISTORY.md, "The shipped detector's recipe, run again").
 #
 #     training/shipped_detector.sh OUT        # needs the repository's history (not a shallow clone)
 #     python -m training.compare models OUT   # OUT: that detector beside the shipped classifier

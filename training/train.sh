@@ -24,7 +24,7 @@
 #     30% of its crops drawn in another ink or with strokes a pixel wider or thinner
 #     (training.train_classifier.ink_style), the real arrays of 2c drawn twelve times; stage 2's
 #     detector beside it; shipped until 2g. (Stage 2e, shipped before it, averaged the same fine-tune
-#     without other inks with 2d's weights, training.soup; models/README.md has both.)
+#     without other inks with 2d's weights, training.soup; models/HISTORY.md has both.)
 #  2g. a smaller classifier (issue 19): 2f pruned to narrower convolutions (training.nets.prune)
 #     and distilled from 2f (its readings taught beside the labels) over the scenes of 2c, 2d and
 #     2f and new scenes drawn as 2f's, with 2f's augmentations; stage 2's detector beside it;
@@ -183,7 +183,7 @@ fi
 # both the labels and 2f's readings of the same augmented crops (--teacher), over every scene of 2c,
 # 2d and 2f and new scenes drawn as 2f's (another seed; the last of them are its validation crops),
 # 2c's real crops drawn twelve times, with 2f's augmentations; stage 2's detector beside it.
-# models/README.md, "A smaller classifier": 1.6 times as fast a crop, and it reads the dev photos,
+# models/HISTORY.md, "A smaller classifier": 1.6 times as fast a crop, and it reads the dev photos,
 # the hard cases and the held-out pins and fonts better than 2f.
 if [ ! -f "$WORK/small/classifier.onnx" ]; then
   if [ ! -f "$WORK/data_small/cls_meta.npy" ]; then
@@ -205,7 +205,7 @@ fi
 # may also be set in fourteen more fonts (training.artwork's "hands": Hanazono, Ume, cwTeX, Motoya,
 # Klee One, LXGW WenKai, Seto, Kouzan; no Arphic or WenQuanYi hand, which the held-out rows use),
 # 2c's real crops drawn twelve times, 2f's augmentations; stage 2's detector beside it.
-# models/README.md, "Fourteen more hands": the held-out font rows 0.944 -> 0.980.
+# models/HISTORY.md, "Fourteen more hands": the held-out font rows 0.944 -> 0.980.
 if [ ! -f "$WORK/hands/classifier.onnx" ]; then
   if [ ! -f "$WORK/data_hands/cls_meta.npy" ]; then
     $PY -m training.build_data --scenes "$ART_SCENES" --seed 20261203 --wide --art-sources fonts,pins,bars,hands \
@@ -226,7 +226,7 @@ $PY -m training.export --work "$WORK/hands" --models "$MODELS"
 # New scenes (another seed) with wider artwork, 12% of tables keyboards, crops of inked parts of
 # tiles as "none"; the real arrays again with stage 2 as the teacher; real tiles pasted at new
 # scales and tables; the classifier fine-tuned on them, stage 2's detector beside it, exported to
-# $WORK/stage3_models. Measured and not shipped (models/README.md, "The artwork stage"): it reads
+# $WORK/stage3_models. Measured and not shipped (models/HISTORY.md, "The artwork stage"): it reads
 # a held-out brush hand better but invents tiles on empty tables; every detector fine-tuned on
 # these data lost blank haku faces on the dev photos.
 if [ ! -f "$WORK/data_art/cls_meta.npy" ]; then

@@ -78,7 +78,7 @@ def defocus(x: torch.Tensor, g: torch.Generator, p: float, max_sigma: float,
     pixels, where `photometric`'s shrink and enlarge blurs by about 1. Crops where `spare` is
     true stay sharp: blank haku, since a soft blob taught as haku is what a hand looks like.
     Sparing them did not by itself stop a skin-coloured blob being read as haku; palms among the
-    drawn non-tiles did (models/README.md, "A photo out of focus")."""
+    drawn non-tiles did (models/HISTORY.md, "A photo out of focus")."""
     if p <= 0 or max_sigma <= 1:
         return x
     pick = torch.rand(x.shape[0], generator=g) < p
@@ -136,7 +136,7 @@ def veil(x: torch.Tensor, g: torch.Generator, p: float) -> torch.Tensor:
     (each channel 0.92 to 1), so ink turns grey and a dark back pale, while the face stays light. The
     veil a is 0.15 to 0.65; on half the crops it fades across the crop in a random direction (the
     edge of the reflection), to as little as none. training.perturb's glare is such a veil over a
-    quarter of a photo (models/README.md, "Tiles under a lamp's reflection")."""
+    quarter of a photo (models/HISTORY.md, "Tiles under a lamp's reflection")."""
     pick = _share(x, g, p)
     if pick is None:
         return x
@@ -440,7 +440,7 @@ def sharp_and_shaken(x: torch.Tensor, g: torch.Generator, args: argparse.Namespa
     last, after every other augmentation, and the teacher reads them as they were before: the
     network learns to read a shaken crop as the teacher reads it sharp, and is held to the teacher's
     reading elsewhere (tried with the shipped classifier as teacher, it still lost red fives:
-    models/README.md, "A shaken photo taught from a sharp teacher"). Otherwise both read `x`
+    models/HISTORY.md, "A shaken photo taught from a sharp teacher"). Otherwise both read `x`
     (shake, if asked for, came earlier)."""
     if not args.teach_sharp:
         return x, x

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Train the detector tried on 2026-12-04 and not shipped (models/README.md, "Tiles under a lamp's
+# Train the detector tried on 2026-12-04 and not shipped (models/HISTORY.md, "Tiles under a lamp's
 # reflection"): the shipped detector (models/detector.pt 8fb27bca... at commit bfd43dd, which
 # training/shipped_detector.sh trains again) fine-tuned twice with 30% of its crops under a soft
 # spot of a lamp's light (training.train_detector's --veil), seeds 12 and 13, and the three
