@@ -724,7 +724,7 @@ def face_tilt(thumb: Sequence[int], tw: int, th: int, boxes: Sequence[Sequence[f
         z, weight = 0j, 0.0
         # luma x 1000 of the span's columns c1 - 1 to c2 (each x in range(c1, c2, step) needs x - 1,
         # x and x + 1) in the rows around each sampled one: not the rows across every box's columns
-        # (boxes spread over a scattered photo made that most of face_tilt's time)
+        # (boxes spread over a scattered photo made those rows long)
         ys = range(r1, r2, step)
         grey = {y: _luma(thumb, tw, y, c1 - 1, c2 + 1) for y in {y + d for y in ys for d in (-1, 0, 1)}}
         # the columns x - 1, x and x + 1 of every x in range(c1, c2, step), as slices of those rows
