@@ -259,17 +259,20 @@ def merge_passes(passes: Sequence[tuple[Sequence[Box], float]], rule: ScaleRule 
     least = max(rule.probe_min, 2 * len(first))
     cover = None if len(first) <= rule.closeup_few else rule.pieces_cover
 
-    def holding(boxes: Sequence[Box]) -> bool:
-        return 1 <= len(first) <= rule.closeup_pieces and _holds(boxes, first, contain, cover)
+    def holding(boxes: Sequence[Box], scale: float) -> bool:
+        # only a coarser pass holds the first's boxes as pieces of its tiles: a pass as fine or finer
+        # that boxes them again (the probe's box over the one bare patch of a numeral the first pass
+        # found, a little surer) holds nothing, and made the probe's patches lead over the whole tile
+        return scale < passes[0][1] and 1 <= len(first) <= rule.closeup_pieces and _holds(boxes, first, contain, cover)
 
     if probing(len(first), size * passes[0][1] if size else None, rule):
-        passes = [passes[0]] + [p for p in passes[1:] if len(p[0]) >= least or holding(p[0])]
+        passes = [passes[0]] + [p for p in passes[1:] if len(p[0]) >= least or holding(*p)]
     many = [k for k in range(1, len(passes)) if len(passes[k][0]) >= least]
     outnumbered = 1 <= len(first) <= rule.few and bool(many)
     # a pass holding the first's few boxes leads only if it also holds, leaving them bare, the boxes
     # of any pass that outnumbers it: those were pieces too (the bare patches between a numeral's
     # strokes, boxed at twice the scale), not the tiles of a far row that a coarse box is a blob of
-    covering = {k for k in range(1, len(passes)) if holding(passes[k][0])
+    covering = {k for k in range(1, len(passes)) if holding(*passes[k])
                 and all(_holds(passes[k][0], passes[j][0], contain, rule.pieces_cover) for j in many if j != k)}
 
     # a blob's pass is a close-up's few boxes (and judging a pass of many is quadratic in boxes)

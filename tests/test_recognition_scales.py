@@ -160,6 +160,25 @@ def test_merge_passes_a_probe_of_a_close_ups_pieces_loses_to_the_whole_tile() ->
     assert sorted(merge_passes([(first, 0.508), (probe, 1.0)], rule)) == sorted(probe + first)
 
 
+def test_merge_passes_a_probe_boxing_the_first_patch_again_holds_nothing() -> None:
+    """A 3m filling the photo's height (training.closeups --seed 400 --lean 0.03, one_99_3m; the
+    boxes as the shipped detector gave them): at 512 px one bare patch of its 萬, boxed again by
+    the probe, a little surer, among six more. That probe's box held the first pass's patch, so the
+    probe counted as a pass holding pieces, led, and the photo was read as six haku. Only a coarser
+    pass holds the first pass's boxes as pieces: the 128 px pass's whole tile leads."""
+    rule = ScaleRule()
+    first = [(606, 610, 662, 659, 0.35)]
+    whole = [(170, 0, 922, 756, 0.76)]
+    probe = [(607, 613, 653, 663, 0.74), (519, 563, 549, 594, 0.73), (516, 509, 553, 536, 0.61), (435, 516, 473, 544, 0.6),
+             (517, 459, 556, 487, 0.55), (437, 572, 468, 600, 0.53), (430, 469, 478, 493, 0.38)]
+    assert scales.inside_share(first[0], probe[0]) > 0.7 and probe[0][4] > first[0][4]
+    assert merge_passes([(first, 0.508), (whole, 0.127), (probe, 1.0)], rule) == whole
+    # a finer pass that boxes the first pass's few boxes again, and no more, is not kept for it
+    # after a probe: it counts only by finding enough boxes of its own
+    again = [(605, 611, 660, 660, 0.6)]
+    assert merge_passes([(first, 0.508), (again, 1.0)], rule) == first
+
+
 def test_merge_passes_a_coarse_blob_over_far_tiles_does_not_lead() -> None:
     """The far row's case: two blobs at 512 px, probed; the probe finds the eight tiles. A pass at
     the pyramid's coarser side boxing all of them as one blob, surer than the two blobs, holds the
