@@ -19,9 +19,12 @@ def build(client, games: int, hands: int, players: int = 16) -> dict:
     ev = client.post("/api/events", json={"name": "bench league", "players": names}).get_json()
     auth = {"Authorization": f"Bearer {ev['organiser_token']}"}
     rng = random.Random(1)
+    version = ev["version"]  # If-Match on the event's version, moved on by each game opened
     for _ in range(games):
         seats = rng.sample(range(players), 4)
-        g = client.post(f"/api/events/{ev['id']}/games", json={"players": seats}, headers=auth).get_json()["new_games"][0]
+        doc = client.post(f"/api/events/{ev['id']}/games", json={"players": seats},
+                          headers={**auth, "If-Match": f'"{version}"'}).get_json()
+        g, version = doc["new_games"][0], doc["version"]
         for n in range(hands):
             if n % 3 == 2:
                 body = {"result": "draw", "tenpai": [n % 4]}

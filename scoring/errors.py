@@ -210,6 +210,7 @@ DETAILS: dict[str, tuple[str, ...]] = {
     "event_name": (),
     "event_games_full": ('max', 'count'),
     "if_match_required": (),
+    "event_if_match_required": (),
     "next_game_organiser": (),
     # the photo's proposed hand (recognition, not an error: a note on the proposal)
     "photo_breaks_rules": (),

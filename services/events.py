@@ -379,6 +379,8 @@ class EventService:
         with self.db.writing() as conn:
             row = self._find(key, conn)
             self._authorise(row, token)
+            if if_match is None:  # a game sent twice (its answer lost) would be opened twice
+                raise TableError("If-Match", "precondition_required", "event_if_match_required")
             _current(row, if_match)
             seats = body.get("players")
             n = len(row["players"])

@@ -4,7 +4,7 @@ import io
 
 import pytest
 
-from api_helpers import current
+from api_helpers import add_game, current, event_current
 
 NAMES = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal"]
 
@@ -93,9 +93,25 @@ def test_ten_players_get_two_byes_or_two_substitutes(tclient):
     assert resp.status_code == 422 and resp.get_json()["error"]["field"] == "present"
 
 
+def test_a_game_is_opened_once_however_often_it_is_sent(tclient):
+    """Without If-Match the server cannot tell one game sent twice (its answer lost on a phone
+    network) from two games: refused with 428, naming the header. With it, the second sending
+    comes on a version that is no longer current: 409, and the event shown as it is."""
+    ev = new_event(tclient, players=NAMES[:4])
+    path = f"/api/events/{ev['id']}/games"
+    bare = tclient.post(path, json={"players": [0, 1, 2, 3]}, headers=org(ev))
+    error = bare.get_json()["error"]
+    assert bare.status_code == 428 and error["field"] == "If-Match" and "twice" in error["message"]
+    assert tclient.get(f"/api/events/{ev['id']}").get_json()["games"] == []
+    seen = event_current(tclient, ev["id"], org(ev))
+    sent = [tclient.post(path, json={"players": [0, 1, 2, 3]}, headers=seen) for _ in range(2)]
+    assert [r.status_code for r in sent] == [201, 409]
+    assert len(tclient.get(f"/api/events/{ev['id']}").get_json()["games"]) == 1
+
+
 def test_standings_follow_games_an_exclusion_and_a_correction(tclient):
     ev = new_event(tclient, players=NAMES[:4])
-    doc = tclient.post(f"/api/events/{ev['id']}/games", json={"players": [0, 1, 2, 3]}, headers=org(ev)).get_json()
+    doc = add_game(tclient, ev).get_json()
     g = doc["new_games"][0]
     seat = {name: i for i, name in enumerate(g["players"])}  # seats were drawn: find who sits where
     path = f"/api/tables/{g['id']}/hands"
@@ -124,7 +140,7 @@ def test_standings_follow_games_an_exclusion_and_a_correction(tclient):
 
 def test_next_game_same_players_fresh_draw_linked_and_in_the_event(tclient):
     ev = new_event(tclient, players=NAMES[:4])
-    g = tclient.post(f"/api/events/{ev['id']}/games", json={"players": [0, 1, 2, 3]}, headers=org(ev)).get_json()["new_games"][0]
+    g = add_game(tclient, ev).get_json()["new_games"][0]
     mine = {"Authorization": f"Bearer {g['edit_token']}"}
     resp = tclient.post(f"/api/tables/{g['id']}/next", headers=org(ev))
     assert resp.status_code == 422 and resp.get_json()["error"]["field"] == "state"  # the game is not over
@@ -167,7 +183,7 @@ def test_players_are_added_and_renamed_never_removed(tclient):
 
 def test_export_csv_json_and_the_print_page(tclient):
     ev = new_event(tclient, players=NAMES[:4])
-    g = tclient.post(f"/api/events/{ev['id']}/games", json={"players": [0, 1, 2, 3]}, headers=org(ev)).get_json()["new_games"][0]
+    g = add_game(tclient, ev).get_json()["new_games"][0]
     seat = {name: i for i, name in enumerate(g["players"])}
     tclient.post(f"/api/tables/{g['id']}/hands", json=ron(seat["Cat"], seat["Ben"], 3, 30), headers=current(tclient, g['id'], org(ev)))
     tclient.post(f"/api/tables/{g['id']}/hands", json={"result": "end"}, headers=current(tclient, g['id'], org(ev)))
@@ -185,7 +201,7 @@ def test_export_csv_json_and_the_print_page(tclient):
 
 def test_polling_an_unchanged_event_gets_304_until_a_game_changes(tclient):
     ev = new_event(tclient, players=NAMES[:4])
-    g = tclient.post(f"/api/events/{ev['id']}/games", json={"players": [0, 1, 2, 3]}, headers=org(ev)).get_json()["new_games"][0]
+    g = add_game(tclient, ev).get_json()["new_games"][0]
     first = tclient.get(f"/api/events/{ev['share_code']}")
     etag = first.headers["ETag"]
     assert tclient.get(f"/api/events/{ev['share_code']}", headers={"If-None-Match": etag}).status_code == 304

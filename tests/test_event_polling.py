@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from api_helpers import current
+from api_helpers import add_game, current
 
 
 def edit(client, game: dict) -> dict:
@@ -111,7 +111,7 @@ def test_finished_games_excluded_games_and_new_games_arrive_as_changes(big_event
         doc = new
     assert [r for r in doc["standings"] if r["games"]] and len(doc["progress"]) == 2
     assert client.put(f"/api/events/{ev['id']}/games/{games[0]['id']}", json={"excluded": True}, headers=org(ev)).status_code == 200
-    added = client.post(f"/api/events/{ev['id']}/games", json={"players": [0, 1, 2, None]}, headers=org(ev))
+    added = add_game(client, ev, [0, 1, 2, None])
     assert added.status_code == 201
     now = client.get(f"/api/events/{ev['id']}").get_json()
     assert len(now["games"]) == 201

@@ -12,7 +12,7 @@ import threading
 import pytest
 from PIL import Image, ImageCms
 
-from api_helpers import auth, current, new_table
+from api_helpers import add_game, auth, current, new_table
 from app import create_app
 from photo_helpers import make_photo
 
@@ -44,7 +44,7 @@ def codes(client, n, method, path, addr="192.0.2.1", **kw):
 
 def test_a_tables_token_cannot_chain_counted_games_into_an_event(tclient):
     ev = new_event(tclient)
-    g = tclient.post(f"/api/events/{ev['id']}/games", json={"players": [0, 1, 2, 3]}, headers=org(ev)).get_json()["new_games"][0]
+    g = add_game(tclient, ev).get_json()["new_games"][0]
     mine = {"Authorization": f"Bearer {g['edit_token']}"}
     assert tclient.post(f"/api/tables/{g['id']}/hands", json={"result": "end"}, headers=current(tclient, g['id'], mine)).status_code == 200
     resp = tclient.post(f"/api/tables/{g['id']}/next", headers=mine)
@@ -56,7 +56,7 @@ def test_a_tables_token_cannot_chain_counted_games_into_an_event(tclient):
 def test_an_event_holds_at_most_max_event_games(tmp_path):
     client = make_app(tmp_path, MAX_EVENT_GAMES=3).test_client()
     ev = new_event(client)
-    add = [client.post(f"/api/events/{ev['id']}/games", json={"players": [0, 1, 2, 3]}, headers=org(ev)) for _ in range(4)]
+    add = [add_game(client, ev) for _ in range(4)]
     assert [r.status_code for r in add] == [201, 201, 201, 422]
     assert add[3].get_json()["error"]["field"] == "games" and "3" in add[3].get_json()["error"]["message"]
     # a round that would go past the cap is refused whole; so is a next game
@@ -84,7 +84,7 @@ def test_event_creation_and_games_are_rate_limited(tmp_path):
     ev = client.post("/api/events", json=body, environ_base={"REMOTE_ADDR": "192.0.2.2"}).get_json()
     # adding games makes tables: one bucket with table creation
     assert codes(client, 1, "POST", "/api/tables", addr="192.0.2.2", json=PLAYERS) == [201]
-    got = codes(client, 3, "POST", f"/api/events/{ev['id']}/games", addr="192.0.2.2", json={"players": [0, 1, 2, 3]}, headers=org(ev))
+    got = [add_game(client, ev, environ_base={"REMOTE_ADDR": "192.0.2.2"}).status_code for _ in range(3)]
     assert got == [201, 201, 429]
 
 
@@ -199,7 +199,7 @@ def test_every_response_with_a_secret_token_says_no_store(client):
     ev = client.post("/api/events", json={"name": "x", "players": NAMES})
     assert "organiser_token" in ev.get_json() and ev.headers["Cache-Control"] == "no-store"
     ev = ev.get_json()
-    game = client.post(f"/api/events/{ev['id']}/games", json={"players": [0, 1, 2, 3]}, headers=org(ev))
+    game = add_game(client, ev)
     assert "edit_token" in game.get_json()["new_games"][0] and game.headers["Cache-Control"] == "no-store"
     rnd = client.post(f"/api/events/{ev['id']}/rounds", json={}, headers=org(ev))
     assert "edit_token" in rnd.get_json()["new_games"][0] and rnd.headers["Cache-Control"] == "no-store"

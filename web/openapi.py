@@ -308,6 +308,10 @@ ORGANISER = {"name": "Authorization", "in": "header", "required": False, "schema
 EVENT_IF_MATCH = {"name": "If-Match", "in": "header", "required": False, "schema": {"type": "string"},
                   "description": "the event's version the organiser saw, like \"3\"; a stale one gives 409 (detail id "
                                  "event_changed_since), as does a change sent again after its answer was lost"}
+EVENT_IF_MATCH_REQUIRED = {**EVENT_IF_MATCH, "required": True,
+                           "description": "the event's version the organiser saw, like \"3\"; none gives 428 (detail id "
+                                          "event_if_match_required: a game sent twice would be opened twice), a stale "
+                                          "one 409 (event_changed_since), as does a game sent again after its answer was lost"}
 EVENT_ERRORS = {**ERRORS, "401": _error("No organiser token"), "403": _error("Wrong organiser token"),
                 "404": _error("No such event or game"), "409": _error("The event changed at the same moment, or since the version in If-Match"),
                 "503": STORAGE}
@@ -418,7 +422,8 @@ PATHS = {
         body=_json(_ref("RoundRequest")), params=[EVENT_KEY, ORGANISER, EVENT_IF_MATCH], errors=EVENT_GAME_ERRORS, ok_code="201", security=True)},
     "/api/events/{key}/games": {"post": _op(
         "Open one game for four players of the event", _ok("The event, with the new game and its edit token", _ref("Event")),
-        body=_json(_ref("GameRequest")), params=[EVENT_KEY, ORGANISER, EVENT_IF_MATCH], errors=EVENT_GAME_ERRORS, ok_code="201", security=True)},
+        body=_json(_ref("GameRequest")), params=[EVENT_KEY, ORGANISER, EVENT_IF_MATCH_REQUIRED],
+        errors={**EVENT_GAME_ERRORS, "428": _error("No If-Match: the event's version is required")}, ok_code="201", security=True)},
     "/api/events/{key}/games/{table_id}": {"put": _op(
         "Leave a game out of the standings (a practice game), or count it again", _ok("The event", _ref("Event")),
         body=_json(_ref("GameUpdate")), params=[EVENT_KEY, {"name": "table_id", "in": "path", "required": True,

@@ -626,7 +626,7 @@ def test_an_event_games_next_game_is_left_to_the_organiser(phone, live_server):
                            headers={"Content-Type": "application/json"}).json()
     org = {"Content-Type": "application/json", "Authorization": f"Bearer {ev['organiser_token']}"}
     game = page.request.post(f"{live_server}/api/events/{ev['id']}/games", data=json.dumps({"players": [0, 1, 2, 3]}),
-                             headers=org).json()["new_games"][0]
+                             headers={**org, "If-Match": f'"{ev["version"]}"'}).json()["new_games"][0]
     resp = page.request.post(f"{live_server}/api/tables/{game['id']}/hands", data=json.dumps({"result": "end"}),
                              headers={**org, "If-Match": '"1"'})
     assert resp.ok, resp.text()
