@@ -134,6 +134,32 @@ def test_a_missed_tile_is_added_at_its_place_in_two_taps(phone, live_server):
     assert taps.record() == 5
 
 
+def test_a_hand_one_tile_short_is_offered_the_missed_tile_in_one_tap(phone, live_server):
+    """The same photo with its 5p hidden: thirteen tiles, one short. The engine's waits for them
+    (POST /api/waits) are offered under the count; one tap adds the 5p at the end of the row, as the
+    winning tile, and the hand is complete: four taps to the payments, against five by "+"."""
+    page, _ = phone
+    picture = needs(crop_hand_picture()).copy()
+    tile_w, tile_h = 56, round(56 * 4 / 3)
+    x0, y0 = (picture.shape[1] - len(CROP_HAND) * (tile_w + 3)) // 2, (picture.shape[0] - tile_h) // 2
+    picture[y0 - 2:y0 + tile_h + 2, x0 + 4 * (tile_w + 3) - 1:x0 + 5 * (tile_w + 3)] = (34, 96, 64)
+    open_photo(page, picture)
+    offer = page.locator('[data-testid="hand-check"] [data-testid="complete-with"] button')
+    expect(offer).to_have_count(1, timeout=30_000)   # 234m 46p 678s 111z 55z waits on 5p alone
+    assert offer.get_attribute("data-tile") == "5p" and offer.get_attribute("aria-label") == "Add 5-pin"
+    assert_phone_layout(page)
+    screenshot(page, "photo-one-short", full_page=True)
+    taps = Taps(page, "photo one tile short to payments")
+    taps.tap('[data-testid="complete-with"] button[data-tile="5p"]')
+    expect(page.locator('[data-testid="hand-check"] [data-state="complete"]')).to_contain_text("5", timeout=30_000)
+    assert sorted(hand_in_list(page) + ["5p"]) == sorted(CROP_HAND)
+    assert page.locator('[data-testid="detections"] [data-added="5p"]').count() == 1
+    got = to_payments(page, taps)
+    want = score_api(page, live_server, ruleset="wrr", hand="234m456p678s11155z", win_tile="5p", win="tsumo", seat_wind="south")
+    assert got["total"] == want["total"]
+    assert taps.record() == 4
+
+
 def test_a_camera_capture_out_of_focus_is_taken_again_with_the_camera(phone):
     """A frame the live camera captured, read as out of focus: "Take it again" goes back to the
     live camera, not to the phone's camera app."""

@@ -2,7 +2,7 @@ import "./browser-globals.mjs";
 import { before, test } from "node:test";
 import assert from "node:assert/strict";
 import { loadLanguage } from "../../static/js/core/i18n.js";
-import { handFromDetections, initialDets, readingOrder, shapeProblem } from "../../static/js/photo/detections.js";
+import { completingTiles, handFromDetections, initialDets, oneShort, readingOrder, shapeProblem } from "../../static/js/photo/detections.js";
 
 before(() => loadLanguage("en"));
 
@@ -66,4 +66,20 @@ test("at first a face-down tile and the proposal's extra tiles are left out", ()
 test("without rows the detections read top to bottom, then left to right", () => {
   const res = { tiles: [{ tile: "1m", box: [50, 40, 60, 50] }, { tile: "2m", box: [0, 40, 10, 50] }, { tile: "3m", box: [90, 0, 99, 10] }] };
   assert.deepEqual(readingOrder(res), [2, 1, 0]);
+});
+
+test("a hand one tile short is offered the tiles its others wait on, but never a fifth copy", () => {
+  const res = answer();
+  const dets = initialDets(res);
+  assert.equal(oneShort(handFromDetections(res, dets, null)), false);
+  dets[0].ignored = true;
+  assert.equal(oneShort(handFromDetections(res, dets, null)), true);
+  dets[1].ignored = true;   // two short: which two is not the engine's to say
+  assert.equal(oneShort(handFromDetections(res, dets, null)), false);
+  // POST /api/waits for 1111m234p567s999p: 1m is held four times (all_held), so only 5m can have been missed
+  const waits = { tenpai: true, furiten: false, waits: [
+    { tile: "1m", ron: null, tsumo: null, reason: "all four are in the hand", reason_id: "all_held" },
+    { tile: "5m", ron: { total: 1000 }, tsumo: null }, { tile: "5m", ron: null, tsumo: null }] };
+  assert.deepEqual(completingTiles(waits), ["5m"]);
+  assert.deepEqual(completingTiles({ tenpai: false, furiten: false, waits: [] }), []);
 });

@@ -80,6 +80,24 @@ export function shapeProblem(state) {
   return null;
 }
 
+/** Whether the hand is exactly one tile short (its called sets counted): the tile the photo missed
+ * is then one of the tiles the others wait on. */
+export function oneShort(state) {
+  return !state.winInMeld && state.concealed.length === 13 - 3 * state.melds.length;
+}
+
+/** The tiles that would complete a hand one tile short, from the engine's answer for its tiles
+ * (POST /api/waits): each wait once, but not a tile the hand already holds all four of (the photo
+ * cannot have missed a fifth). */
+export function completingTiles(waits) {
+  const out = [];
+  for (const w of (waits && waits.waits) || []) {
+    if (w.reason_id === "all_held" || out.includes(w.tile)) continue;
+    out.push(w.tile);
+  }
+  return out;
+}
+
 /** The player's view of each detection at first: the hand is the proposal's (the row and the melds
  * set apart); what else the photo shows is left out until the player adds it. */
 export function initialDets(res) {

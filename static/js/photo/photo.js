@@ -7,7 +7,7 @@ import { PICKER, WIND_OF, WIND_NAME, plain, sortTiles, toMpsz, tileImg, tileName
 import { contributeCard } from "./contribute.js";
 import { handOver, newHandConditions } from "../core/conditions.js";
 import { downscale } from "../core/images.js";
-import { handFromDetections, initialDets, readingOrder, shapeProblem } from "./detections.js";
+import { completingTiles, handFromDetections, initialDets, oneShort, readingOrder, shapeProblem } from "./detections.js";
 import { phoneReader } from "./live-recognizer.js";
 import { t, reasonText, detailText } from "../core/i18n.js";
 import { findWaits } from "../core/waits.js";
@@ -175,7 +175,11 @@ export async function photoScreen(view) {
     const hand = handFromDetections(last.res, last.dets, last.win, last.added || []);
     const say = (kind, state, text) => { if (seq === checking) clear(checkBox, h("p", { class: `banner ${kind}`, "data-state": state }, text)); };
     const problem = shapeProblem(hand);
-    if (problem) { say(hand.winInMeld ? "error" : "warn", hand.winInMeld ? "win-in-meld" : "count", problem); return; }
+    if (problem) {
+      say(hand.winInMeld ? "error" : "warn", hand.winInMeld ? "win-in-meld" : "count", problem);
+      if (oneShort(hand)) offerMissed(hand, seq);
+      return;
+    }
     const win = hand.winIndex !== null ? hand.winIndex : hand.concealed.length - 1;
     const winTile = hand.concealed[win];
     const rest = sortTiles(hand.concealed.filter((_, i) => i !== win));
@@ -188,6 +192,33 @@ export async function photoScreen(view) {
       if (err instanceof OfflineError) say("warn", "offline", t("photo.check_offline"));
       else say("warn", "invalid", err.message);
     }
+  }
+
+  /** A hand one tile short (a tile set apart, a blank haku, that the photo missed): the tiles the
+   * others wait on, as the engine finds them, offered under the count. One tap adds the tile at the
+   * end of the row, where a winning tile is set apart; with no tile marked winning, the first tile
+   * added is the winning one (handFromDetections), and the check then says so ("won on"). */
+  async function offerMissed(hand, seq) {
+    let tiles;
+    try {
+      const { res } = await findWaits({ ruleset: newHandConditions().ruleset, hand: toMpsz(sortTiles(hand.concealed)),
+        melds: hand.melds.map((m) => ({ type: m.type, tiles: toMpsz(m.tiles) })) });
+      tiles = completingTiles(res);
+    } catch {
+      return;  // offline without the engine, or not a hand the engine takes: the count and the "+" stay
+    }
+    if (seq !== checking || !tiles.length) return;
+    const row = readingOrder(last.res).filter((i) => !last.dets[i].ignored && last.dets[i].tile !== "back");
+    const after = row.length ? row[row.length - 1] : -1;
+    const add = (tile) => {
+      if (!last.added) last.added = [];
+      last.added.push({ after, tile });
+      show();
+    };
+    checkBox.firstChild.append(h("span", { class: "complete-with", "data-testid": "complete-with" },
+      h("span", {}, t("photo.complete_with")),
+      tiles.map((tile) => h("button", { type: "button", "data-tile": tile, "aria-label": t("photo.add_tile", { tile: tileName(tile) }),
+        onclick: () => add(tile) }, tileImg(tile, { alt: "" })))));
   }
 
   function correct(i) {
