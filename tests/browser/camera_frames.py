@@ -85,6 +85,16 @@ def crop_hand_picture(width: int = 960, height: int = 540, tile_w: int = 56) -> 
     return np.asarray(img)
 
 
+def hide_tile(picture: np.ndarray, k: int, tile_w: int = 56) -> np.ndarray:
+    """A copy of crop_hand_picture's `picture` (of that tile width) with its k-th tile under the
+    felt: the row read with a gap, a tile short, as a tile the detector does not see."""
+    out = picture.copy()
+    tile_h = round(tile_w * 4 / 3)
+    x0, y0 = (out.shape[1] - len(CROP_HAND) * (tile_w + 3)) // 2, (out.shape[0] - tile_h) // 2
+    out[y0 - 2:y0 + tile_h + 2, x0 + k * (tile_w + 3) - 1:x0 + (k + 1) * (tile_w + 3)] = (34, 96, 64)
+    return out
+
+
 def hand_picture(width: int = 960, height: int = 540) -> np.ndarray | None:
     """The picture of HAND the fake camera shows."""
     return dev_hand_picture(width, height)

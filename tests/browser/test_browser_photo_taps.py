@@ -11,7 +11,7 @@ import pytest
 from PIL import Image
 from playwright.sync_api import expect
 
-from .camera_frames import CROP_HAND, cluttered_table_picture, crop_hand_picture
+from .camera_frames import CROP_HAND, cluttered_table_picture, crop_hand_picture, hide_tile
 from .conftest import Taps, screenshot, unlabelled_controls
 from .hand_helpers import assert_phone_layout, score_api
 
@@ -114,12 +114,8 @@ def test_a_tile_listed_apart_joins_the_hand_in_one_tap(phone):
 
 def test_a_missed_tile_is_added_at_its_place_in_two_taps(phone, live_server):
     page, _ = phone
-    picture = needs(crop_hand_picture()).copy()
-    # hide the fifth tile (5p) under felt: the row is read with a gap, thirteen tiles
-    tile_w, tile_h = 56, round(56 * 4 / 3)
-    x0, y0 = (picture.shape[1] - len(CROP_HAND) * (tile_w + 3)) // 2, (picture.shape[0] - tile_h) // 2
-    picture[y0 - 2:y0 + tile_h + 2, x0 + 4 * (tile_w + 3) - 1:x0 + 5 * (tile_w + 3)] = (34, 96, 64)
-    open_photo(page, picture)
+    # the fifth tile (5p) hidden under felt: the row is read with a gap, thirteen tiles
+    open_photo(page, hide_tile(needs(crop_hand_picture()), 4))
     before = hand_in_list(page)
     assert sorted(before) == sorted(CROP_HAND[:4] + CROP_HAND[5:])
     expect(page.locator('[data-testid="hand-check"] [data-state="count"]')).to_be_visible()
@@ -139,11 +135,7 @@ def test_a_hand_one_tile_short_is_offered_the_missed_tile_in_one_tap(phone, live
     (POST /api/waits) are offered under the count; one tap adds the 5p at the end of the row, as the
     winning tile, and the hand is complete: four taps to the payments, against five by "+"."""
     page, _ = phone
-    picture = needs(crop_hand_picture()).copy()
-    tile_w, tile_h = 56, round(56 * 4 / 3)
-    x0, y0 = (picture.shape[1] - len(CROP_HAND) * (tile_w + 3)) // 2, (picture.shape[0] - tile_h) // 2
-    picture[y0 - 2:y0 + tile_h + 2, x0 + 4 * (tile_w + 3) - 1:x0 + 5 * (tile_w + 3)] = (34, 96, 64)
-    open_photo(page, picture)
+    open_photo(page, hide_tile(needs(crop_hand_picture()), 4))
     offer = page.locator('[data-testid="hand-check"] [data-testid="complete-with"] button')
     expect(offer).to_have_count(1, timeout=30_000)   # 234m 46p 678s 111z 55z waits on 5p alone
     assert offer.get_attribute("data-tile") == "5p" and offer.get_attribute("aria-label") == "Add 5-pin"

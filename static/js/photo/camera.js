@@ -35,12 +35,24 @@ export function cameraProblem(err) {
 /** The key of a hand, to tell "the same hand" across frames. */
 const handKey = (p) => p && p.complete ? `${p.hand}|${p.win_tile}|${(p.melds || []).map((m) => m.type + m.tiles).join(",")}` : null;
 
+/** The hand's tiles and a winning hand's (14, and one more for each kan) in a proposal. */
+function tileCount(p) {
+  const kans = (p.melds || []).filter((m) => m.tiles.replace(/[mpsz]/g, "").length === 4).length;
+  return { have: (p.concealed || []).length + 3 * (p.melds || []).length + kans, need: 14 + kans };
+}
+
+/** The key of a hand one tile short (a tile the camera never sees, such as a blank haku set
+ * apart), to tell the same such hand across frames; null for any other reading. */
+export const shortKey = (p) => {
+  if (!p || p.complete) return null;
+  const { have, need } = tileCount(p);
+  return have === need - 1 ? `${p.hand}|${(p.melds || []).map((m) => m.type + m.tiles).join(",")}` : null;
+};
+
 /** Why the camera waits, from a reading that is not a complete hand: the count of the hand's
  * tiles against a winning hand's ("13 tiles, one more"), or what stops the tiles making one. */
 export function waitingFor(p) {
-  const kans = (p.melds || []).filter((m) => m.tiles.replace(/[mpsz]/g, "").length === 4).length;
-  const have = (p.concealed || []).length + 3 * (p.melds || []).length + kans;
-  const need = 14 + kans;
+  const { have, need } = tileCount(p);
   if (have < need) return t(need - have === 1 ? "camera.one_more" : "camera.more", { n: have, k: need - have });
   if (have > need) return t(have - need === 1 ? "camera.one_too_many" : "camera.too_many", { n: have, k: have - need });
   return reasonText(p) || t("camera.not_complete");
@@ -126,6 +138,11 @@ export async function cameraScreen(view) {
   const after = h("div", { "aria-live": "polite" });
   const frame = document.createElement("canvas");
   let stream = null, running = true, stable = 0, lastKey = null, frames = 0;
+  // the same hand one tile short, frame after frame: the camera will never capture it by itself, so
+  // the player may take it to the photo screen, where the tiles that complete it are offered
+  let short = 0, lastShort = null, takeShort = false;
+  const useShort = h("button", { type: "button", class: "btn btn-block", hidden: true, "data-testid": "camera-use-short",
+    onclick: () => { takeShort = true; useShort.disabled = true; } }, t("camera.use_short"));
   const opened = performance.now();
 
   const modeControl = segmented("camera-mode", MODES(), mode, (value) => { store.set("camera-mode", value); reader.mode = value; },
@@ -240,6 +257,11 @@ export async function cameraScreen(view) {
       screen.dataset.waiting = waiting;
       clear(status, `${pathLabel(out.path)} · ${note}`);
       if (stable >= STABLE_FRAMES) { await capture(res); return; }
+      const shortNow = shortKey(res.proposal);
+      short = shortNow && shortNow === lastShort ? short + 1 : shortNow ? 1 : 0;
+      lastShort = shortNow;
+      if (takeShort && shortNow) { await toPhoto(res); return; }
+      useShort.hidden = short < STABLE_FRAMES && !takeShort;
     }
   }
 
@@ -271,6 +293,15 @@ export async function cameraScreen(view) {
     if (box.isConnected) box.scrollIntoView({ block: "start" });  // the scores, not the frozen frame, are what comes next
   }
 
+  /** The frame just read, one tile short, to the photo screen: its tiles correctable there, and
+   * the tiles that would complete the hand offered (photo.js). */
+  async function toPhoto(res) {
+    stop();
+    const blob = await new Promise((resolve) => frame.toBlob(resolve, "image/jpeg", 0.92));
+    usePhoto(blob, res, [frame.width, frame.height]);
+    location.hash = "#/photo";
+  }
+
   clear(view, h("h1", { class: "visually-hidden" }, t("camera.title")),
     h("section", { class: "card" },
       h("h2", {}, t("camera.title")),
@@ -279,7 +310,7 @@ export async function cameraScreen(view) {
     h("section", { class: "card" }, modeControl, h("p", { class: "hint" },
       h("a", { href: "#/photo" }, t("camera.photo_instead"))))
   );
-  screen.append(stage, status, row, after);
+  screen.append(stage, status, row, useShort, after);
 
   if (!window.isSecureContext || !navigator.mediaDevices || !navigator.mediaDevices.getUserMedia) {
     screen.dataset.state = "no-camera";
