@@ -3,6 +3,7 @@ recognize-worker.js, recognition/reading.py in Pyodide), and waiting for the cam
 from __future__ import annotations
 
 import base64
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -54,3 +55,31 @@ def both_ways(page, timeout=120_000) -> tuple[dict, dict]:
     page.locator('[data-testid="camera-tsumo"]').wait_for(timeout=timeout)
     get = "(el) => ({...el.dataset, text: el.innerText})"
     return (page.eval_on_selector('[data-testid="camera-ron"]', get), page.eval_on_selector('[data-testid="camera-tsumo"]', get))
+
+
+@contextmanager
+def filming(playwright, chromium_path, video: Path, *args: str):
+    """Chromium whose camera is a fake one filming `video` (a y4m: camera_frames.write_y4m), with
+    `args` added to its command line."""
+    from .conftest import CHROMIUM_ARGS
+
+    b = playwright.chromium.launch(executable_path=chromium_path, headless=True, args=CHROMIUM_ARGS + [
+        *args, "--use-fake-device-for-media-stream", f"--use-file-for-fake-video-capture={video}"])
+    try:
+        yield b
+    finally:
+        b.close()
+
+
+@contextmanager
+def camera_page(browser, live_server, permissions=("camera",)):
+    """A phone of `browser` with `permissions` granted: (page, console, context); no console error
+    may be left when it closes."""
+    from .conftest import new_phone
+
+    context, console = new_phone(browser, live_server, permissions=list(permissions))
+    try:
+        yield context.new_page(), console, context
+    finally:
+        context.close()
+    assert console.unexpected() == [], "console errors"

@@ -15,7 +15,7 @@ from recognition.image_io import load_image
 from recognition.pipeline import turned
 
 from .camera_frames import HAND, hand_picture, write_y4m
-from .camera_helpers import both_ways, captured, needs_vendor, on_phone
+from .camera_helpers import both_ways, camera_page, captured, filming, needs_vendor, on_phone
 from .conftest import screenshot, unlabelled_controls
 from .hand_helpers import DEV_PHOTOS
 from .offline_helpers import needs_pyodide, prepare_offline
@@ -72,33 +72,21 @@ def test_phone_and_server_read_the_same_tiles(reading_phone, live_server, name):
 
 @pytest.fixture(scope="module")
 def fake_camera(playwright, chromium_path, tmp_path_factory):
-    from .conftest import CHROMIUM_ARGS
-
     needs_vendor()
     path = tmp_path_factory.mktemp("camera") / "hand.y4m"
     picture = hand_picture()
     if picture is None:
         pytest.skip("the development photos are not in ../shared/data/dev-photos")
     write_y4m(path, picture)
-    b = playwright.chromium.launch(executable_path=chromium_path, headless=True, args=CHROMIUM_ARGS + [
-        "--host-resolver-rules=MAP tenbou.test 127.0.0.1",  # a LAN-like name: plain HTTP there is not secure
-        "--use-fake-device-for-media-stream", f"--use-file-for-fake-video-capture={path}"])
-    try:
+    # a LAN-like name: plain HTTP there is not secure
+    with filming(playwright, chromium_path, path, "--host-resolver-rules=MAP tenbou.test 127.0.0.1") as b:
         yield b
-    finally:
-        b.close()
 
 
 @pytest.fixture
 def camera_phone(fake_camera, live_server, request):
-    from .conftest import new_phone
-
-    granted = getattr(request, "param", ["camera"])
-    context, console = new_phone(fake_camera, live_server, permissions=granted)
-    page = context.new_page()
-    yield page, console, context
-    context.close()
-    assert console.unexpected() == [], "console errors"
+    with camera_page(fake_camera, live_server, getattr(request, "param", ["camera"])) as phone:
+        yield phone
 
 
 def test_the_camera_captures_and_scores_a_hand_without_a_tap(camera_phone):

@@ -9,37 +9,26 @@ import pytest
 from playwright.sync_api import expect
 
 from .camera_frames import CROP_HAND, crop_hand_picture, hide_tile, write_y4m
-from .camera_helpers import needs_vendor
+from .camera_helpers import camera_page, filming, needs_vendor
 from .conftest import screenshot, unlabelled_controls
 
 
 @pytest.fixture(scope="module")
 def short_camera(playwright, chromium_path, tmp_path_factory):
-    from .conftest import CHROMIUM_ARGS
-
     needs_vendor()
     picture = crop_hand_picture()
     if picture is None:
         pytest.skip("the tile pictures are not in $TENBOU_SHARED/data")
     path = tmp_path_factory.mktemp("short") / "short.y4m"
     write_y4m(path, hide_tile(picture, 4))
-    b = playwright.chromium.launch(executable_path=chromium_path, headless=True, args=CHROMIUM_ARGS + [
-        "--use-fake-device-for-media-stream", f"--use-file-for-fake-video-capture={path}"])
-    try:
+    with filming(playwright, chromium_path, path) as b:
         yield b
-    finally:
-        b.close()
 
 
 @pytest.fixture
 def short_phone(short_camera, live_server):
-    from .conftest import new_phone
-
-    context, console = new_phone(short_camera, live_server, permissions=["camera"])
-    page = context.new_page()
-    yield page
-    context.close()
-    assert console.unexpected() == [], "console errors"
+    with camera_page(short_camera, live_server) as (page, _, _):
+        yield page
 
 
 def test_a_hand_one_tile_short_is_taken_to_the_photo_screen_with_its_missing_tile_offered(short_phone):

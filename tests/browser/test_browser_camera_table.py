@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from .camera_frames import HAND, cluttered_table_picture, write_y4m
-from .camera_helpers import both_ways, captured, needs_vendor
+from .camera_helpers import both_ways, camera_page, captured, filming, needs_vendor
 from .offline_helpers import needs_pyodide, prepare_offline
 
 TILE_W = 60  # the hand's tiles are 60 px wide in the 960 px video (40 px in the 640 px frames read)
@@ -17,31 +17,20 @@ TILE_W = 60  # the hand's tiles are 60 px wide in the 960 px video (40 px in the
 
 @pytest.fixture(scope="module")
 def table_camera(playwright, chromium_path, tmp_path_factory):
-    from .conftest import CHROMIUM_ARGS
-
     needs_vendor()
     picture = cluttered_table_picture(tile_w=TILE_W)
     if picture is None:
         pytest.skip("the tile pictures are not in $TENBOU_SHARED/data")
     path = tmp_path_factory.mktemp("table") / "table.y4m"
     write_y4m(path, picture)
-    b = playwright.chromium.launch(executable_path=chromium_path, headless=True, args=CHROMIUM_ARGS + [
-        "--use-fake-device-for-media-stream", f"--use-file-for-fake-video-capture={path}"])
-    try:
+    with filming(playwright, chromium_path, path) as b:
         yield b
-    finally:
-        b.close()
 
 
 @pytest.fixture
 def table_phone(table_camera, live_server):
-    from .conftest import new_phone
-
-    context, console = new_phone(table_camera, live_server, permissions=["camera"])
-    page = context.new_page()
-    yield page, console, context
-    context.close()
-    assert console.unexpected() == [], "console errors"
+    with camera_page(table_camera, live_server) as phone:
+        yield phone
 
 
 def shown_hand(page) -> list[str]:
