@@ -71,13 +71,15 @@ class Proposal:
     concealed: tuple[int, ...] = field(default=())
     detail: dict | None = None  # the message's stable id and parameters (scoring.errors.DETAILS)
     extra: tuple[int, ...] = field(default=())  # tiles in the photo but not in the hand (recognition.reading)
+    set_apart: int | None = None  # the tile set apart after the row as the winning tile, if one is
+
 
     def to_json(self) -> dict:
         return {
             "hand": self.hand, "melds": list(self.melds), "win_tile": self.win_tile,
             "complete": self.complete, "changed": list(self.changed), "uncertain": list(self.uncertain),
             "message": self.message, "concealed": list(self.concealed), "extra": list(self.extra),
-            **({"detail": self.detail} if self.detail else {}),
+            "set_apart": self.set_apart, **({"detail": self.detail} if self.detail else {}),
         }
 
 
@@ -307,9 +309,12 @@ def propose(readings: list[TileReading], rows: list[list[int]]) -> Proposal:
             mcodes = [c if c != "back" else base for c in mcodes]
         melds.append({"type": mtype, "tiles": to_notation(parse_tiles("".join(c for c in _compact(mcodes))))})
     hand_codes = [codes[i] for i in concealed]
-    win_tile = codes[win] if win is not None else (codes[concealed[-1]] if concealed else None)
+    # the tile set apart, else the last of the hand as the photo reads (indices are in reading
+    # order): a row split by a gap is won on its rightmost tile, not on the end of its shorter part
+    win_tile = codes[win] if win is not None else (codes[max(concealed)] if concealed else None)
     hand = to_notation(parse_tiles("".join(_compact(hand_codes)))) if hand_codes else ""
-    return Proposal(hand, tuple(melds), win_tile, complete, tuple(codes), changed, uncertain, message, tuple(concealed), note)
+    return Proposal(hand, tuple(melds), win_tile, complete, tuple(codes), changed, uncertain, message, tuple(concealed), note,
+                    set_apart=win)
 
 
 def _compact(codes: list[str]) -> list[str]:

@@ -124,6 +124,19 @@ def test_propose_corrects_an_unsure_tile_to_complete_the_hand():
     assert p.win_tile == "2z"
 
 
+def test_a_row_split_by_a_gap_is_won_on_its_rightmost_tile_and_a_tile_set_apart_is_said():
+    """Thirteen tiles read as two rows (a tile missed makes a gap: 234m4p, then 6p...55z): no tile
+    is set apart, so the winning tile is the hand's last as the photo reads, its rightmost (5z),
+    not the end of the shorter part (4p), which the longer part was put before."""
+    codes = ["2m", "3m", "4m", "4p", "6p", "6s", "7s", "8s", "1z", "1z", "1z", "5z", "5z"]
+    readings = [_reading(c) for c in codes]
+    p = propose(readings, [[0, 1, 2, 3], list(range(4, 13))])
+    assert (p.win_tile, p.set_apart) == ("5z", None) and p.to_json()["set_apart"] is None
+    # the same tiles in one row, and a 9m laid apart after it: that tile is the winning one, and said
+    p = propose(readings + [_reading("9m")], [list(range(13)), [13]])
+    assert (p.win_tile, p.set_apart, p.to_json()["set_apart"]) == ("9m", 13, 13)
+
+
 def test_a_tile_whose_other_reading_also_wins_is_flagged(monkeypatch):
     """In an unfamiliar hand 6m and 3m can look alike: 1m2m3m 4m5m6m wins read either way
     (1m2m3m 3m4m5m). The 6m read at 0.9, 3m at 0.08, is flagged for checking, though read surely
