@@ -83,3 +83,16 @@ test("a hand one tile short is offered the tiles its others wait on, but never a
   assert.deepEqual(completingTiles(waits), ["5m"]);
   assert.deepEqual(completingTiles({ tenpai: false, furiten: false, waits: [] }), []);
 });
+
+test("a tile added where the photo missed it keeps the proposal's winning tile, unless added as the winning one", () => {
+  const res = answer();
+  const dets = initialDets(res);
+  dets[4].ignored = true;                     // the 5p left out, then added back in its gap
+  const plus = handFromDetections(res, dets, null, [{ tile: "5p", after: 3 }]);
+  assert.equal(plus.concealed[plus.winIndex], "1z");   // the proposal's, not the tile added
+  const offered = handFromDetections(res, dets, null, [{ tile: "5p", after: 10, win: true }]);
+  assert.equal(offered.winIndex, offered.concealed.length - 1);
+  assert.equal(offered.concealed[offered.winIndex], "5p");
+  const marked = handFromDetections(res, dets, 5, [{ tile: "5p", after: 10, win: true }]);   // the player marked 6p
+  assert.equal(marked.concealed[marked.winIndex], "6p");
+});

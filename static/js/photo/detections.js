@@ -26,7 +26,7 @@ export function readingOrder(res) {
  */
 export function handFromDetections(res, dets, winDet, added = []) {
   const order = readingOrder(res).filter((i) => !dets[i].ignored && dets[i].tile !== "back");
-  /** @type {Array<{tile: string, det: number|null, added?: boolean, after?: number}>} */
+  /** @type {Array<{tile: string, det: number|null, added?: boolean, after?: number, win?: boolean}>} */
   const pool = order.map((i) => ({ tile: dets[i].tile, det: i }));
   // tiles the player added where the photo missed them: each after the detection it was added after
   // (-1: at the start of the row), in the order added
@@ -34,7 +34,7 @@ export function handFromDetections(res, dets, winDet, added = []) {
     let at = a.after < 0 ? 0 : pool.findIndex((p) => p.det === a.after) + 1;
     if (a.after >= 0 && at === 0) at = pool.length;  // its neighbour was left out since: at the end
     while (at < pool.length && pool[at].added && pool[at].after === a.after) at += 1;
-    pool.splice(at, 0, { tile: a.tile, det: null, added: true, after: a.after });
+    pool.splice(at, 0, { tile: a.tile, det: null, added: true, after: a.after, win: Boolean(a.win) });
   }
   const state = emptyHand();
   let winInMeld = false;
@@ -61,7 +61,10 @@ export function handFromDetections(res, dets, winDet, added = []) {
     for (const k of [...taken].sort((x, y) => y - x)) pool.splice(k, 1);
   }
   state.concealed = pool.map((p) => p.tile);
-  let win = pool.findIndex((p) => p.det === winDet);
+  // the tile the player marked winning; else a tile added as the winning one (photo.js: the tile a
+  // hand one short was missing, added at the end of the row); else the proposal's winning tile
+  let win = winDet === null ? -1 : pool.findIndex((p) => p.det === winDet);
+  if (win < 0) win = pool.findIndex((p) => p.win);
   if (win < 0 && !winInMeld && res.proposal && res.proposal.win_tile) win = state.concealed.lastIndexOf(res.proposal.win_tile);
   state.winIndex = win >= 0 ? win : null;
   return Object.defineProperty(state, "winInMeld", { value: winInMeld, enumerable: false });

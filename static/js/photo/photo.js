@@ -196,8 +196,9 @@ export async function photoScreen(view) {
 
   /** A hand one tile short (a tile set apart, a blank haku, that the photo missed): the tiles the
    * others wait on, as the engine finds them, offered under the count. One tap adds the tile at the
-   * end of the row, where a winning tile is set apart; with no tile marked winning, the first tile
-   * added is the winning one (handFromDetections), and the check then says so ("won on"). */
+   * end of the row. With no tile read as set apart, it is where the winning tile would be, and it
+   * is the winning tile; with one, that one stays the winning tile and the tile goes before it.
+   * The player may mark another; the check says which ("won on"). */
   async function offerMissed(hand, seq) {
     let tiles;
     try {
@@ -208,11 +209,13 @@ export async function photoScreen(view) {
       return;  // offline without the engine, or not a hand the engine takes: the count and the "+" stay
     }
     if (seq !== checking || !tiles.length) return;
-    const row = readingOrder(last.res).filter((i) => !last.dets[i].ignored && last.dets[i].tile !== "back");
+    const apart = last.res.proposal ? last.res.proposal.set_apart : null;
+    const apartIn = apart !== null && apart !== undefined && !last.dets[apart].ignored;
+    const row = readingOrder(last.res).filter((i) => !last.dets[i].ignored && last.dets[i].tile !== "back" && !(apartIn && i === apart));
     const after = row.length ? row[row.length - 1] : -1;
     const add = (tile) => {
       if (!last.added) last.added = [];
-      last.added.push({ after, tile });
+      last.added.push({ after, tile, win: !apartIn && last.win === null });
       show();
     };
     checkBox.firstChild.append(h("span", { class: "complete-with", "data-testid": "complete-with" },
