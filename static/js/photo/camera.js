@@ -8,7 +8,7 @@ import { api, OfflineError, rulesets } from "../core/api.js";
 import { tileImg, tileName, sortTiles, toMpsz, WIND_NAME } from "../core/tiles.js";
 import { LiveRecognizer } from "./live-recognizer.js";
 import { usePhoto } from "./photo.js";
-import { handFromDetections } from "./detections.js";
+import { handFromDetections, initialDets, oneShort } from "./detections.js";
 import { handOver, newHandConditions } from "../core/conditions.js";
 import { summary, yakuName } from "../core/results.js";
 import { prepareOffline, scoreOffline } from "../core/offline.js";
@@ -35,24 +35,21 @@ export function cameraProblem(err) {
 /** The key of a hand, to tell "the same hand" across frames. */
 const handKey = (p) => p && p.complete ? `${p.hand}|${p.win_tile}|${(p.melds || []).map((m) => m.type + m.tiles).join(",")}` : null;
 
-/** The hand's tiles and a winning hand's (14, and one more for each kan) in a proposal. */
-function tileCount(p) {
-  const kans = (p.melds || []).filter((m) => m.tiles.replace(/[mpsz]/g, "").length === 4).length;
-  return { have: (p.concealed || []).length + 3 * (p.melds || []).length + kans, need: 14 + kans };
-}
-
-/** The key of a hand one tile short (a tile the camera never sees, such as a blank haku set
- * apart), to tell the same such hand across frames; null for any other reading. */
-export const shortKey = (p) => {
-  if (!p || p.complete) return null;
-  const { have, need } = tileCount(p);
-  return have === need - 1 ? `${p.hand}|${(p.melds || []).map((m) => m.type + m.tiles).join(",")}` : null;
+/** The key of a reading whose hand is one tile short (a tile the camera never sees, such as a
+ * blank haku set apart; detections.js `oneShort`, as the photo screen judges it), to tell the same
+ * such hand across frames; null for any other reading. */
+export const shortKey = (res) => {
+  const p = res && res.proposal;
+  if (!p || p.complete || !oneShort(handFromDetections(res, initialDets(res), null))) return null;
+  return `${p.hand}|${(p.melds || []).map((m) => m.type + m.tiles).join(",")}`;
 };
 
 /** Why the camera waits, from a reading that is not a complete hand: the count of the hand's
  * tiles against a winning hand's ("13 tiles, one more"), or what stops the tiles making one. */
 export function waitingFor(p) {
-  const { have, need } = tileCount(p);
+  const kans = (p.melds || []).filter((m) => m.tiles.replace(/[mpsz]/g, "").length === 4).length;
+  const have = (p.concealed || []).length + 3 * (p.melds || []).length + kans;
+  const need = 14 + kans;
   if (have < need) return t(need - have === 1 ? "camera.one_more" : "camera.more", { n: have, k: need - have });
   if (have > need) return t(have - need === 1 ? "camera.one_too_many" : "camera.too_many", { n: have, k: have - need });
   return reasonText(p) || t("camera.not_complete");
@@ -257,7 +254,7 @@ export async function cameraScreen(view) {
       screen.dataset.waiting = waiting;
       clear(status, `${pathLabel(out.path)} · ${note}`);
       if (stable >= STABLE_FRAMES) { await capture(res); return; }
-      const shortNow = shortKey(res.proposal);
+      const shortNow = shortKey(res);
       short = shortNow && shortNow === lastShort ? short + 1 : shortNow ? 1 : 0;
       lastShort = shortNow;
       if (takeShort && shortNow) { await toPhoto(res); return; }
@@ -282,9 +279,7 @@ export async function cameraScreen(view) {
     clear(after, h("div", { class: "row" }, correct, again));
     // score it straight away, both ways (ron or tsumo is not in the picture), as a fresh hand: only
     // the session's settings (rule set, seat, round) are kept, never an earlier hand's riichi or dora
-    const extra = new Set((res.proposal && res.proposal.extra) || []);
-    const dets = res.tiles.map((t, i) => ({ tile: t.tile, ignored: t.face_down || t.tile === "back" || extra.has(i) }));
-    const hand = handFromDetections(res, dets, null);
+    const hand = handFromDetections(res, initialDets(res), null);
     const box = h("div", { "data-testid": "camera-result", "aria-live": "polite" });
     after.prepend(box);
     const t0 = performance.now();
