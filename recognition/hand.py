@@ -73,7 +73,6 @@ class Proposal:
     extra: tuple[int, ...] = field(default=())  # tiles in the photo but not in the hand (recognition.reading)
     set_apart: int | None = None  # the tile set apart after the row as the winning tile, if one is
 
-
     def to_json(self) -> dict:
         return {
             "hand": self.hand, "melds": list(self.melds), "win_tile": self.win_tile,
