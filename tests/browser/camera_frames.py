@@ -67,18 +67,20 @@ def dev_hand_picture(width: int = 960, height: int = 540, tile_w: int = 56) -> n
     return np.asarray(img)
 
 
-def crop_hand_picture(width: int = 960, height: int = 540, tile_w: int = 56) -> np.ndarray | None:
-    """CROP_HAND laid out in a row on green felt, from the Chinese-style tile crops."""
+def crop_hand_picture(width: int = 960, height: int = 540, tile_w: int = 56,
+                      codes: list[str] | None = None) -> np.ndarray | None:
+    """`codes` (by default CROP_HAND) laid out in a row on green felt, from the Chinese-style tile crops."""
     if not (CROPS / "labels.csv").exists():
         return None
+    codes = CROP_HAND if codes is None else codes
     by_tile: dict[str, list[str]] = {}
     with open(CROPS / "labels.csv", newline="") as f:
         for row in csv.DictReader(f):
             by_tile.setdefault(row["tile"], []).append(row["image"])
     tile_h = round(tile_w * 4 / 3)
     img = Image.new("RGB", (width, height), (34, 96, 64))
-    x0, y0 = (width - len(HAND) * (tile_w + 3)) // 2, (height - tile_h) // 2
-    for k, code in enumerate(CROP_HAND):
+    x0, y0 = (width - len(codes) * (tile_w + 3)) // 2, (height - tile_h) // 2
+    for k, code in enumerate(codes):
         with Image.open(CROPS / "images" / by_tile[code][0]) as im:
             face = im.convert("RGB").resize((tile_w, tile_h), Image.LANCZOS)
         img.paste(face, (x0 + k * (tile_w + 3), y0))

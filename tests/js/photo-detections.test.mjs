@@ -2,7 +2,7 @@ import "./browser-globals.mjs";
 import { before, test } from "node:test";
 import assert from "node:assert/strict";
 import { loadLanguage } from "../../static/js/core/i18n.js";
-import { completingTiles, handFromDetections, initialDets, oneShort, readingOrder, shapeProblem } from "../../static/js/photo/detections.js";
+import { completingTiles, handFromDetections, initialDets, leaveOutChoices, oneOver, oneShort, readingOrder, shapeProblem } from "../../static/js/photo/detections.js";
 
 before(() => loadLanguage("en"));
 
@@ -95,4 +95,34 @@ test("a tile added where the photo missed it keeps the proposal's winning tile, 
   assert.equal(offered.concealed[offered.winIndex], "5p");
   const marked = handFromDetections(res, dets, 5, [{ tile: "5p", after: 10, win: true }]);   // the player marked 6p
   assert.equal(marked.concealed[marked.winIndex], "6p");
+});
+
+test("a hand one tile over offers each tile read once, the least sure copy, never one added or marked winning", () => {
+  const res = answer();
+  res.tiles.splice(9, 0, { tile: "1z", box: [95, 0, 99, 12], face_down: false });   // a third 1z read beside the row
+  res.rows = [[...Array(13).keys()], [13, 14, 15]];
+  res.tiles.forEach((d, i) => { d.confidence = i === 10 ? 0.6 : 0.95; });    // the second 1z read least surely
+  const dets = initialDets(res);
+  const hand = handFromDetections(res, dets, null);
+  assert.equal(oneShort(hand), false);
+  assert.equal(oneOver(hand), true);
+  const choices = leaveOutChoices(hand, res, null);
+  assert.deepEqual(choices.map((c) => c.tile), ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "1z"]);
+  const z = choices.find((c) => c.tile === "1z");
+  assert.equal(z.det, 10);
+  assert.equal(hand.concealed[z.index], "1z");
+  // the player marked the unsure 1z as the winning tile: another copy is offered; a tile the player added is never
+  const marked = leaveOutChoices(handFromDetections(res, dets, 10), res, 10).find((c) => c.tile === "1z");
+  assert.notEqual(marked.det, 10);
+  dets[0].ignored = true;
+  const added = handFromDetections(res, dets, null, [{ tile: "4m", after: -1 }]);
+  assert.equal(oneOver(added), true);
+  assert.equal(leaveOutChoices(added, res, null).some((c) => c.tile === "4m"), false);
+  assert.equal(oneOver(handFromDetections(res, dets, null)), false);   // the 1m left out: fourteen, nothing to offer
+  // a fourth 1z instead of the 9s: four of a tile in the row are a kan to declare, never a tile to leave out
+  dets[0].ignored = false;
+  dets[8].tile = "1z";
+  const kan = handFromDetections(res, dets, null);
+  assert.equal(oneOver(kan), true);
+  assert.equal(leaveOutChoices(kan, res, null).some((c) => c.tile === "1z"), false);
 });

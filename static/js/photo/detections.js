@@ -3,7 +3,7 @@
 // record sheet): the hand that a recognition answer's detections, as the player corrected them,
 // make. DOM-free; no rule is decided here (the server's reading proposed the hand and its melds).
 import { emptyHand } from "../core/hand-editor.js";
-import { parseMpsz } from "../core/tiles.js";
+import { parseMpsz, plain } from "../core/tiles.js";
 import { t } from "../core/i18n.js";
 
 /** Detections in reading order: the API's rows when it gives them, else top-to-bottom, left-to-right. */
@@ -67,6 +67,8 @@ export function handFromDetections(res, dets, winDet, added = []) {
   if (win < 0) win = pool.findIndex((p) => p.win);
   if (win < 0 && !winInMeld && res.proposal && res.proposal.win_tile) win = state.concealed.lastIndexOf(res.proposal.win_tile);
   state.winIndex = win >= 0 ? win : null;
+  // which detection each concealed tile is (null: a tile the player added), for leaveOutChoices
+  Object.defineProperty(state, "concealedDets", { value: pool.map((p) => p.det), enumerable: false });
   return Object.defineProperty(state, "winInMeld", { value: winInMeld, enumerable: false });
 }
 
@@ -87,6 +89,34 @@ export function shapeProblem(state) {
  * is then one of the tiles the others wait on. */
 export function oneShort(state) {
   return !state.winInMeld && state.concealed.length === 13 - 3 * state.melds.length;
+}
+
+/** Whether the hand has exactly one tile too many (its called sets counted): a tile that is not in
+ * it (a stray tile in line with the row, or something read as a tile) may be the one to leave out. */
+export function oneOver(state) {
+  return !state.winInMeld && state.concealed.length === 15 - 3 * state.melds.length;
+}
+
+/** For a hand one tile over: each tile it holds once, with the concealed tile that leaving it out
+ * would take away (`index` in state.concealed, `det` the detection). Only tiles read from the photo
+ * (not one the player added, not the one the player marked as winning); of several copies, the
+ * least surely read, the later in the row on a tie. Never a tile the hand holds four of: those are
+ * a kan laid in the row, to be declared, not a tile too many. Whether leaving a tile out completes
+ * the hand is the engine's to say (photo.js). */
+export function leaveOutChoices(state, res, markedWin = null) {
+  const dets = state.concealedDets || [];
+  const held = (tile) => state.concealed.filter((c) => plain(c) === plain(tile)).length;
+  /** @type {Map<string, {tile: string, index: number, det: number}>} */
+  const best = new Map();
+  dets.forEach((det, index) => {
+    if (det === null || det === undefined || det === markedWin) return;
+    const tile = state.concealed[index];
+    if (held(tile) >= 4) return;
+    const sure = res.tiles[det].confidence;
+    const now = best.get(tile);
+    if (!now || sure <= res.tiles[now.det].confidence) best.set(tile, { tile, index, det });
+  });
+  return [...best.values()];
 }
 
 /** The tiles that would complete a hand one tile short, from the engine's answer for its tiles

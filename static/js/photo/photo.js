@@ -7,7 +7,7 @@ import { PICKER, WIND_OF, WIND_NAME, plain, sortTiles, toMpsz, tileImg, tileName
 import { contributeCard } from "./contribute.js";
 import { handOver, newHandConditions } from "../core/conditions.js";
 import { downscale } from "../core/images.js";
-import { completingTiles, handFromDetections, initialDets, oneShort, readingOrder, shapeProblem } from "./detections.js";
+import { completingTiles, handFromDetections, initialDets, leaveOutChoices, oneOver, oneShort, readingOrder, shapeProblem } from "./detections.js";
 import { phoneReader } from "./live-recognizer.js";
 import { t, reasonText, detailText } from "../core/i18n.js";
 import { findWaits } from "../core/waits.js";
@@ -178,6 +178,7 @@ export async function photoScreen(view) {
     if (problem) {
       say(hand.winInMeld ? "error" : "warn", hand.winInMeld ? "win-in-meld" : "count", problem);
       if (oneShort(hand)) offerMissed(hand, seq);
+      else if (oneOver(hand)) offerLeaveOut(hand, seq);
       return;
     }
     const win = hand.winIndex !== null ? hand.winIndex : hand.concealed.length - 1;
@@ -222,6 +223,38 @@ export async function photoScreen(view) {
       h("span", {}, t("photo.complete_with")),
       tiles.map((tile) => h("button", { type: "button", "data-tile": tile, "aria-label": t("photo.add_tile", { tile: tileName(tile) }),
         onclick: () => add(tile) }, tileImg(tile, { alt: "" })))));
+  }
+
+  /** A hand one tile over (a stray tile in line with the row, or something read as a tile): the
+   * tiles whose leaving out completes it, as the engine finds them (for each, do the other thirteen
+   * wait on the fourteenth?), offered under the count. One tap leaves that tile out: it is listed
+   * with what else the photo shows, where one tap puts it back. */
+  async function offerLeaveOut(hand, seq) {
+    const ruleset = newHandConditions().ruleset;
+    const melds = hand.melds.map((m) => ({ type: m.type, tiles: toMpsz(m.tiles) }));
+    const found = await Promise.all(leaveOutChoices(hand, last.res, last.win).map(async (choice) => {
+      const rest = hand.concealed.filter((_, j) => j !== choice.index);
+      const win = rest[rest.length - 1];
+      try {
+        const { res } = await findWaits({ ruleset, hand: toMpsz(sortTiles(rest.slice(0, -1))), melds });
+        return res.waits.some((w) => plain(w.tile) === plain(win)) ? choice : null;
+      } catch {
+        return null;  // offline without the engine, or not a hand the engine takes
+      }
+    }));
+    const choices = found.filter((c) => c !== null);
+    if (seq !== checking || !choices.length) return;
+    const leaveOut = (det) => {
+      const d = last.dets[det];
+      d.ignored = true;
+      d.extra = true;
+      d.checked = true;
+      show();
+    };
+    checkBox.firstChild.append(h("span", { class: "complete-with", "data-testid": "complete-without" },
+      h("span", {}, t("photo.complete_without")),
+      choices.map((c) => h("button", { type: "button", "data-tile": c.tile, "data-det": String(c.det),
+        "aria-label": t("photo.leave_out_tile", { tile: tileName(c.tile) }), onclick: () => leaveOut(c.det) }, tileImg(c.tile, { alt: "" })))));
   }
 
   function correct(i) {
