@@ -167,6 +167,11 @@ def main() -> None:
     ap.add_argument("--rotate", type=float, default=0.0,
                     help="share of crops also turned by up to --rotate-max degrees either way (sample)")
     ap.add_argument("--rotate-max", type=float, default=35.0)
+    ap.add_argument("--anchor", help="a detector whose boxes to keep while fine-tuning: where its heat is at "
+                    "least ANCHOR_HEAT, its heat, box sizes and offsets are taught beside the labels (anchor_loss)")
+    ap.add_argument("--anchor-weight", type=float, default=1.0)
+    ap.add_argument("--freeze-bn", action="store_true",
+                    help="keep the batch norms' running statistics as --init left them (fine-tuning)")
     ap.add_argument("--out", default="training/work/detector.pt")
     ap.add_argument("--steps", type=int, default=5000)
     ap.add_argument("--batch", type=int, default=16)
@@ -203,11 +208,16 @@ def main() -> None:
     net = Detector()
     if args.init:
         net.load_state_dict(torch.load(args.init, weights_only=True))
+    anchor = None
+    if args.anchor:
+        anchor = Detector()
+        anchor.load_state_dict(torch.load(args.anchor, weights_only=True))
+        anchor.eval()
     opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=5e-4)
     rng = np.random.default_rng(args.seed)
     run = np.zeros(3)
     for step in range(args.steps):
-        net.train()
+        train_mode(net, args.freeze_bn)
         idx = rng.integers(0, train_n, args.batch)
         xs, heats, weights, regs, masks = [], [], [], [], []
         n_real = int(round(args.batch * args.real_share)) if real_index else 0
@@ -240,6 +250,10 @@ def main() -> None:
         lsize = (F.l1_loss(out[:, 1:3], reg[:, 0:2], reduction="none") * mask[:, None]).sum() / npos
         loff = (F.l1_loss(out[:, 3:5], reg[:, 2:4], reduction="none") * mask[:, None]).sum() / npos
         loss = lh + lsize + loff
+        if anchor is not None:
+            with torch.no_grad():
+                kept = anchor(x)
+            loss = loss + args.anchor_weight * anchor_loss(out, kept)
         opt.zero_grad(set_to_none=True)
         loss.backward()
         opt.step()
@@ -251,6 +265,33 @@ def main() -> None:
             torch.save(net.state_dict(), args.out)
             log(f"val: {validate(net, images, all_boxes, range(train_n, n))}")
     log("done")
+
+
+def train_mode(net: torch.nn.Module, freeze_bn: bool = False) -> None:
+    """`net` in training mode; with `freeze_bn`, its batch norms normalise by the running statistics
+    it came with and leave them as they are (a fine-tune's batches, veiled or dimmed, would
+    otherwise move them for every photo)."""
+    net.train()
+    if freeze_bn:
+        for mod in net.modules():
+            if isinstance(mod, torch.nn.BatchNorm2d):
+                mod.eval()
+
+
+ANCHOR_HEAT = 0.25  # the anchor's cells kept: where it finds a tile, or nearly (its faint peaks are 0.2)
+
+
+def anchor_loss(out: torch.Tensor, kept: torch.Tensor) -> torch.Tensor:
+    """How far `out` has moved from the anchor detector's map `kept` (both (n, 5, g, g) logits and
+    box terms) where the anchor's heat is at least ANCHOR_HEAT: its heat as a soft target, its box
+    sizes and offsets (L1). Elsewhere `out` learns from the labels alone. The reader's rules for
+    close-ups were set on the shipped detector's boxes of large tiles (models/HISTORY.md, "Tiles
+    under a lamp's reflection"), which a fine-tune left free moves."""
+    p = torch.sigmoid(kept[:, 0])
+    where = (p >= ANCHOR_HEAT).float()
+    per_cell = (F.binary_cross_entropy_with_logits(out[:, 0], p, reduction="none")
+                + F.l1_loss(out[:, 1:5], kept[:, 1:5], reduction="none").sum(1))
+    return (per_cell * where).sum() / where.sum().clamp(min=1)
 
 
 @torch.no_grad()
