@@ -97,10 +97,11 @@ export function oneOver(state) {
   return !state.winInMeld && state.concealed.length === 15 - 3 * state.melds.length;
 }
 
-/** For a hand one tile over: each tile it holds once, with the concealed tile that leaving it out
- * would take away (`index` in state.concealed, `det` the detection). Only tiles read from the photo
- * (not one the player added, not the one the player marked as winning); of several copies, the
- * least surely read, the later in the row on a tie. Never a tile the hand holds four of: those are
+/** For a hand one tile over: each kind of tile it holds, with the concealed tile that leaving it
+ * out would take away (`index` in state.concealed, `det` the detection), the least surely read
+ * first (a tile read from clutter is more likely among them). Only tiles read from the photo (not
+ * one the player added, not the one the player marked as winning); of several copies, the least
+ * surely read, the later in the row on a tie. Never a tile the hand holds four of: those are
  * a kan laid in the row, to be declared, not a tile too many. Whether leaving a tile out completes
  * the hand is the engine's to say (photo.js). */
 export function leaveOutChoices(state, res, markedWin = null) {
@@ -116,7 +117,8 @@ export function leaveOutChoices(state, res, markedWin = null) {
     const now = best.get(tile);
     if (!now || sure <= res.tiles[now.det].confidence) best.set(tile, { tile, index, det });
   });
-  return [...best.values()];
+  const sure = (c) => res.tiles[c.det].confidence;
+  return [...best.values()].sort((a, b) => sure(a) - sure(b) || a.index - b.index);
 }
 
 /** The tiles that would complete a hand one tile short, from the engine's answer for its tiles
