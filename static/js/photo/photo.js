@@ -265,7 +265,7 @@ export async function photoScreen(view) {
     const alts = [{ tile: det.tile, confidence: det.confidence }, ...(det.alternatives || [])].filter((a) => a.tile !== "back");
     s.body.append(
       h("p", { class: "small muted" }, t("photo.recognised_as", { tile: tileName(det.tile), p: Math.round(det.confidence * 100) })),
-      alts.length ? h("div", { class: "row", role: "group", "aria-label": t("photo.likely") }, alts.map((a) => h("button", {
+      alts.length ? h("div", { class: "row likely", role: "group", "aria-label": t("photo.likely") }, alts.map((a) => h("button", {
         type: "button", "aria-label": `${tileName(a.tile)} (${Math.round(a.confidence * 100)}%)`, onclick: () => choose(a.tile) },
       tileImg(a.tile, { alt: "" }), `${Math.round(a.confidence * 100)}%`))) : null,
       h("h3", {}, t("photo.or_pick")),
