@@ -181,6 +181,34 @@ def test_a_hand_one_tile_over_is_offered_the_tile_to_leave_out_in_one_tap(phone,
     assert taps.record() == 4
 
 
+def test_a_misread_tile_s_sheet_offers_the_tiles_that_complete_the_hand_in_its_place(phone):
+    """A tile read as another (here the 5p set to 9p by hand, as a misread the alternatives do not
+    name): its sheet lists, above the picker, the tiles that complete the hand in its place (the
+    engine's waits for the other thirteen: the 5p alone); one tap there and the hand is complete.
+    A tile of a complete hand gets no such row."""
+    page, _ = phone
+    open_photo(page, needs(crop_hand_picture()))
+    expect(page.locator('[data-testid="hand-check"] [data-state="complete"]')).to_be_visible(timeout=30_000)
+    five = page.locator('[data-testid="detections"] button[data-tile-now="5p"]')
+    det = five.get_attribute("data-det")
+    five.click()
+    page.wait_for_timeout(1500)   # time for an offer to come, were one made for a complete hand
+    assert page.locator('dialog [data-testid="completes-here"] button').count() == 0
+    page.click('dialog [data-fix="9p"]')
+    expect(page.locator('[data-testid="hand-check"] [data-state="incomplete"]')).to_be_visible(timeout=30_000)
+    taps = Taps(page, "misread tile corrected from its sheet")
+    taps.tap(f'[data-testid="detections"] button[data-det="{det}"]')
+    offer = page.locator('dialog [data-testid="completes-here"] button')
+    expect(offer).to_have_count(1, timeout=30_000)
+    assert offer.get_attribute("data-complete") == "5p"
+    assert_phone_layout(page)
+    screenshot(page, "photo-completes-here")
+    taps.tap('dialog [data-complete="5p"]')
+    expect(page.locator('[data-testid="hand-check"] [data-state="complete"]')).to_be_visible(timeout=30_000)
+    assert sorted(hand_in_list(page)) == sorted(CROP_HAND)
+    assert taps.record() == 2
+
+
 def test_a_camera_capture_out_of_focus_is_taken_again_with_the_camera(phone):
     """A frame the live camera captured, read as out of focus: "Take it again" goes back to the
     live camera, not to the phone's camera app."""

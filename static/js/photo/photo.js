@@ -263,17 +263,43 @@ export async function photoScreen(view) {
     const s = sheet(t("photo.tile_title", { n: i + 1, tile: tileName(d.tile) }));
     const choose = (code) => { d.tile = code; d.ignored = false; d.checked = true; s.close(); show(); };
     const alts = [{ tile: det.tile, confidence: det.confidence }, ...(det.alternatives || [])].filter((a) => a.tile !== "back");
+    const completes = h("div", { "data-testid": "completes-here" });
     s.body.append(
       h("p", { class: "small muted" }, t("photo.recognised_as", { tile: tileName(det.tile), p: Math.round(det.confidence * 100) })),
       alts.length ? h("div", { class: "row likely", role: "group", "aria-label": t("photo.likely") }, alts.map((a) => h("button", {
         type: "button", "aria-label": `${tileName(a.tile)} (${Math.round(a.confidence * 100)}%)`, onclick: () => choose(a.tile) },
       tileImg(a.tile, { alt: "" }), `${Math.round(a.confidence * 100)}%`))) : null,
+      completes,
       h("h3", {}, t("photo.or_pick")),
       h("div", { class: "picker" }, Object.values(PICKER).map((codes) => h("div", { class: "suit" }, codes.map((code) =>
         h("button", { type: "button", "data-fix": code, "aria-label": tileName(code), onclick: () => choose(code) }, tileImg(code, { alt: "" })))))));
+    offerInPlace(i, completes, choose);
     s.foot.append(
       h("button", { type: "button", onclick: () => { d.ignored = !d.ignored; d.checked = true; s.close(); show(); } }, d.ignored ? t("photo.include") : t("photo.leave_out")),
       h("button", { type: "button", class: "btn-primary", "data-testid": "mark-win", onclick: () => { last.win = i; d.ignored = false; d.checked = true; s.close(); show(); } }, t("photo.mark_win")));
+  }
+
+  /** In the sheet of tile `i` of a hand of the right size that is not complete: the tiles that
+   * would complete it in that tile's place (the engine's waits for the other thirteen), a short row
+   * above the picker, for a tile misread as one its alternatives do not name. */
+  async function offerInPlace(i, into, choose) {
+    const hand = handFromDetections(last.res, last.dets, last.win, last.added || []);
+    const at = hand.concealedDets.indexOf(i);
+    if (at < 0 || last.dets[i].ignored || shapeProblem(hand)) return;
+    const rest = hand.concealed.filter((_, j) => j !== at);
+    const melds = hand.melds.map((m) => ({ type: m.type, tiles: toMpsz(m.tiles) }));
+    let tiles;
+    try {
+      const { res } = await findWaits({ ruleset: newHandConditions().ruleset, hand: toMpsz(sortTiles(rest)), melds });
+      tiles = completingTiles(res);
+    } catch {
+      return;  // offline without the engine: the picker is there
+    }
+    // the hand is complete as it is when this tile is one of them: nothing to offer
+    if (!tiles.length || tiles.some((tile) => plain(tile) === plain(last.dets[i].tile)) || !into.isConnected) return;
+    clear(into, h("h3", {}, t("photo.completes_here")),
+      h("div", { class: "picker", role: "group", "aria-label": t("photo.completes_here") }, h("div", { class: "suit" }, tiles.map((tile) => h("button", {
+        type: "button", "data-complete": tile, "aria-label": tileName(tile), onclick: () => choose(tile) }, tileImg(tile, { alt: "" }))))));
   }
 
   /** "+" in the hand's row: pick the missed tile, it goes in at that place (two taps). */
