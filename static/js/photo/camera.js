@@ -8,7 +8,7 @@ import { api, OfflineError, rulesets } from "../core/api.js";
 import { tileImg, tileName, sortTiles, toMpsz, WIND_NAME } from "../core/tiles.js";
 import { LiveRecognizer } from "./live-recognizer.js";
 import { usePhoto } from "./photo.js";
-import { handFromDetections, initialDets, oneShort } from "./detections.js";
+import { handFromDetections, initialDets, oneOver, oneShort } from "./detections.js";
 import { handOver, newHandConditions } from "../core/conditions.js";
 import { summary, yakuName } from "../core/results.js";
 import { prepareOffline, scoreOffline } from "../core/offline.js";
@@ -36,12 +36,15 @@ export function cameraProblem(err) {
 const handKey = (p) => p && p.complete ? `${p.hand}|${p.win_tile}|${(p.melds || []).map((m) => m.type + m.tiles).join(",")}` : null;
 
 /** The key of a reading whose hand is one tile short (a tile the camera never sees, such as a
- * blank haku set apart; detections.js `oneShort`, as the photo screen judges it), to tell the same
- * such hand across frames; null for any other reading. */
-export const shortKey = (res) => {
+ * blank haku set apart) or one tile over (something read as a tile in line with the row), as the
+ * photo screen judges it (detections.js `oneShort`, `oneOver`), to tell the same such hand across
+ * frames; null for any other reading. It starts with which of the two it is. */
+export const offKey = (res) => {
   const p = res && res.proposal;
-  if (!p || p.complete || !oneShort(handFromDetections(res, initialDets(res), null))) return null;
-  return `${p.hand}|${(p.melds || []).map((m) => m.type + m.tiles).join(",")}`;
+  if (!p || p.complete) return null;
+  const hand = handFromDetections(res, initialDets(res), null);
+  const off = oneShort(hand) ? "short" : oneOver(hand) ? "over" : null;
+  return off && `${off}|${p.hand}|${(p.melds || []).map((m) => m.type + m.tiles).join(",")}`;
 };
 
 /** Why the camera waits, from a reading that is not a complete hand: the count of the hand's
@@ -135,11 +138,12 @@ export async function cameraScreen(view) {
   const after = h("div", { "aria-live": "polite" });
   const frame = document.createElement("canvas");
   let stream = null, running = true, stable = 0, lastKey = null, frames = 0;
-  // the same hand one tile short, frame after frame: the camera will never capture it by itself, so
-  // the player may take it to the photo screen, where the tiles that complete it are offered
-  let short = 0, lastShort = null, takeShort = false;
-  const useShort = h("button", { type: "button", class: "btn btn-block", hidden: true, "data-testid": "camera-use-short",
-    onclick: () => { takeShort = true; useShort.disabled = true; } }, t("camera.use_short"));
+  // the same hand one tile short or over, frame after frame: the camera will never capture it by
+  // itself, so the player may take it to the photo screen, where the tiles that complete it, or the
+  // tile to leave out, are offered
+  let off = 0, lastOff = null, takeOff = false;
+  const useFrame = h("button", { type: "button", class: "btn btn-block", hidden: true, "data-testid": "camera-use-frame",
+    onclick: () => { takeOff = true; useFrame.disabled = true; } });
   const opened = performance.now();
 
   const modeControl = segmented("camera-mode", MODES(), mode, (value) => { store.set("camera-mode", value); reader.mode = value; },
@@ -254,11 +258,15 @@ export async function cameraScreen(view) {
       screen.dataset.waiting = waiting;
       clear(status, `${pathLabel(out.path)} · ${note}`);
       if (stable >= STABLE_FRAMES) { await capture(res); return; }
-      const shortNow = shortKey(res);
-      short = shortNow && shortNow === lastShort ? short + 1 : shortNow ? 1 : 0;
-      lastShort = shortNow;
-      if (takeShort && shortNow) { await toPhoto(res); return; }
-      useShort.hidden = short < STABLE_FRAMES && !takeShort;
+      const offNow = offKey(res);
+      off = offNow && offNow === lastOff ? off + 1 : offNow ? 1 : 0;
+      lastOff = offNow;
+      if (takeOff && offNow) { await toPhoto(res); return; }
+      if (offNow && !takeOff) {
+        useFrame.textContent = t(offNow.startsWith("over|") ? "camera.use_over" : "camera.use_short");
+        useFrame.dataset.off = offNow.split("|")[0];
+      }
+      useFrame.hidden = off < STABLE_FRAMES && !takeOff;
     }
   }
 
@@ -288,8 +296,8 @@ export async function cameraScreen(view) {
     if (box.isConnected) box.scrollIntoView({ block: "start" });  // the scores, not the frozen frame, are what comes next
   }
 
-  /** The frame just read, one tile short, to the photo screen: its tiles correctable there, and
-   * the tiles that would complete the hand offered (photo.js). */
+  /** The frame just read, one tile short or over, to the photo screen: its tiles correctable
+   * there, and the tiles that would complete the hand, or the tile to leave out, offered (photo.js). */
   async function toPhoto(res) {
     stop();
     const blob = await new Promise((resolve) => frame.toBlob(resolve, "image/jpeg", 0.92));
@@ -305,7 +313,7 @@ export async function cameraScreen(view) {
     h("section", { class: "card" }, modeControl, h("p", { class: "hint" },
       h("a", { href: "#/photo" }, t("camera.photo_instead"))))
   );
-  screen.append(stage, status, row, useShort, after);
+  screen.append(stage, status, row, useFrame, after);
 
   if (!window.isSecureContext || !navigator.mediaDevices || !navigator.mediaDevices.getUserMedia) {
     screen.dataset.state = "no-camera";
