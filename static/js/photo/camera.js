@@ -143,7 +143,7 @@ export async function cameraScreen(view) {
   // tile to leave out, are offered
   let off = 0, lastOff = null, takeOff = false;
   const useFrame = h("button", { type: "button", class: "btn btn-block", hidden: true, "data-testid": "camera-use-frame",
-    onclick: () => { takeOff = true; useFrame.disabled = true; } });
+    onclick: () => { takeOff = true; useFrame.disabled = true; } }, t("camera.use_short"));   // worded for the hand read
   const opened = performance.now();
 
   const modeControl = segmented("camera-mode", MODES(), mode, (value) => { store.set("camera-mode", value); reader.mode = value; },
