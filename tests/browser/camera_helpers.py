@@ -72,6 +72,22 @@ def filming(playwright, chromium_path, video: Path, *args: str):
 
 
 @contextmanager
+def filming_picture(playwright, chromium_path, tmp_path_factory, picture: np.ndarray | None, *args: str,
+                    missing: str = "the tile pictures are not in $TENBOU_SHARED/data"):
+    """`filming` a still `picture` (camera_frames' pictures), or the test skipped with `missing`
+    when its tiles are not there (None), or when onnxruntime-web is not installed."""
+    from .camera_frames import write_y4m
+
+    needs_vendor()
+    if picture is None:
+        pytest.skip(missing)
+    path = tmp_path_factory.mktemp("camera") / "picture.y4m"
+    write_y4m(path, picture)
+    with filming(playwright, chromium_path, path, *args) as b:
+        yield b
+
+
+@contextmanager
 def camera_page(browser, live_server, permissions=("camera",)):
     """A phone of `browser` with `permissions` granted: (page, console, context); no console error
     may be left when it closes."""

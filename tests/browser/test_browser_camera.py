@@ -14,8 +14,8 @@ from recognition import reading
 from recognition.image_io import load_image
 from recognition.pipeline import turned
 
-from .camera_frames import HAND, hand_picture, write_y4m
-from .camera_helpers import both_ways, camera_page, captured, filming, needs_vendor, on_phone
+from .camera_frames import HAND, hand_picture
+from .camera_helpers import both_ways, camera_page, captured, filming_picture, needs_vendor, on_phone
 from .conftest import screenshot, unlabelled_controls
 from .hand_helpers import DEV_PHOTOS
 from .offline_helpers import needs_pyodide, prepare_offline
@@ -72,14 +72,9 @@ def test_phone_and_server_read_the_same_tiles(reading_phone, live_server, name):
 
 @pytest.fixture(scope="module")
 def fake_camera(playwright, chromium_path, tmp_path_factory):
-    needs_vendor()
-    path = tmp_path_factory.mktemp("camera") / "hand.y4m"
-    picture = hand_picture()
-    if picture is None:
-        pytest.skip("the development photos are not in ../shared/data/dev-photos")
-    write_y4m(path, picture)
     # a LAN-like name: plain HTTP there is not secure
-    with filming(playwright, chromium_path, path, "--host-resolver-rules=MAP tenbou.test 127.0.0.1") as b:
+    with filming_picture(playwright, chromium_path, tmp_path_factory, hand_picture(), "--host-resolver-rules=MAP tenbou.test 127.0.0.1",
+                         missing="the development photos are not in ../shared/data/dev-photos") as b:
         yield b
 
 

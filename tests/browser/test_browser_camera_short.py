@@ -9,20 +9,15 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from .camera_frames import CROP_HAND, crop_hand_picture, hide_tile, write_y4m
-from .camera_helpers import camera_page, filming, needs_vendor
+from .camera_frames import CROP_HAND, crop_hand_picture, hide_tile
+from .camera_helpers import camera_page, filming_picture
 from .conftest import screenshot, unlabelled_controls
 
 
 @pytest.fixture(scope="module")
 def short_camera(playwright, chromium_path, tmp_path_factory):
-    needs_vendor()
     picture = crop_hand_picture()
-    if picture is None:
-        pytest.skip("the tile pictures are not in $TENBOU_SHARED/data")
-    path = tmp_path_factory.mktemp("short") / "short.y4m"
-    write_y4m(path, hide_tile(picture, 4))
-    with filming(playwright, chromium_path, path) as b:
+    with filming_picture(playwright, chromium_path, tmp_path_factory, None if picture is None else hide_tile(picture, 4)) as b:
         yield b
 
 
@@ -60,13 +55,7 @@ OVER_ROW = OVER_HAND[:9] + ["9p"] + OVER_HAND[9:]
 
 @pytest.fixture(scope="module")
 def over_camera(playwright, chromium_path, tmp_path_factory):
-    needs_vendor()
-    picture = crop_hand_picture(codes=OVER_ROW)
-    if picture is None:
-        pytest.skip("the tile pictures are not in $TENBOU_SHARED/data")
-    path = tmp_path_factory.mktemp("over") / "over.y4m"
-    write_y4m(path, picture)
-    with filming(playwright, chromium_path, path) as b:
+    with filming_picture(playwright, chromium_path, tmp_path_factory, crop_hand_picture(codes=OVER_ROW)) as b:
         yield b
 
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from .camera_frames import HAND, cluttered_table_picture, write_y4m
-from .camera_helpers import both_ways, camera_page, captured, filming, needs_vendor
+from .camera_frames import HAND, cluttered_table_picture
+from .camera_helpers import both_ways, camera_page, captured, filming_picture
 from .offline_helpers import needs_pyodide, prepare_offline
 
 TILE_W = 60  # the hand's tiles are 60 px wide in the 960 px video (40 px in the 640 px frames read)
@@ -17,13 +17,7 @@ TILE_W = 60  # the hand's tiles are 60 px wide in the 960 px video (40 px in the
 
 @pytest.fixture(scope="module")
 def table_camera(playwright, chromium_path, tmp_path_factory):
-    needs_vendor()
-    picture = cluttered_table_picture(tile_w=TILE_W)
-    if picture is None:
-        pytest.skip("the tile pictures are not in $TENBOU_SHARED/data")
-    path = tmp_path_factory.mktemp("table") / "table.y4m"
-    write_y4m(path, picture)
-    with filming(playwright, chromium_path, path) as b:
+    with filming_picture(playwright, chromium_path, tmp_path_factory, cluttered_table_picture(tile_w=TILE_W)) as b:
         yield b
 
 
