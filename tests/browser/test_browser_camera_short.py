@@ -68,6 +68,8 @@ def test_a_hand_one_tile_over_is_taken_to_the_photo_screen_with_the_tile_to_leav
         assert use.inner_text() == "Take this frame and leave out the tile too many"
         expect(page.locator('[data-testid="camera-status"]')).to_contain_text("15 tiles, one too many")
         assert page.locator('[data-testid="camera"]').get_attribute("data-state") != "captured"
+        assert unlabelled_controls(page) == []
+        screenshot(page, "camera-one-over")
         use.click()
         page.wait_for_url("**/#/photo")
         offer = page.locator('[data-testid="complete-without"] button')

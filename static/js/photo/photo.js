@@ -168,6 +168,11 @@ export async function photoScreen(view) {
   const choiceErr = h("p", { class: "field-error", role: "alert", "data-testid": "photo-choice-error" });
   let checking = 0;
 
+  /** What `tiles` (thirteen, or fewer with `hand`'s called sets) wait on, with `hand`'s called sets,
+   * under the rule set of a new hand: the engine's answer (POST /api/waits, or this phone's). */
+  const waitsOf = (tiles, hand) => findWaits({ ruleset: newHandConditions().ruleset, hand: toMpsz(sortTiles(tiles)),
+    melds: hand.melds.map((m) => ({ type: m.type, tiles: toMpsz(m.tiles) })) });
+
   /** The banner about the hand as corrected so far: recomputed after every correction, with the
    * engine (POST /api/waits) deciding whether the tiles form a complete hand. */
   async function recheck() {
@@ -183,10 +188,10 @@ export async function photoScreen(view) {
     }
     const win = hand.winIndex !== null ? hand.winIndex : hand.concealed.length - 1;
     const winTile = hand.concealed[win];
-    const rest = sortTiles(hand.concealed.filter((_, i) => i !== win));
+    const rest = hand.concealed.filter((_, i) => i !== win);
     say("info", "checking", t("photo.checking"));
     try {
-      const { res } = await findWaits({ ruleset: newHandConditions().ruleset, hand: toMpsz(rest), melds: hand.melds.map((m) => ({ type: m.type, tiles: toMpsz(m.tiles) })) });
+      const { res } = await waitsOf(rest, hand);
       if (res.waits.some((w) => plain(w.tile) === plain(winTile))) say("info", "complete", t("photo.complete", { tile: tileName(winTile) }));
       else say("warn", "incomplete", t("photo.incomplete", { tile: tileName(winTile) }));
     } catch (err) {
@@ -203,8 +208,7 @@ export async function photoScreen(view) {
   async function offerMissed(hand, seq) {
     let tiles;
     try {
-      const { res } = await findWaits({ ruleset: newHandConditions().ruleset, hand: toMpsz(sortTiles(hand.concealed)),
-        melds: hand.melds.map((m) => ({ type: m.type, tiles: toMpsz(m.tiles) })) });
+      const { res } = await waitsOf(hand.concealed, hand);
       tiles = completingTiles(res);
     } catch {
       return;  // offline without the engine, or not a hand the engine takes: the count and the "+" stay
@@ -230,13 +234,11 @@ export async function photoScreen(view) {
    * wait on the fourteenth?), offered under the count. One tap leaves that tile out: it is listed
    * with what else the photo shows, where one tap puts it back. */
   async function offerLeaveOut(hand, seq) {
-    const ruleset = newHandConditions().ruleset;
-    const melds = hand.melds.map((m) => ({ type: m.type, tiles: toMpsz(m.tiles) }));
     const found = await Promise.all(leaveOutChoices(hand, last.res, last.win).map(async (choice) => {
       const rest = hand.concealed.filter((_, j) => j !== choice.index);
       const win = rest[rest.length - 1];
       try {
-        const { res } = await findWaits({ ruleset, hand: toMpsz(sortTiles(rest.slice(0, -1))), melds });
+        const { res } = await waitsOf(rest.slice(0, -1), hand);
         return res.waits.some((w) => plain(w.tile) === plain(win)) ? choice : null;
       } catch {
         return null;  // offline without the engine, or not a hand the engine takes
@@ -287,10 +289,9 @@ export async function photoScreen(view) {
     const at = hand.concealedDets.indexOf(i);
     if (at < 0 || last.dets[i].ignored || shapeProblem(hand)) return;
     const rest = hand.concealed.filter((_, j) => j !== at);
-    const melds = hand.melds.map((m) => ({ type: m.type, tiles: toMpsz(m.tiles) }));
     let tiles;
     try {
-      const { res } = await findWaits({ ruleset: newHandConditions().ruleset, hand: toMpsz(sortTiles(rest)), melds });
+      const { res } = await waitsOf(rest, hand);
       tiles = completingTiles(res);
     } catch {
       return;  // offline without the engine: the picker is there
