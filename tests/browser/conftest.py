@@ -9,6 +9,7 @@ import fcntl
 import os
 import re
 import threading
+import warnings
 from pathlib import Path
 
 import pytest
@@ -82,13 +83,40 @@ def playwright(chromium_path):
         yield pw
 
 
+class Chromium:
+    """The worker's Chromium, shared by its tests, and launched again when it has gone. A Chromium
+    that dies (seen once in CI, 2026-12-05) fails the test it dies in; without a new one every later
+    test of the worker failed at its setup too, and the one that mattered was lost among them.
+    Each time it is launched again is said as a warning naming the test it died in."""
+
+    def __init__(self, playwright, path: str):
+        self.playwright, self.path = playwright, path
+        self.current = None
+        self.died_in = ""
+
+    def get(self, nodeid: str):
+        if self.current is None or not self.current.is_connected():
+            if self.current is not None:
+                warnings.warn(f"Chromium had closed (during {self.died_in}); launched again for {nodeid}", stacklevel=1)
+            self.current = self.playwright.chromium.launch(executable_path=self.path, headless=True, args=CHROMIUM_ARGS)
+            self.current.on("disconnected", self._gone)
+        return self.current
+
+    def _gone(self, _browser) -> None:
+        self.died_in = os.environ.get("PYTEST_CURRENT_TEST", "no test")
+
+
 @pytest.fixture(scope="session")
-def browser(playwright, chromium_path):
-    b = playwright.chromium.launch(executable_path=chromium_path, headless=True, args=CHROMIUM_ARGS)
-    try:
-        yield b
-    finally:
-        b.close()
+def chromium(playwright, chromium_path):
+    shared = Chromium(playwright, chromium_path)
+    yield shared
+    if shared.current is not None and shared.current.is_connected():
+        shared.current.close()
+
+
+@pytest.fixture
+def browser(chromium, request):
+    return chromium.get(request.node.nodeid)
 
 
 @pytest.fixture
@@ -169,11 +197,11 @@ def phone(browser, live_server):
 
 
 @pytest.fixture(scope="module")
-def reading_phone(browser, live_server):
+def reading_phone(chromium, live_server, request):
     """One phone for a module's reading tests: its engines (ONNX Runtime Web, Pyodide) start once,
     about 15 s on 2 cores, and each photo then reads in 2 to 4 s instead of 18 to 25 s on a fresh
     phone. Fails the module's last test on any unexpected console error."""
-    context, console = new_phone(browser, live_server)
+    context, console = new_phone(chromium.get(request.node.nodeid), live_server)
     page = context.new_page()
     yield page, console
     context.close()
