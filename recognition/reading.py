@@ -679,10 +679,11 @@ def straighten(boxes: Sequence[Sequence[float]], width: int, height: int, settin
     return turn_frame(tilt, width, height)
 
 
-def _green(thumb: Sequence[int], tw: int, y: int, c0: int, c1: int) -> list[int]:
-    """The green of the flat RGB `thumb` (tw pixels wide) in row y, columns c0 to c1 - 1."""
-    o = 3 * (y * tw + c0) + 1
-    return list(thumb[o:o + 3 * (c1 - c0):3])
+def _luma(thumb: Sequence[int], tw: int, y: int, c0: int, c1: int) -> list[int]:
+    """Luma x 1000 of the flat RGB `thumb` (tw pixels wide) in row y, columns c0 to c1 - 1."""
+    o = 3 * (y * tw + c0)
+    rgb = thumb[o:o + 3 * (c1 - c0)]
+    return [299 * r + 587 * g + 114 * b for r, g, b in zip(rgb[0::3], rgb[1::3], rgb[2::3])]
 
 
 TILT_PIXELS = 6000  # face_tilt looks at about this many thumbnail pixels at most, over all boxes
@@ -700,14 +701,12 @@ def face_tilt(thumb: Sequence[int], tw: int, th: int, boxes: Sequence[Sequence[f
     as scales.row_tilt's, and how much they agree (0 to 1), or None with no box to judge.
 
     A tile's outline and most of its strokes run along its sides, square to each other: the
-    gradients (Sobel) of the green inside a box, each as its direction taken four times (so that
+    brightness gradients (Sobel) inside a box, each as its direction taken four times (so that
     directions a quarter turn apart count as one) and weighted by its strength, average to the
     face's angle; the frame's is the mean of its boxes', each box counting once. Tiles level give
     about 0 (the dev photos and hard cases as taken: within 4 degrees); tiles lying every way give
     a low coherence (a loose pile: 0.1-0.2); a close-up turned 20 or 35 degrees gives its angle to
-    within 2 degrees at a coherence of 0.25-0.55. The green shows a face's outline and strokes
-    as its luma does (the angles of 29 frames of the validation and dev photos within 0.7 degrees
-    of luma's), at half the cost in pure Python: 3.7 ms a frame, where luma took 7.1."""
+    within 2 degrees at a coherence of 0.25-0.55."""
     if tw < 3 or th < 3 or width <= 0 or height <= 0:
         return None
     sx, sy = tw / width, th / height
@@ -723,11 +722,11 @@ def face_tilt(thumb: Sequence[int], tw: int, th: int, boxes: Sequence[Sequence[f
     total = 0j
     for c1, r1, c2, r2 in spans:
         z, weight = 0j, 0.0
-        # the green of the span's columns c1 - 1 to c2 (each x in range(c1, c2, step) needs x - 1,
+        # luma x 1000 of the span's columns c1 - 1 to c2 (each x in range(c1, c2, step) needs x - 1,
         # x and x + 1) in the rows around each sampled one: not the rows across every box's columns
         # (boxes spread over a scattered photo made those rows long)
         ys = range(r1, r2, step)
-        grey = {y: _green(thumb, tw, y, c1 - 1, c2 + 1) for y in {y + d for y in ys for d in (-1, 0, 1)}}
+        grey = {y: _luma(thumb, tw, y, c1 - 1, c2 + 1) for y in {y + d for y in ys for d in (-1, 0, 1)}}
         # the columns x - 1, x and x + 1 of every x in range(c1, c2, step), as slices of those rows
         before, at, after = slice(0, c2 - c1, step), slice(1, c2 - c1 + 1, step), slice(2, c2 - c1 + 2, step)
         for y in ys:
