@@ -79,3 +79,23 @@ def test_a_hand_one_tile_over_is_taken_to_the_photo_screen_with_the_tile_to_leav
         expect(page.locator('[data-testid="hand-check"] [data-state="complete"]')).to_be_visible(timeout=30_000)
         shown = page.eval_on_selector_all('[data-testid="detections"] button[data-det]:not(.ignored)', "(els) => els.map((e) => e.dataset.tileNow)")
         assert sorted(shown) == sorted(OVER_HAND)
+
+
+def test_a_hand_of_the_right_size_that_does_not_win_is_taken_as_misread(phone):
+    """The key the camera tells a hand by, frame after frame, when it will not capture it by itself:
+    one tile short, one tile over, or the right size and not complete ("misread": a tile read as
+    another, which the photo screen offers to read as the one that completes the hand). A complete
+    hand, and one two tiles off, have none."""
+    page, _ = phone
+    page.goto("/#/score")
+    keys = page.evaluate("""async () => {
+      const { offKey } = await import("/static/js/photo/camera.js");
+      const res = (codes, complete) => ({
+        tiles: codes.map((tile, i) => ({ tile, box: [i * 10, 0, i * 10 + 9, 12], confidence: 0.9, face_down: false, alternatives: [] })),
+        rows: [codes.map((_, i) => i)],
+        proposal: { hand: codes.join(""), melds: [], win_tile: null, extra: [], complete } });
+      const hand = ["2m", "3m", "4m", "4p", "5p", "6p", "6s", "7s", "8s", "1z", "1z", "1z", "5z"];
+      return [offKey(res([...hand, "6p"], false)), offKey(res([...hand, "5z"], true)), offKey(res(hand, false)),
+              offKey(res([...hand, "5z", "9p"], false)), offKey(res(hand.slice(1), false))];
+    }""")
+    assert [k and k.split("|")[0] for k in keys] == ["misread", None, "short", "over", None]

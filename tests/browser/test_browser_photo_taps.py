@@ -209,6 +209,42 @@ def test_a_misread_tile_s_sheet_offers_the_tiles_that_complete_the_hand_in_its_p
     assert taps.record() == 2
 
 
+def test_a_misread_tile_whose_alternatives_name_the_right_one_is_offered_in_one_tap(phone):
+    """A tile read as another that the classifier also took for the right one (四 read as 西, 7p
+    as 8p): the hand of fourteen does not win, and under the check the tile is offered read as
+    that one (the engine's waits for the other thirteen, met with the tile's alternatives); one
+    tap and the hand is complete. Staged on the server's real reading of the photo, its 5p turned
+    into a 6p read unsurely with the 5p among its alternatives (page.route)."""
+    page, _ = phone
+    picture = needs(crop_hand_picture())
+
+    def misread(route):
+        response = route.fetch()
+        body = response.json()
+        five = next(t for t in body["tiles"] if t["tile"] == "5p")
+        five.update(tile="6p", confidence=0.55, alternatives=[{"tile": "5p", "confidence": 0.4}])
+        route.fulfill(response=response, json=body)
+
+    page.route("**/api/recognize", misread)
+    open_photo(page, picture)
+    expect(page.locator('[data-testid="hand-check"] [data-state="incomplete"]')).to_be_visible(timeout=30_000)
+    taps = Taps(page, "misread tile offered under the check")
+    offer = page.locator('[data-testid="complete-if"] button')
+    expect(offer.first).to_be_visible(timeout=30_000)
+    first = offer.first
+    assert (first.get_attribute("data-from"), first.get_attribute("data-tile")) == ("6p", "5p")
+    assert first.get_attribute("aria-label") == "Read 6-pin as 5-pin"
+    assert unlabelled_controls(page) == []
+    assert_phone_layout(page)
+    first.scroll_into_view_if_needed()
+    screenshot(page, "photo-complete-if")
+    taps.tap('[data-testid="complete-if"] button[data-from="6p"][data-tile="5p"]')
+    expect(page.locator('[data-testid="hand-check"] [data-state="complete"]')).to_be_visible(timeout=30_000)
+    assert sorted(hand_in_list(page)) == sorted(CROP_HAND)
+    assert page.locator('[data-testid="complete-if"]').count() == 0
+    assert taps.record() == 1
+
+
 def test_a_camera_capture_out_of_focus_is_taken_again_with_the_camera(phone):
     """A frame the live camera captured, read as out of focus: "Take it again" goes back to the
     live camera, not to the phone's camera app."""

@@ -2,7 +2,7 @@ import "./browser-globals.mjs";
 import { before, test } from "node:test";
 import assert from "node:assert/strict";
 import { loadLanguage } from "../../static/js/core/i18n.js";
-import { completingTiles, handFromDetections, initialDets, leaveOutChoices, oneOver, oneShort, readingOrder, shapeProblem } from "../../static/js/photo/detections.js";
+import { completingTiles, handFromDetections, initialDets, leaveOutChoices, misreadChoices, oneOver, oneShort, readingOrder, shapeProblem } from "../../static/js/photo/detections.js";
 
 before(() => loadLanguage("en"));
 
@@ -126,4 +126,24 @@ test("a hand one tile over offers each tile read once, the least sure copy, neve
   const kan = handFromDetections(res, dets, null);
   assert.equal(oneOver(kan), true);
   assert.equal(leaveOutChoices(kan, res, null).some((c) => c.tile === "1z"), false);
+});
+
+test("a hand of fourteen that does not win asks about each tile the classifier also took for another, the least sure first", () => {
+  const res = answer();
+  res.tiles.forEach((d) => { d.confidence = 0.97; d.alternatives = [{ tile: "back", confidence: 0.01 }]; });
+  res.tiles[3] = { ...res.tiles[3], tile: "3z", confidence: 0.55, alternatives: [{ tile: "4m", confidence: 0.4 }, { tile: "3z", confidence: 0.02 }] };
+  res.tiles[4] = { ...res.tiles[4], tile: "0p", confidence: 0.8, alternatives: [{ tile: "5p", confidence: 0.1 }, { tile: "6p", confidence: 0.05 }, { tile: "6p", confidence: 0.01 }] };
+  res.tiles[6].alternatives = [{ tile: "1s", confidence: 0.02 }];
+  const dets = initialDets(res);
+  const hand = handFromDetections(res, dets, null);
+  const choices = misreadChoices(hand, res, dets);
+  // no tile with no other reading, nor a face-down one; a red five and a five are one tile; each other tile once
+  assert.deepEqual(choices.map((c) => [c.tile, c.others.map((o) => o.tile)]), [["3z", ["4m"]], ["0p", ["6p"]], ["7s", ["1s"]]]);
+  assert.equal(hand.concealed[choices[0].index], "3z");
+  assert.equal(choices[0].det, 3);
+  assert.equal(choices[0].others[0].confidence, 0.4);
+  // a tile the player chose in its sheet is the player's: not asked about
+  dets[3].tile = "4p";
+  dets[3].checked = true;
+  assert.deepEqual(misreadChoices(handFromDetections(res, dets, null), res, dets).map((c) => c.det), [4, 6]);
 });

@@ -8,7 +8,7 @@ import { api, OfflineError, rulesets } from "../core/api.js";
 import { tileImg, tileName, sortTiles, toMpsz, WIND_NAME } from "../core/tiles.js";
 import { LiveRecognizer } from "./live-recognizer.js";
 import { usePhoto } from "./photo.js";
-import { handFromDetections, initialDets, oneOver, oneShort } from "./detections.js";
+import { handFromDetections, initialDets, oneOver, oneShort, shapeProblem } from "./detections.js";
 import { handOver, newHandConditions } from "../core/conditions.js";
 import { summary, yakuName } from "../core/results.js";
 import { prepareOffline, scoreOffline } from "../core/offline.js";
@@ -36,14 +36,15 @@ export function cameraProblem(err) {
 const handKey = (p) => p && p.complete ? `${p.hand}|${p.win_tile}|${(p.melds || []).map((m) => m.type + m.tiles).join(",")}` : null;
 
 /** The key of a reading whose hand is one tile short (a tile the camera never sees, such as a
- * blank haku set apart) or one tile over (something read as a tile in line with the row), as the
- * photo screen judges it (detections.js `oneShort`, `oneOver`), to tell the same such hand across
- * frames; null for any other reading. It starts with which of the two it is. */
+ * blank haku set apart), one tile over (something read as a tile in line with the row), or of the
+ * right size and not complete (a tile misread), as the photo screen judges it (detections.js
+ * `oneShort`, `oneOver`, `shapeProblem`), to tell the same such hand across frames; null for any
+ * other reading. It starts with which of the three it is. */
 export const offKey = (res) => {
   const p = res && res.proposal;
   if (!p || p.complete) return null;
   const hand = handFromDetections(res, initialDets(res), null);
-  const off = oneShort(hand) ? "short" : oneOver(hand) ? "over" : null;
+  const off = oneShort(hand) ? "short" : oneOver(hand) ? "over" : shapeProblem(hand) === null ? "misread" : null;
   return off && `${off}|${p.hand}|${(p.melds || []).map((m) => m.type + m.tiles).join(",")}`;
 };
 
@@ -138,9 +139,9 @@ export async function cameraScreen(view) {
   const after = h("div", { "aria-live": "polite" });
   const frame = document.createElement("canvas");
   let stream = null, running = true, stable = 0, lastKey = null, frames = 0;
-  // the same hand one tile short or over, frame after frame: the camera will never capture it by
-  // itself, so the player may take it to the photo screen, where the tiles that complete it, or the
-  // tile to leave out, are offered
+  // the same hand one tile short or over, or misread, frame after frame: the camera will never
+  // capture it by itself, so the player may take it to the photo screen, where the tiles that
+  // complete it, the tile to leave out, or the tile the misread one may be, are offered
   let off = 0, lastOff = null, takeOff = false;
   const useFrame = h("button", { type: "button", class: "btn btn-block", hidden: true, "data-testid": "camera-use-frame",
     onclick: () => { takeOff = true; useFrame.disabled = true; } }, t("camera.use_short"));   // worded for the hand read
@@ -263,7 +264,7 @@ export async function cameraScreen(view) {
       lastOff = offNow;
       if (takeOff && offNow) { await toPhoto(res); return; }
       if (offNow && !takeOff) {
-        useFrame.textContent = t(offNow.startsWith("over|") ? "camera.use_over" : "camera.use_short");
+        useFrame.textContent = t(`camera.use_${offNow.split("|")[0]}`);
         useFrame.dataset.off = offNow.split("|")[0];
       }
       useFrame.hidden = off < STABLE_FRAMES && !takeOff;

@@ -121,6 +121,27 @@ export function leaveOutChoices(state, res, markedWin = null) {
   return [...best.values()].sort((a, b) => sure(a) - sure(b) || a.index - b.index);
 }
 
+/** For a hand of the right size that is not complete: each concealed tile read from the photo
+ * (not one the player added or chose in its sheet) with the other tiles the classifier took it
+ * for (its alternatives; a red five and a five are one), the least surely read first: `index` in
+ * state.concealed, `det` the detection, `tile` as it stands, `others` [{tile, confidence}].
+ * Whether one of them in its place completes the hand is the engine's to say (photo.js). */
+export function misreadChoices(state, res, dets) {
+  const out = [];
+  (state.concealedDets || []).forEach((det, index) => {
+    if (det === null || det === undefined || dets[det].checked) return;
+    const tile = state.concealed[index];
+    const others = [];
+    for (const a of res.tiles[det].alternatives || []) {
+      if (a.tile === "back" || plain(a.tile) === plain(tile) || others.some((o) => plain(o.tile) === plain(a.tile))) continue;
+      others.push(a);
+    }
+    if (others.length) out.push({ index, det, tile, others });
+  });
+  const sure = (c) => res.tiles[c.det].confidence;
+  return out.sort((a, b) => sure(a) - sure(b) || a.index - b.index);
+}
+
 /** The tiles that would complete a hand one tile short, from the engine's answer for its tiles
  * (POST /api/waits): each wait once, but not a tile the hand already holds all four of (the photo
  * cannot have missed a fifth). */

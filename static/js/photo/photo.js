@@ -7,12 +7,16 @@ import { PICKER, WIND_OF, WIND_NAME, plain, sortTiles, toMpsz, tileImg, tileName
 import { contributeCard } from "./contribute.js";
 import { handOver, newHandConditions } from "../core/conditions.js";
 import { downscale } from "../core/images.js";
-import { completingTiles, handFromDetections, initialDets, leaveOutChoices, oneOver, oneShort, readingOrder, shapeProblem } from "./detections.js";
+import { completingTiles, handFromDetections, initialDets, leaveOutChoices, misreadChoices, oneOver, oneShort, readingOrder, shapeProblem } from "./detections.js";
 import { phoneReader } from "./live-recognizer.js";
 import { t, reasonText, detailText } from "../core/i18n.js";
 import { findWaits } from "../core/waits.js";
 
 let last = null;  // {url, blob, res, dets, win, added}: the last photo, kept while the app is open
+// a hand of the right size that is not complete: how many of its least surely read tiles are asked
+// about (a request each), and how many tiles that would complete it are offered at most
+const MISREAD_ASKED = 6;
+const MISREAD_SHOWN = 3;
 
 /** Keep a recognised frame (the live camera's capture) as the photo to check and correct. */
 export function usePhoto(blob, res, size) {
@@ -193,7 +197,10 @@ export async function photoScreen(view) {
     try {
       const { res } = await waitsOf(rest, hand);
       if (res.waits.some((w) => plain(w.tile) === plain(winTile))) say("info", "complete", t("photo.complete", { tile: tileName(winTile) }));
-      else say("warn", "incomplete", t("photo.incomplete", { tile: tileName(winTile) }));
+      else {
+        say("warn", "incomplete", t("photo.incomplete", { tile: tileName(winTile) }));
+        offerMisread(hand, seq);
+      }
     } catch (err) {
       if (err instanceof OfflineError) say("warn", "offline", t("photo.check_offline"));
       else say("warn", "invalid", err.message);
@@ -257,6 +264,36 @@ export async function photoScreen(view) {
       h("span", {}, t("photo.complete_without")),
       choices.map((c) => h("button", { type: "button", "data-tile": c.tile, "data-det": String(c.det),
         "aria-label": t("photo.leave_out_tile", { tile: tileName(c.tile) }), onclick: () => leaveOut(c.det) }, tileImg(c.tile, { alt: "" })))));
+  }
+
+  /** A hand of the right size that is not complete, usually one tile misread (四 read as 西, 7p
+   * as 8p): the tiles the classifier also took a tile for that would complete it in its place (for
+   * each, do the other thirteen wait on it? the engine's waits), the likeliest first, offered
+   * under the check. One tap reads the tile as that one. The least surely read tiles are asked
+   * about (MISREAD_ASKED), so that a hand costs a few requests, not fourteen. */
+  async function offerMisread(hand, seq) {
+    const found = await Promise.all(misreadChoices(hand, last.res, last.dets).slice(0, MISREAD_ASKED).map(async (choice) => {
+      try {
+        const { res } = await waitsOf(hand.concealed.filter((_, j) => j !== choice.index), hand);
+        const tiles = completingTiles(res).map(plain);
+        return choice.others.filter((o) => tiles.includes(plain(o.tile))).map((o) => ({ ...choice, to: o.tile, p: o.confidence }));
+      } catch {
+        return [];  // offline without the engine, or not a hand the engine takes
+      }
+    }));
+    const offers = found.flat().sort((a, b) => b.p - a.p).slice(0, MISREAD_SHOWN);
+    if (seq !== checking || !offers.length) return;
+    const readAs = (det, tile) => {
+      const d = last.dets[det];
+      d.tile = tile;
+      d.checked = true;
+      show();
+    };
+    checkBox.firstChild.append(h("span", { class: "complete-with complete-if", "data-testid": "complete-if" },
+      h("span", {}, t("photo.complete_if")),
+      offers.map((o) => h("button", { type: "button", "data-det": String(o.det), "data-from": o.tile, "data-tile": o.to,
+        "aria-label": t("photo.read_as", { from: tileName(o.tile), to: tileName(o.to) }), onclick: () => readAs(o.det, o.to) },
+      tileImg(o.tile, { alt: "" }), h("span", { "aria-hidden": "true" }, "→"), tileImg(o.to, { alt: "" })))));
   }
 
   function correct(i) {
