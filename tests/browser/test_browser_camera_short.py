@@ -99,3 +99,44 @@ def test_a_hand_of_the_right_size_that_does_not_win_is_taken_as_misread(phone):
               offKey(res([...hand, "5z", "9p"], false)), offKey(res(hand.slice(1), false))];
     }""")
     assert [k and k.split("|")[0] for k in keys] == ["misread", None, "short", "over", None]
+
+
+@pytest.fixture(scope="module")
+def hand_camera(playwright, chromium_path, tmp_path_factory):
+    with filming_picture(playwright, chromium_path, tmp_path_factory, crop_hand_picture()) as b:
+        yield b
+
+
+def test_a_hand_misread_frame_after_frame_is_taken_to_the_photo_screen_with_the_right_tile_offered(hand_camera, live_server):
+    """The camera on the server path, whose answer reads the row's 5p as a 6p (the 5p an alternative
+    too unlikely for the reader to take by itself: recognition.hand.MAX_TILE_COST; page.route),
+    frame after frame: fourteen tiles that do not win, which the camera never captures. Its button
+    takes the frame to the photo screen, where "6p -> 5p" is offered under the check: one tap and
+    the hand is complete."""
+    with camera_page(hand_camera, live_server) as (page, _, _):
+        def misread(route):
+            response = route.fetch()
+            body = response.json()
+            for tile in body["tiles"]:
+                if tile["tile"] == "5p":
+                    tile.update(tile="6p", confidence=0.9, alternatives=[{"tile": "5p", "confidence": 0.05}])
+            body["proposal"]["complete"] = False   # as the reader proposes it with a 6p
+            route.fulfill(response=response, json=body)
+
+        page.goto("/#/score")
+        page.evaluate("() => localStorage.setItem('tenbou.camera-mode', JSON.stringify('server'))")
+        page.route("**/api/recognize", misread)
+        page.goto("/#/camera")
+        use = page.locator('[data-testid="camera-use-frame"]')
+        expect(use).to_be_visible(timeout=120_000)
+        assert use.get_attribute("data-off") == "misread"
+        assert use.inner_text() == "Take this frame and correct the tile misread"
+        camera = page.locator('[data-testid="camera"]')
+        assert camera.get_attribute("data-path") == "server" and camera.get_attribute("data-state") != "captured"
+        assert unlabelled_controls(page) == []
+        use.click()
+        page.wait_for_url("**/#/photo")
+        offer = page.locator('[data-testid="complete-if"] button[data-from="6p"][data-tile="5p"]')
+        expect(offer).to_be_visible(timeout=30_000)
+        offer.click()
+        expect(page.locator('[data-testid="hand-check"] [data-state="complete"]')).to_be_visible(timeout=30_000)

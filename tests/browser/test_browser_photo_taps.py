@@ -214,7 +214,8 @@ def test_a_misread_tile_whose_alternatives_name_the_right_one_is_offered_in_one_
     as 8p): the hand of fourteen does not win, and under the check the tile is offered read as
     that one (the engine's waits for the other thirteen, met with the tile's alternatives); one
     tap and the hand is complete. Staged on the server's real reading of the photo, its 5p turned
-    into a 6p read unsurely with the 5p among its alternatives (page.route)."""
+    into a 6p with the 5p among its alternatives, too unlikely for the reader to take by itself
+    (under 8% as likely: recognition.hand.MAX_TILE_COST; page.route)."""
     page, _ = phone
     picture = needs(crop_hand_picture())
 
@@ -222,7 +223,8 @@ def test_a_misread_tile_whose_alternatives_name_the_right_one_is_offered_in_one_
         response = route.fetch()
         body = response.json()
         five = next(t for t in body["tiles"] if t["tile"] == "5p")
-        five.update(tile="6p", confidence=0.55, alternatives=[{"tile": "5p", "confidence": 0.4}])
+        five.update(tile="6p", confidence=0.9, alternatives=[{"tile": "5p", "confidence": 0.05}])
+        body["proposal"]["complete"] = False   # as the reader proposes it with a 6p
         route.fulfill(response=response, json=body)
 
     page.route("**/api/recognize", misread)

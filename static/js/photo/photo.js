@@ -269,8 +269,10 @@ export async function photoScreen(view) {
   /** A hand of the right size that is not complete, usually one tile misread (四 read as 西, 7p
    * as 8p): the tiles the classifier also took a tile for that would complete it in its place (for
    * each, do the other thirteen wait on it? the engine's waits), the likeliest first, offered
-   * under the check. One tap reads the tile as that one. The least surely read tiles are asked
-   * about (MISREAD_ASKED), so that a hand costs a few requests, not fourteen. */
+   * under the check. The reader takes such a tile by itself when it is likely enough
+   * (recognition/hand.py, MAX_TILE_COST); these are the ones it would not take, for the player to
+   * say. One tap reads the tile as that one. The least surely read tiles are asked about
+   * (MISREAD_ASKED), so that a hand costs a few requests, not fourteen. */
   async function offerMisread(hand, seq) {
     const found = await Promise.all(misreadChoices(hand, last.res, last.dets).slice(0, MISREAD_ASKED).map(async (choice) => {
       try {
