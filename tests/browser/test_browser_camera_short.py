@@ -134,6 +134,8 @@ def test_a_hand_misread_frame_after_frame_is_taken_to_the_photo_screen_with_the_
         camera = page.locator('[data-testid="camera"]')
         assert camera.get_attribute("data-path") == "server" and camera.get_attribute("data-state") != "captured"
         assert unlabelled_controls(page) == []
+        use.scroll_into_view_if_needed()
+        screenshot(page, "camera-misread")
         use.click()
         page.wait_for_url("**/#/photo")
         offer = page.locator('[data-testid="complete-if"] button[data-from="6p"][data-tile="5p"]')
