@@ -128,6 +128,20 @@ class CropMemo:
         self.read: dict[tuple[bool | float, ...], tuple[np.ndarray, float | None]] = {}
 
 
+@dataclass
+class CropReading:
+    """The classifier's first reading of a photo's boxes (`Recognizer.first_read`), before the
+    rereads: class and orientation probabilities per box, each crop's sharpness (None from a
+    classifier without that output), and what the rereads need: the crops read (`memo`) and the
+    boxes in the pixels of the copy they are cut from (`cut`)."""
+
+    probs: list[list[float]]
+    orient: list[list[float]]
+    sharp: np.ndarray | None
+    memo: CropMemo
+    cut: np.ndarray
+
+
 class Recognizer:
     def __init__(self, detector: OnnxModel, classifier: OnnxModel, settings: Settings = DEFAULT_SETTINGS) -> None:
         self.detector = detector
@@ -236,15 +250,18 @@ class Recognizer:
     def classify_all(self, pixels: np.ndarray, boxes: np.ndarray, fine: np.ndarray | None = None,
                      memo: CropMemo | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
         """Class probabilities (n, len(labels)), orientation probabilities (n, 4) and each crop's
-        sharpness (n; None from a classifier without that output); crops read
-        unsurely read again turned half round (recognition.reading.unsure_crops), tall faces read
-        as blank read again from their lower part, and boxes read unsurely from the box grown up
-        and down and at two more sizes (recognition.reading.rereads). The crops are
-        cut from `fine` (a finer copy of `pixels`, boxes still in the pixels of `pixels`) when given:
-        a tile 20 px wide in `pixels` keeps its pips. `memo`: the crops of this photo read already
-        (by an earlier call on the same pixels), not read again."""
+        sharpness (n; None from a classifier without that output): `first_read`, then `read_again`."""
+        return self.read_again(self.first_read(pixels, boxes, fine, memo))
+
+    def first_read(self, pixels: np.ndarray, boxes: np.ndarray, fine: np.ndarray | None = None,
+                   memo: CropMemo | None = None) -> CropReading:
+        """The classifier's reading of the crops of `boxes`, those read unsurely read again turned
+        half round (recognition.reading.unsure_crops). The crops are cut from `fine` (a finer copy
+        of `pixels`, boxes still in the pixels of `pixels`) when given: a tile 20 px wide in
+        `pixels` keeps its pips. `memo`: the crops of this photo read already (by an earlier call on
+        the same pixels), not read again."""
         if len(boxes) == 0:
-            return np.zeros((0, self.n_classes), np.float32), np.zeros((0, 4), np.float32), np.zeros(0, np.float32)
+            return CropReading([], [], np.zeros(0, np.float32), memo or CropMemo(), np.zeros((0, 4), np.float32))
         source, ratio = (pixels, 1.0) if fine is None else (fine, fine.shape[1] / pixels.shape[1])
         if memo is None:
             memo = CropMemo(source)
@@ -260,8 +277,16 @@ class Recognizer:
         if unsure:  # those crops read again turned half round
             logits = self._crop_logits(memo, cut[unsure], True)[0]
             probs, orient = reading.reread_half_turned(probs, orient, unsure, logits.ravel().tolist(), self.n_classes)
-        probs = self._read_again(memo, cut, probs, orient)
-        return np.array(probs, np.float32), np.array(orient, np.float32), sharp
+        return CropReading(probs, orient, sharp, memo, cut)
+
+    def read_again(self, first: CropReading) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+        """`first_read`'s probabilities with tall faces read as blank read again from their lower
+        part, and boxes read unsurely from the box grown up and down and at two more sizes
+        (recognition.reading.rereads); with its orientation probabilities and sharpness."""
+        if not first.probs:
+            return np.zeros((0, self.n_classes), np.float32), np.zeros((0, 4), np.float32), first.sharp
+        probs = self._read_again(first.memo, first.cut, first.probs, first.orient)
+        return np.array(probs, np.float32), np.array(first.orient, np.float32), first.sharp
 
     def _crop_logits(self, memo: CropMemo, boxes: np.ndarray, half_turned: bool) -> tuple[np.ndarray, np.ndarray | None]:
         """The classifier's logits (n, outputs) for the crops of `boxes` (n, 4) in `memo.source`'s
@@ -324,10 +349,14 @@ class Recognizer:
         boxes = np.concatenate([found, faint]) if len(faint) else found
         t2 = time.perf_counter()
         memo = CropMemo()  # the crops read, kept while the pixels they are cut from are the same
-        probs, orient, sharp = self.classify_all(pixels, boxes, finer.pixels if finer else None, memo)
-        quarter = reading.quarter_turn(probs.tolist(), orient.tolist(), self.labels, self.reject_label,
+        # whether the frame lies turned a quarter is judged before the rereads, which a frame read
+        # again turned would throw away (models/HISTORY.md, "A quarter turn judged before the rereads")
+        first = self.first_read(pixels, boxes, finer.pixels if finer else None, memo)
+        quarter = reading.quarter_turn(first.probs, first.orient, self.labels, self.reject_label,
                                        pixels.shape[1], pixels.shape[0], turn, self.settings)
-        if quarter is not None:  # the tiles' tops point left or right: read again turned tops up
+        if quarter is None:
+            probs, orient, sharp = self.read_again(first)
+        else:  # the tiles' tops point left or right: read again turned tops up
             turn, pixels = quarter[0], turned(pixels, quarter[1])
             finer = TurnedFiner(copies, turn) if copies is not None else None
             made = []

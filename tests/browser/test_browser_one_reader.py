@@ -82,6 +82,38 @@ def test_the_phone_runs_the_servers_reading_to_the_same_answer(reading_phone):
     assert sorted(server["tiles"][i]["tile"] for i in p["extra"]) == ["2z", "2z"]  # the keys stay out of the hand
 
 
+def test_the_phone_judges_a_quarter_turn_before_the_rereads_as_the_server_does(reading_phone):
+    """`tall`, the call that asks which crops to read again, answers {quarter} instead when the
+    tiles' tops point left or right (recognition.reading.quarter_turn, on the reading before the
+    rereads, as recognition.pipeline judges it): the phone reads the frame again turned, without
+    reading crops of the frame as it lay."""
+    needs_pyodide()
+    page, _ = reading_phone
+    page.goto("/#/score")
+    out, gh, gw, _, logits = _numbers()
+    boxes = reading.detect_boxes(out.ravel().tolist(), gh, gw, 0.5, 480, 320, reading.Settings(), 4)
+    settings = reading.Settings().to_json()
+    for top in (0, 1):  # upright, tops pointing right
+        per_box = logits.copy()
+        per_box[:, len(LABELS):] = 0.0
+        per_box[:, len(LABELS) + top] = 5.0
+        args = {"boxes": boxes, "logits": per_box.ravel().tolist(), "labels": LABELS, "reject_label": "none",
+                "width": 480, "height": 320, "settings": settings}
+        got = page.evaluate(CALL, {"call": "tall", "args": args})
+        assert got["ok"], got
+        probs, orient = reading.probabilities(per_box.ravel().tolist(), len(boxes), len(LABELS))
+        quarter = reading.quarter_turn(probs, orient, LABELS, "none", 480, 320)
+        if top == 0:
+            assert quarter is None
+            assert got["result"] == {"crops": reading.rereads(boxes, probs, LABELS, "none", reading.Settings(), orient).crops}
+        else:
+            assert quarter is not None
+            assert got["result"] == {"quarter": {"turn": quarter[0].to_json(), "step": quarter[1].to_json()}}
+            # a frame detected again by its tiles' size is read as it is
+            again = page.evaluate(CALL, {"call": "tall", "args": {**args, "retiled": True}})
+            assert again["ok"] and "crops" in again["result"], again
+
+
 def test_a_bad_call_is_refused_with_a_clear_error(reading_phone):
     needs_pyodide()
     page, _ = reading_phone

@@ -24,8 +24,9 @@
 //   faint {map, gh, gw, scale, width, height, boxes, settings, stride}   recognition.reading.faint_boxes
 //   unsure {boxes, logits, labels, settings}   recognition.reading.unsure_crops: {idx}, the boxes to read again
 //       turned half round
-//   tall {boxes, logits, labels, reject_label, settings, turn_logits?}   recognition.reading.rereads: {crops}
-//       to read again
+//   tall {boxes, logits, labels, reject_label, width, height, settings, turn_logits?, turn?, retiled?}
+//       recognition.reading.rereads: {crops} to read again; or {quarter} as `read` answers it (below),
+//       judged before the rereads, which a frame read again turned does not need
 //   read {boxes, logits, labels, reject_label, width, height, settings, turn_logits?, tall_logits?, faint?,
 //       sharpness?, turn?}   the hand in the frame; the last `faint` boxes are faint_boxes; turn_logits are
 //       those of the unsure boxes' crops turned half round, tall_logits those of the `tall` crops; sharpness,
@@ -144,13 +145,23 @@ def tenbou_unsure(logits, text):
         return {"idx": reading.unsure_crops(_probs(logits, a, st)[0], st)}
     return _answer(run)
 
+def _quarter(probs, orient, a, st):
+    # judged before the rereads, as recognition.pipeline judges it: those of a frame read again turned are not needed
+    from recognition import reading
+    if a.get("retiled"):  # a frame detected again by its tiles' size is read as it is
+        return None
+    turn = reading.Turn.from_json(a["turn"]) if a.get("turn") else None
+    quarter = reading.quarter_turn(probs, orient, a["labels"], a["reject_label"], a["width"], a["height"], turn, st)
+    return None if quarter is None else {"quarter": {"turn": quarter[0].to_json(), "step": quarter[1].to_json()}}
+
 def tenbou_tall(logits, turn_logits, text):
     from recognition import reading
     def run():
         a = json.loads(text)
         st = reading.Settings(**a["settings"])
         probs, orient = _probs(logits, a, st, turn_logits)
-        return {"crops": reading.rereads(a["boxes"], probs, a["labels"], a["reject_label"], st, orient).crops}
+        return _quarter(probs, orient, a, st) or {
+            "crops": reading.rereads(a["boxes"], probs, a["labels"], a["reject_label"], st, orient).crops}
     return _answer(run)
 
 def tenbou_read(logits, turn_logits, tall_logits, text):
@@ -160,6 +171,9 @@ def tenbou_read(logits, turn_logits, tall_logits, text):
         st = reading.Settings(**a["settings"])
         boxes = a["boxes"]
         probs, orient = _probs(logits, a, st, turn_logits)
+        quarter = _quarter(probs, orient, a, st)
+        if quarter is not None:
+            return quarter
         plan = reading.rereads(boxes, probs, a["labels"], a["reject_label"], st, orient)
         if plan.crops and tall_logits is not None:
             again = reading.probabilities(tall_logits.to_py(), len(plan.crops), len(a["labels"]))[0]
@@ -167,9 +181,6 @@ def tenbou_read(logits, turn_logits, tall_logits, text):
         turn = reading.Turn.from_json(a["turn"]) if a.get("turn") else None
         kept = None
         if not a.get("retiled"):  # a frame detected again by its tiles' size is read as it is
-            quarter = reading.quarter_turn(probs, orient, a["labels"], a["reject_label"], a["width"], a["height"], turn, st)
-            if quarter is not None:
-                return {"quarter": {"turn": quarter[0].to_json(), "step": quarter[1].to_json()}}
             if a.get("scale"):
                 kept = reading.kept_tiles(boxes, probs, a["labels"], a["reject_label"], (a["width"], a["height"]), st,
                                           a.get("faint", 0))

@@ -111,7 +111,10 @@ class PhoneReader {
     }
     let tallLogits = null;
     if (readAgain) {
-      const { crops } = await this.reader.call("tall", { ...ask, logits, turn_logits: turnLogits });
+      // a frame whose tiles lie turned a quarter is read again turned, its rereads not needed: reading.py says so here
+      const tall = await this.reader.call("tall", { ...ask, logits, turn_logits: turnLogits, width, height, turn, retiled });
+      if (tall.quarter) return tall;
+      const { crops } = tall;
       // none to read again: the kept frame is let go when later frames come (the worker keeps three)
       tallLogits = crops.length ? (await this.nets.call("classify", { frame: det.frame, boxes: crops, tta: false, keep: keepLast })).logits : null;
     }
