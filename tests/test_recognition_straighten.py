@@ -190,13 +190,15 @@ def test_a_hand_seen_from_a_seat_beside_it_is_read_upright_and_its_boxes_lie_on_
     as_taken = type(rec)(rec.detector, rec.classifier, dataclasses.replace(rec.settings, quarter_turn=None)).recognize(data)
     assert Counter(t.tile for t in as_taken.tiles) != want
 
+
 def test_a_hand_read_again_turned_a_quarter_is_not_read_again_as_it_lay(monkeypatch) -> None:  # type: ignore[no-untyped-def]
     """Whether the frame lies turned a quarter is judged on the first reading, before the rereads
     (tall faces, unsure boxes grown and scaled: recognition.reading.rereads): those of the frame as
     it lay would be thrown away. side_seat_row is read again turned, its rereads made once, on the
     frame read last (tops up: taller than wide); an upright row is read again where it lies."""
     rec = get_recognizer()
-    frames: list[tuple[int, int]] = []
+    frames_read: list[tuple[int, int]] = []  # the frames given a first reading, in turn
+    frames: list[tuple[int, int]] = []  # the frames whose rereads were asked for
     plan = reading.rereads
 
     def rereads(boxes, *args, **kwargs):  # type: ignore[no-untyped-def]
@@ -205,7 +207,6 @@ def test_a_hand_read_again_turned_a_quarter_is_not_read_again_as_it_lay(monkeypa
             frames.append(frames_read[-1])
         return answer
 
-    frames_read: list[tuple[int, int]] = []
     first_read = type(rec).first_read
 
     def first(self, pixels, *args, **kwargs):  # type: ignore[no-untyped-def]
@@ -221,7 +222,6 @@ def test_a_hand_read_again_turned_a_quarter_is_not_read_again_as_it_lay(monkeypa
     frames_read.clear()
     _hard_case("crops_row.jpg")  # upright: read once, its rereads made there
     assert len(frames_read) == 1 and frames == frames_read
-
 
 
 # -- faces aslant with no row to go by (reading.face_tilt) ------------------------------------------
