@@ -61,6 +61,13 @@ class ScaleRule:
     # a blob of those tiles: its pass does not lead (merge_passes). A face's pieces are less sure
     # than the whole face (two halves of a single tile: 0.1-0.3 less)
     blob_sure: float = 0.05
+    # Those boxes shaped as a face standing upright (height over width within a factor `blob_face`
+    # of FACE_ASPECT: a face's halves and pip groups are not) may be up to `blob_face_sure` less
+    # sure: two tiles of a close-up boxed apart were less sure than the blob over both (8s and 4z,
+    # 300 px wide: the blob 0.71, the tiles 0.80 and 0.56), which led and was read as one tile
+    # (models/HISTORY.md, "Two faces less sure than the blob over them")
+    blob_face_sure: float = 0.3
+    blob_face: float = 1.3
     cluster: float = 1.3  # boxes within this factor of each other's size are "the same size"
     # a first pass of 1-`few` boxes that look tile-sized may be the blobs of a far close-up or a
     # far row (a dev close-up of 12 honours three times farther: 3 boxes, its tiles 14 px wide):
@@ -327,11 +334,19 @@ def _holds(boxes: Sequence[Box], pieces: Sequence[Box], contain: float, cover: f
 def _blob(box: Box, others: Sequence[Box], rule: ScaleRule, contain: float) -> bool:
     """True when `box` is a blob of tiles that another pass boxed apart: two or more of `others`
     lie inside it, side by side (overlapping little), nearly as sure as it or surer
-    (`rule.blob_sure`), and fill it (`rule.pieces_cover`)."""
-    inner = [o for o in others if inside_share(o, box) > contain and o[4] >= box[4] - rule.blob_sure]
+    (`rule.blob_sure`; `rule.blob_face_sure` for boxes shaped as an upright face), and fill it
+    (`rule.pieces_cover`)."""
+    inner = [o for o in others if inside_share(o, box) > contain
+             and o[4] >= box[4] - (rule.blob_face_sure if _face_shaped(o, rule.blob_face) else rule.blob_sure)]
     if len(inner) < 2 or sum(area(o) for o in inner) < rule.pieces_cover * area(box):
         return False
     return all(iou(a, b) < 0.3 for i, a in enumerate(inner) for b in inner[i + 1:])
+
+
+def _face_shaped(box: Sequence[float], within: float) -> bool:
+    """True when `box` is as much higher than wide as a face standing upright, within a factor `within`."""
+    w, h = box[2] - box[0], box[3] - box[1]
+    return w > 0 and FACE_ASPECT / within <= h / w <= FACE_ASPECT * within
 
 
 def _union(a: Sequence[float], b: Sequence[float], score: float) -> Box:

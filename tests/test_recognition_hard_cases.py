@@ -228,7 +228,10 @@ TWO_FILLING = [(["3m", "9p"], 300, 2), (["3p", "7m"], 300, 11), (["9m", "5s"], 3
                # boxed whole to the photo's edge and read under 0.9 surely (Settings.fills_frame)
                (["0p", "9s"], 460, 35), (["3z", "4s"], 460, 29),
                # four or five pieces too large to be tiles: the pyramid too (ScaleRule.few)
-               (["5z", "0p"], 460, 31), (["7s", "6s"], 460, 24)]
+               (["5z", "0p"], 460, 31), (["7s", "6s"], 460, 24),
+               # a blob over both tiles, surer than the tiles boxed apart, each shaped as a face
+               # standing upright (ScaleRule.blob_face_sure)
+               (["8s", "4z"], 300, 25), (["6s", "8p"], 200, 23), (["5s", "1p"], 300, 22)]
 
 
 @pytest.mark.parametrize("codes,w,seed", TWO_FILLING)
@@ -245,7 +248,10 @@ def test_two_tiles_filling_the_photo_are_read(codes: list[str], w: int, seed: in
     0.77 or 0.78 surely, too unsurely for a tile cut by the edge, and lost (Settings.fills_frame).
     In the last two, 512 px boxed four or five pip groups or strokes, all too large for the
     detector, and the one side planned from their size boxed the pair as one tile: four or five
-    such boxes now get the pyramid's smaller sides too, and 128 px finds both tiles."""
+    such boxes now get the pyramid's smaller sides too, and 128 px finds both tiles. In the last
+    three, the blob over both was surer than the tiles boxed apart (8s and 4z: the blob 0.71, the
+    tiles 0.80 and 0.56), so it was not judged a blob, led, and was read as one tile or none:
+    boxes shaped as a face standing upright may now be that much less sure."""
     tiles = sorted(scaled().recognize(_closeup(codes, w, w * 4 / 3, seed)).tiles, key=lambda t: t.box[0])
     assert [t.tile for t in tiles] == codes
 

@@ -3,6 +3,7 @@ passes, parts of one tile, boxes that fit no tile. Pure Python (no numpy), as th
 from __future__ import annotations
 
 import ast
+import dataclasses
 import math
 import os
 import random
@@ -272,6 +273,23 @@ def test_merge_passes_a_pass_boxing_two_tiles_as_one_blob_does_not_lead() -> Non
     halves = [(300, 200, 700, 420, 0.6), (300, 400, 700, 640, 0.55)]
     whole = [(290, 190, 710, 650, 0.8)]
     assert merge_passes([(halves, 0.508), (whole, 0.12)], rule) == whole
+
+
+def test_merge_passes_a_blob_surer_than_two_faces_boxed_apart_does_not_lead() -> None:
+    """Two tiles of a close-up, each 300 px wide (training.closeups' two_300_8s): nothing at 512 px,
+    one blob over both at 128 px (0.71), both tiles at 256 px, one less sure than the blob by more
+    than ScaleRule.blob_sure (0.80 and 0.56). Each is shaped as a face standing upright, which a
+    face's halves or pip groups are not: the blob does not lead, the tiles apart do. Halves of one
+    face, left and right, as much less sure: the whole face leads."""
+    rule = ScaleRule()
+    blob = [(171, 156, 878, 619, 0.71)]
+    apart = [(174, 165, 536, 611, 0.8), (458, 137, 818, 632, 0.56)]
+    assert sorted(merge_passes([([], 0.508), (blob, 0.127), (apart, 0.254)], rule)) == sorted(apart)
+    # as sure as before the rule (ScaleRule.blob_sure only): the blob led
+    assert merge_passes([([], 0.508), (blob, 0.127), (apart, 0.254)], dataclasses.replace(rule, blob_face_sure=rule.blob_sure)) == blob
+    whole = [(300, 160, 640, 620, 0.8)]  # one face, 340 x 460
+    halves = [(305, 165, 470, 615, 0.6), (470, 165, 635, 615, 0.58)]  # its left and right halves, 165 x 450
+    assert merge_passes([([], 0.508), (whole, 0.127), (halves, 0.254)], rule) == whole
 
 
 def test_merge_passes_keeps_overlapping_boxes_of_one_pass() -> None:
