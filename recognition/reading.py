@@ -194,20 +194,32 @@ def _clip(v: float, lo: float, hi: float) -> float:
     return lo if v < lo else hi if v > hi else v
 
 
+def heat_cut(threshold: float) -> float:
+    """The logit a cell's heat must reach to count at `threshold` (a probability): the sigmoid is
+    monotonic, so the map's logits are compared with it."""
+    if threshold <= 0:
+        return -math.inf
+    if threshold >= 1:
+        return math.inf
+    return math.log(threshold / (1 - threshold))
+
+
 def decode(out: DetectorMap, gh: int, gw: int, threshold: float = 0.3, max_boxes: int = 150,
-           stride: int = STRIDE) -> list[tuple[float, float, float, float, float]]:
+           stride: int = STRIDE, cells: Sequence[int] | None = None) -> list[tuple[float, float, float, float, float]]:
     """The (5, gh, gw) map, flat -> boxes [x1, y1, x2, y2, score] in network pixels, best first,
     after non-maximum suppression. A box is a cell whose heat is at least `threshold` and no less
-    than any of its (up to eight) neighbours'."""
+    than any of its (up to eight) neighbours'. `cells`, when given, are the indices (ascending)
+    of the first plane's cells looked at: any that hold every cell at or above `heat_cut(threshold)`
+    give the same boxes as the whole plane (the server finds them with numpy, `pipeline.hot_cells`;
+    the phone scans the plane here)."""
     plane = gh * gw
-    if threshold <= 0:
-        cut = -math.inf
-    elif threshold >= 1:
+    if threshold >= 1:
         return []
-    else:
-        cut = math.log(threshold / (1 - threshold))  # compare logits: the sigmoid is monotonic
+    cut = heat_cut(threshold)
     peaks: list[tuple[float, int]] = []
-    for i in [i for i, v in enumerate(out[:plane]) if v >= cut]:  # the few cells above the cut, in one pass
+    hot = ([i for i, v in enumerate(out[:plane]) if v >= cut] if cells is None  # the few cells above the cut, in one pass
+           else [i for i in cells if out[i] >= cut])
+    for i in hot:
         v = out[i]
         y, x = divmod(i, gw)
         peak = True
@@ -569,10 +581,11 @@ class Reading:
 
 
 def detect_boxes(out: DetectorMap, gh: int, gw: int, scale: float, width: int, height: int,
-                 settings: Settings = Settings(), stride: int = STRIDE) -> list[tuple[float, float, float, float, float]]:
+                 settings: Settings = Settings(), stride: int = STRIDE,
+                 cells: Sequence[int] | None = None) -> list[tuple[float, float, float, float, float]]:
     """The detector's map -> boxes in the pixels of the image it was given (`scale` = network
-    pixels per image pixel), clipped to the image (width x height)."""
-    boxes = decode(out, gh, gw, settings.detect_threshold, settings.max_tiles, stride)
+    pixels per image pixel), clipped to the image (width x height). `cells`: as `decode`'s."""
+    boxes = decode(out, gh, gw, settings.detect_threshold, settings.max_tiles, stride, cells)
     return [(_clip(x1 / scale, 0, width), _clip(y1 / scale, 0, height), _clip(x2 / scale, 0, width),
              _clip(y2 / scale, 0, height), s) for x1, y1, x2, y2, s in boxes]
 
@@ -1271,19 +1284,21 @@ def reread(probs: Sequence[Sequence[float]], plan: Rereads, again: Sequence[Sequ
 
 def faint_boxes(out: DetectorMap, gh: int, gw: int, scale: float, width: int, height: int,
                 boxes: Sequence[Sequence[float]], settings: Settings = Settings(),
-                stride: int = STRIDE) -> list[FiveBox]:
+                stride: int = STRIDE, cells: Sequence[int] | None = None) -> list[FiveBox]:
     """The detector's peaks too faint to be boxes (from Settings.faint_threshold up to
     detect_threshold) standing where a tile set apart from a row of the found `boxes` stands
     (scales.set_apart): a blank upright haku laid apart gives the detector little to see. They are
     classified with the boxes and given to `assemble` as its `faint` boxes: a tile only if read as
     one. Peaks lying among the tiles (scales.among_tiles) are read too when Settings.faint_sure is
-    set. Empty when off (faint_threshold None, or both set_apart_reject and faint_sure None)."""
+    set. Empty when off (faint_threshold None, or both set_apart_reject and faint_sure None).
+    `cells`: as `decode`'s, holding every cell at or above `heat_cut(Settings.faint_threshold)`."""
     if settings.faint_threshold is None or not boxes or (settings.set_apart_reject is None
                                                           and settings.faint_sure is None):
         return []
     low = replace(settings, detect_threshold=settings.faint_threshold)
     found = [_five(b) for b in boxes]
-    faint = [b for b in detect_boxes(out, gh, gw, scale, width, height, low, stride) if b[4] < settings.detect_threshold]
+    faint = [b for b in detect_boxes(out, gh, gw, scale, width, height, low, stride, cells)
+             if b[4] < settings.detect_threshold]
     every = found + faint
     kept, candidates = list(range(len(found))), list(range(len(found), len(every)))
     picked = set(scales.set_apart(every, kept, candidates)) if settings.set_apart_reject is not None else set()

@@ -92,6 +92,25 @@ def test_decode_reads_peaks_the_same_from_a_flat_list():
     assert reading.decode(out, gh, gw, 0.99) == []
 
 
+def test_decode_looks_only_at_the_cells_it_is_given():
+    gh, gw = 8, 10
+    plane = gh * gw
+    out = [-8.0] * plane + [0.0] * (4 * plane)
+    out[3 * gw + 4], out[6 * gw + 1] = 3.0, 1.0  # two peaks
+    every = reading.decode(out, gh, gw, 0.3)
+    assert len(every) == 2
+    hot = [i for i in range(plane) if out[i] >= reading.heat_cut(0.3)]
+    assert hot == [3 * gw + 4, 6 * gw + 1]
+    # the hot cells, or any cells holding them (cold ones too), give the whole plane's boxes
+    assert reading.decode(out, gh, gw, 0.3, cells=hot) == every
+    assert reading.decode(out, gh, gw, 0.3, cells=range(plane)) == every
+    assert reading.detect_boxes(out, gh, gw, 1.0, 100, 100, cells=[0, 3 * gw + 4, 6 * gw + 1, 7 * gw]) == \
+        reading.detect_boxes(out, gh, gw, 1.0, 100, 100)
+    # a hot cell left out is not looked at
+    assert reading.decode(out, gh, gw, 0.3, cells=[3 * gw + 4]) == every[:1]
+    assert reading.decode(out, gh, gw, 0.3, cells=[]) == []
+
+
 def test_probabilities_average_the_half_turned_crops():
     # one box, 3 classes + 4 orientations; the half-turned crop says "down" where the first says "up"
     logits = [2.0, 0.0, 0.0, 5.0, 0.0, 0.0, 0.0] + [2.0, 0.0, 0.0, 0.0, 0.0, 5.0, 0.0]

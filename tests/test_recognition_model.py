@@ -109,3 +109,33 @@ def test_the_classifier_gives_each_crops_sharpness(classifier):
     lap = _laplacian_share(x.astype(np.float64))
     assert lap[4] > 0.3 * lap[0]  # the strokes across the motion stay sharp: the Laplacian keeps over 0.3 of it
     assert s[4] < 0.06 < s[0]  # read every way, the shaken glyph is under reading.Settings.soft_below
+
+
+def test_the_servers_hot_cells_decode_a_real_map_as_the_scan_of_every_cell(detector):
+    """pipeline.hot_cells finds with numpy the cells reading.decode would scan for in Python:
+    the same boxes at the detector's threshold and at the faint peaks', on a real map, and a
+    float32 heat just under the cut (as a float64) stays out as it does in decode's scan."""
+    from recognition import reading
+    from recognition.image_io import load_image
+    from recognition.pipeline import DEFAULT_SETTINGS, fit_resize, flat, hot_cells, to_nchw
+
+    with open(os.path.join(os.path.dirname(__file__), "data", "hard_cases", "standing_scattered.jpg"), "rb") as f:
+        pixels = load_image(f.read(), 1024).pixels
+    net_in, _ = fit_resize(pixels, 512)
+    out = detector.run(to_nchw(net_in[None]))[0]
+    _, gh, gw = out.shape
+    thresholds = (DEFAULT_SETTINGS.detect_threshold, DEFAULT_SETTINGS.faint_threshold)
+    for t in thresholds:
+        boxes = reading.decode(flat(out), gh, gw, t)
+        assert len(boxes) >= 5
+        assert reading.decode(flat(out), gh, gw, t, cells=hot_cells(out, t)) == boxes
+    # a threshold whose cut rounds down to a float32: that float32 is under the cut as decode
+    # compares, and a float32 comparison would let it in
+    t = next(t for t in np.arange(0.30, 0.40, 0.001) if float(np.float32(reading.heat_cut(t))) < reading.heat_cut(t))
+    edge = out.copy()
+    edge[0] = -20.0
+    edge[0, 3, 3] = np.float32(reading.heat_cut(t))
+    assert (edge[0] >= np.float32(reading.heat_cut(t))).sum() == 1
+    assert hot_cells(edge, t) == [] and reading.decode(flat(edge), gh, gw, t) == []
+    edge[0, 3, 3] = np.nextafter(np.float32(reading.heat_cut(t)), np.float32(1))
+    assert hot_cells(edge, t) == [3 * gw + 3] and len(reading.decode(flat(edge), gh, gw, t)) == 1
