@@ -341,7 +341,7 @@ class Recognizer:
             made = []
             found, faint = self.detect_all(pixels, finer, made=made)
         turn = reading.straighten(_box_list(found), pixels.shape[1], pixels.shape[0], self.settings,
-                                  thumb.tobytes(), tw, th)
+                                  thumb.tobytes(), tw, th, lambda: thumb_luma(thumb))
         if turn is not None:  # a row aslant: the photo turned to level it, read again
             pixels = turned(pixels, turn)
             finer = TurnedFiner(copies, turn) if copies is not None else None
@@ -443,6 +443,14 @@ def hot_cells(out: np.ndarray, threshold: float) -> list[int]:
     riichi-mat photo's time). Compared in float64, as decode compares each float32 value."""
     heat = np.asarray(out[0], np.float64).reshape(-1)
     return np.flatnonzero(heat >= reading.heat_cut(threshold)).tolist()
+
+
+def thumb_luma(thumb: np.ndarray) -> list[int]:
+    """The luma x 1000 of every pixel of the (th, tw, 3) RGB thumbnail, flat: what
+    recognition.reading works out row by row for face_tilt (299 r + 587 g + 114 b, whole
+    numbers, so the same numbers), here with numpy."""
+    rgb = np.asarray(thumb, np.int32).reshape(-1, 3)
+    return (299 * rgb[:, 0] + 587 * rgb[:, 1] + 114 * rgb[:, 2]).tolist()
 
 
 def tinted(pixels: np.ndarray, table: np.ndarray) -> np.ndarray:

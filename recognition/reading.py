@@ -17,7 +17,7 @@ the image, 1 = right, 2 = down, 3 = left).
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from statistics import median
 from typing import Any
@@ -664,7 +664,8 @@ def turn_frame(angle: float, width: int, height: int) -> Turn:
 
 
 def straighten(boxes: Sequence[Sequence[float]], width: int, height: int, settings: Settings = Settings(),
-               thumb: Sequence[int] | None = None, tw: int = 0, th: int = 0) -> Turn | None:
+               thumb: Sequence[int] | None = None, tw: int = 0, th: int = 0,
+               luma: Callable[[], Sequence[int]] | None = None) -> Turn | None:
     """The Turn to read the photo again with (Settings.straighten), given the boxes found in it (in
     the pixels of the width x height image read): None when no row of tiles stands aslant by that
     much. The detector learned tiles standing level or upright, and boxes level or upright: a
@@ -674,7 +675,8 @@ def straighten(boxes: Sequence[Sequence[float]], width: int, height: int, settin
     With `thumb` (the frame shrunk to tw x th, flat RGB: thumb_size, as colour_cast has it), a
     frame with no row to go by, level or aslant (a close-up, a few tiles, a small pile), is turned
     by its faces' edges (face_tilt, Settings.face_tilt), when they are large enough to judge
-    (TILT_FACE). A row found level keeps the frame level,
+    (TILT_FACE); `luma`, when given, gives the thumbnail's luma for it (face_tilt's `luma`),
+    asked only then. A row found level keeps the frame level,
     whatever the edges say: a hand's row within `straighten` degrees of level, with a wall behind
     it aslant, was turned by the wall's edges."""
     if settings.straighten is None:
@@ -684,7 +686,8 @@ def straighten(boxes: Sequence[Sequence[float]], width: int, height: int, settin
     tilt = scales.row_tilt(five, level=settings.straighten, runs=runs)
     if tilt is None and runs[1] < scales.ROW_LEAST and thumb is not None and settings.face_tilt is not None:
         size = scales.tile_size(five)
-        edges = face_tilt(thumb, tw, th, five, width, height) if size and size * tw / width >= TILT_FACE else None
+        edges = (face_tilt(thumb, tw, th, five, width, height, luma() if luma else None)
+                 if size and size * tw / width >= TILT_FACE else None)
         if edges is not None and edges[1] >= settings.face_tilt:
             tilt = edges[0]
     if tilt is None or abs(tilt) < settings.straighten:
@@ -708,7 +711,7 @@ TILT_FACE = 8.0
 
 
 def face_tilt(thumb: Sequence[int], tw: int, th: int, boxes: Sequence[Sequence[float]], width: int,
-              height: int) -> tuple[float, float] | None:
+              height: int, luma: Sequence[int] | None = None) -> tuple[float, float] | None:
     """(degrees, coherence): the angle, from level or upright, at which the edges inside `boxes`
     (frame pixels; the frame is width x height, shrunk to the tw x th flat RGB `thumb`) run, signed
     as scales.row_tilt's, and how much they agree (0 to 1), or None with no box to judge.
@@ -719,7 +722,11 @@ def face_tilt(thumb: Sequence[int], tw: int, th: int, boxes: Sequence[Sequence[f
     face's angle; the frame's is the mean of its boxes', each box counting once. Tiles level give
     about 0 (the dev photos and hard cases as taken: within 4 degrees); tiles lying every way give
     a low coherence (a loose pile: 0.1-0.2); a close-up turned 20 or 35 degrees gives its angle to
-    within 2 degrees at a coherence of 0.25-0.55."""
+    within 2 degrees at a coherence of 0.25-0.55.
+
+    `luma`: the whole thumbnail's luma x 1000, flat (tw x th), the numbers `_luma` gives row by
+    row, when the caller has them (the server: pipeline.thumb_luma, with numpy); its rows are
+    then sliced from it, not worked out pixel by pixel here (over 40% of this function's time)."""
     if tw < 3 or th < 3 or width <= 0 or height <= 0:
         return None
     sx, sy = tw / width, th / height
@@ -739,7 +746,9 @@ def face_tilt(thumb: Sequence[int], tw: int, th: int, boxes: Sequence[Sequence[f
         # x and x + 1) in the rows around each sampled one: not the rows across every box's columns
         # (boxes spread over a scattered photo made those rows long)
         ys = range(r1, r2, step)
-        grey = {y: _luma(thumb, tw, y, c1 - 1, c2 + 1) for y in {y + d for y in ys for d in (-1, 0, 1)}}
+        rows = {y + d for y in ys for d in (-1, 0, 1)}
+        grey = ({y: _luma(thumb, tw, y, c1 - 1, c2 + 1) for y in rows} if luma is None
+                else {y: luma[y * tw + c1 - 1:y * tw + c2 + 1] for y in rows})
         # the columns x - 1, x and x + 1 of every x in range(c1, c2, step), as slices of those rows
         before, at, after = slice(0, c2 - c1, step), slice(1, c2 - c1 + 1, step), slice(2, c2 - c1 + 2, step)
         for y in ys:

@@ -272,6 +272,40 @@ def test_the_faces_give_their_angle_and_a_level_close_up_none() -> None:
     assert reading.face_tilt(pile.tobytes(), 256, 192, [], 256, 192) is None
 
 
+def test_the_faces_angle_from_the_servers_luma_is_the_same_number() -> None:
+    """The server hands face_tilt the thumbnail's luma worked out with numpy (pipeline.thumb_luma);
+    the phone has it worked out row by row. The same numbers either way, and straighten asks for
+    the luma only when it judges the faces' edges."""
+    from recognition.pipeline import thumb_luma
+
+    asked = []
+
+    def luma(thumb: bytes):  # type: ignore[no-untyped-def]
+        def give() -> list[int]:
+            asked.append(1)
+            return thumb_luma(np.frombuffer(thumb, np.uint8).reshape(192, 256, 3))
+        return give
+
+    for angle in (-35.0, -20.0, 0.0, 12.0, 30.0):
+        thumb, boxes = _faces(angle, [(90, 96), (170, 96)])
+        rows = [reading._luma(thumb, 256, y, 0, 256) for y in range(192)]
+        assert thumb_luma(np.frombuffer(thumb, np.uint8).reshape(192, 256, 3)) == [v for r in rows for v in r]
+        # the boxes run to the thumbnail's edges: every row and column sliced as _luma gives them
+        edge = boxes + [(0.0, 0.0, 256.0, 40.0, 0.9), (200.0, 150.0, 256.0, 192.0, 0.9)]
+        for bs in (boxes, edge):
+            plain = reading.face_tilt(thumb, 256, 192, bs, 256, 192)
+            assert plain is not None and reading.face_tilt(thumb, 256, 192, bs, 256, 192, luma(thumb)()) == plain
+        asked.clear()
+        assert reading.straighten(boxes, 256, 192, reading.Settings(), thumb, 256, 192, luma(thumb)) == \
+            reading.straighten(boxes, 256, 192, reading.Settings(), thumb, 256, 192)
+        assert asked == [1]
+    # a row of eight level boxes: no faces' edges judged, no luma asked for
+    row = [(10 + 30 * k, 150, 38 + 30 * k, 188, 0.9) for k in range(8)]
+    asked.clear()
+    assert reading.straighten(row, 256, 192, reading.Settings(), thumb, 256, 192, luma(thumb)) is None
+    assert asked == []
+
+
 def test_a_close_up_aslant_is_turned_by_its_faces_unless_a_row_stands_level() -> None:
     thumb, boxes = _faces(-25.0, [(90, 96), (170, 96)])
     turn = reading.straighten(boxes, 256, 192, reading.Settings(), thumb, 256, 192)
