@@ -358,6 +358,23 @@ def test_light_conditions_tint_the_photo_and_move_nothing(name, order):
     assert np.allclose(back(np.array([[10.0, 20.0]])), [[10.0, 20.0]])
 
 
+def test_bright_and_flash_clip_the_faces_white_and_move_nothing():
+    from training import perturb
+
+    img = np.full((60, 80, 3), 170, np.uint8)  # an ivory face's grey, brighter than 255 / 1.6
+    img[20:40, 55:70] = 40  # and some ink
+    ok, buf = cv2.imencode(".png", img)
+    for name in ("bright", "flash"):
+        new, back = perturb.apply(name, buf.tobytes(), seed=1)
+        out = cv2.imdecode(np.frombuffer(new, np.uint8), cv2.IMREAD_GRAYSCALE).astype(float)
+        assert out[30, 40] >= 250  # the face in the middle, clipped at white
+        assert 45 < out[30, 62] < 85  # the ink brighter, not lost
+        assert np.allclose(back(np.array([[10.0, 20.0]])), [[10.0, 20.0]])
+    # the flash falls off: a corner of the photo darker than the middle's face
+    corner = cv2.imdecode(np.frombuffer(perturb.apply("flash", buf.tobytes())[0], np.uint8), cv2.IMREAD_GRAYSCALE)
+    assert corner[0, 0] < 120
+
+
 def test_a_shadow_darkens_part_of_the_photo_and_moves_nothing():
     from training import perturb
 

@@ -171,6 +171,15 @@ def _lit(gains: tuple[float, float, float], what: str) -> Callable[[np.ndarray, 
     return apply
 
 
+def flash(img: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, PointMap]:
+    """The phone's flash: the middle of the photo up to 1.9 times brighter, falling off towards the
+    edges (to half as bright at the corners), clipped at white."""
+    h, w = img.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w]
+    gain = np.clip(1.9 - 2.2 * np.hypot((xx - w / 2) / w, (yy - h / 2) / h), 0.5, 1.9)
+    return np.clip(img.astype(np.float32) * gain[..., None], 0, 255).astype(np.uint8), _identity
+
+
 CONDITIONS: dict[str, Callable[[np.ndarray, np.random.Generator], tuple[np.ndarray, PointMap]]] = {
     "dim": dim, "blur": blur, "glare": glare, "shadow": shadow, "tilt45": tilt45, "1mp": _resize_to(1.0), "12mp": _resize_to(12.0),
     "far3": _farther(3), "far4": _farther(4), "turn10": _turned(10), "turn20": _turned(20), "turn35": _turned(35),
@@ -179,6 +188,9 @@ CONDITIONS: dict[str, Callable[[np.ndarray, np.random.Generator], tuple[np.ndarr
     "warm": _lit((1.0, 0.86, 0.64), "A warm lamp the camera left some of its colour to"),
     "tungsten": _lit((1.0, 0.72, 0.42), "A bulb's orange light the camera kept"),
     "cool": _lit((0.7, 0.85, 1.0), "Cool light (a window's daylight in the shade, a cold LED)"),
+    # the camera metering a dark mat, or the sun on the table: the faces' white clipped
+    "bright": _lit((1.6, 1.6, 1.6), "Overexposed, the tiles' faces clipped at white"),
+    "flash": flash,
 }
 
 
