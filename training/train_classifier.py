@@ -156,6 +156,21 @@ def veil(x: torch.Tensor, g: torch.Generator, p: float) -> torch.Tensor:
     return out
 
 
+def overexpose(x: torch.Tensor, g: torch.Generator, p: float, most: float = 1.8) -> torch.Tensor:
+    """On a share `p` of the crops: the photo overexposed, every channel times 1.2 to `most` and
+    clipped at white, so that a face's ivory is flat white and its ink lighter. `augment` brightens
+    by at most 1.2; a camera metering a dark mat, the sun or a flash give more (training.perturb's
+    bright and flash; models/HISTORY.md, "An overexposed photo")."""
+    pick = _share(x, g, p)
+    if pick is None:
+        return x
+    k = int(pick.sum())
+    gain = 1.2 + (most - 1.2) * torch.rand(k, 1, 1, 1, generator=g)
+    out = x.clone()
+    out[pick] = (x[pick] * gain).clamp(0, 1)
+    return out
+
+
 def ink_style(x: torch.Tensor, g: torch.Generator, p: float, strokes: float = 0.5) -> torch.Tensor:
     """Sets differ in how their ink is drawn: on a share `p` of the crops, the dark ink swaps its
     green and blue half the time (green sticks drawn blue, blue pins green: red stays red, so no
@@ -288,6 +303,9 @@ def main() -> None:
     ap.add_argument("--shake-max", type=float, default=9.0)
     ap.add_argument("--veil", type=float, default=0.0,
                     help="share of crops under a lamp's reflection: light laid over them, their darks lifted (veil)")
+    ap.add_argument("--overexpose", type=float, default=0.0,
+                    help="share of crops overexposed: times 1.2 to --overexpose-most, clipped at white (overexpose)")
+    ap.add_argument("--overexpose-most", type=float, default=1.8)
     ap.add_argument("--redden", type=float, default=0.0,
                     help="share of crops of tiles other than fives whose dark ink turns red (redden)")
     ap.add_argument("--ink", type=float, default=0.0,
@@ -404,6 +422,7 @@ def main() -> None:
             x = ink_style(x, g, args.ink, args.ink_strokes)
             x = redden(x, m[:, 0], g, args.redden)
             x = veil(x, g, args.veil)
+            x = overexpose(x, g, args.overexpose, args.overexpose_most)
             for pg in opt.param_groups:
                 pg["lr"] = cosine_lr(step, total, args.lr, args.warmup)
             plain = torch.ones(len(x), dtype=torch.bool)
