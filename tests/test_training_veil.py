@@ -1,26 +1,30 @@
-"""The lamp-reflection augmentations: the classifier's (training.train_classifier.veil) and the
-detector's (training.train_detector.veil)."""
+"""The light augmentations: the lamp-reflection ones, the classifier's (training.train_classifier.veil)
+and the detector's (training.train_detector.veil), and the classifier's overexposure
+(training.train_classifier.overexpose: a photo brighter than the camera should take it, its faces
+clipped white; models/HISTORY.md, "An overexposed photo")."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 import torch
 
 from training import train_detector
-from training.train_classifier import veil
+from training.train_classifier import overexpose, veil
 
 
-def _ink_on_face(n: int) -> torch.Tensor:
-    """n crops of an ivory face (0.9) with a black stroke (0) down its middle."""
-    x = torch.full((n, 3, 64, 64), 0.9)
-    x[:, :, :, 28:36] = 0.0
+def _ink_on_face(n: int, face: float = 0.9, ink: float = 0.0) -> torch.Tensor:
+    """n crops of an ivory face (`face`) with a stroke of `ink` (black by default) down its middle."""
+    x = torch.full((n, 3, 64, 64), face)
+    x[:, :, :, 28:36] = ink
     return x
 
 
-def test_off_it_changes_nothing_and_draws_no_random_number():
+@pytest.mark.parametrize("augmentation", [veil, overexpose])
+def test_off_it_changes_nothing_and_draws_no_random_number(augmentation):
     x = _ink_on_face(8)
     g = torch.Generator().manual_seed(3)
     before = g.get_state()
-    assert torch.equal(veil(x, g, 0.0), x)
+    assert torch.equal(augmentation(x, g, 0.0), x)
     # the recipes that do not ask for it draw the same numbers as before it existed
     assert torch.equal(g.get_state(), before)
 
@@ -70,3 +74,18 @@ def test_the_detector_s_veil_is_a_soft_spot_that_lifts_the_darks_under_it():
         # the light lines stay as light (the lamp's white is lighter than they are)
         assert int(out[:, ::8].min()) >= 229
     assert min(lifted) < 0.4 * 255 < max(lifted)
+
+
+def test_overexposure_brightens_the_picked_share_and_clips_it_white_and_keeps_the_rest():
+    x = _ink_on_face(400, face=0.7, ink=0.2)
+    out = overexpose(x, torch.Generator().manual_seed(5), 0.5)
+    changed = (out - x).abs().amax(dim=(1, 2, 3)) > 1e-6
+    assert 150 < int(changed.sum()) < 250
+    assert torch.equal(out[~changed], x[~changed])
+    face, ink = out[changed][:, :, :, :20], out[changed][:, :, :, 28:36]
+    gain = ink.mean(dim=(1, 2, 3)) / 0.2  # the ink, never clipped, gives each crop's gain
+    assert float(gain.min()) >= 1.2 - 1e-4 and float(gain.max()) <= 1.8 + 1e-4
+    assert float(gain.max()) > 1.6 and float(gain.min()) < 1.4  # spread over the range
+    # the face is the ivory times the gain, at most white: clipped where the gain passes 1 / 0.7
+    assert torch.allclose(face.mean(dim=(1, 2, 3)), (0.7 * gain).clamp(max=1.0), atol=1e-5)
+    assert int((face.amin(dim=(1, 2, 3)) >= 1.0).sum()) > 0.5 * int(changed.sum())
