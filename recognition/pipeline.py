@@ -439,18 +439,20 @@ def flat(out: np.ndarray) -> memoryview:
 def hot_cells(out: np.ndarray, threshold: float) -> list[int]:
     """The cells of the detector's (5, gh, gw) map whose heat reaches `threshold`, by their index
     in its first plane: recognition.reading.decode's `cells`, found here with numpy. Decoding
-    then looks at these few, not at every cell in Python (0.6 ms of a 512 px pass; 3 % of a
-    riichi-mat photo's time). Compared in float64, as decode compares each float32 value."""
+    then looks at these few, not at every cell in Python (most of the 0.75 ms a 512 px pass took
+    to decode; 3% of a riichi-mat photo's time). Compared in float64, as decode compares each
+    float32 value."""
     heat = np.asarray(out[0], np.float64).reshape(-1)
     return np.flatnonzero(heat >= reading.heat_cut(threshold)).tolist()
 
 
 def thumb_luma(thumb: np.ndarray) -> list[int]:
     """The luma x 1000 of every pixel of the (th, tw, 3) RGB thumbnail, flat: what
-    recognition.reading works out row by row for face_tilt (299 r + 587 g + 114 b, whole
+    recognition.reading works out row by row for face_tilt (reading.LUMA's weights, whole
     numbers, so the same numbers), here with numpy."""
+    kr, kg, kb = reading.LUMA
     rgb = np.asarray(thumb, np.int32).reshape(-1, 3)
-    return (299 * rgb[:, 0] + 587 * rgb[:, 1] + 114 * rgb[:, 2]).tolist()
+    return (kr * rgb[:, 0] + kg * rgb[:, 1] + kb * rgb[:, 2]).tolist()
 
 
 def tinted(pixels: np.ndarray, table: np.ndarray) -> np.ndarray:

@@ -695,11 +695,15 @@ def straighten(boxes: Sequence[Sequence[float]], width: int, height: int, settin
     return turn_frame(tilt, width, height)
 
 
+LUMA = (299, 587, 114)  # luma x 1000 from red, green and blue (BT.601), in whole numbers
+
+
 def _luma(thumb: Sequence[int], tw: int, y: int, c0: int, c1: int) -> list[int]:
     """Luma x 1000 of the flat RGB `thumb` (tw pixels wide) in row y, columns c0 to c1 - 1."""
     o = 3 * (y * tw + c0)
     rgb = thumb[o:o + 3 * (c1 - c0)]
-    return [299 * r + 587 * g + 114 * b for r, g, b in zip(rgb[0::3], rgb[1::3], rgb[2::3])]
+    kr, kg, kb = LUMA
+    return [kr * r + kg * g + kb * b for r, g, b in zip(rgb[0::3], rgb[1::3], rgb[2::3])]
 
 
 TILT_PIXELS = 6000  # face_tilt looks at about this many thumbnail pixels at most, over all boxes
@@ -863,7 +867,8 @@ def _face_tint(thumb: Sequence[int], tw: int, th: int, box: Sequence[float], sx:
         red += thumb[o1:o2:3 * step]
         green += thumb[o1 + 1:o2:3 * step]
         blue += thumb[o1 + 2:o2:3 * step]
-    luma = [299 * r + 587 * g + 114 * b for r, g, b in zip(red, green, blue)]  # x 1000
+    kr, kg, kb = LUMA
+    luma = [kr * r + kg * g + kb * b for r, g, b in zip(red, green, blue)]  # x 1000
     top = sorted(range(len(luma)), key=luma.__getitem__, reverse=True)[:max(1, int(len(luma) * CAST_BRIGHT))]
     n = len(top)
     r = sum(red[i] for i in top) / n
