@@ -10,6 +10,7 @@ import math
 import os
 import threading
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import cv2
@@ -341,7 +342,7 @@ class Recognizer:
             made = []
             found, faint = self.detect_all(pixels, finer, made=made)
         turn = reading.straighten(_box_list(found), pixels.shape[1], pixels.shape[0], self.settings,
-                                  thumb.tobytes(), tw, th, lambda: thumb_luma(thumb))
+                                  thumb.tobytes(), tw, th, lambda spans, step: thumb_edge_sums(thumb, spans, step))
         if turn is not None:  # a row aslant: the photo turned to level it, read again
             pixels = turned(pixels, turn)
             finer = TurnedFiner(copies, turn) if copies is not None else None
@@ -446,13 +447,38 @@ def hot_cells(out: np.ndarray, threshold: float) -> list[int]:
     return np.flatnonzero(heat >= reading.heat_cut(threshold)).tolist()
 
 
-def thumb_luma(thumb: np.ndarray) -> list[int]:
-    """The luma x 1000 of every pixel of the (th, tw, 3) RGB thumbnail, flat: what
-    recognition.reading works out row by row for face_tilt (reading.LUMA's weights, whole
-    numbers, so the same numbers), here with numpy."""
+def thumb_edge_sums(thumb: np.ndarray, spans: Sequence[reading.Span], step: int) -> list[tuple[complex, float]]:
+    """recognition.reading.edge_sums for the (th, tw, 3) RGB thumbnail, with numpy: the Sobel
+    gradients of the whole thumbnail's luma at once (whole numbers, so exact), then each span's
+    terms in the operations Python's complex numbers make (g * g as (x*x - y*y, x*y + y*x), |g|
+    by hypot, a complex divided by a float part by part), summed one after another as the loop
+    sums them (np.add.accumulate, not np.sum's pairwise sums): the same numbers to the bit. A
+    riichi-mat photo with no row to go by spent 4-6 ms here, pixel by pixel."""
     kr, kg, kb = reading.LUMA
-    rgb = np.asarray(thumb, np.int32).reshape(-1, 3)
-    return (kr * rgb[:, 0] + kg * rgb[:, 1] + kb * rgb[:, 2]).tolist()
+    rgb = np.asarray(thumb, np.int32)
+    luma = kr * rgb[..., 0] + kg * rgb[..., 1] + kb * rgb[..., 2]
+    across = luma[:-2] + 2 * luma[1:-1] + luma[2:]  # rows y - 1, y, y + 1 weighted, for y = 1 .. th - 2
+    down = luma[:, :-2] + 2 * luma[:, 1:-1] + luma[:, 2:]  # columns likewise, for x = 1 .. tw - 2
+    gx, gy = across[:, 2:] - across[:, :-2], down[2:] - down[:-2]  # at pixel (y, x): [y - 1, x - 1]
+    picks = [(slice(r1 - 1, r2 - 1, step), slice(c1 - 1, c2 - 1, step)) for c1, r1, c2, r2 in spans]
+    x = np.concatenate([gx[p].ravel() for p in picks]).astype(np.float64)
+    y = np.concatenate([gy[p].ravel() for p in picks]).astype(np.float64)
+    moved = (x != 0) | (y != 0)  # a pixel with no gradient adds nothing
+    ends = np.cumsum(moved)[np.cumsum([gx[p].size for p in picks]) - 1].tolist() if len(x) else [0] * len(spans)
+    x, y = x[moved], y[moved]
+    m = np.hypot(x, y)
+    a, b = x * x - y * y, x * y + y * x  # g * g
+    m3 = m * m * m
+    real, imag = (a * a - b * b) / m3, (a * b + b * a) / m3  # (g * g) * (g * g) / m**3
+
+    def total(v: np.ndarray) -> float:
+        return float(np.add.accumulate(v)[-1]) if len(v) else 0.0
+
+    out, start = [], 0
+    for end in ends:
+        out.append((complex(total(real[start:end]), total(imag[start:end])), total(m[start:end])))
+        start = end
+    return out
 
 
 def tinted(pixels: np.ndarray, table: np.ndarray) -> np.ndarray:

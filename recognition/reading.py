@@ -665,7 +665,7 @@ def turn_frame(angle: float, width: int, height: int) -> Turn:
 
 def straighten(boxes: Sequence[Sequence[float]], width: int, height: int, settings: Settings = Settings(),
                thumb: Sequence[int] | None = None, tw: int = 0, th: int = 0,
-               luma: Callable[[], Sequence[int]] | None = None) -> Turn | None:
+               sums: EdgeSums | None = None) -> Turn | None:
     """The Turn to read the photo again with (Settings.straighten), given the boxes found in it (in
     the pixels of the width x height image read): None when no row of tiles stands aslant by that
     much. The detector learned tiles standing level or upright, and boxes level or upright: a
@@ -675,8 +675,8 @@ def straighten(boxes: Sequence[Sequence[float]], width: int, height: int, settin
     With `thumb` (the frame shrunk to tw x th, flat RGB: thumb_size, as colour_cast has it), a
     frame with no row to go by, level or aslant (a close-up, a few tiles, a small pile), is turned
     by its faces' edges (face_tilt, Settings.face_tilt), when they are large enough to judge
-    (TILT_FACE); `luma`, when given, gives the thumbnail's luma for it (face_tilt's `luma`),
-    asked only then. A row found level keeps the frame level,
+    (TILT_FACE); `sums`, when given, works out face_tilt's sums for it (face_tilt's `sums`).
+    A row found level keeps the frame level,
     whatever the edges say: a hand's row within `straighten` degrees of level, with a wall behind
     it aslant, was turned by the wall's edges."""
     if settings.straighten is None:
@@ -686,7 +686,7 @@ def straighten(boxes: Sequence[Sequence[float]], width: int, height: int, settin
     tilt = scales.row_tilt(five, level=settings.straighten, runs=runs)
     if tilt is None and runs[1] < scales.ROW_LEAST and thumb is not None and settings.face_tilt is not None:
         size = scales.tile_size(five)
-        edges = (face_tilt(thumb, tw, th, five, width, height, luma() if luma else None)
+        edges = (face_tilt(thumb, tw, th, five, width, height, sums)
                  if size and size * tw / width >= TILT_FACE else None)
         if edges is not None and edges[1] >= settings.face_tilt:
             tilt = edges[0]
@@ -714,25 +714,15 @@ TILT_PIXELS = 6000  # face_tilt looks at about this many thumbnail pixels at mos
 TILT_FACE = 8.0
 
 
-def face_tilt(thumb: Sequence[int], tw: int, th: int, boxes: Sequence[Sequence[float]], width: int,
-              height: int, luma: Sequence[int] | None = None) -> tuple[float, float] | None:
-    """(degrees, coherence): the angle, from level or upright, at which the edges inside `boxes`
-    (frame pixels; the frame is width x height, shrunk to the tw x th flat RGB `thumb`) run, signed
-    as scales.row_tilt's, and how much they agree (0 to 1), or None with no box to judge.
+Span = tuple[int, int, int, int]  # thumbnail columns c1 to c2 - 1, rows r1 to r2 - 1
+# the edge sums of each span (face_tilt's): given the spans and the step they are sampled at
+EdgeSums = Callable[[Sequence[Span], int], list[tuple[complex, float]]]
 
-    A tile's outline and most of its strokes run along its sides, square to each other: the
-    brightness gradients (Sobel) inside a box, each as its direction taken four times (so that
-    directions a quarter turn apart count as one) and weighted by its strength, average to the
-    face's angle; the frame's is the mean of its boxes', each box counting once. Tiles level give
-    about 0 (the dev photos and hard cases as taken: within 4 degrees); tiles lying every way give
-    a low coherence (a loose pile: 0.1-0.2); a close-up turned 20 or 35 degrees gives its angle to
-    within 2 degrees at a coherence of 0.25-0.55.
 
-    `luma`: the whole thumbnail's luma x 1000, flat (tw x th), the numbers `_luma` gives row by
-    row, when the caller has them (the server: pipeline.thumb_luma, with numpy); its rows are
-    then sliced from it, not worked out pixel by pixel here (over 40% of this function's time)."""
-    if tw < 3 or th < 3 or width <= 0 or height <= 0:
-        return None
+def tilt_spans(tw: int, th: int, boxes: Sequence[Sequence[float]], width: int, height: int) -> tuple[list[Span], int]:
+    """The parts of the tw x th thumbnail face_tilt looks at, one per box (frame pixels; the frame
+    is width x height) three pixels or more each way, a pixel in from the thumbnail's edges, and the
+    step it samples them at: about TILT_PIXELS pixels over all of them."""
     sx, sy = tw / width, th / height
     spans = []
     for b in boxes:
@@ -740,19 +730,25 @@ def face_tilt(thumb: Sequence[int], tw: int, th: int, boxes: Sequence[Sequence[f
         c2, r2 = min(tw - 1, int(math.ceil(b[2] * sx))), min(th - 1, int(math.ceil(b[3] * sy)))
         if c2 - c1 >= 3 and r2 - r1 >= 3:
             spans.append((c1, r1, c2, r2))
-    if not spans:
-        return None
     step = max(1, math.ceil(math.sqrt(sum((c2 - c1) * (r2 - r1) for c1, r1, c2, r2 in spans) / TILT_PIXELS)))
-    total = 0j
+    return spans, step
+
+
+def edge_sums(thumb: Sequence[int], tw: int, spans: Sequence[Span], step: int) -> list[tuple[complex, float]]:
+    """For each span of the flat RGB `thumb` (tw pixels wide), sampled at every `step`-th column of
+    every `step`-th row from its corner: the sums of g**4 / |g|**3 and of |g| over the pixels
+    sampled, g the Sobel gradient of their luma (x 1000, LUMA) as a complex number, in the order
+    a row after another, left to right. Pixels with no gradient add nothing.
+    The server works out the same numbers with numpy (recognition.pipeline.thumb_edge_sums), in the
+    same operations and the same order, so to the bit."""
+    out = []
     for c1, r1, c2, r2 in spans:
         z, weight = 0j, 0.0
         # luma x 1000 of the span's columns c1 - 1 to c2 (each x in range(c1, c2, step) needs x - 1,
         # x and x + 1) in the rows around each sampled one: not the rows across every box's columns
         # (boxes spread over a scattered photo made those rows long)
         ys = range(r1, r2, step)
-        rows = {y + d for y in ys for d in (-1, 0, 1)}
-        grey = ({y: _luma(thumb, tw, y, c1 - 1, c2 + 1) for y in rows} if luma is None
-                else {y: luma[y * tw + c1 - 1:y * tw + c2 + 1] for y in rows})
+        grey = {y: _luma(thumb, tw, y, c1 - 1, c2 + 1) for y in {y + d for y in ys for d in (-1, 0, 1)}}
         # the columns x - 1, x and x + 1 of every x in range(c1, c2, step), as slices of those rows
         before, at, after = slice(0, c2 - c1, step), slice(1, c2 - c1 + 1, step), slice(2, c2 - c1 + 2, step)
         for y in ys:
@@ -767,6 +763,34 @@ def face_tilt(thumb: Sequence[int], tw: int, th: int, boxes: Sequence[Sequence[f
                     g2 = g * g
                     z += g2 * g2 / (m * m * m)
                     weight += m
+        out.append((z, weight))
+    return out
+
+
+def face_tilt(thumb: Sequence[int], tw: int, th: int, boxes: Sequence[Sequence[float]], width: int,
+              height: int, sums: EdgeSums | None = None) -> tuple[float, float] | None:
+    """(degrees, coherence): the angle, from level or upright, at which the edges inside `boxes`
+    (frame pixels; the frame is width x height, shrunk to the tw x th flat RGB `thumb`) run, signed
+    as scales.row_tilt's, and how much they agree (0 to 1), or None with no box to judge.
+
+    A tile's outline and most of its strokes run along its sides, square to each other: the
+    brightness gradients (Sobel) inside a box, each as its direction taken four times (so that
+    directions a quarter turn apart count as one) and weighted by its strength, average to the
+    face's angle; the frame's is the mean of its boxes', each box counting once. Tiles level give
+    about 0 (the dev photos and hard cases as taken: within 4 degrees); tiles lying every way give
+    a low coherence (a loose pile: 0.1-0.2); a close-up turned 20 or 35 degrees gives its angle to
+    within 2 degrees at a coherence of 0.25-0.55.
+
+    `sums`: what works out edge_sums' numbers for the boxes' spans (tilt_spans), when the caller
+    has a faster way (the server: recognition.pipeline.thumb_edge_sums, with numpy); by default
+    edge_sums, pixel by pixel."""
+    if tw < 3 or th < 3 or width <= 0 or height <= 0:
+        return None
+    spans, step = tilt_spans(tw, th, boxes, width, height)
+    if not spans:
+        return None
+    total = 0j
+    for z, weight in (sums or (lambda sp, st: edge_sums(thumb, tw, sp, st)))(spans, step):
         if weight > 0:
             total += z / weight
     z = total / len(spans)
@@ -1539,4 +1563,5 @@ def assemble(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]],
 __all__ = ["Detection", "Layout", "Reading", "Settings", "assemble", "kept_tiles", "decode", "detect_boxes", "drop_duplicates", "out_of_focus",
            "faint_boxes", "layout", "merge_detections", "nms", "probabilities", "read_hand", "reread_half_turned", "reread_tall_faces",
            "rereads", "reread", "reread_grown", "grown_faces", "rescan_sides", "colour_cast", "cast_table", "thumb_size",
-           "straighten", "face_tilt", "retile", "Retile", "Turn", "turn_frame", "quarter_turn", "softmax", "tall_faces", "unsure_crops"]
+           "straighten", "face_tilt", "tilt_spans", "edge_sums", "EdgeSums",
+           "retile", "Retile", "Turn", "turn_frame", "quarter_turn", "softmax", "tall_faces", "unsure_crops"]

@@ -8,6 +8,7 @@ import json
 import math
 import os
 from collections import Counter
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -272,37 +273,46 @@ def test_the_faces_give_their_angle_and_a_level_close_up_none() -> None:
     assert reading.face_tilt(pile.tobytes(), 256, 192, [], 256, 192) is None
 
 
-def test_the_faces_angle_from_the_servers_luma_is_the_same_number() -> None:
-    """The server hands face_tilt the thumbnail's luma worked out with numpy (pipeline.thumb_luma);
-    the phone has it worked out row by row. The same numbers either way, and straighten asks for
-    the luma only when it judges the faces' edges."""
-    from recognition.pipeline import thumb_luma
+def test_the_servers_edge_sums_are_the_phones_to_the_bit() -> None:
+    """The server works out face_tilt's edge sums with numpy (pipeline.thumb_edge_sums), the phone
+    pixel by pixel (reading.edge_sums): the same numbers to the bit, on faces with grain in them,
+    at every step, with spans at the thumbnail's edges; and straighten asks for them only when it
+    judges the faces' edges."""
+    from recognition.pipeline import thumb_edge_sums
 
+    grain = np.random.default_rng(7).integers(-12, 13, (192, 256, 3))
     asked = []
 
-    def luma(thumb: bytes):  # type: ignore[no-untyped-def]
-        def give() -> list[int]:
-            asked.append(1)
-            return thumb_luma(np.frombuffer(thumb, np.uint8).reshape(192, 256, 3))
-        return give
+    def server(pixels: np.ndarray) -> reading.EdgeSums:
+        def sums(spans: Sequence[reading.Span], step: int) -> list[tuple[complex, float]]:
+            asked.append(step)
+            return thumb_edge_sums(pixels, spans, step)
+        return sums
 
     for angle in (-35.0, -20.0, 0.0, 12.0, 30.0):
-        thumb, boxes = _faces(angle, [(90, 96), (170, 96)])
-        rows = [reading._luma(thumb, 256, y, 0, 256) for y in range(192)]
-        assert thumb_luma(np.frombuffer(thumb, np.uint8).reshape(192, 256, 3)) == [v for r in rows for v in r]
-        # the boxes run to the thumbnail's edges: every row and column sliced as _luma gives them
-        edge = boxes + [(0.0, 0.0, 256.0, 40.0, 0.9), (200.0, 150.0, 256.0, 192.0, 0.9)]
-        for bs in (boxes, edge):
-            plain = reading.face_tilt(thumb, 256, 192, bs, 256, 192)
-            assert plain is not None and reading.face_tilt(thumb, 256, 192, bs, 256, 192, luma(thumb)()) == plain
+        faces, boxes = _faces(angle, [(90, 96), (170, 96)])
+        pixels = np.clip(np.frombuffer(faces, np.uint8).reshape(192, 256, 3) + grain, 0, 255).astype(np.uint8)
+        thumb = pixels.tobytes()
+        # the boxes run to the thumbnail's edges: every row and column there as the phone reads it
+        edge = boxes + [(0.0, 0.0, 256.0, 40.0, 0.9), (200.0, 150.0, 256.0, 192.0, 0.9), (5.0, 5.0, 7.0, 60.0, 0.9)]
+        spans = reading.tilt_spans(256, 192, edge, 256, 192)[0]
+        for step in (1, 2, 3, 5):
+            phone = reading.edge_sums(thumb, 256, spans, step)
+            assert thumb_edge_sums(pixels, spans, step) == phone
+            assert all(w > 0 and z != 0 for z, w in phone)
+        # a flat span (no gradient at all) sums to nothing either way
+        flat = np.full((192, 256, 3), 128, np.uint8)
+        assert thumb_edge_sums(flat, spans, 1) == reading.edge_sums(flat.tobytes(), 256, spans, 1) == [(0j, 0.0)] * len(spans)
+        plain = reading.face_tilt(thumb, 256, 192, boxes, 256, 192)
+        assert plain is not None and reading.face_tilt(thumb, 256, 192, boxes, 256, 192, server(pixels)) == plain
         asked.clear()
-        assert reading.straighten(boxes, 256, 192, reading.Settings(), thumb, 256, 192, luma(thumb)) == \
+        assert reading.straighten(boxes, 256, 192, reading.Settings(), thumb, 256, 192, server(pixels)) == \
             reading.straighten(boxes, 256, 192, reading.Settings(), thumb, 256, 192)
         assert asked == [1]
-    # a row of eight level boxes: no faces' edges judged, no luma asked for
+    # a row of eight level boxes: no faces' edges judged, no sums asked for
     row = [(10 + 30 * k, 150, 38 + 30 * k, 188, 0.9) for k in range(8)]
     asked.clear()
-    assert reading.straighten(row, 256, 192, reading.Settings(), thumb, 256, 192, luma(thumb)) is None
+    assert reading.straighten(row, 256, 192, reading.Settings(), thumb, 256, 192, server(pixels)) is None
     assert asked == []
 
 
