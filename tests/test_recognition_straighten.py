@@ -10,6 +10,7 @@ import os
 from collections import Counter
 from collections.abc import Sequence
 
+import cv2
 import numpy as np
 
 from recognition import reading
@@ -117,11 +118,21 @@ def test_a_hand_aslant_is_read_exactly_and_its_boxes_lie_on_its_tiles() -> None:
 def test_a_quarter_turn_moves_whole_pixels() -> None:
     """A frame turned a whole number of quarters (recognition.reading.quarter_turn) is the same
     pixels moved, none blurred: cos 90 degrees is 6e-17 in floating point, and a canvas one pixel
-    too wide, or a centre half a pixel off, would resample every pixel."""
-    img = np.random.default_rng(3).integers(0, 256, (300, 400, 3), dtype=np.uint8)
-    for angle, quarters in ((90.0, 1), (-90.0, 3), (180.0, 2), (270.0, 3)):
-        turn = reading.turn_frame(angle, 400, 300)
-        assert np.array_equal(turned(img, turn), np.rot90(img, quarters)), angle
+    too wide, or a centre half a pixel off, would resample every pixel. The server moves them with
+    numpy (pipeline.turned): the pixels warpAffine gives, as the phone's bilinear turn does."""
+    for w, h in ((400, 300), (301, 173)):
+        img = np.random.default_rng(3).integers(0, 256, (h, w, 3), dtype=np.uint8)
+        for angle, quarters in ((90.0, 1), (-90.0, 3), (180.0, 2), (270.0, 3)):
+            turn = reading.turn_frame(angle, w, h)
+            warped = cv2.warpAffine(img, np.array(turn.matrix, np.float64), turn.turned, flags=cv2.INTER_LINEAR,
+                                    borderMode=cv2.BORDER_CONSTANT, borderValue=(turn.FILL,) * 3)
+            assert np.array_equal(warped, np.rot90(img, quarters)), (w, h, angle)
+            assert np.array_equal(turned(img, turn), warped), (w, h, angle)
+    # a turn aslant is resampled as before
+    turn = reading.turn_frame(20.0, 301, 173)
+    assert np.array_equal(turned(img, turn), cv2.warpAffine(img, np.array(turn.matrix, np.float64), turn.turned,
+                                                            flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
+                                                            borderValue=(turn.FILL,) * 3))
 
 
 LABELS = ["1m", "9m", "5z", "back", "none"]
