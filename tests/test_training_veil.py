@@ -89,3 +89,21 @@ def test_overexposure_brightens_the_picked_share_and_clips_it_white_and_keeps_th
     # the face is the ivory times the gain, at most white: clipped where the gain passes 1 / 0.7
     assert torch.allclose(face.mean(dim=(1, 2, 3)), (0.7 * gain).clamp(max=1.0), atol=1e-5)
     assert int((face.amin(dim=(1, 2, 3)) >= 1.0).sum()) > 0.5 * int(changed.sum())
+
+
+def test_the_detector_s_overexposure_clips_the_faces_white_and_keeps_the_ink_a_stroke():
+    im = np.full((64, 64, 3), (200, 190, 170), np.uint8)  # an ivory face
+    im[20:40, 30:34] = (40, 90, 50)  # a green stroke
+    rng = np.random.default_rng(6)
+    gains = []
+    for _ in range(40):
+        out = train_detector.overexposed(im, rng)
+        gain = float(out[30, 31, 1]) / 90  # the stroke's green, never clipped, gives the gain
+        gains.append(gain)
+        assert 1.2 - 0.02 <= gain <= 1.8 + 0.02
+        face = np.clip(np.array([200, 190, 170]) * gain, 0, 255)  # the ivory times the gain, clipped
+        assert np.abs(out[5, 5].astype(np.float32) - face).max() <= 2.5  # the gain read off a whole number
+        if gain >= 1.51:  # every channel of the face past white
+            assert out[5, 5].tolist() == [255, 255, 255]
+        assert int(out[30, 31].max()) < int(out[5, 5].min())  # the stroke stays darker than the face
+    assert min(gains) < 1.35 and max(gains) > 1.6  # spread over the range

@@ -139,6 +139,16 @@ def veil(im: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.clip(im.astype(np.float32) * (1 - spot) + white * spot, 0, 255).astype(np.uint8)
 
 
+def overexposed(im: np.ndarray, rng: np.random.Generator, most: float = 1.8) -> np.ndarray:
+    """The photo overexposed: every channel times 1.2 to `most`, clipped at white, so that a face's
+    ivory runs into the white of the tile's body and of its neighbours (training.perturb's bright
+    and flash; the classifier's is training.train_classifier.overexpose). Under `bright` the shipped
+    detector boxes faces by their ink, and a row falls apart into lone boxes (models/HISTORY.md,
+    "Where an overexposed photo's tiles are lost")."""
+    gain = float(rng.uniform(1.2, most))
+    return np.clip(im.astype(np.float32) * gain, 0, 255).astype(np.uint8)
+
+
 def focal_loss(logit: torch.Tensor, heat: torch.Tensor, weight: torch.Tensor) -> torch.Tensor:
     p = torch.sigmoid(logit).clamp(1e-4, 1 - 1e-4)
     pos = heat.eq(1).float()
@@ -160,6 +170,9 @@ def main() -> None:
                     help="share of crops taken as in a dim room or out of focus (darker, noisier, blurred)")
     ap.add_argument("--veil", type=float, default=0.0,
                     help="share of crops under a lamp's reflection: a soft spot of light laid over them (veil)")
+    ap.add_argument("--overexpose", type=float, default=0.0,
+                    help="share of crops overexposed: times 1.2 to --overexpose-most, clipped at white (overexposed)")
+    ap.add_argument("--overexpose-most", type=float, default=1.8)
     ap.add_argument("--distractors", type=float, default=0.0,
                     help="share of crops given 1-3 drawn non-tiles (dice, sticks, paper, phones, hands, edges)")
     ap.add_argument("--clutter", choices=("basic", "wide"), default="basic",
@@ -233,6 +246,8 @@ def main() -> None:
                 im = photometric(im, rng)
             if args.veil and rng.random() < args.veil:
                 im = veil(im, rng)
+            if args.overexpose and rng.random() < args.overexpose:
+                im = overexposed(im, rng, args.overexpose_most)
             h, wt, r, m = make_targets(b, args.size)
             xs.append(im)
             heats.append(h)
