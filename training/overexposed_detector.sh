@@ -16,24 +16,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT=$(realpath -m "${1:?usage: training/overexposed_detector.sh OUT}")
-ROOT=$(pwd)
-PY="$ROOT/.venv/bin/python"
-SHARED=$(realpath "${TENBOU_SHARED:-$ROOT/../shared}")
-WORK="${WORK:-$OUT.work}"
-START=bfd43dd  # the commit whose models/ the fine-tunes start from and learn the real photos from
-REAL="$SHARED/data/real-photos"
-export TENBOU_SHARED="$SHARED"
-mkdir -p "$WORK/start" "$OUT"
-for f in detector.pt detector.onnx classifier.pt classifier.onnx; do
-  git show "$START:models/$f" > "$WORK/start/$f"
-done
-if [ ! -f "$WORK/data/cls_meta.npy" ]; then
-  "$PY" -m training.build_data --scenes 1500 --seed 20261203 --out "$WORK/data" --workers 2 > "$WORK/build_data.log" 2>&1
-fi
-if [ ! -f "$WORK/real/cls_meta.npy" ]; then
-  "$PY" -m training.real_data --teacher "$WORK/start" --label-fixes --out "$WORK/real" \
-    "$REAL/alanchoi00__mahjong_detection" "$REAL/alanchoi00__mahjong_detection_train" > "$WORK/real_data.log" 2>&1
-fi
+source training/trial_inputs.sh  # $WORK/start, $WORK/data, $WORK/real
 pids=()
 for run in overexposed control; do
   extra=()
