@@ -119,7 +119,7 @@ def test_a_quarter_turn_moves_whole_pixels() -> None:
     """A frame turned a whole number of quarters (recognition.reading.quarter_turn) is the same
     pixels moved, none blurred: cos 90 degrees is 6e-17 in floating point, and a canvas one pixel
     too wide, or a centre half a pixel off, would resample every pixel. The server moves them with
-    numpy (pipeline.turned): the pixels warpAffine gives, as the phone's bilinear turn does."""
+    cv2.rotate (pipeline.turned): the pixels warpAffine gives, as the phone's bilinear turn does."""
     for w, h in ((400, 300), (301, 173)):
         img = np.random.default_rng(3).integers(0, 256, (h, w, 3), dtype=np.uint8)
         for angle, quarters in ((90.0, 1), (-90.0, 3), (180.0, 2), (270.0, 3)):
