@@ -106,13 +106,20 @@ def _resize_to(megapixels: float) -> Callable[[np.ndarray, np.random.Generator],
     return apply
 
 
+FAR_CELLS = 4  # the table round a photo taken farther off: its light, in this many cells on the long side
+
+
 def _farther(k: int) -> Callable[[np.ndarray, np.random.Generator], tuple[np.ndarray, PointMap]]:
     def apply(img: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, PointMap]:
         h, w = img.shape[:2]
         sw, sh = max(8, w // k), max(8, h // k)
-        # the table around: the photo's own colours, far too blurred to hold a tile
-        out = cv2.resize(cv2.resize(img, (max(1, w // 64), max(1, h // 64)), interpolation=cv2.INTER_AREA), (w, h),
-                         interpolation=cv2.INTER_CUBIC)
+        # the table around: the photo's own colours, shrunk to FAR_CELLS cells on its long side and
+        # spread out again, so that only their light remains. Shrunk by a fixed 64 instead, a
+        # photo of large tiles (a dev row of 190 px tiles) left blurred blobs of its tiles around
+        # it, three times their size, which the detector boxed as tiles (0.86) and the reader's
+        # plan went by (models/HISTORY.md, "Tiles farther off without ghosts of themselves")
+        cw, ch = (FAR_CELLS, max(1, round(FAR_CELLS * h / w))) if w >= h else (max(1, round(FAR_CELLS * w / h)), FAR_CELLS)
+        out = cv2.resize(cv2.resize(img, (cw, ch), interpolation=cv2.INTER_AREA), (w, h), interpolation=cv2.INTER_CUBIC)
         x0, y0 = (w - sw) // 2, (h - sh) // 2
         out[y0:y0 + sh, x0:x0 + sw] = cv2.resize(img, (sw, sh), interpolation=cv2.INTER_AREA)
         return out, lambda p: (p - np.array([x0, y0])) * np.array([w / sw, h / sh])
