@@ -77,10 +77,24 @@ def live_server(tmp_path_factory, chromium_path, contributions_dir):
 
 @pytest.fixture(scope="session")
 def playwright(chromium_path):
+    """Playwright's driver, started with DEBUG=pw:browser (unless DEBUG is set): it then writes every
+    Chromium's own stderr to the test process's, which pytest shows with a failed test. A Chromium
+    that closed in the middle of a test (twice in 2026-12, once in CI) left only "Target page,
+    context or browser has been closed"; its last words are what can say why."""
     from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as pw:
+    before = os.environ.get("DEBUG")
+    os.environ["DEBUG"] = before if before is not None else "pw:browser"
+    try:
+        pw_context = sync_playwright()
+        pw = pw_context.start()
+    finally:  # only the driver's environment: nothing else in this process reads it
+        if before is None:
+            del os.environ["DEBUG"]
+    try:
         yield pw
+    finally:
+        pw.stop()
 
 
 class Chromium:
