@@ -89,5 +89,8 @@ def square_crops(image: np.ndarray, boxes: np.ndarray, size: int = CROP_SIZE,
 
 
 def to_nchw(batch: np.ndarray) -> np.ndarray:
-    """uint8 NHWC RGB -> float32 NCHW in [0, 1] (the networks normalise inside)."""
-    return np.ascontiguousarray(batch.transpose(0, 3, 1, 2), dtype=np.float32) * (1.0 / 255.0)
+    """uint8 NHWC RGB -> float32 NCHW in [0, 1] (the networks normalise inside). Scaled in place:
+    the same float32 products, without a second array."""
+    out = batch.transpose(0, 3, 1, 2).astype(np.float32, order="C")  # always a copy of its own
+    out *= 1.0 / 255.0
+    return out

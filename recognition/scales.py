@@ -16,6 +16,7 @@ the same code as the server (recognition.reading calls it there). A box is
 from __future__ import annotations
 
 import bisect
+import functools
 import math
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -126,11 +127,24 @@ def tile_size(boxes: Sequence[Box], rule: ScaleRule = DEFAULT_RULE) -> float | N
     Not the plain median: fragments of tiles are smaller than tiles and clutter may be any size,
     so this takes the largest group of boxes of about one size (within `rule.cluster` of each
     other, counted by detector score; a tie goes to the larger size, as fragments are smaller)
-    and returns its score-weighted median."""
-    sized = [(side(b), max(b[4], 1e-3)) for b in boxes if side(b) > 0]
+    and returns its score-weighted median. It depends only on the boxes' sizes and scores, so a
+    reading asking it again of the same boxes (a photo asks about 15 times, of 3 sets of boxes)
+    is answered from `_typical_size`'s memory."""
+    sized = []
+    for b in boxes:
+        s = side(b)
+        if s > 0:
+            sized.append((s, max(b[4], 1e-3)))
     if not sized:
         return None
-    spread = math.log(rule.cluster)
+    sized.sort()
+    return _typical_size(tuple(sized), rule.cluster)
+
+
+@functools.lru_cache(maxsize=64)
+def _typical_size(by_size: tuple[tuple[float, float], ...], cluster: float) -> float:
+    """`tile_size` of boxes whose (side, score) pairs are `by_size`, sorted."""
+    spread = math.log(cluster)
     # |log(t / s)| <= spread, the logarithm taken only near the band's edges (an ulp either way)
     near_lo, near_hi = math.exp(-spread) * (1 - 1e-9), math.exp(spread) * (1 + 1e-9)
     in_lo, in_hi = math.exp(-spread) * (1 + 1e-9), math.exp(spread) * (1 - 1e-9)
@@ -139,13 +153,14 @@ def tile_size(boxes: Sequence[Box], rule: ScaleRule = DEFAULT_RULE) -> float | N
         return near_lo <= t / s <= near_hi and (in_lo <= t / s <= in_hi or abs(math.log(t / s)) <= spread)
 
     # a box's members are a run of the boxes in order of size (t / s grows with t): found by
-    # bisection, its ends settled by `member` itself, rather than asking every pair (n^2 tests)
-    by_size = sorted(sized)
+    # bisection, its ends settled by `member` itself, rather than asking every pair (n^2 tests).
+    # The larger of two sizes with the same weight wins, so the order the boxes are asked in
+    # does not matter
     sides = [t for t, _ in by_size]
     n = len(by_size)
     best: tuple[float, float] | None = None
     best_run = (0, 0)
-    for s, _ in sized:
+    for s, _ in by_size:
         lo, hi = bisect.bisect_left(sides, s * near_lo), bisect.bisect_right(sides, s * near_hi)
         while lo > 0 and member(sides[lo - 1], s):
             lo -= 1

@@ -31,7 +31,7 @@ def test_numpy_free() -> None:
             imported |= {a.name.split(".")[0] for a in node.names}
         elif isinstance(node, ast.ImportFrom):
             imported.add((node.module or "").split(".")[0])
-    assert imported <= {"__future__", "bisect", "math", "collections", "dataclasses", "typing"}, imported
+    assert imported <= {"__future__", "bisect", "functools", "math", "collections", "dataclasses", "typing"}, imported
 
 
 def test_tile_size_of_a_row_ignores_fragments_and_clutter() -> None:
@@ -45,6 +45,27 @@ def test_tile_size_prefers_the_larger_when_groups_tie() -> None:
     big, small = row(3, w=30, h=40), row(3, y0=400, w=12, h=16)
     assert tile_size(small + big) == pytest.approx(math.sqrt(1200))
     assert tile_size([]) is None
+
+
+def test_tile_size_is_the_boxes_own_in_any_order_and_under_each_rule() -> None:
+    """tile_size is remembered by the boxes' sizes and scores (a reading asks it again of the same
+    boxes): in another order the same boxes give the same size, and a rule of another `cluster`
+    is asked afresh, not answered from the first rule's memory."""
+    import random
+
+    # three sizes, each 1.36-1.40 times the last: 34.6 (surest), 48.5 and 65.8
+    boxes = (row(2, w=30, h=40, score=0.9) + row(2, y0=300, w=42, h=56, score=0.6)
+             + row(2, y0=400, w=57, h=76, score=0.6))
+    apart = tile_size(boxes)  # within 1.3: three sizes, and the surest (1.8) is the tiles'
+    assert apart == pytest.approx(math.sqrt(30 * 40))
+    wide = ScaleRule(cluster=1.5)  # within 1.5: 48.5 holds all six, whose weighted median it is
+    assert tile_size(boxes, wide) == pytest.approx(math.sqrt(42 * 56))
+    assert tile_size(boxes) == apart
+    for seed in range(3):
+        shuffled = boxes[:]
+        random.Random(seed).shuffle(shuffled)
+        assert tile_size(shuffled) == apart
+        assert tile_size(shuffled, wide) == pytest.approx(math.sqrt(42 * 56))
 
 
 def test_rescan_sides() -> None:
