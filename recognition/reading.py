@@ -209,9 +209,9 @@ def decode(out: DetectorMap, gh: int, gw: int, threshold: float = 0.3, max_boxes
     """The (5, gh, gw) map, flat -> boxes [x1, y1, x2, y2, score] in network pixels, best first,
     after non-maximum suppression. A box is a cell whose heat is at least `threshold` and no less
     than any of its (up to eight) neighbours'. `cells`, when given, are the indices (ascending)
-    of the first plane's cells looked at: any that hold every cell at or above `heat_cut(threshold)`
-    give the same boxes as the whole plane (the server finds them with numpy, `pipeline.hot_cells`;
-    the phone scans the plane here)."""
+    of the first plane's cells looked at: any that hold every such cell (at or above
+    `heat_cut(threshold)` and exceeded by no neighbour) give the same boxes as the whole plane
+    (the server finds those with numpy, `pipeline.hot_cells`; the phone scans the plane here)."""
     plane = gh * gw
     if threshold >= 1:
         return []
@@ -1329,7 +1329,7 @@ def faint_boxes(out: DetectorMap, gh: int, gw: int, scale: float, width: int, he
     classified with the boxes and given to `assemble` as its `faint` boxes: a tile only if read as
     one. Peaks lying among the tiles (scales.among_tiles) are read too when Settings.faint_sure is
     set. Empty when off (faint_threshold None, or both set_apart_reject and faint_sure None).
-    `cells`: as `decode`'s, holding every cell at or above `heat_cut(Settings.faint_threshold)`."""
+    `cells`: as `decode`'s, holding every peak at or above `heat_cut(Settings.faint_threshold)`."""
     if settings.faint_threshold is None or not boxes or (settings.set_apart_reject is None
                                                           and settings.faint_sure is None):
         return []

@@ -112,9 +112,11 @@ def test_the_classifier_gives_each_crops_sharpness(classifier):
 
 
 def test_the_servers_hot_cells_decode_a_real_map_as_the_scan_of_every_cell(detector):
-    """pipeline.hot_cells finds with numpy the cells reading.decode would scan for in Python:
-    the same boxes at the detector's threshold and at the faint peaks', on a real map, and a
-    float32 heat just under the cut (as a float64) stays out as it does in decode's scan."""
+    """pipeline.hot_cells finds with numpy the cells reading.decode would box when scanning in
+    Python, its peaks: the same boxes at the detector's threshold and at the faint peaks', on a
+    real map, from a few of the cells that reach the threshold; a float32 heat just under the cut
+    (as a float64) stays out as it does in decode's scan; two equal neighbours are both peaks,
+    and a cell with a hotter neighbour is none."""
     from recognition import reading
     from recognition.image_io import load_image
     from recognition.pipeline import DEFAULT_SETTINGS, fit_resize, flat, hot_cells, to_nchw
@@ -128,7 +130,10 @@ def test_the_servers_hot_cells_decode_a_real_map_as_the_scan_of_every_cell(detec
     for t in thresholds:
         boxes = reading.decode(flat(out), gh, gw, t)
         assert len(boxes) >= 5
-        assert reading.decode(flat(out), gh, gw, t, cells=hot_cells(out, t)) == boxes
+        peaks = hot_cells(out, t)
+        assert reading.decode(flat(out), gh, gw, t, cells=peaks) == boxes
+        reaching = np.flatnonzero(out[0].astype(np.float64).reshape(-1) >= reading.heat_cut(t))
+        assert set(peaks) < set(reaching.tolist()) and len(peaks) < len(reaching) / 2
     # a threshold whose cut rounds down to a float32: that float32 is under the cut as decode
     # compares, and a float32 comparison would let it in
     t = next(t for t in np.arange(0.30, 0.40, 0.001) if float(np.float32(reading.heat_cut(t))) < reading.heat_cut(t))
@@ -139,3 +144,8 @@ def test_the_servers_hot_cells_decode_a_real_map_as_the_scan_of_every_cell(detec
     assert hot_cells(edge, t) == [] and reading.decode(flat(edge), gh, gw, t) == []
     edge[0, 3, 3] = np.nextafter(np.float32(reading.heat_cut(t)), np.float32(1))
     assert hot_cells(edge, t) == [3 * gw + 3] and len(reading.decode(flat(edge), gh, gw, t)) == 1
+    edge[0, 3, 4] = edge[0, 3, 3]  # a plateau of two: decode boxes both
+    edge[0, 5, 5] = edge[0, 3, 3]
+    edge[0, 6, 6] = 5.0  # and not the cell beside a hotter one
+    assert hot_cells(edge, t) == [3 * gw + 3, 3 * gw + 4, 6 * gw + 6]
+    assert reading.decode(flat(edge), gh, gw, t) == reading.decode(flat(edge), gh, gw, t, cells=hot_cells(edge, t))
