@@ -593,21 +593,18 @@ def longest_runs(boxes: Sequence[Box], least: int = ROW_LEAST, off: float = 0.35
         if len(g) < least:
             continue
         points = [(centres[i][0], centres[i][1], i) for i in g]
+        xs, ys = [x for x, _, _ in points], [y for _, y, _ in points]
         for step, ux, uy in _DIRECTIONS:  # along a line running at the step's angle
             is_level = min(abs(step), 90 - abs(step)) < level
             bar = best_level if is_level else len(best)
             if len(g) <= bar:
                 continue  # no run in this group can be longer than one already found
-            across = sorted([(y * ux - x * uy, i) for x, y, i in points])
-            most, where, lo = 0, 0, 0
-            for hi in range(len(across)):
-                v = across[hi][0]
-                while v - across[lo][0] > band:
-                    lo += 1
-                if hi - lo + 1 > most:
-                    most, where = hi - lo + 1, lo
-            if most <= bar:
+            # most directions hold no band of more than `bar` boxes: asked first of the distances
+            # across alone, before the boxes are sorted by them and counted
+            if not _band_holds_more(sorted([y * ux - x * uy for x, y in zip(xs, ys)]), band, bar):
                 continue  # no run in this band can be longer than one already found
+            across = sorted([(y * ux - x * uy, i) for x, y, i in points])
+            most, where = _densest_band([v for v, _ in across], band)
             members = sorted((i for _, i in across[where:where + most]), key=lambda i: centres[i][0] * ux + centres[i][1] * uy)
             run: list[int] = []
             longest: list[int] = []
@@ -623,6 +620,27 @@ def longest_runs(boxes: Sequence[Box], least: int = ROW_LEAST, off: float = 0.35
             elif len(longest) > len(best):
                 best = longest
     return best, best_level
+
+
+def _densest_band(values: Sequence[float], band: float) -> tuple[int, int]:
+    """The most of the sorted `values` lying within `band` of the first of them, and where the
+    first such run of them starts (`longest_runs`' band across a direction)."""
+    most, where, lo = 0, 0, 0
+    for hi, v in enumerate(values):
+        while v - values[lo] > band:
+            lo += 1
+        if hi - lo + 1 > most:
+            most, where = hi - lo + 1, lo
+    return most, where
+
+
+def _band_holds_more(values: Sequence[float], band: float, bar: int) -> bool:
+    """Whether `_densest_band(values, band)` holds more than `bar` of the sorted `values`, without
+    counting it: whether some bar + 1 values in a row lie within the band, by the same float
+    differences (v - values[lo] for the last and the first)."""
+    if bar < 1:
+        return len(values) > 0
+    return any(b - a <= band for a, b in zip(values, values[bar:]))
 
 
 def _surely_tiles(group: Sequence[int], tileness: Sequence[float] | None, least: float) -> bool:

@@ -9,6 +9,8 @@ import os
 import random
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from recognition import scales
 from recognition.scales import ScaleRule, area, drop_misfits, merge_fragments, merge_passes, rescan_sides, tile_size
@@ -51,8 +53,6 @@ def test_tile_size_is_the_boxes_own_in_any_order_and_under_each_rule() -> None:
     """tile_size is remembered by the boxes' sizes and scores (a reading asks it again of the same
     boxes): in another order the same boxes give the same size, and a rule of another `cluster`
     is asked afresh, not answered from the first rule's memory."""
-    import random
-
     # three sizes, each 1.36-1.40 times the last: 34.6 (surest), 48.5 and 65.8
     boxes = (row(2, w=30, h=40, score=0.9) + row(2, y0=300, w=42, h=56, score=0.6)
              + row(2, y0=400, w=57, h=76, score=0.6))
@@ -66,6 +66,21 @@ def test_tile_size_is_the_boxes_own_in_any_order_and_under_each_rule() -> None:
         random.Random(seed).shuffle(shuffled)
         assert tile_size(shuffled) == apart
         assert tile_size(shuffled, wide) == pytest.approx(math.sqrt(42 * 56))
+
+
+@given(st.lists(st.floats(-500, 500, allow_nan=False), min_size=1, max_size=30),
+       st.floats(0, 200, allow_nan=False), st.integers(0, 31), st.integers(0, 29), st.integers(0, 29),
+       st.booleans())
+def test_a_band_is_asked_whether_it_holds_more_as_it_is_counted(values, band, bar, i, j, exact) -> None:
+    """longest_runs asks `_band_holds_more` before it counts `_densest_band` across each direction,
+    and skips the count when the answer is no: both answers agree on any values, band and bar
+    (ties, a band of 0, a bar beyond the values, and a band exactly as wide as two values lie
+    apart, where `<` and `<=` part)."""
+    values = sorted(values)
+    if exact:  # the band two of the values span, to the float
+        band = values[max(i, j) % len(values)] - values[min(i, j) % len(values)]
+        band = max(band, 0.0)
+    assert scales._band_holds_more(values, band, bar) == (scales._densest_band(values, band)[0] > bar)
 
 
 def test_rescan_sides() -> None:
