@@ -153,7 +153,7 @@ def test_an_unsure_crop_read_again_turned_is_averaged_where_the_views_agree_else
 
 def test_the_reading_module_needs_nothing_the_phone_lacks():
     """Pyodide runs it with the standard library and the scoring package only."""
-    allowed = {"__future__", "bisect", "math", "collections", "dataclasses", "statistics", "typing", "heapq", "itertools",
+    allowed = {"__future__", "bisect", "functools", "math", "collections", "dataclasses", "statistics", "typing", "heapq", "itertools",
                "recognition", "scoring"}
     for name in ("reading.py", "hand.py", "scales.py", "__init__.py"):
         tree = ast.parse((ROOT / "recognition" / name).read_text(encoding="utf-8"))
