@@ -441,7 +441,7 @@ def hot_cells(out: np.ndarray, threshold: float) -> list[int]:
     """The cells of the detector's (5, gh, gw) map whose heat reaches `threshold` and that none of
     their eight neighbours exceeds (the peaks decode boxes), by their index in its first plane:
     recognition.reading.decode's `cells`, found here with numpy. Decoding then looks at these few
-    (12-49 on a riichi-mat photo), not at every cell in Python (most of the 0.75 ms a 512 px pass
+    (12-51 on a riichi-mat photo), not at every cell in Python (most of the 0.75 ms a 512 px pass
     took to decode), nor at every cell reaching the threshold (63-631: 1.2 ms a photo). The
     threshold is compared in float64, as decode compares each float32 value; the neighbours, as
     float32 values both, in either."""
