@@ -11,6 +11,7 @@ import cv2
 import numpy as np
 import pytest
 
+from recognition.detect import iou_matrix
 from training import datasets
 from training.datasets import LabelledPhoto, assign_scenes, assign_splits, load_folder, load_real, original_name
 from training.evaluate import (
@@ -172,7 +173,9 @@ def test_a_label_addition_on_a_staged_box_stops_the_load(tmp_path, monkeypatch):
 def test_the_projects_label_additions_touch_validation_photos_only():
     """Training reads the train scenes: the tiles added to the labels change what the evaluation
     judges, never what the models learn. Each addition is a tile code or a word for a tile not
-    judged, and lies on no staged box (loading checks it)."""
+    judged, lies on no staged box (loading checks it), and no two additions of a photo box one
+    tile (IoU 0.5 or more; tiles lying aslant may overlap less): a tile added twice would be judged
+    twice."""
     tile = re.compile(r"[0-9][mps]|[1-7]z")
     added = datasets.load_label_additions()
     assert added, "the file lists additions"
@@ -182,6 +185,9 @@ def test_the_projects_label_additions_touch_validation_photos_only():
         for image, tiles in by_image.items():
             assert (source, image) in val and (source, image) not in train
             assert all(tile.fullmatch(code) or code in datasets.NOT_JUDGED for code, _ in tiles)
+            boxes = np.array([box for _, box in tiles], np.float64)
+            overlap = iou_matrix(boxes, boxes) - np.eye(len(boxes))
+            assert overlap.max() < 0.5, (image, boxes[np.unravel_index(overlap.argmax(), overlap.shape)[0]])
 
 
 def test_near_duplicates_and_versions_of_one_photo_are_one_scene(tmp_path):
