@@ -31,6 +31,9 @@ STILL_FAILING = {
                     "read as haku (0.86 and 0.82), and the two 9s between them are boxed in three",
     "far_row.jpg": "seven tiles across the table, about 20 px wide: all seven shown, six right; the 9p is "
                    "read as 9s at 0.18, flagged to check (stage 2g's first classifier read all seven)",
+    "dominoes_alone.jpg": "dominoes on a wooden table: the blank half of two of them (a 0-5 and a 3-0) is boxed "
+                          "alone and read as haku, at 0.92 (shown sure) and 0.77 (flagged); the shipped models "
+                          "never saw a domino (the artwork stage that drew them was not shipped)",
 }
 
 
@@ -103,7 +106,8 @@ def test_hard_case_suite_tile_f1_floor() -> None:
     in perspective (side_seat_far, read exactly); 0.988 with two hands with called tiles from a set
     with black backs (called_dark_backs, read exactly since a box across two 9s is dropped,
     Settings.straddle; lamp_kan, whose backs, grey under a lamp's reflection, are read as haku);
-    the floor keeps the gain."""
+    0.985 with four more of the issue's clutter (cards_alone, calculator_alone and dominoes_hand
+    read exactly; dominoes_alone, two blank halves read as haku); the floor keeps the gain."""
     tp = n_pred = n_true = 0
     for name, lab in LABELS.items():
         faces, _ = read(name)

@@ -37,7 +37,11 @@ checks each case. The cases (issue 19):
 - called_dark_backs: a winning hand with a pon (its called tile sideways) and a concealed kan (two
   tiles face down) from a set with black backs: two 9s side by side are boxed a third time across
   their edge; lamp_kan: the same hand under a lamp's reflection, the black backs grey like a
-  blank face.
+  blank face;
+- dominoes_alone, cards_alone, calculator_alone: more of the clutter the issue names, no tile:
+  dominoes face up (white faces with black dots, a blank half as plain as a haku), number cards
+  (rows of marks on white), a desk calculator (square keys with digits) beside a score sheet;
+  dominoes_hand: a hand row among dominoes and cards.
 
 Not the training renderer (training.render): the tiles here are drawn as flat quads warped in
 perspective with their own faces, bodies, tables and clutter, so the suite is not the training
@@ -578,6 +582,130 @@ def lamp_kan(rng: np.random.Generator) -> tuple[np.ndarray, list[str]]:
     return np.clip(lit, 0, 255).astype(np.uint8), codes
 
 
+# Die faces' pips on a unit square (-1..1), for dice and dominoes alike (0: a blank half).
+PIPS = {0: [], 1: [(0, 0)], 2: [(-1, -1), (1, 1)], 3: [(-1, -1), (0, 0), (1, 1)],
+        4: [(-1, -1), (1, -1), (-1, 1), (1, 1)], 5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
+        6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)]}
+
+
+def _turned_quad(cx: float, cy: float, w: float, h: float, angle: float) -> np.ndarray:
+    """The corners tl, tr, br, bl of a w x h rectangle centred on (cx, cy), turned `angle` degrees."""
+    c, s = np.cos(np.radians(angle)), np.sin(np.radians(angle))
+    corners = np.array([[-w / 2, -h / 2], [w / 2, -h / 2], [w / 2, h / 2], [-w / 2, h / 2]])
+    return corners @ np.array([[c, s], [-s, c]]) + np.array([cx, cy])
+
+
+def domino(img: np.ndarray, cx: float, cy: float, w: float, angle: float, a: int, b: int,
+           body: tuple[int, int, int] = (246, 243, 232)) -> None:
+    """A domino lying face up: two square halves (w x w each) split by a line, `a` and `b` black
+    pips, a darker edge below it: from above, a tile-sized white face with dots, as a pinzu is."""
+    tex = np.zeros((200, 100, 3), np.uint8)
+    tex[:] = body
+    cv2.line(tex, (10, 100), (90, 100), (40, 40, 40), 3, cv2.LINE_AA)
+    for half, n in ((0, a), (1, b)):
+        for ox, oy in PIPS[n]:
+            cv2.circle(tex, (int(50 + ox * 26), int(50 + half * 100 + oy * 26)), 9, (20, 20, 20), -1, cv2.LINE_AA)
+    edge = _turned_quad(cx, cy + w * 0.12, w, 2 * w, angle)
+    poly(img, edge, tuple(int(v * 0.72) for v in body))
+    warp(img, tex, _turned_quad(cx, cy, w, 2 * w, angle))
+
+
+def number_card(img: np.ndarray, cx: float, cy: float, w: float, angle: float, rank: int, red: bool) -> None:
+    """A playing card of `rank` (2-10) lying face up: its pips in two or three columns, as the
+    suits lay them out, and its rank in two corners: rows of dots on a white rectangle."""
+    tw, th = 250, 350
+    tex = np.full((th, tw, 3), 250, np.uint8)
+    col = (200, 25, 35) if red else (20, 20, 20)
+    cols = {2: [0, 0], 3: [0, 0, 0], 4: [-1, -1, 1, 1], 5: [-1, -1, 0, 1, 1], 6: [-1, -1, -1, 1, 1, 1],
+            7: [-1, -1, -1, 0, 1, 1, 1], 8: [-1, -1, -1, -1, 1, 1, 1, 1], 9: [-1, -1, -1, -1, 0, 1, 1, 1, 1],
+            10: [-1, -1, -1, -1, 0, 0, 1, 1, 1, 1]}[rank]
+    by_col: dict[int, int] = {}
+    for c in cols:
+        by_col[c] = by_col.get(c, 0) + 1
+    seen: dict[int, int] = {}
+    for c in cols:
+        k = seen.get(c, 0)
+        seen[c] = k + 1
+        n = by_col[c]
+        x = tw / 2 + c * 62
+        y = 70 + (th - 140) * (k + 0.5) / n
+        if red:  # a diamond
+            poly(tex, np.array([[x, y - 22], [x + 16, y], [x, y + 22], [x - 16, y]]), col)
+        else:  # a club: three lobes and a stem
+            for ox, oy in ((0, -9), (-10, 5), (10, 5)):
+                cv2.circle(tex, (int(x + ox), int(y + oy)), 10, col, -1, cv2.LINE_AA)
+            poly(tex, np.array([[x - 3, y], [x + 3, y], [x + 7, y + 20], [x - 7, y + 20]]), col)
+    for (x, y, flip) in ((14, 48, False), (tw - 14, th - 48, True)):
+        label = str(rank)
+        size, _ = cv2.getTextSize(label, cv2.FONT_HERSHEY_SIMPLEX, 1.3, 3)
+        cv2.putText(tex, label, (int(x - (size[0] if flip else 0)), int(y + (size[1] if flip else 0))),
+                    cv2.FONT_HERSHEY_SIMPLEX, 1.3, col, 3, cv2.LINE_AA)
+    warp(img, tex, _turned_quad(cx, cy, w, w * th / tw, angle))
+
+
+def calculator(img: np.ndarray, x0: float, y0: float, w: float) -> None:
+    """A desk calculator seen from above: a dark body, a grey display with a number, and a grid of
+    light keys each carrying a digit or a sign: small square faces with black strokes."""
+    h = w * 1.5
+    poly(img, np.array([[x0, y0], [x0 + w, y0], [x0 + w, y0 + h], [x0, y0 + h]]), (52, 54, 58))
+    poly(img, np.array([[x0 + w * 0.08, y0 + h * 0.06], [x0 + w * 0.92, y0 + h * 0.06],
+                        [x0 + w * 0.92, y0 + h * 0.2], [x0 + w * 0.08, y0 + h * 0.2]]), (168, 178, 160))
+    cv2.putText(img, "2600", (int(x0 + w * 0.35), int(y0 + h * 0.17)), cv2.FONT_HERSHEY_SIMPLEX, w / 200,
+                (35, 40, 35), max(1, int(w / 120)), cv2.LINE_AA)
+    keys = [["C", "M", "%", "/"], ["7", "8", "9", "x"], ["4", "5", "6", "-"], ["1", "2", "3", "+"], ["0", ".", "=", "="]]
+    kw, kh = w * 0.84 / 4, h * 0.72 / 5
+    for r, row in enumerate(keys):
+        for c, label in enumerate(row):
+            kx, ky = x0 + w * 0.08 + c * kw, y0 + h * 0.25 + r * kh
+            light = label.isdigit() or label == "."
+            poly(img, np.array([[kx + 4, ky + 4], [kx + kw - 4, ky + 4], [kx + kw - 4, ky + kh - 4], [kx + 4, ky + kh - 4]]),
+                 (236, 234, 228) if light else (120, 124, 132))
+            cv2.putText(img, label, (int(kx + kw * 0.32), int(ky + kh * 0.68)), cv2.FONT_HERSHEY_SIMPLEX, kw / 60,
+                        (25, 25, 25) if light else (245, 245, 245), max(1, int(kw / 22)), cv2.LINE_AA)
+
+
+def dominoes_alone(rng: np.random.Generator) -> tuple[np.ndarray, list[str]]:
+    """Nine dominoes lying face up on a wooden table, each at its own angle, about as large as a
+    tile seen from above: white faces with black dots (a 4-4 half looks like a 4p). No tile."""
+    img = table(rng, (150, 105, 65), grain=5)
+    spots = [(150, 180), (300, 150), (470, 210), (640, 160), (820, 230), (200, 470), (400, 520), (610, 480), (820, 540)]
+    for cx, cy in spots:
+        domino(img, cx + rng.uniform(-20, 20), cy + rng.uniform(-20, 20), 56, float(rng.uniform(-40, 40)),
+               int(rng.integers(0, 7)), int(rng.integers(0, 7)))
+    return img, []
+
+
+def cards_alone(rng: np.random.Generator) -> tuple[np.ndarray, list[str]]:
+    """Seven number cards (2 to 10) dealt face up on green felt, a little apart and turned: rows of
+    diamonds or clubs on white, as pinzu and souzu are rows of marks on ivory. No tile."""
+    img = table(rng, (35, 95, 60))
+    for k, (cx, cy) in enumerate([(140, 220), (330, 200), (520, 240), (720, 210), (240, 540), (470, 560), (720, 530)]):
+        number_card(img, cx, cy, 120, float(rng.uniform(-15, 15)), int(rng.integers(2, 11)), bool(k % 2))
+    return img, []
+
+
+def calculator_alone(rng: np.random.Generator) -> tuple[np.ndarray, list[str]]:
+    """A desk calculator beside a score sheet on a wooden table, as a scorer keeps them: square
+    keys with digits on them. No tile."""
+    img = table(rng, (140, 100, 70), grain=5)
+    calculator(img, 120, 90, 360)
+    printed_text(img, 560, 160, 10, rng)
+    return img, []
+
+
+def dominoes_hand(rng: np.random.Generator) -> tuple[np.ndarray, list[str]]:
+    """A hand row lying on a wooden table among dominoes and two number cards: the hand's tiles
+    and nothing else."""
+    img = table(rng, (150, 105, 65), grain=5)
+    _row(img, HAND, 150, 330, 48, 64, (230, 160, 30))
+    for cx, cy in [(130, 130), (300, 120), (480, 150), (180, 600), (420, 620), (660, 590), (880, 640)]:
+        domino(img, cx + rng.uniform(-15, 15), cy + rng.uniform(-15, 15), 48, float(rng.uniform(-40, 40)),
+               int(rng.integers(0, 7)), int(rng.integers(0, 7)))
+    number_card(img, 700, 140, 100, 8.0, 8, False)
+    number_card(img, 860, 150, 100, -10.0, 6, True)
+    return img, list(HAND)
+
+
 CASES = {
     "standing_low": ("standing", standing_low),
     "far_row": ("far_row", far_row),
@@ -605,6 +733,10 @@ CASES = {
     "side_seat_far": ("hand_row", side_seat_far),
     "called_dark_backs": ("hand_row", called_dark_backs),
     "lamp_kan": ("hand_row", lamp_kan),
+    "dominoes_alone": ("clutter", dominoes_alone),
+    "cards_alone": ("clutter", cards_alone),
+    "calculator_alone": ("clutter", calculator_alone),
+    "dominoes_hand": ("clutter", dominoes_hand),
     # new cases go last: each case's seed is its place here
 }
 
