@@ -54,6 +54,7 @@ import argparse
 import csv
 import json
 import os
+from collections import Counter
 
 import cv2
 import numpy as np
@@ -219,11 +220,15 @@ def keyboard(img: np.ndarray, x0: int, y0: int, x1: int, y1: int, rng: np.random
                             kh / 55.0, (230, 230, 230) if dark else (40, 40, 40), max(1, int(kh / 25)), cv2.LINE_AA)
 
 
+# A die face's pips on a unit square (-1..1), for dice and dominoes alike (0: a domino's blank half).
+PIPS = {0: [], 1: [(0, 0)], 2: [(-1, -1), (1, 1)], 3: [(-1, -1), (0, 0), (1, 1)],
+        4: [(-1, -1), (1, -1), (-1, 1), (1, 1)], 5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
+        6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)]}
+
+
 def die(img: np.ndarray, cx: float, cy: float, s: float, n: int) -> None:
     poly(img, np.array([[cx - s, cy - s], [cx + s, cy - s], [cx + s, cy + s], [cx - s, cy + s]]), (246, 244, 238))
-    spots = {1: [(0, 0)], 2: [(-1, -1), (1, 1)], 3: [(-1, -1), (0, 0), (1, 1)], 4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
-             5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)], 6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)]}[n]
-    for ox, oy in spots:
+    for ox, oy in PIPS[n]:
         cv2.circle(img, (int(cx + ox * s * 0.55), int(cy + oy * s * 0.55)), max(2, int(s * 0.18)),
                    (200, 30, 40) if n == 1 else (20, 20, 20), -1, cv2.LINE_AA)
 
@@ -582,12 +587,6 @@ def lamp_kan(rng: np.random.Generator) -> tuple[np.ndarray, list[str]]:
     return np.clip(lit, 0, 255).astype(np.uint8), codes
 
 
-# Die faces' pips on a unit square (-1..1), for dice and dominoes alike (0: a blank half).
-PIPS = {0: [], 1: [(0, 0)], 2: [(-1, -1), (1, 1)], 3: [(-1, -1), (0, 0), (1, 1)],
-        4: [(-1, -1), (1, -1), (-1, 1), (1, 1)], 5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
-        6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)]}
-
-
 def _turned_quad(cx: float, cy: float, w: float, h: float, angle: float) -> np.ndarray:
     """The corners tl, tr, br, bl of a w x h rectangle centred on (cx, cy), turned `angle` degrees."""
     c, s = np.cos(np.radians(angle)), np.sin(np.radians(angle))
@@ -619,16 +618,11 @@ def number_card(img: np.ndarray, cx: float, cy: float, w: float, angle: float, r
     cols = {2: [0, 0], 3: [0, 0, 0], 4: [-1, -1, 1, 1], 5: [-1, -1, 0, 1, 1], 6: [-1, -1, -1, 1, 1, 1],
             7: [-1, -1, -1, 0, 1, 1, 1], 8: [-1, -1, -1, -1, 1, 1, 1, 1], 9: [-1, -1, -1, -1, 0, 1, 1, 1, 1],
             10: [-1, -1, -1, -1, 0, 0, 1, 1, 1, 1]}[rank]
-    by_col: dict[int, int] = {}
+    in_col, seen = Counter(cols), Counter[int]()
     for c in cols:
-        by_col[c] = by_col.get(c, 0) + 1
-    seen: dict[int, int] = {}
-    for c in cols:
-        k = seen.get(c, 0)
-        seen[c] = k + 1
-        n = by_col[c]
+        k, seen[c] = seen[c], seen[c] + 1
         x = tw / 2 + c * 62
-        y = 70 + (th - 140) * (k + 0.5) / n
+        y = 70 + (th - 140) * (k + 0.5) / in_col[c]
         if red:  # a diamond
             poly(tex, np.array([[x, y - 22], [x + 16, y], [x, y + 22], [x - 16, y]]), col)
         else:  # a club: three lobes and a stem
