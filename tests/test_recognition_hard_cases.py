@@ -32,8 +32,8 @@ STILL_FAILING = {
     "far_row.jpg": "seven tiles across the table, about 20 px wide: all seven shown, six right; the 9p is "
                    "read as 9s at 0.18, flagged to check (stage 2g's first classifier read all seven)",
     "dominoes_alone.jpg": "dominoes on a wooden table: the blank half of two of them (a 0-5 and a 3-0) is boxed "
-                          "alone and read as haku, at 0.92 (shown sure) and 0.77 (flagged); the shipped models "
-                          "never saw a domino (the artwork stage that drew them was not shipped)",
+                          "alone and read as haku, at 0.92 (shown sure) and 0.77 (flagged); the shipped detector "
+                          "never saw a domino, the classifier only whole ones, never a blank half framed alone",
 }
 
 
