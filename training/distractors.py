@@ -3,8 +3,9 @@ and books, phones, hands, white cards, table edges, cups and glasses seen from a
 
 Used while training, on the fly: `paste` puts some into a detector training crop where they touch
 no labelled tile (so the detector learns them as background), and `crop` draws one as the
-classifier sees a false alarm (a "none" crop). Shapes that a tile could be (a small ivory
-rectangle of a tile's proportions) are never drawn: a blank white tile is haku.
+classifier sees a false alarm (a "none" crop). A blank shape that a tile could be (a small ivory
+rectangle of a tile's proportions) is never drawn: a blank white tile is haku. The games (a domino's
+half, a number card) have a tile's size, and always their marks.
 """
 from __future__ import annotations
 
@@ -18,6 +19,21 @@ KINDS_WIDE = KINDS + ("keys", "keys", "domino", "playing_card", "text", "screen"
 # the out-of-focus stage adds a palm, fist or forearm with no finger drawn (a featureless skin
 # blob, which a classifier that learnt soft faces could take for a blank haku) and more paper
 KINDS_FOCUS = KINDS_WIDE + ("palm", "palm", "palm", "paper")
+# the games a mahjong table also sees, as a detector's box frames them (issue 19: staged dominoes and
+# number cards read as tiles): one half of a domino, its other half running out of the box, and a
+# number card whole, its suit marks in columns. Only black pips and black suits: a domino's five in
+# red pips is a red 5p drawn another way, and red marks in columns taught as no tile cost red fives
+# drawn as no training draws them; nor is the half in the box ever blank, which a haku is
+# (models/HISTORY.md, "Dominoes and cards taught as no tile")
+KINDS_GAMES = KINDS_FOCUS + ("domino_half", "domino_half", "number_card", "number_card")
+# where a domino's or a die's pips lie, in steps of a third of its side from the centre
+DIE_PIPS = {0: [], 1: [(0, 0)], 2: [(-1, -1), (1, 1)], 3: [(-1, -1), (0, 0), (1, 1)],
+            4: [(-1, -1), (1, -1), (-1, 1), (1, 1)], 5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
+            6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)]}
+# a card's suit marks: columns (-1 left, 0 middle, 1 right) of ranks 2 to 10, as cards lay them out
+CARD_COLUMNS = {2: (0, 0), 3: (0, 0, 0), 4: (-1, -1, 1, 1), 5: (-1, -1, 0, 1, 1), 6: (-1, -1, -1, 1, 1, 1),
+                7: (-1, -1, -1, 0, 1, 1, 1), 8: (-1, -1, -1, 0, 0, 1, 1, 1), 9: (-1, -1, -1, -1, 0, 1, 1, 1, 1),
+                10: (-1, -1, -1, -1, 0, 0, 1, 1, 1, 1)}
 
 
 def _col(rng: np.random.Generator, base: tuple[int, int, int], jitter: int = 20) -> tuple[int, int, int]:
@@ -80,6 +96,51 @@ def draw(img: np.ndarray, kind: str, cx: float, cy: float, s: float, rng: np.ran
                 ox, oy = rng.uniform(-0.3, 0.3) * w, half * rng.uniform(0.2, 0.8) * w
                 cv2.circle(img, (int(cx + c * ox - sn * oy), int(cy + sn * ox + c * oy)), max(1, int(w * 0.09)), pip, -1,
                            cv2.LINE_AA)
+        return pts
+    if kind == "domino_half":  # one half square in the box, the other running out of it
+        half = s * rng.uniform(0.7, 1.0)
+        a = np.deg2rad(ang * 2 + rng.uniform(-12, 12))  # any way round
+        c, sn = np.cos(a), np.sin(a)
+        body, pip = _domino_colours(rng)
+        ox, oy = cx + c * half / 2, cy + sn * half / 2  # the domino's centre: its line, half a side off
+        pts = _rotated_rect(ox, oy, half * 2, half, float(np.rad2deg(a)))
+        cv2.fillConvexPoly(img, pts, body, cv2.LINE_AA)
+        rim = tuple(int(v * 0.8) for v in body)
+        cv2.polylines(img, [pts], True, rim, max(1, int(half * 0.03)), cv2.LINE_AA)
+        p0 = (int(ox - sn * half * 0.42), int(oy + c * half * 0.42))
+        p1 = (int(ox + sn * half * 0.42), int(oy - c * half * 0.42))
+        cv2.line(img, p0, p1, pip, max(1, int(half * rng.uniform(0.03, 0.07))), cv2.LINE_AA)
+        radius = max(1, int(half * rng.uniform(0.07, 0.11)))
+        for k, (hx, hy) in enumerate(((cx, cy), (cx + c * half, cy + sn * half))):  # the half in the box, then the other
+            for px, py in DIE_PIPS[int(rng.integers(0 if k else 1, 7))]:  # the half in the box never blank
+                x, y = px * half * 0.27, py * half * 0.27
+                cv2.circle(img, (int(hx + c * x - sn * y), int(hy + sn * x + c * y)), radius, pip, -1, cv2.LINE_AA)
+        return pts
+    if kind == "number_card":  # a card of rank 2-10 whole in the box: suit marks in columns
+        h = s * rng.uniform(0.8, 1.0)  # the box is the card's
+        w = h / rng.uniform(1.35, 1.45)
+        a = float(rng.uniform(-12, 12))
+        pts = _rotated_rect(cx, cy, w, h, a)
+        cv2.fillConvexPoly(img, pts, _col(rng, (246, 245, 240), 8), cv2.LINE_AA)
+        suit = str(rng.choice(["club", "spade"]))
+        ink = _col(rng, (25, 25, 25), 10)
+        rank = int(rng.integers(2, 11))
+        cols = CARD_COLUMNS[rank]
+        c, sn = np.cos(np.deg2rad(a)), np.sin(np.deg2rad(a))
+        mark = w * rng.uniform(0.09, 0.13)
+        for col_x in set(cols):
+            ys = [k for k, v in enumerate(cols) if v == col_x]
+            for j in range(len(ys)):
+                x = col_x * w * 0.25
+                y = -h * 0.33 + h * 0.66 * (j + 0.5) / len(ys)
+                _suit_mark(img, suit, cx + c * x - sn * y, cy + sn * x + c * y, mark, ink)
+        label = "10" if rank == 10 else str(rank)
+        for sx, sy, flip in ((-0.36, -0.38, 1), (0.36, 0.38, -1)):
+            x, y = sx * w, sy * h
+            size = w / 190.0
+            (tw, th), _ = cv2.getTextSize(label, cv2.FONT_HERSHEY_DUPLEX, size, 1)
+            cv2.putText(img, label, (int(cx + c * x - sn * y - tw / 2), int(cy + sn * x + c * y + flip * th / 2)),
+                        cv2.FONT_HERSHEY_DUPLEX, size, ink, max(1, int(w / 90)), cv2.LINE_AA)
         return pts
     if kind == "playing_card":  # larger than a tile, a rank in two corners and suit marks
         w = s * rng.uniform(1.4, 2.2)
@@ -214,6 +275,29 @@ def draw(img: np.ndarray, kind: str, cx: float, cy: float, s: float, rng: np.ran
     cv2.fillConvexPoly(img, pts, rim, cv2.LINE_AA)
     cv2.line(img, tuple(pts[0]), tuple(pts[1]), _col(rng, (230, 220, 200), 20), max(1, int(s * 0.06)), cv2.LINE_AA)
     return pts
+
+
+def _domino_colours(rng: np.random.Generator) -> tuple[tuple[int, int, int], tuple[int, int, int]]:
+    """A domino's body and pips: ivory with black pips, or black with white."""
+    if rng.random() < 0.3:
+        return _col(rng, (28, 28, 30), 10), _col(rng, (240, 240, 236), 10)
+    return _col(rng, (242, 238, 226), 12), _col(rng, (20, 20, 20), 12)
+
+
+def _suit_mark(img: np.ndarray, suit: str, x: float, y: float, r: float, ink: tuple[int, int, int]) -> None:
+    """One suit mark of half-height `r` centred at (x, y): a club (three lobes) or a spade (two
+    lobes below a point), each on its stem."""
+    lobe = max(1, int(r * 0.5))
+    if suit == "club":
+        for dx, dy in ((0, -0.45), (-0.48, 0.1), (0.48, 0.1)):
+            cv2.circle(img, (int(x + dx * r), int(y + dy * r)), lobe, ink, -1, cv2.LINE_AA)
+    else:
+        for dx in (-0.45, 0.45):
+            cv2.circle(img, (int(x + dx * r), int(y + 0.3 * r)), lobe, ink, -1, cv2.LINE_AA)
+        cv2.fillConvexPoly(img, np.array([[x - r * 0.95, y + 0.4 * r], [x + r * 0.95, y + 0.4 * r], [x, y - r]], np.int32),
+                           ink, cv2.LINE_AA)
+    cv2.fillConvexPoly(img, np.array([[x, y + 0.2 * r], [x + r * 0.35, y + r], [x - r * 0.35, y + r]], np.int32),
+                       ink, cv2.LINE_AA)
 
 
 def _hits(pts: np.ndarray, boxes: np.ndarray, margin: float) -> bool:

@@ -275,6 +275,23 @@ def distillation(logits: torch.Tensor, teacher: torch.Tensor, temperature: float
     return total * temperature * temperature
 
 
+def clutter_and_teacher(logits: torch.Tensor, teacher: torch.Tensor, drawn: torch.Tensor,
+                        temperature: float) -> torch.Tensor:
+    """`--teach-clutter`'s loss: the `drawn` crops (the drawn non-tiles) taught "none" (their class
+    alone: a thing has no orientation), every other crop the teacher's reading alone
+    (`distillation`), each part weighted by its share of the batch. A fine-tune so taught learns the
+    clutter and is held to the teacher on every tile, red fives among them, which fine-tunes taught
+    labels beside the teacher moved (models/HISTORY.md, "A shaken photo taught from a sharp teacher")."""
+    n = len(logits)
+    total = torch.zeros(())
+    if drawn.any():
+        none = torch.full((int(drawn.sum()),), CLASSES.index(NONE), dtype=torch.long)
+        total = total + F.cross_entropy(logits[drawn, :N_CLS], none) * drawn.sum() / n
+    if (~drawn).any():
+        total = total + distillation(logits[~drawn], teacher[~drawn], temperature) * (~drawn).sum() / n
+    return total
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--data", action="append",
@@ -314,9 +331,10 @@ def main() -> None:
                     help="of the --ink crops, the share whose strokes grow or shrink (0: the ink's colour only)")
     ap.add_argument("--distractors", type=float, default=0.0,
                     help="share of each batch replaced by drawn non-tiles (class none)")
-    ap.add_argument("--clutter", choices=("basic", "wide", "focus"), default="basic",
+    ap.add_argument("--clutter", choices=("basic", "wide", "focus", "games"), default="basic",
                     help="which drawn non-tiles: wide adds keys, dominoes, playing cards, text, screens; "
-                         "focus adds palms and more paper")
+                         "focus adds palms and more paper; games adds a domino's half and a number card, "
+                         "each as a box frames it")
     ap.add_argument("--widths", help="the convolutions' widths, 8 comma-separated numbers (default: --init's, "
                                      "or training.nets.WIDTHS); narrower than --init's, that network is pruned "
                                      "to them first")
@@ -326,15 +344,22 @@ def main() -> None:
     ap.add_argument("--temperature", type=float, default=2.0, help="with --teacher, the softening of both readings")
     ap.add_argument("--blend", type=float, default=0.0,
                     help="with --teacher, share of crops blended with another crop of the batch, taught the teacher's reading only")
+    ap.add_argument("--teach-clutter", action="store_true",
+                    help="with --teacher and --distractors, the drawn non-tiles are taught 'none' alone and every "
+                         "other crop the teacher's reading alone: the clutter is learnt, the rest held to the teacher")
     ap.add_argument("--teach-sharp", action="store_true",
                     help="with --teacher and --shake, the teacher reads each crop before it is shaken (shake then "
                          "comes after every other augmentation): a shaken crop is taught what the teacher reads sharp")
     args = ap.parse_args()
     if not 0 <= args.blend < 1 or (args.blend and not args.teacher):
         ap.error("--blend is a share from 0 to under 1, and needs --teacher (blends are taught the teacher's reading)")
+    if args.teach_clutter and not (args.teacher and args.distractors > 0) or args.teach_clutter and args.blend:
+        ap.error("--teach-clutter needs --teacher and --distractors (it is the drawn non-tiles it teaches), "
+                 "and no --blend (a blend of a drawn crop and a tile is neither)")
     if args.teach_sharp and not (args.teacher and args.shake > 0):
         ap.error("--teach-sharp needs --teacher and --shake (it is the shaken crops it teaches)")
-    kinds = {"basic": distractors.KINDS, "wide": distractors.KINDS_WIDE, "focus": distractors.KINDS_FOCUS}[args.clutter]
+    kinds = {"basic": distractors.KINDS, "wide": distractors.KINDS_WIDE, "focus": distractors.KINDS_FOCUS,
+             "games": distractors.KINDS_GAMES}[args.clutter]
     make_deterministic(args.seed, args.threads)
     log = Log(args.out + ".log")
 
@@ -404,6 +429,7 @@ def main() -> None:
                 break
             idx = np.sort(order[b * args.batch:(b + 1) * args.batch])
             batch, bmeta = crops[idx], meta[idx]
+            drawn = torch.zeros(len(idx), dtype=torch.bool)  # the crops replaced by drawn non-tiles
             if args.distractors:
                 k = int(rng.binomial(len(idx), args.distractors))
                 if k:
@@ -411,6 +437,7 @@ def main() -> None:
                     for j in rng.choice(len(idx), k, replace=False):
                         batch[j] = distractors.crop(rng, kinds=kinds)
                         bmeta[j] = (CLASSES.index(NONE), -1, 0)
+                        drawn[j] = True
             x = torch.from_numpy(batch).permute(0, 3, 1, 2).float() / 255.0
             m = torch.from_numpy(bmeta.astype(np.int64))
             x, orient = augment(x, m[:, 1], g)
@@ -435,7 +462,11 @@ def main() -> None:
             logits = net(x)
             lc, lo = losses(logits[plain], m[plain, 0], orient[plain], m[plain, 2])
             loss = lc + 0.3 * lo
-            if teacher is not None:
+            if teacher is not None and args.teach_clutter:
+                with torch.no_grad():
+                    taught = teacher(sharp)
+                loss = clutter_and_teacher(logits, taught, drawn, args.temperature)
+            elif teacher is not None:
                 with torch.no_grad():
                     taught = teacher(sharp)
                 loss = (1 - args.kd) * loss + args.kd * distillation(logits, taught, args.temperature)
