@@ -9,9 +9,9 @@
 #     training/clutter_classifier.sh OUT      # needs the repository's history (not a shallow clone)
 #     python -m training.compare models OUT/clutter
 #
-# About 10 minutes on 2 cores, most of it drawing the inputs training/trial_inputs.sh makes once
-# (1,500 scenes, seed 20261203; the real photos' arrays taught by bfd43dd's models), then about
-# 2 minutes of training on one thread. Deterministic on one machine; on another CPU the weights
+# Most of the time is drawing the inputs training/trial_inputs.sh makes once (1,500 scenes, seed
+# 20261203; the real photos' arrays taught by bfd43dd's models); with them made, under a minute
+# of training on one thread. Deterministic on one machine; on another CPU the weights
 # diverge in float rounding over the steps (not the same bytes).
 set -euo pipefail
 cd "$(dirname "$0")/.."

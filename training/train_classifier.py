@@ -346,14 +346,15 @@ def main() -> None:
                     help="with --teacher, share of crops blended with another crop of the batch, taught the teacher's reading only")
     ap.add_argument("--teach-clutter", action="store_true",
                     help="with --teacher and --distractors, the drawn non-tiles are taught 'none' alone and every "
-                         "other crop the teacher's reading alone: the clutter is learnt, the rest held to the teacher")
+                         "other crop the teacher's reading alone (no label, and no --kd share): the clutter is learnt, "
+                         "the rest held to the teacher")
     ap.add_argument("--teach-sharp", action="store_true",
                     help="with --teacher and --shake, the teacher reads each crop before it is shaken (shake then "
                          "comes after every other augmentation): a shaken crop is taught what the teacher reads sharp")
     args = ap.parse_args()
     if not 0 <= args.blend < 1 or (args.blend and not args.teacher):
         ap.error("--blend is a share from 0 to under 1, and needs --teacher (blends are taught the teacher's reading)")
-    if args.teach_clutter and not (args.teacher and args.distractors > 0) or args.teach_clutter and args.blend:
+    if args.teach_clutter and (not (args.teacher and args.distractors > 0) or args.blend):
         ap.error("--teach-clutter needs --teacher and --distractors (it is the drawn non-tiles it teaches), "
                  "and no --blend (a blend of a drawn crop and a tile is neither)")
     if args.teach_sharp and not (args.teacher and args.shake > 0):
@@ -462,14 +463,13 @@ def main() -> None:
             logits = net(x)
             lc, lo = losses(logits[plain], m[plain, 0], orient[plain], m[plain, 2])
             loss = lc + 0.3 * lo
-            if teacher is not None and args.teach_clutter:
+            if teacher is not None:
                 with torch.no_grad():
                     taught = teacher(sharp)
-                loss = clutter_and_teacher(logits, taught, drawn, args.temperature)
-            elif teacher is not None:
-                with torch.no_grad():
-                    taught = teacher(sharp)
-                loss = (1 - args.kd) * loss + args.kd * distillation(logits, taught, args.temperature)
+                if args.teach_clutter:  # the labels are not taught: the clutter's "none" and the teacher's readings are
+                    loss = clutter_and_teacher(logits, taught, drawn, args.temperature)
+                else:
+                    loss = (1 - args.kd) * loss + args.kd * distillation(logits, taught, args.temperature)
             opt.zero_grad(set_to_none=True)
             loss.backward()
             opt.step()
