@@ -56,10 +56,8 @@ def draw(img: np.ndarray, kind: str, cx: float, cy: float, s: float, rng: np.ran
         cv2.fillConvexPoly(img, pts, _col(rng, (240, 238, 230), 12), cv2.LINE_AA)
         n = int(rng.integers(1, 7))
         pip = (200, 30, 30) if n in (1, 4) and rng.random() < 0.7 else _col(rng, (25, 25, 25), 10)
-        offs = {1: [(0, 0)], 2: [(-1, -1), (1, 1)], 3: [(-1, -1), (0, 0), (1, 1)], 4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
-                5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)], 6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)]}[n]
         c, sn = np.cos(np.deg2rad(ang)), np.sin(np.deg2rad(ang))
-        for ox, oy in offs:
+        for ox, oy in DIE_PIPS[n]:
             x, y = ox * side * 0.27, oy * side * 0.27
             cv2.circle(img, (int(cx + c * x - sn * y), int(cy + sn * x + c * y)), max(1, int(side * (0.12 if n > 1 else 0.18))),
                        pip, -1, cv2.LINE_AA)

@@ -60,6 +60,8 @@ import cv2
 import numpy as np
 from PIL import Image
 
+from training.distractors import DIE_PIPS
+
 SHARED = os.environ.get("TENBOU_SHARED", os.path.join(os.path.dirname(__file__), "..", "..", "shared"))
 OUT = os.path.join(os.path.dirname(__file__), "..", "tests", "data", "hard_cases")
 W, H = 1008, 756  # the recogniser's working size: fixtures stay small and lose nothing
@@ -220,10 +222,9 @@ def keyboard(img: np.ndarray, x0: int, y0: int, x1: int, y1: int, rng: np.random
                             kh / 55.0, (230, 230, 230) if dark else (40, 40, 40), max(1, int(kh / 25)), cv2.LINE_AA)
 
 
-# A die face's pips on a unit square (-1..1), for dice and dominoes alike (0: a domino's blank half).
-PIPS = {0: [], 1: [(0, 0)], 2: [(-1, -1), (1, 1)], 3: [(-1, -1), (0, 0), (1, 1)],
-        4: [(-1, -1), (1, -1), (-1, 1), (1, 1)], 5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
-        6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)]}
+# A die face's pips on a unit square (-1..1), for dice and dominoes alike (0: a domino's blank half):
+# where the pips lie is a die's, whoever draws it, so the training's drawn clutter keeps the one table
+PIPS = DIE_PIPS
 
 
 def die(img: np.ndarray, cx: float, cy: float, s: float, n: int) -> None:
