@@ -17,10 +17,10 @@ from training import clutter_scenes, hard_cases
 
 HARD = Path(__file__).resolve().parent / "data" / "hard_cases"
 
-# scenes read exactly of six per kind (seed 81), this release. Number cards: a 4p read on a card of
-# clubs, a 0s on a card of diamonds and a 0p and a 0s on another. Dominoes: an 8s on a half of six
-# pips twice, and a 4p and a blank half's 5z on a third (models/HISTORY.md, "Dominoes and cards
-# taught as no tile")
+# scenes read exactly of six per kind (seed 81), this release. Number cards: a 4p read on a four of
+# clubs, a 0s on a ten of diamonds, and a 0s and a 0p on two more. Dominoes: an 8s on a whole
+# domino twice, and a 4p on a half of four pips and a blank half's 5z on a third
+# (models/HISTORY.md, "Clutter drawn from other seeds")
 FLOOR = {"keyboard_hand": 6, "keyboard_alone": 6, "clutter_row": 6, "print_line": 6, "dominoes_alone": 3,
          "cards_alone": 3, "calculator_alone": 6, "dominoes_hand": 6}
 
