@@ -7,9 +7,9 @@ training.font_rows.
 
 Each of the hard-case suite's clutter cases (training.hard_cases: keyboards, dice and cards beside
 a hand, a line of print, dominoes, number cards, a calculator) drawn six times, each from a seed
-of its own: the dominoes' pips and angles, the cards' ranks and angles, the keys' legends and the
-tables' shading differ from the fixture's; the hands beside them are the cases' own. A case alone
-holds no tile, so a photo of it read exactly is one where nothing was invented.
+of its own: the dominoes' pips and angles, the cards' ranks and angles, whether the keys are dark
+or light, and the tables' shading differ from the fixture's; the hands beside them are the cases'
+own. A case alone holds no tile, so a photo of it read exactly is one where nothing was invented.
 """
 from __future__ import annotations
 
