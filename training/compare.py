@@ -11,7 +11,8 @@ Suites, each read by every models folder with the same reader settings:
   hands    training.font_rows --hands: 16 winning hands in those fonts (the hand proposal completes them)
   pins     training.pin_rows: hand rows of pinzu and souzu drawn in other ways
   reds     training.red_rows: hand rows with red fives drawn in those fonts and ways
-  clutter  training.clutter_scenes: the hard cases' clutter drawn from other seeds (nothing to invent)
+  clutter  training.case_scenes: the hard cases' clutter drawn from other seeds (nothing to invent)
+  cases    training.case_scenes --others: every other hard case drawn from other seeds
 Per suite: tile F1, the share of photos read exactly (training.evaluate's), red fives found of
 those labelled, red fives read where there is none; then each photo whose reading changed between the first folder and another, with
 what each read that the labels do not say (+) and what it missed (-). A development command,
@@ -25,7 +26,7 @@ import os
 import sys
 import tempfile
 
-from training import clutter_scenes, font_rows, pin_rows, red_rows
+from training import case_scenes, font_rows, pin_rows, red_rows
 from training.datasets import load_real
 from training.evaluate import RED_FIVES, ours, prf, red_fives_offered, red_fives_read, run
 
@@ -33,9 +34,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SHARED = os.path.join(os.path.dirname(ROOT), "shared", "data")
 REAL = [os.path.join(SHARED, "real-photos", f) for f in
         ("alanchoi00__mahjong_detection", "alanchoi00__mahjong_detection_train")]
-SUITES = ("val", "dev", "hard", "fonts", "hands", "pins", "reds", "clutter")
+SUITES = ("val", "dev", "hard", "fonts", "hands", "pins", "reds", "clutter", "cases")
 # the drawn suites' seeds: those of their own command lines, so the photos are those the card reports
-DRAWN_SEEDS = {"fonts": 77, "pins": 78, "hands": 79, "reds": 80, "clutter": 81}
+DRAWN_SEEDS = {"fonts": 77, "pins": 78, "hands": 79, "reds": 80, "clutter": 81, "cases": 82}
 
 
 def suites(tmp: str, skip: set[str]) -> dict[str, list]:
@@ -48,7 +49,8 @@ def suites(tmp: str, skip: set[str]) -> dict[str, list]:
     if "hard" not in skip:
         out["hard"] = load_real([os.path.join(ROOT, "tests", "data", "hard_cases")])
     drawn = {"fonts": font_rows.build, "hands": lambda folder, seed: font_rows.build(folder, seed, hands=True),
-             "pins": pin_rows.build, "reds": red_rows.build, "clutter": clutter_scenes.build}
+             "pins": pin_rows.build, "reds": red_rows.build, "clutter": case_scenes.build,
+             "cases": case_scenes.build_others}
     for name in SUITES:
         if name in drawn and name not in skip:
             folder = os.path.join(tmp, name)

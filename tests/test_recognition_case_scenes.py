@@ -1,0 +1,102 @@
+"""The hard cases drawn again from other seeds (training.case_scenes), read by the real models: each
+case on more than the one scene of it that tests/data/hard_cases fixes. Each case holds a floor
+of scenes read exactly at what this release reads: a change that reads one more scene wrong fails;
+one that reads more of them right raises the floor with it.
+
+The clutter's scenes (seed 81) are the issue's "nothing invented on clutter": read exactly, nothing
+was invented and the hand beside the clutter was read whole. The other cases' (seed 82) are the
+fixtures' scenes with the tables, and where tiles stand on their own, the tiles' places drawn
+again (models/HISTORY.md, "Clutter drawn from other seeds" and "Every hard case drawn from other
+seeds")."""
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from recognition.pipeline import get_recognizer
+from training import case_scenes, hard_cases
+
+HARD = Path(__file__).resolve().parent / "data" / "hard_cases"
+
+# scenes read exactly of six per case, this release. Number cards: a 4p read on a four of clubs, a
+# 0s on a ten of diamonds, and a 0s and a 0p on two more. Dominoes: an 8s on a whole domino twice,
+# and a 4p on a half of four pips and a blank half's 5z on a third.
+CLUTTER_FLOOR = {"keyboard_hand": 6, "keyboard_alone": 6, "clutter_row": 6, "print_line": 6, "dominoes_alone": 3,
+                 "cards_alone": 3, "calculator_alone": 6, "dominoes_hand": 6}
+# standing_scattered: the kettle at the back of the counter read as haku on four, a 9p on a fifth;
+# haku_apart_stone: the haku standing apart lost on three; pile_blank: a 9p lost on two; ming_row:
+# a 4m read as 5m on one; far_row, standing_tall and lamp_kan as their fixtures (strict xfails there)
+OTHERS_FLOOR = {name: 6 for name in case_scenes.OTHERS} | {
+    "standing_scattered": 1, "haku_apart_stone": 3, "pile_blank": 4, "ming_row": 5, "far_row": 1,
+    "standing_tall": 0, "lamp_kan": 0}
+
+
+def _read(folder: Path, labels: dict) -> dict[str, list[tuple[Counter, Counter, int, int]]]:
+    rec = get_recognizer()
+    out: dict[str, list[tuple[Counter, Counter, int, int]]] = {}
+    for photo, lab in sorted(labels.items()):
+        tiles = rec.recognize((folder / photo).read_bytes()).tiles
+        read = Counter(t.tile for t in tiles if not t.face_down)
+        out.setdefault(lab["kind"], []).append((read, Counter(lab["tiles"]), sum(t.face_down for t in tiles), lab["back"]))
+    return out
+
+
+@pytest.fixture(scope="module")
+def clutter(tmp_path_factory) -> dict[str, list[tuple[Counter, Counter, int, int]]]:
+    folder = tmp_path_factory.mktemp("clutter")
+    return _read(folder, case_scenes.build(str(folder)))
+
+
+@pytest.fixture(scope="module")
+def others(tmp_path_factory) -> dict[str, list[tuple[Counter, Counter, int, int]]]:
+    folder = tmp_path_factory.mktemp("others")
+    return _read(folder, case_scenes.build_others(str(folder)))
+
+
+def test_every_hard_case_is_drawn_again_in_one_suite_or_the_other() -> None:
+    assert set(CLUTTER_FLOOR) == set(case_scenes.CLUTTER)
+    assert set(OTHERS_FLOOR) == set(case_scenes.OTHERS)
+    assert set(case_scenes.CLUTTER) | set(case_scenes.OTHERS) == set(hard_cases.CASES)
+
+
+@pytest.mark.parametrize("kind", sorted(CLUTTER_FLOOR))
+def test_clutter_drawn_from_other_seeds_invents_no_more_than_it_did(clutter, kind) -> None:
+    exact = sum(read == want for read, want, _, _ in clutter[kind])
+    invented = [sorted((read - want).elements()) for read, want, _, _ in clutter[kind] if read != want]
+    assert exact >= CLUTTER_FLOOR[kind], invented
+    assert all(not (want - read) for read, want, _, _ in clutter[kind]), "a hand beside the clutter lost a tile"
+
+
+@pytest.mark.parametrize("kind", sorted(OTHERS_FLOOR))
+def test_the_other_cases_drawn_from_other_seeds_read_no_worse_than_they_did(others, kind) -> None:
+    exact = sum(read == want for read, want, _, _ in others[kind])
+    wrong = [(sorted((read - want).elements()), sorted((want - read).elements()))
+             for read, want, _, _ in others[kind] if read != want]
+    assert exact >= OTHERS_FLOOR[kind], wrong
+    if kind == "called_dark_backs":  # the kan's two backs counted on every scene
+        assert [backs for _, _, backs, _ in others[kind]] == [want for _, _, _, want in others[kind]]
+
+
+@pytest.mark.parametrize("cases", [case_scenes.CLUTTER, case_scenes.OTHERS], ids=["clutter", "others"])
+def test_the_scenes_are_the_hard_cases_drawn_from_other_seeds(tmp_path, cases):
+    labels = case_scenes.build(str(tmp_path), per_case=2, cases=cases)
+    assert sorted(labels) == sorted(f"{c}_{j}.jpg" for c in cases for j in range(2))
+    for case in cases:
+        _, codes = hard_cases.CASES[case][1](np.random.default_rng(0))
+        assert labels[f"{case}_0.jpg"]["tiles"] == codes  # the case's own tiles, or nothing
+        assert labels[f"{case}_0.jpg"]["back"] == hard_cases.BACKS.get(case, 0)
+        first, second = (cv2.imread(str(tmp_path / f"{case}_{j}.jpg")).astype(int) for j in range(2))
+        fixture = cv2.imread(str(HARD / f"{case}.jpg"))
+        assert first.shape == fixture.shape
+        # another scene than the fixture's and than each other: the shading at least, and where the
+        # things lie at random (dominoes, cards) the things themselves
+        least = 8 if case in ("dominoes_alone", "cards_alone", "dominoes_hand") else 1
+        assert np.abs(first - fixture).mean() > least and np.abs(first - second).mean() > least, case
+    again = tmp_path / "again"
+    assert case_scenes.build(str(again), per_case=2, cases=cases) == labels
+    last = f"{cases[-1]}_1.jpg"
+    assert (again / last).read_bytes() == (tmp_path / last).read_bytes()
