@@ -157,6 +157,14 @@ class Settings:
     # is a speck (a fleck of granite that a pass at a finer scale boxed), not a tile (scales.specks); None: off
     speck: float | None = 0.6
     speck_sure: float = 0.9
+    # a box read as a blank haku more than this many times the other tiles' size (at least three
+    # kept), with no tile of ink near its size, is a plain light thing far larger than the tiles: a
+    # kettle, a sheet, a cup from above (scales.giants). Shrunk to the classifier's 64 px, a plain
+    # thing is a blank face at any scale, so its size beside the tiles is all that tells it from
+    # one. training.plain_things: plain shapes 2-5 times the tiles' size read as haku on 21 of 150
+    # staged photos, none with this; no reading of any other suite changes at 1.6 or 2.5
+    # (models/HISTORY.md, "A plain light thing read as haku"). None: off
+    giant: float | None = 1.6
     # a photo whose tiles' tops point left or right (a hand photographed from a seat beside it)
     # is read again turned a quarter, tops up, when at least this share of its faces point left
     # or right (quarter_turn: drawn hands and rows turned a quarter, 0.89 and more; upright, 0.05 or
@@ -1468,6 +1476,10 @@ def kept_tiles(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]
         surely = [_as_tile(probs[i], reject)[1] if i in kept_now else 1.0 for i in range(len(five))]
         tiny = set(scales.specks(five, idx, surely, settings.speck, settings.speck_sure))
         idx = [i for i in idx if i not in tiny]
+    if idx and settings.giant is not None and "5z" in labels:
+        blanks = [i for i in idx if _as_tile(probs[i], reject)[0] == labels.index("5z")]
+        huge = set(scales.giants(five, idx, blanks, settings.giant))
+        idx = [i for i in idx if i not in huge]
     if idx and apart:
         idx = sorted(idx + scales.set_apart(five, idx, apart))
     if idx and sure_faint:

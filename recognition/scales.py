@@ -958,6 +958,28 @@ def specks(boxes: Sequence[Box], kept: Sequence[int], confidences: Sequence[floa
     return [i for i in kept if side(boxes[i]) < share * size and confidences[i] < sure]
 
 
+def giants(boxes: Sequence[Box], kept: Sequence[int], blanks: Sequence[int], ratio: float = 2.5, least: int = 3,
+           near: float = 1.6) -> list[int]:
+    """The boxes of `blanks` (indices into `boxes`, among `kept`, each read as a blank face) more
+    than `ratio` times the size of the other kept tiles (`tile_size`, at least `least` of them),
+    with no tile of ink within `near` times its own size: a plain light thing far larger than the
+    tiles (a kettle at the back of the counter read as haku at 0.95; a sheet, a cup). A haku in a
+    hand near the camera, larger than the discards across the table, has its hand's tiles beside
+    it at its size; two plain things of one size do not vouch for each other."""
+    blank = set(blanks)
+    out = []
+    for i in blanks:
+        others = [boxes[j] for j in kept if j != i]
+        if len(others) < least:
+            continue
+        size = tile_size(others)
+        s = side(boxes[i])
+        if (size is not None and s > ratio * size
+                and not any(side(boxes[j]) * near > s for j in kept if j not in blank)):
+            out.append(i)
+    return out
+
+
 def keep_tiles(boxes: Sequence[Box], confidences: Sequence[float], misfits: bool = True,
                unsure_groups: bool = True, rows: bool = True, tileness: Sequence[float] | None = None,
                piles: bool = True) -> list[int]:
@@ -974,5 +996,5 @@ def keep_tiles(boxes: Sequence[Box], confidences: Sequence[float], misfits: bool
 
 
 __all__ = ["Box", "DEFAULT_RULE", "ScaleRule", "among_tiles", "coarse", "drop_misfits", "drop_unsure_groups", "fit", "groups",
-           "in_rows", "inside_share", "iou", "far_apart", "keep_tiles", "lone", "merge_fragments", "merge_passes", "one_line", "probing", "row_tilt",
+           "in_rows", "inside_share", "iou", "far_apart", "giants", "keep_tiles", "lone", "merge_fragments", "merge_passes", "one_line", "probing", "row_tilt",
            "rescan_sides", "rows_of", "set_apart", "side", "snap_to_rows", "specks", "tile_size"]

@@ -733,6 +733,29 @@ def test_specks_are_boxes_far_smaller_than_the_tiles_read_unsurely() -> None:
     assert scales.specks(boxes, [], conf) == []
 
 
+def test_giants_are_blank_boxes_far_larger_than_the_tiles_with_no_inked_tile_their_size() -> None:
+    """Five tiles 40 x 52 px and, at the back of the counter, a plain thing 130 x 145 px read as
+    haku (a kettle): a giant. Haku in a hand near the camera (64 x 84 px, beside the hand's other
+    tiles of that size) with discards far off (30 x 40 px, more of them) are not; two plain things of
+    one size do not vouch for each other; with under three other tiles there is nothing to judge by."""
+    tiles = [(100.0 + 90 * k, 400.0, 140.0 + 90 * k, 452.0, 0.9) for k in range(5)]
+    kettle = (800.0, 60.0, 930.0, 205.0, 0.8)
+    boxes = tiles + [kettle]
+    assert scales.giants(boxes, list(range(6)), [5]) == [5]
+    assert scales.giants(boxes, list(range(6)), [5], ratio=3.5) == []  # 3.3 times the tiles' size
+    assert scales.giants(boxes, [0, 1, 5], [5]) == []  # two others: not enough to judge by
+    assert scales.giants(boxes, list(range(6)), []) == []  # read as a tile with ink: not judged here
+    sheet = (600.0, 60.0, 740.0, 200.0, 0.8)
+    assert scales.giants(boxes + [sheet], list(range(7)), [5, 6]) == [5, 6]
+    discards = [(100.0 + 34 * k, 100.0, 130.0 + 34 * k, 140.0, 0.9) for k in range(10)]
+    hand = [(60.0 + 66 * k, 500.0, 124.0 + 66 * k, 584.0, 0.9) for k in range(8)]
+    near = discards + hand
+    haku = [10, 11]  # two of the hand's tiles read as haku, twice the discards' size
+    assert scales.tile_size(near) < 40
+    assert scales.giants(near, list(range(18)), haku, ratio=1.6) == []
+    assert scales.giants(near, list(range(10)) + haku, haku, ratio=1.6) == haku  # the hand's inked tiles gone
+
+
 def _random_boxes(rnd: random.Random, n: int) -> list[scales.Box]:
     """Tiles of a few sizes, some a fragment or twice a tile, scattered so that some touch."""
     base = rnd.choice([10, 20, 40])
