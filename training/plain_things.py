@@ -1,12 +1,12 @@
 """Plain light things beside the tiles: a sheet, a napkin, a white phone's back, a cup seen from
 above. Each labelled photo of a folder is read once; one plain shape (a rectangle, a trapezoid or
-an ellipse, off-white, 2 to 5 times the tiles' size) is painted where it lies at least a tile's
-size from every tile read, and the photo is read again. Evaluation only: the numbers of
+an ellipse, off-white, 2 to 5 times the tiles' size unless `--sizes`) is painted where it lies at
+least a tile's size from every tile read, and the photo is read again. Evaluation only: the numbers of
 models/HISTORY.md's "A plain light thing read as haku" (recognition.reading.Settings.giant,
 recognition.scales.giants) come from it.
 
     python -m training.case_scenes /tmp/cases --others
-    python -m training.plain_things /tmp/cases tests/data/hard_cases
+    python -m training.plain_things /tmp/cases tests/data/hard_cases [--sizes 1,1.6]
 
 For each reader (the rule on, as shipped, and off): the photos where anything is read on the shape,
 how many of those readings are haku, and the labelled tiles the photos lose with the shape there.
@@ -35,15 +35,16 @@ class Tally:
     lost: int = 0  # labelled tiles not read (the shape's readings left out)
 
 
-def paint(img: np.ndarray, boxes: list, rng: np.random.Generator) -> tuple[float, float, float, float] | None:
-    """One plain light shape painted into `img` (BGR, in place) clear of `boxes` (the tiles read);
-    its box, or None when no place is found."""
+def paint(img: np.ndarray, boxes: list, rng: np.random.Generator,
+          sizes: tuple[float, float] = (2.0, 5.0)) -> tuple[float, float, float, float] | None:
+    """One plain light shape painted into `img` (BGR, in place) clear of `boxes` (the tiles read),
+    `sizes` times the tiles' size (drawn between the two); its box, or None when no place is found."""
     size = scales.tile_size([tuple(b[:4]) + (1.0,) for b in boxes])
     if size is None:
         return None
     height, width = img.shape[:2]
     for _ in range(200):
-        s = size * rng.uniform(2.0, 5.0)
+        s = size * rng.uniform(*sizes)
         w = s * rng.uniform(0.7, 1.3)
         h = s * s / w
         x, y = rng.uniform(0, max(width - w, 1)), rng.uniform(0, max(height - h, 1))
@@ -66,7 +67,8 @@ def paint(img: np.ndarray, boxes: list, rng: np.random.Generator) -> tuple[float
     return x, y, x + w, y + h
 
 
-def measure(folders: list[str], seed: int = 5, models: str = MODELS_DIR) -> dict[str, Tally]:
+def measure(folders: list[str], seed: int = 5, models: str = MODELS_DIR,
+            sizes: tuple[float, float] = (2.0, 5.0)) -> dict[str, Tally]:
     readers = {"on": Recognizer.from_directory(models),
                "off": Recognizer.from_directory(models, settings=dataclasses.replace(Settings(), giant=None))}
     tally = {name: Tally() for name in readers}
@@ -80,7 +82,7 @@ def measure(folders: list[str], seed: int = 5, models: str = MODELS_DIR) -> dict
         if len(tiles) < 4:
             continue
         img = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
-        where = paint(img, [t.box for t in tiles], rng)
+        where = paint(img, [t.box for t in tiles], rng, sizes)
         if where is None:
             continue
         ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 85])
@@ -102,8 +104,10 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("folders", nargs="+", help="folders of labelled photos (a labels.json, or a real-photos folder)")
     ap.add_argument("--seed", type=int, default=5)
+    ap.add_argument("--sizes", default="2,5", help="the shapes' sizes, least and most, in tiles' sizes")
     args = ap.parse_args(argv)
-    for name, t in measure(args.folders, args.seed).items():
+    least, most = (float(v) for v in args.sizes.split(","))
+    for name, t in measure(args.folders, args.seed, sizes=(least, most)).items():
         print(f"rule {name:3}: {t.photos} photos, a tile read on the shape in {t.read_on} ({t.haku_on} haku), "
               f"labelled tiles lost {t.lost}")
     return 0
