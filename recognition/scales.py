@@ -958,7 +958,7 @@ def specks(boxes: Sequence[Box], kept: Sequence[int], confidences: Sequence[floa
     return [i for i in kept if side(boxes[i]) < share * size and confidences[i] < sure]
 
 
-def giants(boxes: Sequence[Box], kept: Sequence[int], blanks: Sequence[int], ratio: float = 2.5, least: int = 3,
+def giants(boxes: Sequence[Box], kept: Sequence[int], blanks: Sequence[int], ratio: float = 1.6, least: int = 3,
            near: float = 1.6) -> list[int]:
     """The boxes of `blanks` (indices into `boxes`, among `kept`, each read as a blank face) more
     than `ratio` times the size of the other kept tiles (`tile_size`, at least `least` of them),

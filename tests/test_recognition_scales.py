@@ -742,7 +742,7 @@ def test_giants_are_blank_boxes_far_larger_than_the_tiles_with_no_inked_tile_the
     kettle = (800.0, 60.0, 930.0, 205.0, 0.8)
     boxes = tiles + [kettle]
     assert scales.giants(boxes, list(range(6)), [5]) == [5]
-    assert scales.giants(boxes, list(range(6)), [5], ratio=3.5) == []  # 3.3 times the tiles' size
+    assert scales.giants(boxes, list(range(6)), [5], ratio=3.5) == []  # 3.0 times the tiles' size
     assert scales.giants(boxes, [0, 1, 5], [5]) == []  # two others: not enough to judge by
     assert scales.giants(boxes, list(range(6)), []) == []  # read as a tile with ink: not judged here
     sheet = (600.0, 60.0, 740.0, 200.0, 0.8)
@@ -752,8 +752,8 @@ def test_giants_are_blank_boxes_far_larger_than_the_tiles_with_no_inked_tile_the
     near = discards + hand
     haku = [10, 11]  # two of the hand's tiles read as haku, twice the discards' size
     assert scales.tile_size(near) < 40
-    assert scales.giants(near, list(range(18)), haku, ratio=1.6) == []
-    assert scales.giants(near, list(range(10)) + haku, haku, ratio=1.6) == haku  # the hand's inked tiles gone
+    assert scales.giants(near, list(range(18)), haku) == []
+    assert scales.giants(near, list(range(10)) + haku, haku) == haku  # the hand's inked tiles gone
 
 
 def _random_boxes(rnd: random.Random, n: int) -> list[scales.Box]:
