@@ -165,6 +165,17 @@ class Settings:
     # staged photos, none with this; no reading of any other suite changes at 1.6 or 2.5
     # (models/HISTORY.md, "A plain light thing read as haku"). None: off
     giant: float | None = 1.6
+    # when one or two tiles are read, each read less surely than lookalike_sure is one more of a
+    # kind of thing read as no tile if at least lookalike_least boxes within this factor of its size
+    # are read as no tile, more than the tiles of that size: seven playing cards, six read as no
+    # tile and a ten of diamonds as 0s at 0.92; dominoes, a blank half read as haku. At 1.5 a card
+    # turned, boxed larger, is caught too, but a shaken photo of a kitchen counter loses the two
+    # tiles it read among jars and handles. Tiles smaller than the first pass boxes well
+    # (scales.ScaleRule.small) are not judged: far off, they are the size of the table's flecks
+    # (scales.lookalikes; models/HISTORY.md, "One or two tiles among things read as no tile"). None: off
+    lookalike: float | None = 1.3
+    lookalike_least: int = 3
+    lookalike_sure: float = 0.97
     # a photo whose tiles' tops point left or right (a hand photographed from a seat beside it)
     # is read again turned a quarter, tops up, when at least this share of its faces point left
     # or right (quarter_turn: drawn hands and rows turned a quarter, 0.89 and more; upright, 0.05 or
@@ -1480,6 +1491,16 @@ def kept_tiles(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]
         blanks = [i for i in idx if _as_tile(probs[i], reject)[0] == labels.index("5z")]
         huge = set(scales.giants(five, idx, blanks, settings.giant))
         idx = [i for i in idx if i not in huge]
+    if idx and settings.lookalike is not None and reject >= 0 and len(idx) <= scales.LOOKALIKE_FEW:
+        kept_now = set(idx)
+        read_none = [i for i in range(len(five)) if i not in kept_now and probs[i][reject] >= max(probs[i])
+                     and not any(scales.inside_share(five[i], five[j]) >= 0.3
+                                 or scales.inside_share(five[j], five[i]) >= 0.3 for j in idx)]
+        surely = [_as_tile(probs[i], reject)[1] if i in kept_now else 1.0 for i in range(len(five))]
+        smallest = scales.DEFAULT_RULE.small * max(w, h) / settings.detector_long_side  # as the first pass sees them
+        alike = set(scales.lookalikes(five, idx, surely, read_none, settings.lookalike, settings.lookalike_least,
+                                      settings.lookalike_sure, smallest=smallest))
+        idx = [i for i in idx if i not in alike]
     if idx and apart:
         idx = sorted(idx + scales.set_apart(five, idx, apart))
     if idx and sure_faint:

@@ -980,6 +980,33 @@ def giants(boxes: Sequence[Box], kept: Sequence[int], blanks: Sequence[int], rat
     return out
 
 
+LOOKALIKE_FEW = 2  # lookalikes judges a photo's tiles only when at most this many are read
+
+
+def lookalikes(boxes: Sequence[Box], kept: Sequence[int], confidences: Sequence[float], others: Sequence[int],
+               ratio: float = 1.3, least: int = 3, sure: float = 0.97, few: int = LOOKALIKE_FEW,
+               smallest: float = 0.0) -> list[int]:
+    """The boxes of `kept` (indices into `boxes`) read as a tile less surely than `sure`
+    (`confidences`, one per box), when at most `few` are kept and at least `least` of `others`
+    (boxes read as no tile, none lying over a kept box) lie within `ratio` of their size, more than
+    the kept boxes of that size: one of a kind of thing the classifier reads as no tile (seven
+    playing cards, six read as no tile and a ten of diamonds as 0s at 0.92; dominoes, a half read
+    as 8s). Among more tiles, an unsure thing apart from them is judged by their company
+    (`drop_unsure_groups`): a photo of scattered tiles on a granite counter has as many boxes of
+    the tiles' size read as no tile as it has tiles. Boxes of side under `smallest` are not judged:
+    tiles far off, as small as the flecks of the table around them, are boxed as those are."""
+    if not kept or len(kept) > few or len(others) < least:
+        return []
+    spread = math.log(ratio)
+
+    def like(i: int, pool: Sequence[int]) -> int:
+        s = side(boxes[i])
+        return sum(1 for j in pool if side(boxes[j]) > 0 and abs(math.log(side(boxes[j]) / s)) <= spread)
+
+    return [i for i in kept if confidences[i] < sure and side(boxes[i]) > max(smallest, 0.0)
+            and least <= like(i, others) and like(i, others) > like(i, kept)]
+
+
 def keep_tiles(boxes: Sequence[Box], confidences: Sequence[float], misfits: bool = True,
                unsure_groups: bool = True, rows: bool = True, tileness: Sequence[float] | None = None,
                piles: bool = True) -> list[int]:
@@ -996,5 +1023,6 @@ def keep_tiles(boxes: Sequence[Box], confidences: Sequence[float], misfits: bool
 
 
 __all__ = ["Box", "DEFAULT_RULE", "ScaleRule", "among_tiles", "coarse", "drop_misfits", "drop_unsure_groups", "fit", "groups",
-           "in_rows", "inside_share", "iou", "far_apart", "giants", "keep_tiles", "lone", "merge_fragments", "merge_passes", "one_line", "probing", "row_tilt",
+           "in_rows", "inside_share", "iou", "far_apart", "giants", "keep_tiles", "lone", "lookalikes",
+           "merge_fragments", "merge_passes", "one_line", "probing", "row_tilt",
            "rescan_sides", "rows_of", "set_apart", "side", "snap_to_rows", "specks", "tile_size"]

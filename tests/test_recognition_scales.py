@@ -756,6 +756,32 @@ def test_giants_are_blank_boxes_far_larger_than_the_tiles_with_no_inked_tile_the
     assert scales.giants(near, list(range(10)) + haku, haku) == haku  # the hand's inked tiles gone
 
 
+def test_lookalikes_are_one_or_two_unsure_tiles_outnumbered_by_things_of_their_size_read_as_none() -> None:
+    """Seven playing cards 120 x 160 px: six read as no tile, one read as 0s at 0.92. That one is
+    one of them. Read at 0.98 it stays; with two cards alike, or things of another size, there is
+    nothing to judge by. Beside more tiles than `few`, a thing apart is their company's to judge."""
+    cards = [(60.0 + 180 * k, 100.0 + 300 * (k % 2), 180.0 + 180 * k, 260.0 + 300 * (k % 2), 0.7) for k in range(7)]
+    sure = [0.3, 0.3, 0.3, 0.3, 0.92, 0.3, 0.3]
+    others = [0, 1, 2, 3, 5, 6]
+    assert scales.lookalikes(cards, [4], sure, others) == [4]
+    assert scales.lookalikes(cards, [4], sure[:4] + [0.98] + sure[5:], others) == []
+    assert scales.lookalikes(cards, [4], sure, others[:2]) == []  # two alike: not enough
+    assert scales.lookalikes(cards, [4], sure, others, ratio=1.05) == [4]  # the cards are of one size
+    assert scales.lookalikes(cards, [4], sure, others, smallest=160.0) == []  # as small as specks: not judged
+    small = [(x1, y1, x1 + 40.0, y1 + 52.0, s) for x1, y1, _, _, s in cards]  # things a third its size
+    assert scales.lookalikes(cards[:1] + small[1:], [0], sure, [1, 2, 3, 5, 6]) == []
+    # a domino: its blank half read as haku (0.94) and its other half as 4p (0.66), both kept,
+    # among five dominoes' halves read as no tile
+    halves = [(100.0 + 150 * k, 400.0, 160.0 + 150 * k, 460.0, 0.5) for k in range(5)]
+    domino = [(900.0, 100.0, 960.0, 160.0, 0.4), (900.0, 162.0, 960.0, 222.0, 0.5)]
+    assert scales.lookalikes(halves + domino, [5, 6], [0.1] * 5 + [0.94, 0.66], [0, 1, 2, 3, 4]) == [5, 6]
+    assert scales.lookalikes(halves + domino, [5, 6], [0.1] * 5 + [0.94, 0.66], [0, 1]) == []  # two alike, two kept
+    # the same pair beside a hand of tiles: three kept or more, not judged here
+    row = [(100.0 + 62 * k, 700.0, 160.0 + 62 * k, 760.0, 0.9) for k in range(3)]
+    assert scales.lookalikes(halves + domino + row, [5, 6, 7, 8, 9], [0.1] * 5 + [0.94, 0.66, 0.9, 0.9, 0.9],
+                             [0, 1, 2, 3, 4]) == []
+
+
 def _random_boxes(rnd: random.Random, n: int) -> list[scales.Box]:
     """Tiles of a few sizes, some a fragment or twice a tile, scattered so that some touch."""
     base = rnd.choice([10, 20, 40])
