@@ -999,12 +999,17 @@ def lookalikes(boxes: Sequence[Box], kept: Sequence[int], confidences: Sequence[
         return []
     spread = math.log(ratio)
 
-    def like(i: int, pool: Sequence[int]) -> int:
-        s = side(boxes[i])
+    def like(s: float, pool: Sequence[int]) -> int:
         return sum(1 for j in pool if side(boxes[j]) > 0 and abs(math.log(side(boxes[j]) / s)) <= spread)
 
-    return [i for i in kept if confidences[i] < sure and side(boxes[i]) > max(smallest, 0.0)
-            and least <= like(i, others) and like(i, others) > like(i, kept)]
+    out = []
+    for i in kept:
+        s = side(boxes[i])
+        if confidences[i] < sure and s > max(smallest, 0.0):
+            alike = like(s, others)
+            if alike >= least and alike > like(s, kept):
+                out.append(i)
+    return out
 
 
 def keep_tiles(boxes: Sequence[Box], confidences: Sequence[float], misfits: bool = True,
