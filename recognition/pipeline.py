@@ -214,7 +214,8 @@ class Recognizer:
                 more[:, :4] /= ratio
                 more_scale *= ratio
             passes.append((_box_list(more), more_scale))
-        merged = reading.merge_detections(passes, self.settings, again.region if again else None)  # which to merge, grow or drop is reading.py's
+        merged = reading.merge_detections(passes, self.settings, again.region if again else None,  # which to merge, grow or drop is reading.py's
+                                          again.largest if again else None)
         if merged != first:
             boxes = np.array(merged, np.float32).reshape(-1, 5)
         low = self.settings.faint_threshold
@@ -375,7 +376,10 @@ class Recognizer:
             found, faint = self.detect_all(pixels, finer, again=again, made=made)
             boxes = np.concatenate([found, faint]) if len(faint) else found
             probs, orient, sharp = self.classify_all(pixels, boxes, finer.pixels if finer else None, memo)
-            kept = None
+            h, w = pixels.shape[:2]
+            kept = reading.believed(reading.kept_tiles(boxes.tolist(), probs.tolist(), self.labels, self.reject_label, (w, h),
+                                                       self.settings, len(faint)),
+                                    probs.tolist(), self.labels, self.reject_label, self.settings, again.largest is not None)
         t3 = time.perf_counter()
         result = self.assemble(image, boxes, probs, orient, len(faint), sharp, turn, kept)
         t4 = time.perf_counter()

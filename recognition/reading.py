@@ -187,6 +187,16 @@ class Settings:
     # boxed at 512 px and read as no tile) set the first plan's size (a dev photo's kitchen: 31 px,
     # its standing tiles 22 px, two of them never boxed); None: off
     retile: float | None = 1.25
+    # when nothing at all is read as a tile, the whole frame is detected again as finely as the
+    # photo allows (up to scales.ScaleRule.max_side), and only that pass's boxes under this many
+    # detector pixels at the first pass's scale count: tiles too small for the first pass to box
+    # (under 16 px it finds none of them: ScaleRule.small), beside larger things that set its plan
+    # (a dev kitchen three times farther off: its cupboards boxed at 512 px, its nine tiles 6-8 px
+    # there, none found; models/HISTORY.md, "Nothing read: the whole frame once more, finer"). None: off
+    nothing_read: float | None = 16.0
+    # what that pass reads is kept only when at least this many of its tiles are read at least
+    # far_sure surely: a keyboard far off gave six keys read as tiles, one of them surely
+    nothing_read_least: int = 3
     # a pass finer than the first, within the frame read, runs on the part of the frame around what
     # the first pass boxed: this many tile sizes beyond its boxes (pass_windows; the whole frame when
     # that is most of it, or when a few boxes are probed); None: every pass sees the whole frame
@@ -1056,10 +1066,14 @@ class Retile:
     sides: tuple[int, ...]
     region: tuple[float, float, float, float]
     windows: tuple[PassWindow | None, ...] = ()  # each side's part of the frame (pass_windows), None: all of it
+    # nothing was read (Settings.nothing_read): the new passes' boxes count only up to this side
+    # (the frame's pixels), and the tiles read from them only as believed() says
+    largest: float | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {"sides": list(self.sides), "region": list(self.region),
-                "windows": [None if w is None else w.to_json() for w in self.windows]}
+                "windows": [None if w is None else w.to_json() for w in self.windows], "largest": self.largest}
+
 
 
 def retile(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]], labels: Sequence[str],
@@ -1075,13 +1089,18 @@ def retile(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]], l
     The sides are planned as rescan_sides plans them, from the tiles; `boxes` and `scale` as it
     takes them (the first pass's scale). Their boxes count within RETILE_REACH tile sizes of the
     tiles read (what lies farther is what set the first plan). None when the boxes are not that
-    much larger, no box is read as a tile, the tiles' plan runs no pass, or retile is off. The
-    reader detects again (the first pass kept), reads the boxes again, and does not ask twice.
+    much larger, the tiles' plan runs no pass, or retile is off. The reader detects again (the
+    first pass kept), reads the boxes again, and does not ask twice. When no box is read as a tile,
+    the whole frame once more as finely as it can be had (Settings.nothing_read: _nothing_read).
     `kept`: kept_tiles' answer, when the caller has it (it hands the same to `assemble`)."""
-    if settings.retile is None or not settings.multi_scale:
+    if not settings.multi_scale:
         return None
     if kept is None:
         kept = kept_tiles(boxes, probs, labels, reject_label, (width, height), settings, faint)
+    if not kept:
+        return _nothing_read(scale, width, height, settings, available)
+    if settings.retile is None:
+        return None
     every = [_five(b) for b in boxes[:len(boxes) - faint]]
     tiles = [_five(boxes[i]) for i in kept]
     size_all, size_tiles = scales.tile_size(every), scales.tile_size(tiles)
@@ -1096,20 +1115,52 @@ def retile(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]], l
     return Retile(tuple(sides), region, tuple(pass_windows(tiles, scale, width, height, sides, settings, region)))
 
 
+def _nothing_read(scale: float, width: int, height: int, settings: Settings,
+                  available: int | None) -> Retile | None:
+    """Nothing was read as a tile: the whole frame detected again at the finest side the photo
+    allows (the copy `available`, else the frame; at most ScaleRule.max_side, as any pass: at the
+    photo's 2016 px a dev kitchen three times farther off reads 7 of its 9 tiles, not 3, but a 12 MP
+    photo's pass at 2048 px peaked at 390 MB against 300 allowed), its boxes counting
+    up to Settings.nothing_read detector pixels at the first pass's `scale`. None when that is off
+    or no finer pass is to be had (within Retile's own 1.25, as rescan_sides)."""
+    if settings.nothing_read is None:
+        return None
+    work = max(int(width), int(height))
+    side = min(scales.DEFAULT_RULE.max_side, max(work, int(available)) if available else work)
+    if side < 1.25 * work * scale:
+        return None
+    return Retile((side,), (0.0, 0.0, float(width), float(height)), (None,), settings.nothing_read / scale)
+
+
+def believed(kept: Sequence[int], probs: Sequence[Sequence[float]], labels: Sequence[str], reject_label: str,
+             settings: Settings = Settings(), nothing_read: bool = False) -> list[int]:
+    """The tiles `kept` (kept_tiles') of a frame detected again as a retile asked: all of them,
+    unless the retile was asked because nothing had been read (Retile.largest; `nothing_read`) and
+    fewer than Settings.nothing_read_least of them are read at least Settings.far_sure surely;
+    then none: what the finest pass finds in a frame of no tile is the keys and flecks boxed too."""
+    if not nothing_read or not kept:
+        return list(kept)
+    reject = list(labels).index(reject_label) if reject_label in labels else -1
+    sure = sum(1 for i in kept if _as_tile(probs[i], reject)[1] >= settings.far_sure)
+    return list(kept) if sure >= settings.nothing_read_least else []
+
+
 def merge_detections(passes: Sequence[tuple[Sequence[Sequence[float]], float]],
                      settings: Settings = Settings(),
-                     region: Sequence[float] | None = None) -> list[FiveBox]:
+                     region: Sequence[float] | None = None, largest: float | None = None) -> list[FiveBox]:
     """One list of boxes, best score first, from the detector passes (each: its boxes in the
     image's pixels and its scale; the first pass first): the passes merged (scales.merge_passes)
     and (Settings.merge_fragments) parts of one tile merged or dropped (scales.merge_fragments),
     and (Settings.snap_rows) the short boxes of a row grown to its height (scales.snap_to_rows).
     With `region` (x1, y1, x2, y2; Retile.region), the later passes' boxes count only where their
-    centre lies in it. The first pass's boxes, as given, when nothing changes them."""
+    centre lies in it, and with `largest` (Retile.largest) only those whose side is at most that.
+    The first pass's boxes, as given, when nothing changes them."""
     plain = [([_five(b) for b in boxes], float(scale)) for boxes, scale in passes]
     if region is not None:
         x1, y1, x2, y2 = (float(v) for v in region)
-        plain = plain[:1] + [([b for b in boxes if x1 <= (b[0] + b[2]) / 2 <= x2 and y1 <= (b[1] + b[3]) / 2 <= y2],
-                              scale) for boxes, scale in plain[1:]]
+        top = math.inf if largest is None else float(largest)
+        plain = plain[:1] + [([b for b in boxes if x1 <= (b[0] + b[2]) / 2 <= x2 and y1 <= (b[1] + b[3]) / 2 <= y2
+                               and scales.side(b) <= top], scale) for boxes, scale in plain[1:]]
     if not plain:
         return []
     first = plain[0][0]
@@ -1597,4 +1648,4 @@ __all__ = ["Detection", "Layout", "Reading", "Settings", "assemble", "kept_tiles
            "faint_boxes", "layout", "merge_detections", "nms", "probabilities", "read_hand", "reread_half_turned", "reread_tall_faces",
            "rereads", "reread", "reread_grown", "grown_faces", "rescan_sides", "colour_cast", "cast_table", "thumb_size",
            "straighten", "face_tilt", "tilt_spans", "edge_sums", "EdgeSums",
-           "retile", "Retile", "Turn", "turn_frame", "quarter_turn", "softmax", "tall_faces", "unsure_crops"]
+           "retile", "Retile", "believed", "Turn", "turn_frame", "quarter_turn", "softmax", "tall_faces", "unsure_crops"]

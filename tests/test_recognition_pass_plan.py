@@ -4,6 +4,7 @@ server's pipeline and the phone (live-recognizer.js asks Pyodide) run these very
 they are fed hand-made boxes and probabilities."""
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import pytest
@@ -570,7 +571,7 @@ def test_retile_plans_the_passes_again_by_the_tiles_when_other_things_set_the_si
     (window,) = again.windows
     assert window is not None and window.window[1] > 150 and window.long_side == round(
         max(window.window[2] - window.window[0], window.window[3] - window.window[1]) * 802 / 1008)
-    assert again.to_json() == {"sides": [802], "region": list(again.region), "windows": [window.to_json()]}
+    assert again.to_json() == {"sides": [802], "region": list(again.region), "windows": [window.to_json()], "largest": None}
     # the things read as tiles: the sizes agree, and nothing is asked
     assert reading.retile(boxes, _read_as(["1m"] * 17), LABELS, "none", scale, 1008, 700, ON) is None
     # the tiles alone: nothing is asked either (their own plan already ran)
@@ -579,8 +580,15 @@ def test_retile_plans_the_passes_again_by_the_tiles_when_other_things_set_the_si
     specks = [(20 + k * 30, 20, 32 + k * 30, 32, 0.9) for k in range(20)]
     assert reading.retile(specks + tiles, _read_as(["none"] * 20) + probs[10:], LABELS, "none", scale, 1008, 700,
                           ON) is None
-    # no tile read: nothing to plan by
-    assert reading.retile(boxes, _read_as(["none"] * 17), LABELS, "none", scale, 1008, 700, ON) is None
+    # no tile read: nothing to plan by, so the whole frame once more as finely as the photo allows
+    # (Settings.nothing_read), its boxes counting up to 16 px at the first pass's scale
+    nothing = reading.retile(boxes, _read_as(["none"] * 17), LABELS, "none", scale, 1008, 700, ON, available=3024)
+    assert nothing == reading.Retile((1536,), (0.0, 0.0, 1008.0, 700.0), (None,), 16 / scale)
+    assert reading.retile(boxes, _read_as(["none"] * 17), LABELS, "none", scale, 1008, 700, ON).sides == (1008,)
+    assert reading.retile(boxes, _read_as(["none"] * 17), LABELS, "none", scale, 1008, 700,
+                          dataclasses.replace(ON, nothing_read=None)) is None
+    # no finer copy than the first pass's (a 600 px frame read at 512): nothing to ask
+    assert reading.retile(boxes, _read_as(["none"] * 17), LABELS, "none", 512 / 600, 600, 420, ON) is None
     # faint boxes are left out of both sizes; off, or without multi_scale: never
     assert reading.retile(boxes + clutter, probs + _read_as(["none"] * 10), LABELS, "none", scale, 1008, 700, ON,
                           available=2016, faint=10) == again
@@ -600,6 +608,31 @@ def test_merge_detections_counts_the_later_passes_only_within_a_region() -> None
     # the first pass's boxes count wherever they lie
     far_first = [(500, 20, 530, 60, 0.95)] + first
     assert (500, 20, 530, 60, 0.95) in reading.merge_detections([(far_first, 1.0), (later, 1.0)], OFF, region)
+
+
+def test_merge_detections_counts_only_boxes_up_to_the_largest_a_retile_allows() -> None:
+    # nothing read: the finest pass's boxes count only up to Retile.largest (tiles the first pass
+    # could not box); the first pass's boxes stay whatever their size
+    first = [(10, 10, 110, 110, 0.9)]
+    small, large = (300, 300, 315, 320, 0.8), (500, 300, 560, 380, 0.85)
+    whole = (0.0, 0.0, 1008.0, 756.0)
+    merged = reading.merge_detections([(first, 0.5), ([small, large], 2.0)], OFF, whole, largest=32.0)
+    assert small in merged and large not in merged and first[0] in merged
+    assert large in reading.merge_detections([(first, 0.5), ([small, large], 2.0)], OFF, whole)
+
+
+def test_what_a_pass_asked_because_nothing_was_read_finds_is_believed_only_with_three_sure_tiles() -> None:
+    kept = [0, 1, 2, 3]
+    three_sure = _read_as(["1m", "2m", "5z"]) + _read_as(["1m"], sure=0.6)
+    two_sure = _read_as(["1m", "2m"]) + _read_as(["1m", "5z"], sure=0.6)
+    assert reading.believed(kept, three_sure, LABELS, "none", ON, nothing_read=True) == kept
+    assert reading.believed(kept, two_sure, LABELS, "none", ON, nothing_read=True) == []
+    # a retile planned by the tiles read: what it finds is kept as it is
+    assert reading.believed(kept, two_sure, LABELS, "none", ON) == kept
+    # sure of a tile given that it is one: "no tile" taken out, as far_apart judges (0.85 of 0.9 left)
+    as_tile = [[0.85, 0.0, 0.05, 0.1]] * 3
+    assert reading.believed([0, 1, 2], as_tile, LABELS, "none", ON, nothing_read=True) == [0, 1, 2]
+    assert reading.believed([0, 1], as_tile, LABELS, "none", dataclasses.replace(ON, nothing_read_least=2), True) == [0, 1]
 
 
 def test_a_finer_pass_sees_the_part_of_the_frame_round_the_first_boxes() -> None:

@@ -296,6 +296,29 @@ def test_photos_under_a_coloured_light_read_the_same_tiles_on_both_paths(reading
     assert np.allclose([t["box"] for t in got["tiles"]], [t["box"] for t in want["tiles"]], atol=2.0)
 
 
+def test_a_photo_where_nothing_is_read_at_first_is_read_finer_the_same_on_both_paths(reading_phone, live_server):
+    """pile_blank four times farther off: the first passes read no tile, so the whole frame is
+    detected again finely, only its small boxes counting (Settings.nothing_read); the phone asks
+    for that pass by the same retile answer, merges by its `largest` and keeps what
+    reading.believed keeps, as the server does."""
+    needs_vendor()
+    needs_pyodide()
+    import dataclasses
+
+    from recognition.pipeline import Recognizer, get_recognizer
+    from training import perturb
+
+    data, _ = perturb.apply("far4", (HARD / "pile_blank.jpg").read_bytes())
+    with Image.open(io.BytesIO(data)) as im:
+        pixels = np.asarray(im.convert("RGB"))
+    rec = get_recognizer()
+    first_only = Recognizer(rec.detector, rec.classifier, dataclasses.replace(rec.settings, nothing_read=None)).recognize(_png(pixels)).to_json()
+    assert not first_only["tiles"]
+    want, got = _read_on_both(reading_phone, live_server, pixels, first_only, "the finer pass changed nothing")
+    assert len(want["tiles"]) >= 10
+    assert np.allclose([t["box"] for t in got["tiles"]], [t["box"] for t in want["tiles"]], atol=2.0)
+
+
 def test_the_camera_says_what_it_waits_for(reading_phone):
     """Not a count of tiles found: the hand's count against a winning hand's, from the proposal."""
     page, _ = reading_phone

@@ -13,7 +13,7 @@
 //   rescan {boxes, scale, width, height, settings}   recognition.reading.rescan_sides: long sides to detect again at
 //   windows {boxes, scale, width, height, sides, settings}   recognition.reading.pass_windows: for each
 //       side, the part of the frame its pass sees ({window, long_side}), or null for all of it
-//   merge {passes: [{boxes, scale}], settings, region?}   recognition.reading.merge_detections: one list of boxes
+//   merge {passes: [{boxes, scale}], settings, region?, largest?}   recognition.reading.merge_detections: one list of boxes
 //   straighten {boxes, width, height, settings, thumb?, tw?, th?}   recognition.reading.straighten: the turn
 //       {angle, size, turned, matrix} that levels a row of tiles aslant (or, given the thumb `cast` is
 //       given, faces aslant with no row to go by), or null
@@ -37,9 +37,10 @@
 //       turned by `step` (a quarter), then `read` its boxes with `turn` (the photo as taken to that frame).
 //       Or, given `scale` (the first detector pass's) and not `retiled`, when the tiles read measure
 //       smaller than the boxes the passes were planned by (recognition.reading.retile),
-//       {retile: {sides, region, windows}}: detect the frame again at `sides` (the first pass kept,
-//       each over its part of `windows`, the new passes' boxes merged within `region`), then `read`
-//       those boxes with `retiled` true
+//       or when nothing is read as a tile, {retile: {sides, region, windows, largest}}: detect the frame
+//       again at `sides` (the first pass kept, each over its part of `windows`, the new passes' boxes
+//       merged within `region`, up to `largest`), then `read` those boxes with `retiled` that answer
+//       (its tiles kept as recognition.reading.believed says)
 //   timings {}                     how the start went: {marks: {step: ms}, snapshot, stored}
 // After its first start it keeps a memory snapshot, restored on the next starts (see below).
 // Served from /offline-worker.js with a policy that lets Pyodide compile WebAssembly.
@@ -104,7 +105,8 @@ def tenbou_plan(call, text):
             return [None if w is None else w.to_json() for w in
                     reading.pass_windows(a["boxes"], a["scale"], a["width"], a["height"], a["sides"], st)]
         if call == "merge":
-            return reading.merge_detections([(p["boxes"], p["scale"]) for p in a["passes"]], st, a.get("region"))
+            return reading.merge_detections([(p["boxes"], p["scale"]) for p in a["passes"]], st, a.get("region"),
+                                            a.get("largest"))
         if call == "thumb":
             return list(reading.thumb_size(a["width"], a["height"], st))
         raise ValueError(f"no plan call {call}")
@@ -180,7 +182,12 @@ def tenbou_read(logits, turn_logits, tall_logits, text):
             probs = reading.reread(probs, plan, again, a["labels"], a["reject_label"])
         turn = reading.Turn.from_json(a["turn"]) if a.get("turn") else None
         kept = None
-        if not a.get("retiled"):  # a frame detected again by its tiles' size is read as it is
+        retiled = a.get("retiled")
+        if isinstance(retiled, dict) and retiled.get("largest") is not None:  # nothing had been read: read finer
+            kept = reading.believed(reading.kept_tiles(boxes, probs, a["labels"], a["reject_label"], (a["width"], a["height"]),
+                                                       st, a.get("faint", 0)),
+                                    probs, a["labels"], a["reject_label"], st, True)
+        if not retiled:  # a frame detected again by its tiles' size is read as it is
             if a.get("scale"):
                 kept = reading.kept_tiles(boxes, probs, a["labels"], a["reject_label"], (a["width"], a["height"]), st,
                                           a.get("faint", 0))

@@ -80,7 +80,7 @@ class PhoneReader {
         : { frame: det.frame, long_side: longSide });
       passes.push({ boxes: await decode(more, true, win ? win.window : null), scale: more.scale });
     }
-    boxes = await this.reader.call("merge", { passes, settings: st, ...(again ? { region: again.region } : {}) });
+    boxes = await this.reader.call("merge", { passes, settings: st, ...(again ? { region: again.region, largest: again.largest } : {}) });
     // faint peaks of the first map where a tile set apart stands or among the tiles: read with
     // the boxes, kept by reading.py only if read as tiles there
     const faint = seekFaint ? await this.reader.call("faint", { ...mapOf(det), boxes }) : [];
@@ -89,8 +89,8 @@ class PhoneReader {
 
   /** Classify the `boxes` of a detected frame `det` (the last `faint` of them faint peaks), read
    * again the crops reading.py asks for, and read the hand: the `read` answer (the frame turned by
-   * `turn` before it was detected, if it was; `retiled`: its boxes are those of the passes a
-   * retile answer asked for, and it is not asked again). */
+   * `turn` before it was detected, if it was; `retiled`: the retile answer whose passes gave its
+   * boxes, and it is not asked again). */
   async classifyRead(det, boxes, faint, turn, retiled = false) {
     const { info } = this;
     const st = info.settings;
@@ -178,7 +178,7 @@ class PhoneReader {
         // the tiles read measure smaller than the boxes the passes were planned by (a kettle and
         // cupboards set that size): detected again as the tiles' size plans (whether, and where, is reading.py's)
         ({ boxes, faint } = await this.detectAll(det, result.retile));  // the frame's first pass, kept
-        result = await this.classifyRead(det, boxes.concat(faint), faint.length, now, true);
+        result = await this.classifyRead(det, boxes.concat(faint), faint.length, now, result.retile);
       }
       const t2 = performance.now();
       const r = (v) => Math.round(v * 10) / 10;
