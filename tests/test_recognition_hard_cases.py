@@ -280,11 +280,14 @@ def test_the_far_honours_need_the_probe(monkeypatch) -> None:
     finds the twelve (recognition.scales.probing). Without it, the pass planned from the blobs'
     size (20-28 px: read again where they measure 34) finds ten of them; with no pass planned
     from a size either (ScaleRule.low at 20, as before), none of the twelve is read (stage 2c's
-    classifier read one blob as 4m, stage 2b's none)."""
+    classifier read one blob as 4m, stage 2b's none). Reading nothing, the reader now detects
+    the whole frame once more finely (Settings.nothing_read), which reads the twelve too: the
+    probe is judged with that off."""
     import dataclasses
     import functools
 
     from recognition import scales
+    from recognition.pipeline import Recognizer
 
     with open(os.path.join(HERE, "far_honours_photo.jpg"), "rb") as f:
         data = f.read()
@@ -297,8 +300,10 @@ def test_the_far_honours_need_the_probe(monkeypatch) -> None:
     before = dataclasses.replace(scales.DEFAULT_RULE, low=20.0)
     monkeypatch.setattr(scales, "rescan_sides", functools.partial(scales.rescan_sides, rule=before))
     monkeypatch.setattr(scales, "merge_passes", functools.partial(scales.merge_passes, rule=before))
-    without = Counter(t.tile for t in rec.recognize(data).tiles)
+    first_only = Recognizer(rec.detector, rec.classifier, dataclasses.replace(rec.settings, nothing_read=None))
+    without = Counter(t.tile for t in first_only.recognize(data).tiles)
     assert sum(without.values()) <= 1 and not without & truth
+    assert Counter(t.tile for t in rec.recognize(data).tiles) == truth
 
 
 def test_tall_faces_are_read_from_their_lower_part() -> None:
