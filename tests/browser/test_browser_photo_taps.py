@@ -291,3 +291,28 @@ def test_a_hand_photographed_aslant_is_drawn_as_it_lies(phone):
     page.mouse.click(*middle)
     page.locator("[data-fix]").first.wait_for()
     assert page.get_by_text("Tile 4", exact=False).count() >= 1
+
+
+def test_a_photo_with_no_tile_says_what_to_do_next(phone, live_server):
+    """A keyboard, no tile (tests/data/hard_cases): the screen says no tile was found and how to take
+    it again, with the button to do so, and that the hand can be entered here; no count to correct
+    (0 of 14) and no tile to tap. The first tile added by "+" brings the usual check back."""
+    from pathlib import Path
+
+    page, _ = phone
+    page.goto("/#/photo")
+    photo = Path(__file__).resolve().parents[1] / "data" / "hard_cases" / "keyboard_alone.jpg"
+    page.set_input_files('[data-testid="photo-choose"]', str(photo))
+    empty = page.locator('[data-testid="photo-empty"]')
+    empty.wait_for(timeout=120_000)
+    expect(empty).to_contain_text("No tiles found in the photo. Take it again closer")
+    expect(empty.locator('[data-testid="retake"]')).to_be_visible()
+    expect(page.locator('[data-testid="hand-check"]')).to_have_count(0)
+    expect(page.get_by_text("Or enter the hand here: tap + to add its tiles one by one.")).to_be_visible()
+    expect(page.get_by_text("Tap a tile to correct it")).to_have_count(0)
+    assert unlabelled_controls(page) == []
+    assert_phone_layout(page)
+    page.click('[data-testid="add-gap"][data-after="-1"]')
+    page.click('dialog [data-add="1m"]')
+    expect(page.locator('[data-testid="photo-empty"]')).to_have_count(0)
+    expect(page.locator('[data-testid="hand-check"] [data-state="count"]')).to_be_visible()

@@ -81,6 +81,11 @@ export async function photoScreen(view) {
     // uncertain: what the reader flags (read unsurely, or changed by the hand proposal), until checked
     const isUncertain = (i) => !dets[i].checked && Boolean(res.tiles[i].unsure);
     const notes = [reasonText(res)].filter(Boolean);
+    // nothing read, nothing added: what to do next (take it again, or enter the tiles here), not a count to correct
+    const empty = !res.tiles.length && !(last.added || []).length;
+    // taken again the way it was taken: the live camera's capture with the live camera
+    const retake = () => (last.fromCamera ? h("a", { href: "#/camera", class: "btn", "data-testid": "retake" }, t("photo.retake"))
+      : h("label", { for: "photo-input", class: "btn", role: "button", tabindex: "0", "data-testid": "retake" }, t("photo.retake")));
     // what the reader says of the photo itself (out of focus: worth taking again), server or phone
     const photoNotes = (res.notes || []).map((d) => detailText(d)).filter(Boolean);
     const [w, hgt] = res.image_size || last.size;
@@ -150,14 +155,12 @@ export async function photoScreen(view) {
         choiceErr),
       h("section", { class: "card" },
         h("h2", {}, t(res.tiles.length === 1 ? "photo.found_one" : "photo.found", { n: res.tiles.length })),
-        notes.map((n) => h("p", { class: "banner info" }, n)),
-        // taken again the way it was taken: the live camera's capture with the live camera
-        photoNotes.map((n) => h("div", { class: "banner warn", "data-testid": "photo-note" }, h("p", {}, n),
-          last.fromCamera ? h("a", { href: "#/camera", class: "btn", "data-testid": "retake" }, t("photo.retake"))
-            : h("label", { for: "photo-input", class: "btn", role: "button", tabindex: "0", "data-testid": "retake" }, t("photo.retake")))),
-        checkBox,
+        notes.map((n) => (empty ? h("div", { class: "banner warn", "data-testid": "photo-empty" }, h("p", {}, n), retake())
+          : h("p", { class: "banner info" }, n))),
+        photoNotes.map((n) => h("div", { class: "banner warn", "data-testid": "photo-note" }, h("p", {}, n), retake())),
+        empty ? null : checkBox,
         uncertain ? h("p", { class: "banner warn", "data-testid": "uncertain" }, t(uncertain === 1 ? "photo.uncertain_one" : "photo.uncertain", { n: uncertain })) : null,
-        h("p", { class: "hint" }, t("photo.tap_hint")),
+        h("p", { class: "hint" }, t(empty ? "photo.empty_hint" : "photo.tap_hint")),
         h("h3", {}, t("photo.hand_row")),
         h("div", { class: "det-list", "data-testid": "detections" }, list),
         apart.length ? h("div", { class: "also-in-photo", "data-testid": "also-in-photo" },
