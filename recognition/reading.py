@@ -1075,7 +1075,6 @@ class Retile:
                 "windows": [None if w is None else w.to_json() for w in self.windows], "largest": self.largest}
 
 
-
 def retile(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]], labels: Sequence[str],
            reject_label: str, scale: float, width: int, height: int, settings: Settings = Settings(),
            available: int | None = None, faint: int = 0, kept: Sequence[int] | None = None) -> Retile | None:
@@ -1120,9 +1119,9 @@ def _nothing_read(scale: float, width: int, height: int, settings: Settings,
     """Nothing was read as a tile: the whole frame detected again at the finest side the photo
     allows (the copy `available`, else the frame; at most ScaleRule.max_side, as any pass: at the
     photo's 2016 px a dev kitchen three times farther off reads 7 of its 9 tiles, not 3, but a 12 MP
-    photo's pass at 2048 px peaked at 390 MB against 300 allowed), its boxes counting
-    up to Settings.nothing_read detector pixels at the first pass's `scale`. None when that is off
-    or no finer pass is to be had (within Retile's own 1.25, as rescan_sides)."""
+    photo's pass at 2048 px peaked at 390 MB against 300 allowed), its boxes counting up to
+    Settings.nothing_read detector pixels at the first pass's `scale`. None when that is off or no
+    finer pass is to be had (less than 1.25 times the first pass's side, as rescan_sides judges)."""
     if settings.nothing_read is None:
         return None
     work = max(int(width), int(height))
