@@ -11,7 +11,7 @@ import os
 import threading
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -134,13 +134,14 @@ class CropReading:
     """The classifier's first reading of a photo's boxes (`Recognizer.first_read`), before the
     rereads: class and orientation probabilities per box, each crop's sharpness (None from a
     classifier without that output), and what the rereads need: the crops read (`memo`) and the
-    boxes in the pixels of the copy they are cut from (`cut`)."""
+    boxes in the pixels of the copy they are cut from (`cut`) and as given (`boxes`)."""
 
     probs: list[list[float]]
     orient: list[list[float]]
     sharp: np.ndarray | None
     memo: CropMemo
     cut: np.ndarray
+    boxes: np.ndarray
 
 
 class Recognizer:
@@ -253,8 +254,9 @@ class Recognizer:
     def classify_all(self, pixels: np.ndarray, boxes: np.ndarray, fine: np.ndarray | None = None,
                      memo: CropMemo | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
         """Class probabilities (n, len(labels)), orientation probabilities (n, 4) and each crop's
-        sharpness (n; None from a classifier without that output): `first_read`, then `read_again`."""
-        return self.read_again(self.first_read(pixels, boxes, fine, memo))
+        sharpness (n; None from a classifier without that output): `first_read`, then `read_again`,
+        each box read as one (no box split in two)."""
+        return self.read_again(self.first_read(pixels, boxes, fine, memo))[1:]
 
     def first_read(self, pixels: np.ndarray, boxes: np.ndarray, fine: np.ndarray | None = None,
                    memo: CropMemo | None = None) -> CropReading:
@@ -264,7 +266,7 @@ class Recognizer:
         `pixels` keeps its pips. `memo`: the crops of this photo read already (by an earlier call on
         the same pixels), not read again."""
         if len(boxes) == 0:
-            return CropReading([], [], np.zeros(0, np.float32), memo or CropMemo(), np.zeros((0, 4), np.float32))
+            return CropReading([], [], np.zeros(0, np.float32), memo or CropMemo(), np.zeros((0, 4), np.float32), boxes)
         source, ratio = (pixels, 1.0) if fine is None else (fine, fine.shape[1] / pixels.shape[1])
         if memo is None:
             memo = CropMemo(source)
@@ -280,16 +282,24 @@ class Recognizer:
         if unsure:  # those crops read again turned half round
             logits = self._crop_logits(memo, cut[unsure], True)[0]
             probs, orient = reading.reread_half_turned(probs, orient, unsure, logits.ravel().tolist(), self.n_classes)
-        return CropReading(probs, orient, sharp, memo, cut)
+        return CropReading(probs, orient, sharp, memo, cut, boxes)
 
-    def read_again(self, first: CropReading) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
-        """`first_read`'s probabilities with tall faces read as blank read again from their lower
-        part, and boxes read unsurely from the box grown up and down and at two more sizes
-        (recognition.reading.rereads); with its orientation probabilities and sharpness."""
+    def read_again(self, first: CropReading, faint: int | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray,
+                                                                                 np.ndarray | None]:
+        """`first_read`'s boxes and probabilities with tall faces read as blank read again from
+        their lower part, boxes read unsurely from the box grown up and down and at two more sizes,
+        and, when `faint` is given (the last `faint` boxes are faint peaks), wide boxes read as two
+        tiles cut in two (recognition.reading.rereads, read_again); with their orientation
+        probabilities and sharpness."""
         if not first.probs:
-            return np.zeros((0, self.n_classes), np.float32), np.zeros((0, 4), np.float32), first.sharp
-        probs = self._read_again(first.memo, first.cut, first.probs, first.orient)
-        return np.array(probs, np.float32), np.array(first.orient, np.float32), first.sharp
+            return first.boxes, np.zeros((0, self.n_classes), np.float32), np.zeros((0, 4), np.float32), first.sharp
+        settings = self.settings if faint is not None else replace(self.settings, split_wide=None)
+        read = self._read_again(first.memo, first.cut, first.boxes, first.probs, first.orient, settings, faint or 0)
+        if len(read.origin) == len(first.probs):
+            return first.boxes, np.array(read.probs, np.float32), np.array(first.orient, np.float32), first.sharp
+        sharp = None if first.sharp is None else np.asarray(first.sharp)[read.origin]
+        return (np.array(read.boxes, np.float32).reshape(-1, first.boxes.shape[1]), np.array(read.probs, np.float32),
+                np.array(read.orient, np.float32), sharp)
 
     def _crop_logits(self, memo: CropMemo, boxes: np.ndarray, half_turned: bool) -> tuple[np.ndarray, np.ndarray | None]:
         """The classifier's logits (n, outputs) for the crops of `boxes` (n, 4) in `memo.source`'s
@@ -309,17 +319,18 @@ class Recognizer:
         sharp = None if not rows or rows[0][1] is None else np.array([r[1] for r in rows], np.float32)
         return logits, sharp
 
-    def _read_again(self, memo: CropMemo, boxes: np.ndarray, probs: list[list[float]],
-                    orient: list[list[float]]) -> list[list[float]]:
+    def _read_again(self, memo: CropMemo, cut: np.ndarray, boxes: np.ndarray, probs: list[list[float]],
+                    orient: list[list[float]], settings: Settings, faint: int) -> reading.ReadAgain:
         """Tall faces read as blank read again from their lower part, unsure boxes from the box
-        grown across the tiles' row and from the box shrunk and grown about its centre
-        (recognition.reading.rereads); `boxes` in the pixels of `memo.source`."""
-        plan = reading.rereads(boxes.tolist(), probs, self.labels, self.reject_label, self.settings, orient)
-        if not plan.crops:
-            return probs
-        logits = self._crop_logits(memo, np.array(plan.crops, np.float32), False)[0]
-        again = reading.probabilities(logits.ravel().tolist(), len(plan.crops), self.n_classes)[0]
-        return reading.reread(probs, plan, again, self.labels, self.reject_label)
+        grown across the tiles' row and from the box shrunk and grown about its centre, wide boxes
+        by their halves (recognition.reading.rereads, read_again); `cut`: `boxes` in the pixels of
+        `memo.source`."""
+        plan = reading.rereads(cut.tolist(), probs, self.labels, self.reject_label, settings, orient, faint)
+        again: list[list[float]] = []
+        if plan.crops:
+            logits = self._crop_logits(memo, np.array(plan.crops, np.float32), False)[0]
+            again = reading.probabilities(logits.ravel().tolist(), len(plan.crops), self.n_classes)[0]
+        return reading.read_again(boxes.tolist(), probs, orient, plan, again, self.labels, self.reject_label, settings)
 
     # -- the whole thing -----------------------------------------------------------------------
 
@@ -358,14 +369,15 @@ class Recognizer:
         quarter = reading.quarter_turn(first.probs, first.orient, self.labels, self.reject_label,
                                        pixels.shape[1], pixels.shape[0], turn, self.settings)
         if quarter is None:
-            probs, orient, sharp = self.read_again(first)
+            boxes, probs, orient, sharp = self.read_again(first, len(faint))
         else:  # the tiles' tops point left or right: read again turned tops up
             turn, pixels = quarter[0], turned(pixels, quarter[1])
             finer = TurnedFiner(copies, turn) if copies is not None else None
             made = []
             found, faint = self.detect_all(pixels, finer, made=made)
             boxes = np.concatenate([found, faint]) if len(faint) else found
-            probs, orient, sharp = self.classify_all(pixels, boxes, finer.pixels if finer else None, memo)
+            boxes, probs, orient, sharp = self.read_again(self.first_read(pixels, boxes, finer.pixels if finer else None,
+                                                                          memo), len(faint))
         h, w = pixels.shape[:2]
         rows, read = boxes.tolist(), probs.tolist()
         kept: list[int] | None = reading.kept_tiles(rows, read, self.labels, self.reject_label, (w, h), self.settings,
@@ -375,7 +387,8 @@ class Recognizer:
         if again is not None:  # the tiles measure smaller than the boxes the passes were planned by: planned again by the tiles
             found, faint = self.detect_all(pixels, finer, again=again, made=made)
             boxes = np.concatenate([found, faint]) if len(faint) else found
-            probs, orient, sharp = self.classify_all(pixels, boxes, finer.pixels if finer else None, memo)
+            boxes, probs, orient, sharp = self.read_again(self.first_read(pixels, boxes, finer.pixels if finer else None,
+                                                                          memo), len(faint))
             h, w = pixels.shape[:2]
             kept = reading.believed(reading.kept_tiles(boxes.tolist(), probs.tolist(), self.labels, self.reject_label, (w, h),
                                                        self.settings, len(faint)),

@@ -201,6 +201,12 @@ class Settings:
     # the first pass boxed: this many tile sizes beyond its boxes (pass_windows; the whole frame when
     # that is most of it, or when a few boxes are probed); None: every pass sees the whole frame
     pass_window: float | None = 3.0
+    # a box read as a tile that is wider than a face across the way its top points (SPLIT_WIDE
+    # times its height, or more) is read again as its two halves, and is two tiles when each half
+    # reads a tile at least this surely and the two read differently (split_faces): two tiles side
+    # by side in a close-up, or lying over each other in a pile, boxed as one and read as one of
+    # them (models/HISTORY.md, "Two tiles side by side boxed as one"); None: off
+    split_wide: float | None = 0.8
 
     def to_json(self) -> dict[str, Any]:
         return {k: getattr(self, k) for k in self.__dataclass_fields__}
@@ -1354,39 +1360,143 @@ def reread_scaled(probs: Sequence[Sequence[float]], idx: Sequence[int], again: S
     return out
 
 
+SPLIT_WIDE = (1.1, 1.6)  # how many times its height a box may be wide to be read again as two faces (split_faces)
+
+
+def _top_tile(p: Sequence[float], not_tiles: Sequence[int]) -> tuple[int, float]:
+    """The tile a reading reads best, no tile and a back left out, and its probability."""
+    top = max((k for k in range(len(p)) if k not in not_tiles), key=lambda k: (p[k], -k))
+    return top, float(p[top])
+
+
+def split_faces(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]], labels: Sequence[str],
+                reject_label: str, settings: Settings = Settings(), orient: Sequence[Sequence[float]] = (),
+                faint: int = 0) -> tuple[list[int], list[Box]]:
+    """The boxes to read again as their two halves (Settings.split_wide): each such box twice in the
+    answer, the crop boxes of its halves in that order. A box read best as a tile (not as a back,
+    and no tile under even odds), SPLIT_WIDE[0] to SPLIT_WIDE[1] times as wide as high across the
+    way its own orientation reading says its top points, cut across that width: one face is 0.75
+    times as wide as high, two side by side 1.5. A tile turned sideways in a row is read turned
+    too, so it is not wide across its own top. Not the last `faint` boxes (faint peaks: too faint
+    to be one tile, let alone two)."""
+    if settings.split_wide is None or not orient:
+        return [], []
+    reject = list(labels).index(reject_label) if reject_label in labels else -1
+    not_tiles = [k for k, c in enumerate(labels) if c in (reject_label, "back")]
+    idx: list[int] = []
+    crops: list[Box] = []
+    for i in range(len(boxes) - faint):
+        p = probs[i]
+        top = max(range(len(p)), key=lambda k: (p[k], -k))
+        if top in not_tiles or (reject >= 0 and p[reject] >= 0.5):
+            continue
+        halves = _halves(boxes[i], orient[i])
+        if halves is not None:
+            idx += [i, i]
+            crops += halves
+    return idx, crops
+
+
+def _halves(box: Sequence[float], orient: Sequence[float]) -> list[Box] | None:
+    """`box` cut in two across the way its top points (`orient`, its orientation reading), when
+    it is SPLIT_WIDE times as wide as high that way; else None."""
+    x1, y1, x2, y2 = (float(v) for v in box[:4])
+    across = max(range(len(orient)), key=lambda k: (orient[k], -k)) % 2 == 0  # top up or down: halves left and right
+    w, h = (x2 - x1, y2 - y1) if across else (y2 - y1, x2 - x1)
+    if not (h > 0 and SPLIT_WIDE[0] * h <= w <= SPLIT_WIDE[1] * h):
+        return None
+    if across:
+        mid = (x1 + x2) / 2
+        return [(x1, y1, mid, y2), (mid, y1, x2, y2)]
+    mid = (y1 + y2) / 2
+    return [(x1, y1, x2, mid), (x1, mid, x2, y2)]
+
+
 @dataclass(frozen=True)
 class Rereads:
     """What `rereads` plans: the boxes of each kind of second reading (`tall_faces`, `grown_faces`,
-    `scaled_faces`, each box once per crop), and the crop boxes of all three, in that order."""
+    `scaled_faces`, `split_faces`; each box once per crop), and the crop boxes of all four, in that
+    order."""
 
     tall: list[int]
     grown: list[int]
     scaled: list[int]
+    split: list[int]
     crops: list[Box]
 
 
 def rereads(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]], labels: Sequence[str],
             reject_label: str, settings: Settings = Settings(),
-            orient: Sequence[Sequence[float]] = ()) -> Rereads:
+            orient: Sequence[Sequence[float]] = (), faint: int = 0) -> Rereads:
     """What is read again after the first reading, planned here and run where the networks run
     (the server's pipeline, the phone's worker): tall faces from their lower part (`tall_faces`),
     unsure boxes grown across the tiles' rows (`grown_faces`, by the orientation most of the
-    boxes' `orient` readings share), then unsure boxes shrunk and grown about their centre
-    (`scaled_faces`)."""
+    boxes' `orient` readings share), unsure boxes shrunk and grown about their centre
+    (`scaled_faces`), then wide boxes by their halves (`split_faces`; the last `faint` boxes are
+    faint peaks)."""
     tall, tall_crops = tall_faces(boxes, probs, labels, reject_label, settings)
     grown, grown_crops = grown_faces(boxes, probs, labels, reject_label, settings, dominant_orientation(orient), tall)
     scaled, scaled_crops = scaled_faces(boxes, probs, labels, reject_label, settings, tall)
-    return Rereads(tall, grown, scaled, tall_crops + grown_crops + scaled_crops)
+    split, split_crops = split_faces(boxes, probs, labels, reject_label, settings, orient, faint)
+    return Rereads(tall, grown, scaled, split, tall_crops + grown_crops + scaled_crops + split_crops)
 
 
 def reread(probs: Sequence[Sequence[float]], plan: Rereads, again: Sequence[Sequence[float]],
            labels: Sequence[str], reject_label: str) -> list[list[float]]:
     """`probs` after the readings of the crops `rereads` planned (`again`, in their order): tall
-    faces and grown boxes first, then the scaled crops averaged with what those leave."""
-    n_tall, n_grown = len(plan.tall), len(plan.grown)
+    faces and grown boxes first, then the scaled crops averaged with what those leave. (The
+    split crops, last, are `read_again`'s.)"""
+    n_tall, n_grown, n_scaled = len(plan.tall), len(plan.grown), len(plan.scaled)
     out = reread_tall_faces(probs, plan.tall, again[:n_tall], labels, reject_label)
     out = reread_grown(out, plan.grown, again[n_tall:n_tall + n_grown], labels, reject_label)
-    return reread_scaled(out, plan.scaled, again[n_tall + n_grown:], labels, reject_label)
+    return reread_scaled(out, plan.scaled, again[n_tall + n_grown:n_tall + n_grown + n_scaled], labels, reject_label)
+
+
+@dataclass(frozen=True)
+class ReadAgain:
+    """The boxes after the rereads, with their readings: a wide box read as two tiles is two boxes
+    now, its halves, each with its half's reading and the box's orientation. `origin`: the box of
+    the first reading each one comes from (for what else was measured per box)."""
+
+    boxes: list[list[float]]
+    probs: list[list[float]]
+    orient: list[list[float]]
+    origin: list[int]
+
+
+def read_again(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]], orient: Sequence[Sequence[float]],
+               plan: Rereads, again: Sequence[Sequence[float]], labels: Sequence[str], reject_label: str,
+               settings: Settings = Settings()) -> ReadAgain:
+    """The first reading after the crops `rereads` planned were read (`again`, in their order):
+    `reread`'s readings, and each box of `split_faces` whose two halves read two different tiles,
+    each at least Settings.split_wide surely, cut in two. A face cut in half reads as half a face
+    (no tile, or unsurely), or as the same tile twice: a 4p as two 2p, a haku as two haku."""
+    read = reread(probs, plan, again, labels, reject_label)
+    halves: dict[int, tuple[list[float], list[float]]] = {}
+    if plan.split and settings.split_wide is not None:
+        not_tiles = [k for k, c in enumerate(labels) if c in (reject_label, "back")]
+        start = len(plan.crops) - len(plan.split)
+        for k in range(0, len(plan.split), 2):
+            a, b = list(again[start + k]), list(again[start + k + 1])
+            (ta, pa), (tb, pb) = _top_tile(a, not_tiles), _top_tile(b, not_tiles)
+            if ta != tb and min(pa, pb) >= settings.split_wide:
+                halves[plan.split[k]] = (a, b)
+    out = ReadAgain([], [], [], [])
+    for i, box in enumerate(boxes):
+        # the halves in the pixels of `boxes` (the crops may have been cut from a finer copy)
+        cut = _halves(box, orient[i]) if i in halves else None
+        if cut is None:
+            out.boxes.append(list(box))
+            out.probs.append(read[i])
+            out.orient.append(list(orient[i]))
+            out.origin.append(i)
+            continue
+        for p, half in zip(halves[i], cut):
+            out.boxes.append([*half, *box[4:]])
+            out.probs.append(p)
+            out.orient.append(list(orient[i]))
+            out.origin.append(i)
+    return out
 
 
 def faint_boxes(out: DetectorMap, gh: int, gw: int, scale: float, width: int, height: int,
@@ -1645,6 +1755,7 @@ def assemble(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]],
 
 __all__ = ["Detection", "Layout", "Reading", "Settings", "assemble", "kept_tiles", "decode", "detect_boxes", "drop_duplicates", "out_of_focus",
            "faint_boxes", "layout", "merge_detections", "nms", "probabilities", "read_hand", "reread_half_turned", "reread_tall_faces",
-           "rereads", "reread", "reread_grown", "grown_faces", "rescan_sides", "colour_cast", "cast_table", "thumb_size",
+           "rereads", "reread", "read_again", "ReadAgain", "split_faces", "reread_grown", "grown_faces", "rescan_sides",
+           "colour_cast", "cast_table", "thumb_size",
            "straighten", "face_tilt", "tilt_spans", "edge_sums", "EdgeSums",
            "retile", "Retile", "believed", "Turn", "turn_frame", "quarter_turn", "softmax", "tall_faces", "unsure_crops"]

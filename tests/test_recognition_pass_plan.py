@@ -668,3 +668,60 @@ def test_a_windowed_pass_keeps_its_boxes_whole_in_the_frames_pixels() -> None:
     # where the window's edge is the frame's, a tile there is the frame's own edge tile: kept
     at_edge = reading.window_boxes([cut_left], (0, 100, 400, 400), 1008, 756)
     assert at_edge == [(0, 160, 20, 200, 0.8)]
+
+
+UP, RIGHT = [0.9, 0.04, 0.03, 0.03], [0.04, 0.9, 0.03, 0.03]  # orientation readings: top up, top to the right
+
+
+def test_a_box_wider_than_a_face_across_its_top_is_read_again_by_its_halves() -> None:
+    """split_faces: a box read as a tile, 1.1 to 1.6 times as wide as high across the way its top
+    points, is read again as its two halves, after every other reread in the plan. A face is 0.75
+    as wide as high; a tile turned sideways in a row is wide in the photo but read turned, so not
+    wide across its own top. Not a box read as no tile or a back, nor a faint peak, nor wider
+    than two faces."""
+    labels = ["6s", "8p", "back", "none"]
+    boxes = [(0, 0, 60, 40, 0.9),  # 1.5 wide, top up: two faces side by side
+             (100, 0, 130, 40, 0.9),  # one face
+             (200, 0, 240, 30, 0.9),  # wide in the photo, its top to the right: a tile turned sideways
+             (300, 0, 360, 40, 0.9),  # as wide as box 0, read as no tile
+             (400, 0, 460, 40, 0.9),  # read as a back
+             (500, 0, 600, 40, 0.9),  # 2.5 wide: no two faces
+             (700, 0, 760, 40, 0.3)]  # a faint peak
+    probs = [[0.9, 0.05, 0.0, 0.05]] * 3 + [[0.2, 0.1, 0.0, 0.7], [0.05, 0.05, 0.85, 0.05]] + [[0.9, 0.05, 0.0, 0.05]] * 2
+    orient = [UP, UP, RIGHT, UP, UP, UP, UP]
+    st = reading.Settings(split_wide=0.8, tall_faces=False, grow_unsure=None, scale_unsure=None)
+    idx, crops = reading.split_faces(boxes, probs, labels, "none", st, orient, faint=1)
+    assert idx == [0, 0]
+    assert crops == [(0, 0, 30, 40), (30, 0, 60, 40)]
+    # top to the right: a box 1.5 as high as wide is two faces one above the other, cut across its height
+    idx, crops = reading.split_faces([(0, 0, 40, 60, 0.9)], probs[:1], labels, "none", st, [RIGHT])
+    assert idx == [0, 0] and crops == [(0, 0, 40, 30), (0, 30, 40, 60)]
+    assert reading.split_faces(boxes, probs, labels, "none", reading.Settings(split_wide=None), orient) == ([], [])
+    assert reading.split_faces(boxes, probs, labels, "none", st) == ([], [])  # no orientation read: nothing
+    plan = reading.rereads(boxes, probs, labels, "none", dataclasses.replace(st, scale_unsure=0.95), orient, faint=1)
+    assert plan.split == [0, 0]
+    assert plan.crops[-2:] == [(0, 0, 30, 40), (30, 0, 60, 40)] and len(plan.crops) == len(plan.scaled) + 2
+
+
+def test_a_wide_box_is_two_tiles_only_when_its_halves_read_two_tiles_surely() -> None:
+    """read_again: a wide box whose halves read two different tiles, each at least split_wide
+    surely, is two boxes, its halves, each with its half's reading and the box's orientation; the
+    other boxes keep theirs, in their order. Halves read as the same tile are one face cut in two
+    (a 4p's halves read 2p and 2p), and a half read unsurely is part of a face."""
+    labels = ["2p", "4p", "6s", "8p", "back", "none"]
+    boxes = [[0, 0, 60, 40, 0.9], [100, 0, 160, 40, 0.8], [200, 0, 260, 40, 0.7], [300, 0, 340, 30, 0.9]]
+    first = [[0.0, 0.1, 0.8, 0.05, 0.0, 0.05], [0.0, 0.9, 0.0, 0.05, 0.0, 0.05],
+             [0.0, 0.0, 0.6, 0.3, 0.0, 0.1], [0.0, 0.0, 0.0, 0.95, 0.0, 0.05]]
+    orient = [UP, UP, UP, RIGHT]
+    st = reading.Settings(split_wide=0.8, tall_faces=False, grow_unsure=None, scale_unsure=None)
+    plan = reading.rereads(boxes, first, labels, "none", st, orient)
+    assert plan.split == [0, 0, 1, 1, 2, 2]
+    again = [[0.0, 0.0, 0.97, 0.01, 0.0, 0.02], [0.0, 0.02, 0.0, 0.9, 0.0, 0.08],  # 6s | 8p: two tiles
+             [0.93, 0.02, 0.0, 0.0, 0.0, 0.05], [0.91, 0.04, 0.0, 0.0, 0.0, 0.05],  # 2p | 2p: one 4p cut in two
+             [0.0, 0.0, 0.95, 0.0, 0.0, 0.05], [0.0, 0.0, 0.0, 0.6, 0.0, 0.4]]  # 6s | 8p at 0.6: part of a face
+    out = reading.read_again(boxes, first, orient, plan, again, labels, "none", st)
+    assert out.boxes == [[0, 0, 30, 40, 0.9], [30, 0, 60, 40, 0.9], boxes[1], boxes[2], boxes[3]]
+    assert out.probs == [again[0], again[1], first[1], first[2], first[3]]
+    assert out.orient == [UP, UP, UP, UP, RIGHT] and out.origin == [0, 0, 1, 2, 3]
+    off = reading.read_again(boxes, first, orient, plan, again, labels, "none", dataclasses.replace(st, split_wide=None))
+    assert off.boxes == boxes and off.probs == first and off.origin == [0, 1, 2, 3]

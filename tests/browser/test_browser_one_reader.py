@@ -319,6 +319,28 @@ def test_a_photo_where_nothing_is_read_at_first_is_read_finer_the_same_on_both_p
     assert np.allclose([t["box"] for t in got["tiles"]], [t["box"] for t in want["tiles"]], atol=2.0)
 
 
+@pytest.mark.parametrize("first,width,seed,lean", [("3m", 300, 300, 0.02), ("6s", 300, 400, 0.03)])
+def test_two_tiles_boxed_as_one_are_cut_in_two_the_same_on_both_paths(reading_phone, live_server, first, width, seed, lean):
+    """A close-up of two tiles boxed once around both: the box is read again by its halves
+    (Settings.split_wide), the phone reading the crops reading.rereads plans and cutting the box
+    where reading.read_again cuts it, as the server does."""
+    needs_vendor()
+    needs_pyodide()
+    import dataclasses
+
+    from recognition.pipeline import Recognizer, get_recognizer
+    from training import closeups
+
+    j = closeups.CODES.index(first)
+    pair = [first, closeups.CODES[(j * 7 + 3) % len(closeups.CODES)]]
+    pixels = closeups.photo(pair, width, width * 4 / 3, seed + j, lean)
+    rec = get_recognizer()
+    as_one = Recognizer(rec.detector, rec.classifier, dataclasses.replace(rec.settings, split_wide=None)).recognize(_png(pixels)).to_json()
+    want, got = _read_on_both(reading_phone, live_server, pixels, as_one, "the halves changed nothing")
+    assert sorted(t["tile"] for t in want["tiles"]) == sorted(pair)
+    assert np.allclose([t["box"] for t in got["tiles"]], [t["box"] for t in want["tiles"]], atol=2.0)
+
+
 def test_the_camera_says_what_it_waits_for(reading_phone):
     """Not a count of tiles found: the hand's count against a winning hand's, from the proposal."""
     page, _ = reading_phone

@@ -24,7 +24,7 @@
 //   faint {map, gh, gw, scale, width, height, boxes, settings, stride}   recognition.reading.faint_boxes
 //   unsure {boxes, logits, labels, settings}   recognition.reading.unsure_crops: {idx}, the boxes to read again
 //       turned half round
-//   tall {boxes, logits, labels, reject_label, width, height, settings, turn_logits?, turn?, retiled?}
+//   tall {boxes, logits, labels, reject_label, width, height, settings, turn_logits?, turn?, retiled?, faint?}
 //       recognition.reading.rereads: {crops} to read again; or {quarter} as `read` answers it (below),
 //       judged before the rereads, which a frame read again turned does not need
 //   read {boxes, logits, labels, reject_label, width, height, settings, turn_logits?, tall_logits?, faint?,
@@ -163,7 +163,7 @@ def tenbou_tall(logits, turn_logits, text):
         st = reading.Settings(**a["settings"])
         probs, orient = _probs(logits, a, st, turn_logits)
         return _quarter(probs, orient, a, st) or {
-            "crops": reading.rereads(a["boxes"], probs, a["labels"], a["reject_label"], st, orient).crops}
+            "crops": reading.rereads(a["boxes"], probs, a["labels"], a["reject_label"], st, orient, a.get("faint", 0)).crops}
     return _answer(run)
 
 def tenbou_read(logits, turn_logits, tall_logits, text):
@@ -176,10 +176,14 @@ def tenbou_read(logits, turn_logits, tall_logits, text):
         quarter = _quarter(probs, orient, a, st)
         if quarter is not None:
             return quarter
-        plan = reading.rereads(boxes, probs, a["labels"], a["reject_label"], st, orient)
+        plan = reading.rereads(boxes, probs, a["labels"], a["reject_label"], st, orient, a.get("faint", 0))
+        sharpness = a.get("sharpness")
         if plan.crops and tall_logits is not None:
             again = reading.probabilities(tall_logits.to_py(), len(plan.crops), len(a["labels"]))[0]
-            probs = reading.reread(probs, plan, again, a["labels"], a["reject_label"])
+            got = reading.read_again(boxes, probs, orient, plan, again, a["labels"], a["reject_label"], st)
+            boxes, probs, orient = got.boxes, got.probs, got.orient  # a wide box read as two tiles is cut in two
+            if sharpness is not None:
+                sharpness = [sharpness[i] for i in got.origin]
         turn = reading.Turn.from_json(a["turn"]) if a.get("turn") else None
         kept = None
         retiled = a.get("retiled")
@@ -196,7 +200,7 @@ def tenbou_read(logits, turn_logits, tall_logits, text):
                 if again is not None:
                     return {"retile": again.to_json()}
         return reading.assemble(boxes, probs, orient, a["labels"], a["reject_label"], (a["width"], a["height"]), st,
-                                faint=a.get("faint", 0), sharpness=a.get("sharpness"), turn=turn, kept=kept).to_json()
+                                faint=a.get("faint", 0), sharpness=sharpness, turn=turn, kept=kept).to_json()
     return _answer(run)
 `;
 // A hand every start scores: the snapshot keeps its answer and a restored engine must give it again.

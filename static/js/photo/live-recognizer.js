@@ -96,8 +96,8 @@ class PhoneReader {
     const st = info.settings;
     const { width, height } = det;
     const rereadUnsure = st.half_turn_unsure != null;  // which crops, if any, is reading.py's to say
-    // tall faces, unsure boxes grown, unsure boxes shrunk and grown: reading.rereads
-    const readAgain = !!st.tall_faces || st.grow_unsure != null || st.scale_unsure != null;
+    // tall faces, unsure boxes grown, unsure boxes shrunk and grown, wide boxes by halves: reading.rereads
+    const readAgain = !!st.tall_faces || st.grow_unsure != null || st.scale_unsure != null || st.split_wide != null;
     // the frame kept after its last crops: reading.py may have it read again turned a quarter
     const keepLast = st.quarter_turn != null;
     const { logits, sharpness } = await this.nets.call("classify", { frame: det.frame, boxes, keep: rereadUnsure || readAgain || keepLast });
@@ -112,7 +112,7 @@ class PhoneReader {
     let tallLogits = null;
     if (readAgain) {
       // a frame whose tiles lie turned a quarter is read again turned, its rereads not needed: reading.py says so here
-      const tall = await this.reader.call("tall", { ...ask, logits, turn_logits: turnLogits, width, height, turn, retiled });
+      const tall = await this.reader.call("tall", { ...ask, logits, turn_logits: turnLogits, width, height, turn, retiled, faint });
       if (tall.quarter) return tall;
       const { crops } = tall;
       // none to read again: the kept frame is let go when later frames come (the worker keeps three)
