@@ -31,10 +31,11 @@ CLUTTER_FLOOR = {"keyboard_hand": 6, "keyboard_alone": 6, "clutter_row": 6, "pri
                  "cards_alone": 5, "calculator_alone": 6, "dominoes_hand": 6}
 # standing_scattered: a second 9p read (flagged) on one (the kettle at the back of the counter, read
 # as haku on four until Settings.giant); haku_apart_stone: the haku standing apart lost on three;
-# pile_blank: a 9p lost on two; ming_row: a 4m read as 5m on one; standing_tall and lamp_kan as
-# their fixtures (strict xfails there); far_row too but on one, read exactly (and on one a 1s lost)
+# ming_row: a 4m read as 5m on one; standing_tall and lamp_kan as their fixtures (strict xfails
+# there); far_row too but on one, read exactly (and on one a 1s lost). pile_blank lost a 9p on two,
+# boxed with the 6m over it, until Settings.split_wide
 OTHERS_FLOOR = {name: 6 for name in case_scenes.OTHERS} | {
-    "standing_scattered": 5, "haku_apart_stone": 3, "pile_blank": 4, "ming_row": 5, "far_row": 1,
+    "standing_scattered": 5, "haku_apart_stone": 3, "ming_row": 5, "far_row": 1,
     "standing_tall": 0, "lamp_kan": 0}
 
 
