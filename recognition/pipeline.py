@@ -293,7 +293,7 @@ class Recognizer:
         probabilities and sharpness."""
         if not first.probs:
             return first.boxes, np.zeros((0, self.n_classes), np.float32), np.zeros((0, 4), np.float32), first.sharp
-        settings = self.settings if faint is not None else replace(self.settings, split_wide=None)
+        settings = self.settings if faint is not None else replace(self.settings, split_wide=None, split_unsure=None)
         read = self._read_again(first.memo, first.cut, first.boxes, first.probs, first.orient, settings, faint or 0)
         if len(read.origin) == len(first.probs):
             return first.boxes, np.array(read.probs, np.float32), np.array(first.orient, np.float32), first.sharp

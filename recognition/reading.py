@@ -207,6 +207,13 @@ class Settings:
     # by side in a close-up, or lying over each other in a pile, boxed as one and read as one of
     # them (models/HISTORY.md, "Two tiles side by side boxed as one"); None: off
     split_wide: float | None = 0.8
+    # a box read unsurely (as no tile under even odds, as no tile better than even odds either),
+    # about as wide as long along the way its top points, is read again as its two halves along it,
+    # and is two tiles when each half reads a tile at least this surely, the two differently and
+    # neither as haku (split_faces): two tiles lying one above the other, foreshortened, merged into
+    # one box that reads as neither (dev IMG_3100's 9m and 1z; models/HISTORY.md, "Two tiles side
+    # by side boxed as one"); None: off
+    split_unsure: float | None = 0.7
 
     def to_json(self) -> dict[str, Any]:
         return {k: getattr(self, k) for k in self.__dataclass_fields__}
@@ -1361,6 +1368,11 @@ def reread_scaled(probs: Sequence[Sequence[float]], idx: Sequence[int], again: S
 
 
 SPLIT_WIDE = (1.1, 1.6)  # how many times its height a box may be wide to be read again as two faces (split_faces)
+# how many times as wide as long along its top a box read unsurely may be to be read again as two
+# faces one above the other (split_faces, Settings.split_unsure; from SPLIT_WIDE[0] it is wide)
+SPLIT_STACKED = 0.85
+SPLIT_UNSURE_BELOW = 0.5  # a box read as no tile this surely or more is unsure (split_faces)
+SPLIT_MOST = 8  # unsure boxes read again by their halves at most, the surest boxes of the detector first
 
 
 def _top_tile(p: Sequence[float], not_tiles: Sequence[int]) -> tuple[int, float]:
@@ -1371,41 +1383,60 @@ def _top_tile(p: Sequence[float], not_tiles: Sequence[int]) -> tuple[int, float]
 
 def split_faces(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]], labels: Sequence[str],
                 reject_label: str, settings: Settings = Settings(), orient: Sequence[Sequence[float]] = (),
-                faint: int = 0) -> tuple[list[int], list[Box]]:
-    """The boxes to read again as their two halves (Settings.split_wide): each such box twice in the
-    answer, the crop boxes of its halves in that order. A box read best as a tile (not as a back,
-    and no tile under even odds), SPLIT_WIDE[0] to SPLIT_WIDE[1] times as wide as high across the
-    way its own orientation reading says its top points, cut across that width: one face is 0.75
-    times as wide as high, two side by side 1.5. A tile turned sideways in a row is read turned
-    too, so it is not wide across its own top. Not the last `faint` boxes (faint peaks: too faint
-    to be one tile, let alone two)."""
-    if settings.split_wide is None or not orient:
-        return [], []
+                faint: int = 0) -> tuple[list[int], list[Box], list[int]]:
+    """The boxes to read again as their two halves: each such box twice in the answer, the crop
+    boxes of its halves in that order, and which of the boxes are cut along their top's way (the
+    others across it). No tile at even odds or more, and no back, is read so; nor are the last
+    `faint` boxes (faint peaks: too faint to be one tile, let alone two).
+    - Settings.split_wide: a box read best as a tile, SPLIT_WIDE[0] to SPLIT_WIDE[1] times as wide
+      as high across the way its own orientation reading says its top points, cut across that
+      width: one face is 0.75 times as wide as high, two side by side 1.5. A tile turned sideways
+      in a row is read turned too, so it is not wide across its own top.
+    - Settings.split_unsure: a box read as no tile less surely than SPLIT_UNSURE_BELOW, SPLIT_STACKED
+      to SPLIT_WIDE[0] times as wide as long along its top's way, cut along it: two faces one
+      above the other, foreshortened (tiles lying in a pile, seen low), merged into one box that
+      reads as neither. At most SPLIT_MOST, in the boxes' order (the detector's surest first)."""
+    if not orient:
+        return [], [], []
     reject = list(labels).index(reject_label) if reject_label in labels else -1
     not_tiles = [k for k, c in enumerate(labels) if c in (reject_label, "back")]
     idx: list[int] = []
     crops: list[Box] = []
+    stacked: list[int] = []
     for i in range(len(boxes) - faint):
         p = probs[i]
         top = max(range(len(p)), key=lambda k: (p[k], -k))
-        if top in not_tiles or (reject >= 0 and p[reject] >= 0.5):
+        if (reject >= 0 and p[reject] >= 0.5) or (top in not_tiles and top != reject):
             continue
-        halves = _halves(boxes[i], orient[i])
-        if halves is not None:
+        ratio = _across_along(boxes[i], orient[i])
+        if settings.split_wide is not None and top != reject and SPLIT_WIDE[0] <= ratio <= SPLIT_WIDE[1]:
             idx += [i, i]
-            crops += halves
-    return idx, crops
+            crops += _cut(boxes[i], orient[i], False)
+        elif settings.split_unsure is not None and len(stacked) < SPLIT_MOST and SPLIT_STACKED <= ratio < SPLIT_WIDE[0] \
+                and _top_tile(p, not_tiles)[1] < SPLIT_UNSURE_BELOW:
+            idx += [i, i]
+            crops += _cut(boxes[i], orient[i], True)
+            stacked.append(i)
+    return idx, crops, stacked
 
 
-def _halves(box: Sequence[float], orient: Sequence[float]) -> list[Box] | None:
-    """`box` cut in two across the way its top points (`orient`, its orientation reading), when
-    it is SPLIT_WIDE times as wide as high that way; else None."""
+def _up(orient: Sequence[float]) -> bool:
+    """Whether an orientation reading says the top points up or down (not left or right)."""
+    return max(range(len(orient)), key=lambda k: (orient[k], -k)) % 2 == 0
+
+
+def _across_along(box: Sequence[float], orient: Sequence[float]) -> float:
+    """How many times as wide as long `box` is, across and along the way its top points."""
+    w, h = float(box[2]) - float(box[0]), float(box[3]) - float(box[1])
+    across, along = (w, h) if _up(orient) else (h, w)
+    return across / along if along > 0 else 0.0
+
+
+def _cut(box: Sequence[float], orient: Sequence[float], along: bool) -> list[Box]:
+    """`box`'s two halves: cut along the way its top points (upper and lower halves of a face
+    standing up), or across it."""
     x1, y1, x2, y2 = (float(v) for v in box[:4])
-    across = max(range(len(orient)), key=lambda k: (orient[k], -k)) % 2 == 0  # top up or down: halves left and right
-    w, h = (x2 - x1, y2 - y1) if across else (y2 - y1, x2 - x1)
-    if not (h > 0 and SPLIT_WIDE[0] * h <= w <= SPLIT_WIDE[1] * h):
-        return None
-    if across:
+    if _up(orient) != along:  # halves left and right
         mid = (x1 + x2) / 2
         return [(x1, y1, mid, y2), (mid, y1, x2, y2)]
     mid = (y1 + y2) / 2
@@ -1423,6 +1454,7 @@ class Rereads:
     scaled: list[int]
     split: list[int]
     crops: list[Box]
+    stacked: list[int] = field(default_factory=list)  # the boxes of `split` cut along their top's way
 
 
 def rereads(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]], labels: Sequence[str],
@@ -1437,8 +1469,8 @@ def rereads(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]], 
     tall, tall_crops = tall_faces(boxes, probs, labels, reject_label, settings)
     grown, grown_crops = grown_faces(boxes, probs, labels, reject_label, settings, dominant_orientation(orient), tall)
     scaled, scaled_crops = scaled_faces(boxes, probs, labels, reject_label, settings, tall)
-    split, split_crops = split_faces(boxes, probs, labels, reject_label, settings, orient, faint)
-    return Rereads(tall, grown, scaled, split, tall_crops + grown_crops + scaled_crops + split_crops)
+    split, split_crops, stacked = split_faces(boxes, probs, labels, reject_label, settings, orient, faint)
+    return Rereads(tall, grown, scaled, split, tall_crops + grown_crops + scaled_crops + split_crops, stacked)
 
 
 def reread(probs: Sequence[Sequence[float]], plan: Rereads, again: Sequence[Sequence[float]],
@@ -1468,30 +1500,33 @@ def read_again(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]
                plan: Rereads, again: Sequence[Sequence[float]], labels: Sequence[str], reject_label: str,
                settings: Settings = Settings()) -> ReadAgain:
     """The first reading after the crops `rereads` planned were read (`again`, in their order):
-    `reread`'s readings, and each box of `split_faces` whose two halves read two different tiles,
-    each at least Settings.split_wide surely, cut in two. A face cut in half reads as half a face
-    (no tile, or unsurely), or as the same tile twice: a 4p as two 2p, a haku as two haku."""
+    `reread`'s readings, and each box of `split_faces` whose two halves read two different tiles
+    cut in two: a wide box when each reads at least Settings.split_wide surely, an unsure one cut
+    along its top when each reads at least Settings.split_unsure surely and neither as haku (a
+    standing face's blank top reads as haku). A face cut in half reads as half a face (no tile, or
+    unsurely), or as the same tile twice: a 4p as two 2p, a haku as two haku."""
     read = reread(probs, plan, again, labels, reject_label)
     halves: dict[int, tuple[list[float], list[float]]] = {}
-    if plan.split and settings.split_wide is not None:
-        not_tiles = [k for k, c in enumerate(labels) if c in (reject_label, "back")]
-        start = len(plan.crops) - len(plan.split)
-        for k in range(0, len(plan.split), 2):
-            a, b = list(again[start + k]), list(again[start + k + 1])
-            (ta, pa), (tb, pb) = _top_tile(a, not_tiles), _top_tile(b, not_tiles)
-            if ta != tb and min(pa, pb) >= settings.split_wide:
-                halves[plan.split[k]] = (a, b)
+    not_tiles = [k for k, c in enumerate(labels) if c in (reject_label, "back")]
+    blank = list(labels).index("5z") if "5z" in labels else -1
+    start = len(plan.crops) - len(plan.split)
+    for k in range(0, len(plan.split), 2):
+        i = plan.split[k]
+        a, b = list(again[start + k]), list(again[start + k + 1])
+        (ta, pa), (tb, pb) = _top_tile(a, not_tiles), _top_tile(b, not_tiles)
+        sure = settings.split_unsure if i in plan.stacked else settings.split_wide
+        if sure is not None and ta != tb and min(pa, pb) >= sure and not (i in plan.stacked and blank in (ta, tb)):
+            halves[i] = (a, b)
     out = ReadAgain([], [], [], [])
     for i, box in enumerate(boxes):
-        # the halves in the pixels of `boxes` (the crops may have been cut from a finer copy)
-        cut = _halves(box, orient[i]) if i in halves else None
-        if cut is None:
+        if i not in halves:
             out.boxes.append(list(box))
             out.probs.append(read[i])
             out.orient.append(list(orient[i]))
             out.origin.append(i)
             continue
-        for p, half in zip(halves[i], cut):
+        # the halves in the pixels of `boxes` (the crops may have been cut from a finer copy)
+        for p, half in zip(halves[i], _cut(box, orient[i], i in plan.stacked)):
             out.boxes.append([*half, *box[4:]])
             out.probs.append(p)
             out.orient.append(list(orient[i]))

@@ -689,15 +689,16 @@ def test_a_box_wider_than_a_face_across_its_top_is_read_again_by_its_halves() ->
              (700, 0, 760, 40, 0.3)]  # a faint peak
     probs = [[0.9, 0.05, 0.0, 0.05]] * 3 + [[0.2, 0.1, 0.0, 0.7], [0.05, 0.05, 0.85, 0.05]] + [[0.9, 0.05, 0.0, 0.05]] * 2
     orient = [UP, UP, RIGHT, UP, UP, UP, UP]
-    st = reading.Settings(split_wide=0.8, tall_faces=False, grow_unsure=None, scale_unsure=None)
-    idx, crops = reading.split_faces(boxes, probs, labels, "none", st, orient, faint=1)
-    assert idx == [0, 0]
+    st = reading.Settings(split_wide=0.8, split_unsure=None, tall_faces=False, grow_unsure=None, scale_unsure=None)
+    idx, crops, stacked = reading.split_faces(boxes, probs, labels, "none", st, orient, faint=1)
+    assert idx == [0, 0] and stacked == []
     assert crops == [(0, 0, 30, 40), (30, 0, 60, 40)]
     # top to the right: a box 1.5 as high as wide is two faces one above the other, cut across its height
-    idx, crops = reading.split_faces([(0, 0, 40, 60, 0.9)], probs[:1], labels, "none", st, [RIGHT])
+    idx, crops, _ = reading.split_faces([(0, 0, 40, 60, 0.9)], probs[:1], labels, "none", st, [RIGHT])
     assert idx == [0, 0] and crops == [(0, 0, 40, 30), (0, 30, 40, 60)]
-    assert reading.split_faces(boxes, probs, labels, "none", reading.Settings(split_wide=None), orient) == ([], [])
-    assert reading.split_faces(boxes, probs, labels, "none", st) == ([], [])  # no orientation read: nothing
+    assert reading.split_faces(boxes, probs, labels, "none", reading.Settings(split_wide=None, split_unsure=None),
+                               orient) == ([], [], [])
+    assert reading.split_faces(boxes, probs, labels, "none", st) == ([], [], [])  # no orientation read: nothing
     plan = reading.rereads(boxes, probs, labels, "none", dataclasses.replace(st, scale_unsure=0.95), orient, faint=1)
     assert plan.split == [0, 0]
     assert plan.crops[-2:] == [(0, 0, 30, 40), (30, 0, 60, 40)] and len(plan.crops) == len(plan.scaled) + 2
@@ -713,7 +714,7 @@ def test_a_wide_box_is_two_tiles_only_when_its_halves_read_two_tiles_surely() ->
     first = [[0.0, 0.1, 0.8, 0.05, 0.0, 0.05], [0.0, 0.9, 0.0, 0.05, 0.0, 0.05],
              [0.0, 0.0, 0.6, 0.3, 0.0, 0.1], [0.0, 0.0, 0.0, 0.95, 0.0, 0.05]]
     orient = [UP, UP, UP, RIGHT]
-    st = reading.Settings(split_wide=0.8, tall_faces=False, grow_unsure=None, scale_unsure=None)
+    st = reading.Settings(split_wide=0.8, split_unsure=None, tall_faces=False, grow_unsure=None, scale_unsure=None)
     plan = reading.rereads(boxes, first, labels, "none", st, orient)
     assert plan.split == [0, 0, 1, 1, 2, 2]
     again = [[0.0, 0.0, 0.97, 0.01, 0.0, 0.02], [0.0, 0.02, 0.0, 0.9, 0.0, 0.08],  # 6s | 8p: two tiles
@@ -725,3 +726,38 @@ def test_a_wide_box_is_two_tiles_only_when_its_halves_read_two_tiles_surely() ->
     assert out.orient == [UP, UP, UP, UP, RIGHT] and out.origin == [0, 0, 1, 2, 3]
     off = reading.read_again(boxes, first, orient, plan, again, labels, "none", dataclasses.replace(st, split_wide=None))
     assert off.boxes == boxes and off.probs == first and off.origin == [0, 1, 2, 3]
+
+
+def test_an_unsure_box_as_long_as_two_faces_along_its_top_is_read_by_its_upper_and_lower_halves() -> None:
+    """split_faces with split_unsure: a box read as no tile under even odds and as no tile at
+    SPLIT_UNSURE_BELOW or more, SPLIT_STACKED to SPLIT_WIDE[0] times as wide as long along its top,
+    is cut along its top (two faces lying one above the other, merged into one box). read_again
+    cuts it when the halves read two different tiles at split_unsure or more, neither haku (the
+    blank top of a standing face reads as haku). A sure box of that shape is one face."""
+    labels = ["9m", "1z", "5z", "back", "none"]
+    boxes = [[0, 0, 80, 80, 0.8],  # square, read as no tile at 0.38 and 9m at 0.24: unsure
+             [100, 0, 180, 80, 0.8],  # square, read 9m at 0.9: one face
+             [200, 0, 280, 80, 0.8],  # square, unsure, its halves haku and 1z
+             [300, 0, 360, 80, 0.8],  # 0.75: one face's shape
+             [400, 0, 480, 80, 0.8]]  # square, read as no tile at 0.6
+    unsure = [0.24, 0.18, 0.1, 0.1, 0.38]
+    probs = [unsure, [0.9, 0.04, 0.02, 0.0, 0.04], unsure, unsure, [0.1, 0.1, 0.1, 0.1, 0.6]]
+    orient = [UP] * 5
+    st = reading.Settings(split_wide=0.8, split_unsure=0.7, tall_faces=False, grow_unsure=None, scale_unsure=None)
+    idx, crops, stacked = reading.split_faces(boxes, probs, labels, "none", st, orient)
+    assert idx == [0, 0, 2, 2] and stacked == [0, 2]
+    assert crops[:2] == [(0, 0, 80, 40), (0, 40, 80, 80)]  # upper and lower halves
+    # its top to the right: the halves left and right
+    assert reading.split_faces(boxes[:1], probs[:1], labels, "none", st, [RIGHT])[1] == [(0, 0, 40, 80), (40, 0, 80, 80)]
+    assert reading.split_faces(boxes, probs, labels, "none", dataclasses.replace(st, split_unsure=None), orient)[0] == []
+    many = [[k * 100, 0, k * 100 + 80, 80, 0.8] for k in range(12)]
+    assert len(reading.split_faces(many, [unsure] * 12, labels, "none", st, [UP] * 12)[2]) == reading.SPLIT_MOST
+    plan = reading.rereads(boxes, probs, labels, "none", st, orient)
+    again = [[0.75, 0.1, 0.0, 0.0, 0.15], [0.02, 0.72, 0.1, 0.0, 0.16],  # 9m above 1z: two tiles
+             [0.0, 0.05, 0.9, 0.0, 0.05], [0.0, 0.8, 0.1, 0.0, 0.1]]  # haku above 1z: a standing face
+    out = reading.read_again(boxes, probs, orient, plan, again, labels, "none", st)
+    assert out.boxes[:2] == [[0, 0, 80, 40, 0.8], [0, 40, 80, 80, 0.8]] and out.origin == [0, 0, 1, 2, 3, 4]
+    assert out.probs[:2] == again[:2] and out.boxes[3] == boxes[2]
+    # at 0.8 the 1z half (0.72) is not sure enough
+    assert reading.read_again(boxes, probs, orient, plan, again, labels, "none",
+                              dataclasses.replace(st, split_unsure=0.8)).origin == [0, 1, 2, 3, 4]

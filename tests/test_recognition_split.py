@@ -89,3 +89,24 @@ def test_a_face_whose_halves_read_the_same_tile_stays_one(monkeypatch: pytest.Mo
     assert ("6m", "6m") in halves, "a wide box's halves read the same tile surely"
     monkeypatch.undo()
     assert got == _faces(_with(split_wide=None), data)
+
+
+DEV = os.path.join(os.path.dirname(__file__), "..", "..", "shared", "data", "dev-photos")
+
+
+@pytest.mark.skipif(not os.path.exists(os.path.join(DEV, "IMG_3100.jpg")), reason="../shared/data/dev-photos not present")
+def test_two_tiles_merged_into_one_unsure_box_are_read_as_two() -> None:
+    """Dev IMG_3100, a pile (a development photo: the rule was written on it): a 9m and a 1z lying
+    sideways one above the other are boxed apart at first, then merged as fragments of one tile
+    (scales.merge_fragments) into a box read as no tile unsurely (0.38). Cut along their tops
+    (Settings.split_unsure), its halves read 9m and 1z, each at 0.7 or more."""
+    import json
+
+    with open(os.path.join(DEV, "IMG_3100.jpg"), "rb") as f:
+        data = f.read()
+    with open(os.path.join(DEV, "labels.json")) as f:
+        want = Counter(json.load(f)["IMG_3100.jpg"]["tiles"])
+    got, merged = _faces(get_recognizer(), data), _faces(_with(split_unsure=None), data)
+    assert got - merged == Counter({"9m": 1, "1z": 1})
+    assert sum((got & want).values()) == sum((merged & want).values()) + 2
+    assert got - want == merged - want  # nothing more read that is not there

@@ -341,6 +341,33 @@ def test_two_tiles_boxed_as_one_are_cut_in_two_the_same_on_both_paths(reading_ph
     assert np.allclose([t["box"] for t in got["tiles"]], [t["box"] for t in want["tiles"]], atol=2.0)
 
 
+def test_two_tiles_merged_into_one_unsure_box_are_cut_the_same_on_both_paths(reading_phone, live_server):
+    """Dev IMG_3100, a pile: a 1z lying sideways beside a 9m, merged into one box read as no tile
+    unsurely. Cut along the tiles' tops (Settings.split_unsure), its halves read 9m and 1z, on the
+    phone as on the server."""
+    needs_vendor()
+    needs_pyodide()
+    import dataclasses
+
+    from recognition.pipeline import Recognizer, get_recognizer
+
+    from .camera_frames import DEV_PHOTOS
+
+    path = DEV_PHOTOS / "IMG_3100.jpg"
+    if not path.exists():
+        pytest.skip("the development photos are not in ../shared/data/dev-photos")
+    from PIL import ImageOps
+
+    with Image.open(path) as im:  # at 960 px high, under the server's working size: both read the same pixels
+        upright = ImageOps.exif_transpose(im).convert("RGB")
+        pixels = np.asarray(upright.resize((round(upright.width * 960 / upright.height), 960), Image.Resampling.BOX))
+    rec = get_recognizer()
+    as_one = Recognizer(rec.detector, rec.classifier, dataclasses.replace(rec.settings, split_unsure=None)).recognize(_png(pixels)).to_json()
+    want, got = _read_on_both(reading_phone, live_server, pixels, as_one, "the halves changed nothing")
+    read = [t["tile"] for t in want["tiles"]]
+    assert read.count("1z") - [t["tile"] for t in as_one["tiles"]].count("1z") == 1
+
+
 def test_the_camera_says_what_it_waits_for(reading_phone):
     """Not a count of tiles found: the hand's count against a winning hand's, from the proposal."""
     page, _ = reading_phone
