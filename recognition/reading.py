@@ -202,17 +202,18 @@ class Settings:
     # that is most of it, or when a few boxes are probed); None: every pass sees the whole frame
     pass_window: float | None = 3.0
     # a box read as a tile that is wider than a face across the way its top points (SPLIT_WIDE
-    # times its height, or more) is read again as its two halves, and is two tiles when each half
-    # reads a tile at least this surely and the two read differently (split_faces): two tiles side
-    # by side in a close-up, or lying over each other in a pile, boxed as one and read as one of
-    # them (models/HISTORY.md, "Two tiles side by side boxed as one"); None: off
+    # times its height) and larger than one (SPLIT_LARGER) is read again as its two halves, and is
+    # two tiles when each half reads a tile at least this surely and the two read differently
+    # (split_faces): two tiles side by side in a close-up, or lying over each other in a pile,
+    # boxed as one and read as one of them (models/HISTORY.md, "Two tiles boxed as one, read by
+    # their halves"); None: off
     split_wide: float | None = 0.8
-    # a box read unsurely (as no tile under even odds, as no tile better than even odds either),
-    # about as wide as long along the way its top points, is read again as its two halves along it,
-    # and is two tiles when each half reads a tile at least this surely, the two differently and
-    # neither as haku (split_faces): two tiles lying one above the other, foreshortened, merged into
-    # one box that reads as neither (dev IMG_3100's 9m and 1z; models/HISTORY.md, "Two tiles side
-    # by side boxed as one"); None: off
+    # a box read unsurely (as no tile under even odds, and as no tile at SPLIT_UNSURE_BELOW or
+    # more), about as wide as long along the way its top points, is read again as its two halves
+    # along it, and is two tiles when each half reads a tile at least this surely, the two
+    # differently and neither as haku (split_faces): two tiles lying one above the other,
+    # foreshortened, merged into one box that reads as neither (dev IMG_3100's 9m and 1z;
+    # models/HISTORY.md, "Two tiles boxed as one, read by their halves"); None: off
     split_unsure: float | None = 0.7
 
     def to_json(self) -> dict[str, Any]:
@@ -1373,6 +1374,9 @@ SPLIT_WIDE = (1.1, 1.6)  # how many times its height a box may be wide to be rea
 SPLIT_STACKED = 0.85
 SPLIT_UNSURE_BELOW = 0.5  # a box read as no tile this surely or more is unsure (split_faces)
 SPLIT_MOST = 8  # unsure boxes read again by their halves at most, the surest boxes of the detector first
+# a box is read again by its halves only when this many times larger than the median box read as a
+# tile, in a photo of three or more (two faces in one box are larger than one face)
+SPLIT_LARGER = 1.25
 
 
 def _top_tile(p: Sequence[float], not_tiles: Sequence[int]) -> tuple[int, float]:
@@ -1395,18 +1399,23 @@ def split_faces(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float
     - Settings.split_unsure: a box read as no tile less surely than SPLIT_UNSURE_BELOW, SPLIT_STACKED
       to SPLIT_WIDE[0] times as wide as long along its top's way, cut along it: two faces one
       above the other, foreshortened (tiles lying in a pile, seen low), merged into one box that
-      reads as neither. At most SPLIT_MOST, in the boxes' order (the detector's surest first)."""
+      reads as neither. At most SPLIT_MOST, in the boxes' order (the detector's surest first).
+    Either only when the box is SPLIT_LARGER times larger than the median box read best as a tile,
+    where three or more are."""
     if not orient:
         return [], [], []
     reject = list(labels).index(reject_label) if reject_label in labels else -1
     not_tiles = [k for k, c in enumerate(labels) if c in (reject_label, "back")]
+    n = len(boxes) - faint
+    tops = [max(range(len(p)), key=lambda k: (p[k], -k)) for p in probs[:n]]
+    areas = [_area(boxes[i]) for i in range(n) if tops[i] not in not_tiles]
+    least = SPLIT_LARGER * median(areas) if len(areas) >= 3 else 0.0
     idx: list[int] = []
     crops: list[Box] = []
     stacked: list[int] = []
-    for i in range(len(boxes) - faint):
-        p = probs[i]
-        top = max(range(len(p)), key=lambda k: (p[k], -k))
-        if (reject >= 0 and p[reject] >= 0.5) or (top in not_tiles and top != reject):
+    for i in range(n):
+        p, top = probs[i], tops[i]
+        if (reject >= 0 and p[reject] >= 0.5) or (top in not_tiles and top != reject) or _area(boxes[i]) < least:
             continue
         ratio = _across_along(boxes[i], orient[i])
         if settings.split_wide is not None and top != reject and SPLIT_WIDE[0] <= ratio <= SPLIT_WIDE[1]:

@@ -708,24 +708,30 @@ def test_a_wide_box_is_two_tiles_only_when_its_halves_read_two_tiles_surely() ->
     """read_again: a wide box whose halves read two different tiles, each at least split_wide
     surely, is two boxes, its halves, each with its half's reading and the box's orientation; the
     other boxes keep theirs, in their order. Halves read as the same tile are one face cut in two
-    (a 4p's halves read 2p and 2p), and a half read unsurely is part of a face."""
+    (a 4p's halves read 2p and 2p), and a half read unsurely is part of a face. Beside three single
+    faces or more, only a box SPLIT_LARGER times the median tile's box is read so."""
     labels = ["2p", "4p", "6s", "8p", "back", "none"]
-    boxes = [[0, 0, 60, 40, 0.9], [100, 0, 160, 40, 0.8], [200, 0, 260, 40, 0.7], [300, 0, 340, 30, 0.9]]
+    boxes = [[0, 0, 60, 40, 0.9], [100, 0, 160, 40, 0.8], [200, 0, 260, 40, 0.7], [300, 0, 340, 30, 0.9],
+             [400, 0, 430, 40, 0.9], [500, 0, 530, 40, 0.9]]  # two single faces more
+    face = [0.0, 0.0, 0.0, 0.95, 0.0, 0.05]
     first = [[0.0, 0.1, 0.8, 0.05, 0.0, 0.05], [0.0, 0.9, 0.0, 0.05, 0.0, 0.05],
-             [0.0, 0.0, 0.6, 0.3, 0.0, 0.1], [0.0, 0.0, 0.0, 0.95, 0.0, 0.05]]
-    orient = [UP, UP, UP, RIGHT]
+             [0.0, 0.0, 0.6, 0.3, 0.0, 0.1], face, face, face]
+    orient = [UP, UP, UP, RIGHT, UP, UP]
     st = reading.Settings(split_wide=0.8, split_unsure=None, tall_faces=False, grow_unsure=None, scale_unsure=None)
     plan = reading.rereads(boxes, first, labels, "none", st, orient)
     assert plan.split == [0, 0, 1, 1, 2, 2]
+    # beside larger single faces (48 x 64) the wide boxes are under SPLIT_LARGER times the median: not read so
+    more = boxes + [[600 + 100 * k, 0, 648 + 100 * k, 64, 0.9] for k in range(3)]
+    assert reading.rereads(more, first + [face] * 3, labels, "none", st, orient + [UP] * 3).split == []
     again = [[0.0, 0.0, 0.97, 0.01, 0.0, 0.02], [0.0, 0.02, 0.0, 0.9, 0.0, 0.08],  # 6s | 8p: two tiles
              [0.93, 0.02, 0.0, 0.0, 0.0, 0.05], [0.91, 0.04, 0.0, 0.0, 0.0, 0.05],  # 2p | 2p: one 4p cut in two
              [0.0, 0.0, 0.95, 0.0, 0.0, 0.05], [0.0, 0.0, 0.0, 0.6, 0.0, 0.4]]  # 6s | 8p at 0.6: part of a face
     out = reading.read_again(boxes, first, orient, plan, again, labels, "none", st)
-    assert out.boxes == [[0, 0, 30, 40, 0.9], [30, 0, 60, 40, 0.9], boxes[1], boxes[2], boxes[3]]
-    assert out.probs == [again[0], again[1], first[1], first[2], first[3]]
-    assert out.orient == [UP, UP, UP, UP, RIGHT] and out.origin == [0, 0, 1, 2, 3]
+    assert out.boxes == [[0, 0, 30, 40, 0.9], [30, 0, 60, 40, 0.9], *boxes[1:]]
+    assert out.probs == [again[0], again[1], *first[1:]]
+    assert out.orient == [UP, UP, UP, UP, RIGHT, UP, UP] and out.origin == [0, 0, 1, 2, 3, 4, 5]
     off = reading.read_again(boxes, first, orient, plan, again, labels, "none", dataclasses.replace(st, split_wide=None))
-    assert off.boxes == boxes and off.probs == first and off.origin == [0, 1, 2, 3]
+    assert off.boxes == boxes and off.probs == first and off.origin == [0, 1, 2, 3, 4, 5]
 
 
 def test_an_unsure_box_as_long_as_two_faces_along_its_top_is_read_by_its_upper_and_lower_halves() -> None:

@@ -1,10 +1,13 @@
-"""Two tiles side by side boxed as one (issue 19, recognition.reading.Settings.split_wide).
+"""Two tiles boxed as one, read by their halves (issue 19, recognition.reading.Settings.split_wide
+and split_unsure).
 
 A close-up of two tiles whose faces touch is often boxed once, around both, and read as one of
 them. A box read as a tile that is 1.1 to 1.6 times as wide as high across the way its top points
-(a face is 0.75) is read again as its two halves; when the halves read two different tiles, each
-surely, the box is two tiles. One face cut in half reads as half a face, or as the same tile twice
-(a 4p seen from a low seat: its halves read 2p and 2p), and stays one.
+(a face is 0.75), and larger than the photo's other tiles, is read again as its two halves; when
+the halves read two different tiles, each surely, the box is two tiles. One face cut in half reads
+as half a face, or as the same tile twice (a 6p's halves read 6p and 6p), and stays one. A box
+read unsurely, about square, is read by its upper and lower halves the same way: two tiles lying
+one above the other, merged into one box.
 """
 from __future__ import annotations
 
@@ -59,11 +62,11 @@ def test_two_tiles_boxed_as_one_are_read_as_two(first: str, width: int, seed: in
     assert sum(alone.values()) < 2 and not alone - Counter(pair)
 
 
-# a validation photo of a hand row on an automatic table (mahjong_detection_train, a validation
-# scene): its 6m is boxed 1.1 times as wide as high, and its halves read 6m and 6m, surely
+# a validation photo of a riichi set on a red mat (mahjong_detection, a validation scene): a 6p is
+# boxed wide and large, and its halves read 6p and 6p, surely
 SAME_HALVES = os.path.join(os.path.dirname(__file__), "..", "..", "shared", "data", "real-photos",
-                           "alanchoi00__mahjong_detection_train", "images",
-                           "416080564_1309210590477871_1295260182269543856_n_jpg.rf.cffc03b6672fdf40b9b064a03bb4e4d0.jpg")
+                           "alanchoi00__mahjong_detection", "images", "valid",
+                           "IMG_2750_JPG.rf.371d76c36696291ca7ab774f6bfd120b.jpg")
 
 
 @pytest.mark.skipif(not os.path.exists(SAME_HALVES), reason="../shared/data/real-photos not present")
@@ -86,7 +89,7 @@ def test_a_face_whose_halves_read_the_same_tile_stays_one(monkeypatch: pytest.Mo
 
     monkeypatch.setattr(reading, "read_again", planned)
     got = _faces(get_recognizer(), data)
-    assert ("6m", "6m") in halves, "a wide box's halves read the same tile surely"
+    assert ("6p", "6p") in halves, "a wide box's halves read the same tile surely"
     monkeypatch.undo()
     assert got == _faces(_with(split_wide=None), data)
 
