@@ -288,9 +288,9 @@ class Recognizer:
                                                                                  np.ndarray | None]:
         """`first_read`'s boxes and probabilities with tall faces read as blank read again from
         their lower part, boxes read unsurely from the box grown up and down and at two more sizes,
-        and, when `faint` is given (the last `faint` boxes are faint peaks), wide boxes read as two
-        tiles cut in two (recognition.reading.rereads, read_again); with their orientation
-        probabilities and sharpness."""
+        and, when `faint` is given (the last `faint` boxes are faint peaks), a box whose halves read
+        two tiles cut in two (recognition.reading.rereads, split_faces, read_again); with their
+        orientation probabilities and sharpness."""
         if not first.probs:
             return first.boxes, np.zeros((0, self.n_classes), np.float32), np.zeros((0, 4), np.float32), first.sharp
         settings = self.settings if faint is not None else replace(self.settings, split_wide=None, split_unsure=None)
@@ -322,9 +322,9 @@ class Recognizer:
     def _read_again(self, memo: CropMemo, cut: np.ndarray, boxes: np.ndarray, probs: list[list[float]],
                     orient: list[list[float]], settings: Settings, faint: int) -> reading.ReadAgain:
         """Tall faces read as blank read again from their lower part, unsure boxes from the box
-        grown across the tiles' row and from the box shrunk and grown about its centre, wide boxes
-        by their halves (recognition.reading.rereads, read_again); `cut`: `boxes` in the pixels of
-        `memo.source`."""
+        grown across the tiles' row and from the box shrunk and grown about its centre, boxes that
+        may hold two faces by their halves (recognition.reading.rereads, read_again); `cut`: `boxes`
+        in the pixels of `memo.source`."""
         plan = reading.rereads(cut.tolist(), probs, self.labels, self.reject_label, settings, orient, faint)
         again: list[list[float]] = []
         if plan.crops:
