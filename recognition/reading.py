@@ -208,7 +208,7 @@ class Settings:
     # boxed as one and read as one of them (models/HISTORY.md, "Two tiles boxed as one, read by
     # their halves"); None: off
     split_wide: float | None = 0.8
-    # a box read unsurely (as no tile under even odds, and as no tile at SPLIT_UNSURE_BELOW or
+    # a box read unsurely (as no tile under even odds, and as no one tile at SPLIT_UNSURE_BELOW or
     # more), about as wide as long along the way its top points, is read again as its two halves
     # along it, and is two tiles when each half reads a tile at least this surely, the two
     # differently and neither as haku (split_faces): two tiles lying one above the other,
@@ -1372,7 +1372,7 @@ SPLIT_WIDE = (1.1, 1.6)  # how many times its height a box may be wide to be rea
 # how many times as wide as long along its top a box read unsurely may be to be read again as two
 # faces one above the other (split_faces, Settings.split_unsure; from SPLIT_WIDE[0] it is wide)
 SPLIT_STACKED = 0.85
-SPLIT_UNSURE_BELOW = 0.5  # a box read as no tile this surely or more is unsure (split_faces)
+SPLIT_UNSURE_BELOW = 0.5  # a box whose best tile is read less surely than this is unsure (split_faces)
 SPLIT_MOST = 8  # unsure boxes read again by their halves at most, the surest boxes of the detector first
 # a box is read again by its halves only when this many times larger than the median box read as a
 # tile, in a photo of three or more (two faces in one box are larger than one face)
@@ -1396,8 +1396,8 @@ def split_faces(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float
       as high across the way its own orientation reading says its top points, cut across that
       width: one face is 0.75 times as wide as high, two side by side 1.5. A tile turned sideways
       in a row is read turned too, so it is not wide across its own top.
-    - Settings.split_unsure: a box read as no tile less surely than SPLIT_UNSURE_BELOW, SPLIT_STACKED
-      to SPLIT_WIDE[0] times as wide as long along its top's way, cut along it: two faces one
+    - Settings.split_unsure: a box whose best tile is read less surely than SPLIT_UNSURE_BELOW,
+      SPLIT_STACKED to SPLIT_WIDE[0] times as wide as long along its top's way, cut along it: two faces one
       above the other, foreshortened (tiles lying in a pile, seen low), merged into one box that
       reads as neither. At most SPLIT_MOST, in the boxes' order (the detector's surest first).
     Either only when the box is SPLIT_LARGER times larger than the median box read best as a tile,
