@@ -32,7 +32,7 @@ def offline_capable_table(browser, live_server):
     page = context.new_page()
     table_id = create_table(page)
     page.evaluate("navigator.serviceWorker.ready.then(() => true)")
-    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
     return context, console, page, table_id
 
 

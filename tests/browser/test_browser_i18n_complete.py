@@ -464,7 +464,7 @@ def test_conflict_offline_and_token_choice_in_japanese_have_no_english_left(brow
     page.click('[data-first-ruleset="wrr"]')
     table_id = create_table(page, names=PLAYERS)
     page.evaluate("navigator.serviceWorker.ready.then(() => true)")
-    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
     token = json.loads(page.evaluate('localStorage.getItem("tenbou.tables")'))[table_id]["edit_token"]
 
     def other_phone_records():

@@ -26,7 +26,7 @@ def test_a_hand_scores_offline_with_the_same_engine(browser, live_server):
     page.on("response", lambda r: ("/static/vendor/" in r.url or "/offline" in r.url) and sizes.setdefault(r.url, len(r.body())))
     page.goto("/#/score")
     page.evaluate("navigator.serviceWorker.ready.then(() => true)")
-    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
     page.click('[data-first-ruleset="wrr"]')
     started = time.monotonic()
     page.click('[data-testid="prepare-offline"]')

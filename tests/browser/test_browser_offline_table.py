@@ -29,7 +29,7 @@ needs_pyodide = pytest.mark.skipif(not (VENDOR / "pyodide.asm.wasm").exists(),
 
 def controlled(page):
     page.evaluate("navigator.serviceWorker.ready.then(() => true)")
-    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
 
 
 def one_message_offline(page):

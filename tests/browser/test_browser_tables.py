@@ -248,7 +248,7 @@ def test_app_opens_offline_and_queues_hands(browser, live_server):
     page = context.new_page()
     table_id = create_table(page)
     page.evaluate("navigator.serviceWorker.ready.then(() => true)")
-    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
     table = api_table(page, live_server, table_id)
 
     context.set_offline(True)

@@ -101,7 +101,7 @@ def test_the_service_worker_registers_in_chromium_over_https(https_server, playw
         scope = page.evaluate("navigator.serviceWorker.ready.then((reg) => reg.scope)")
         assert scope == f"https://localhost:{port}/"
         page.reload()  # the next load is served under the worker's control
-        page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=20_000)
+        page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=20_000)
         context.close()
     finally:
         browser.close()
