@@ -1473,8 +1473,8 @@ def rereads(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]], 
     (the server's pipeline, the phone's worker): tall faces from their lower part (`tall_faces`),
     unsure boxes grown across the tiles' rows (`grown_faces`, by the orientation most of the
     boxes' `orient` readings share), unsure boxes shrunk and grown about their centre
-    (`scaled_faces`), then wide boxes by their halves (`split_faces`; the last `faint` boxes are
-    faint peaks)."""
+    (`scaled_faces`), then boxes that may hold two faces by their halves (`split_faces`; the last
+    `faint` boxes are faint peaks)."""
     tall, tall_crops = tall_faces(boxes, probs, labels, reject_label, settings)
     grown, grown_crops = grown_faces(boxes, probs, labels, reject_label, settings, dominant_orientation(orient), tall)
     scaled, scaled_crops = scaled_faces(boxes, probs, labels, reject_label, settings, tall)
@@ -1495,9 +1495,9 @@ def reread(probs: Sequence[Sequence[float]], plan: Rereads, again: Sequence[Sequ
 
 @dataclass(frozen=True)
 class ReadAgain:
-    """The boxes after the rereads, with their readings: a wide box read as two tiles is two boxes
-    now, its halves, each with its half's reading and the box's orientation. `origin`: the box of
-    the first reading each one comes from (for what else was measured per box)."""
+    """The boxes after the rereads, with their readings: a box whose halves read two tiles is two
+    boxes now, its halves, each with its half's reading and the box's orientation. `origin`: the
+    box of the first reading each one comes from (for what else was measured per box)."""
 
     boxes: list[list[float]]
     probs: list[list[float]]

@@ -96,8 +96,9 @@ class PhoneReader {
     const st = info.settings;
     const { width, height } = det;
     const rereadUnsure = st.half_turn_unsure != null;  // which crops, if any, is reading.py's to say
-    // tall faces, unsure boxes grown, unsure boxes shrunk and grown, wide boxes by halves: reading.rereads
-    const readAgain = !!st.tall_faces || st.grow_unsure != null || st.scale_unsure != null || st.split_wide != null;
+    // tall faces, unsure boxes grown, unsure boxes shrunk and grown, boxes by their halves: reading.rereads
+    const readAgain = !!st.tall_faces || st.grow_unsure != null || st.scale_unsure != null || st.split_wide != null
+      || st.split_unsure != null;
     // the frame kept after its last crops: reading.py may have it read again turned a quarter
     const keepLast = st.quarter_turn != null;
     const { logits, sharpness } = await this.nets.call("classify", { frame: det.frame, boxes, keep: rereadUnsure || readAgain || keepLast });
