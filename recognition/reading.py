@@ -110,6 +110,11 @@ class Settings:
     # standing on its own) is a tile when read as one face up, not as a back, at least this
     # surely (its share of the classifier's whole reading, "no tile" included); None: off
     faint_sure: float | None = 0.9
+    # the strongest this many faint peaks elsewhere (neither where a tile set apart from a row stands
+    # nor among the tiles), of about the tiles' size (FAINT_SIZES), are read too, and are tiles only
+    # when read as a face at least faint_sure surely: a blank haku standing five tiles' sizes from the
+    # rest (models/HISTORY.md, "Faint peaks elsewhere"); None: off (so too when faint_sure is)
+    faint_elsewhere: int | None = 8
     # two boxes read as the same tile, the smaller lying over the other for at least this share of
     # its area, are one tile boxed twice (an upright face boxed whole and by its lower part; a
     # pinzu tile by two groups of pips); None: only the usual overlap makes a duplicate
@@ -222,6 +227,10 @@ class Settings:
 
 DEFAULT_SETTINGS = Settings()
 FAINT_AMONG = 8  # faint peaks among the tiles read at most (faint_boxes)
+# a faint peak elsewhere is of the tiles' size when its box is this many times the median box's area
+# (faint_boxes: of the boxes found; kept_tiles: of the tiles kept)
+FAINT_SIZES = (0.5, 2.0)
+FAINT_SHAPES = (0.5, 2.0)  # ...and as wide as this many times its height (a face upright or lying)
 
 
 # -- the detector's map -------------------------------------------------------------------------
@@ -1551,7 +1560,9 @@ def faint_boxes(out: DetectorMap, gh: int, gw: int, scale: float, width: int, he
     (scales.set_apart): a blank upright haku laid apart gives the detector little to see. They are
     classified with the boxes and given to `assemble` as its `faint` boxes: a tile only if read as
     one. Peaks lying among the tiles (scales.among_tiles) are read too when Settings.faint_sure is
-    set. Empty when off (faint_threshold None, or both set_apart_reject and faint_sure None).
+    set; then, with Settings.faint_elsewhere, the strongest of the other peaks of the tiles' size
+    too, last and with their score set to 0 (`elsewhere`): tiles only when read surely (kept_tiles).
+    Empty when off (faint_threshold None, or both set_apart_reject and faint_sure None).
     `cells`: as `decode`'s, holding every peak at or above `heat_cut(Settings.faint_threshold)`."""
     if settings.faint_threshold is None or not boxes or (settings.set_apart_reject is None
                                                           and settings.faint_sure is None):
@@ -1563,10 +1574,32 @@ def faint_boxes(out: DetectorMap, gh: int, gw: int, scale: float, width: int, he
     every = found + faint
     kept, candidates = list(range(len(found))), list(range(len(found), len(every)))
     picked = set(scales.set_apart(every, kept, candidates)) if settings.set_apart_reject is not None else set()
+    among: list[int] = []
     if settings.faint_sure is not None:  # the strongest few: each is one more crop to classify, on every camera frame
         among = scales.among_tiles(every, kept, candidates)
         picked.update(sorted(among, key=lambda i: -every[i][4])[:FAINT_AMONG])
-    return [every[i] for i in sorted(picked)]
+    answer: list[FiveBox] = [every[i] for i in sorted(picked)]
+    if settings.faint_sure is not None and settings.faint_elsewhere:
+        least, most = (k * median(_area(b) for b in found) for k in FAINT_SIZES)
+        placed = picked.union(among)
+        rest = [i for i in candidates if i not in placed and least <= _area(every[i]) <= most and _face_shaped(every[i])
+                and not any(scales.inside_share(every[i], every[j]) >= 0.3 for j in kept)]
+        strongest = sorted(rest, key=lambda i: -every[i][4])[:settings.faint_elsewhere]
+        answer += [(every[i][0], every[i][1], every[i][2], every[i][3], 0.0) for i in sorted(strongest)]
+    return answer
+
+
+def _face_shaped(box: Sequence[float]) -> bool:
+    """Whether a box is as wide as a face is, upright or lying (FAINT_SHAPES times its height): a
+    strip along a tile's top or a table's edge is not."""
+    w, h = float(box[2]) - float(box[0]), float(box[3]) - float(box[1])
+    return h > 0 and FAINT_SHAPES[0] <= w / h <= FAINT_SHAPES[1]
+
+
+def elsewhere(box: Sequence[float]) -> bool:
+    """Whether a faint box is a peak elsewhere (faint_boxes gives those a score of 0, which no
+    detector box has: boxes are found from Settings.faint_threshold up)."""
+    return len(box) > 4 and float(box[4]) == 0.0
 
 
 def probabilities(logits: Sequence[float], n: int, n_classes: int,
@@ -1632,6 +1665,7 @@ def kept_tiles(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]
     unsure: list[float] = []  # how surely each of `others` is a tile (0 when read as no tile)
     in_row: dict[int, float] = {}  # read as a tile, too unsurely to say which: a tile if it continues a row
     cut: set[int] = set()  # boxes cut by the photo's edge
+    away = {i for i in range(len(boxes) - faint, len(boxes)) if elsewhere(boxes[i])}  # faint peaks elsewhere
     for i, b in enumerate(boxes):
         p = probs[i]
         # how surely it is this tile rather than another, given that it is a tile
@@ -1656,7 +1690,9 @@ def kept_tiles(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]
                     in_row[i] = float(tile_conf)
             continue
         if rejected or i >= len(boxes) - faint:
-            if settings.set_apart_reject is not None and (reject < 0 or p[reject] < settings.set_apart_reject):
+            # a faint peak elsewhere is a tile only when read surely (sure_faint), never by its place
+            if settings.set_apart_reject is not None and (reject < 0 or p[reject] < settings.set_apart_reject) \
+                    and i not in away:
                 apart.append(i)
             if rejected and i < len(boxes) - faint:
                 others.append(i)
@@ -1698,6 +1734,7 @@ def kept_tiles(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]
     if idx and settings.lookalike is not None and reject >= 0 and len(idx) <= scales.LOOKALIKE_FEW:
         kept_now = set(idx)
         read_none = [i for i in range(len(five)) if i not in kept_now and probs[i][reject] >= max(probs[i])
+                     and i not in away  # a peak elsewhere counts only as a tile read surely
                      and not any(scales.inside_share(five[i], five[j]) >= 0.3
                                  or scales.inside_share(five[j], five[i]) >= 0.3 for j in idx)]
         surely = [_as_tile(probs[i], reject)[1] if i in kept_now else 1.0 for i in range(len(five))]
@@ -1708,7 +1745,10 @@ def kept_tiles(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]
     if idx and apart:
         idx = sorted(idx + scales.set_apart(five, idx, apart))
     if idx and sure_faint:
-        idx = sorted(set(idx) | set(scales.among_tiles(five, idx, sure_faint)))
+        # among the tiles, or elsewhere of the tiles' size
+        least, most = (k * median(_area(five[i]) for i in idx) for k in FAINT_SIZES)
+        idx = sorted(set(idx) | set(scales.among_tiles(five, idx, sure_faint))
+                     | {i for i in sure_faint if i in away and least <= _area(five[i]) <= most})
     if idx and in_row and len(idx) < HAND_TILES:
         # a photo of a hand holds at most a hand's tiles: the surest of the row's unsure boxes fill
         # it, and no more (a photo holding more is of more than a hand, and the hand proposal needs

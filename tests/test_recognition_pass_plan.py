@@ -23,15 +23,17 @@ def row(n: int, x0: float = 100, y0: float = 200, w: float = 30, h: float = 40, 
 GH, GW = 40, 80  # a detector map's grid (stride 4: a 320 x 160 image)
 
 
-def detector_map(peaks: list[tuple[int, int, float]]) -> list[float]:
+def detector_map(peaks: list[tuple]) -> list[float]:
     """A detector output (5, GH, GW), flat, with a peak of the given score at each (row, column)
-    giving an 11 x 15 px box, and nothing anywhere else."""
+    giving an 11 x 15 px box (or the width and height given after the score), and nothing
+    anywhere else."""
     plane = GH * GW
     out = [-6.0] * (5 * plane)
-    for r, c, score in peaks:
+    for r, c, score, *size in peaks:
         i = r * GW + c
+        w, h = size or (11, 15)
         out[i] = math.log(score / (1 - score))
-        out[plane + i], out[2 * plane + i] = math.log(11 / 4), math.log(15 / 4)
+        out[plane + i], out[2 * plane + i] = math.log(w / 4), math.log(h / 4)
         out[3 * plane + i] = out[4 * plane + i] = 0.5
     return out
 
@@ -322,8 +324,9 @@ def test_boxes_cut_by_the_photos_edge_do_not_make_a_close_up_clutter() -> None:
 
 
 def test_faint_boxes_are_the_faint_peaks_where_a_tile_set_apart_stands() -> None:
-    """Detector peaks under its threshold are boxes only beyond the end of a row, on its line,
-    or (Settings.faint_sure) among the tiles."""
+    """Detector peaks under its threshold are boxes beyond the end of a row, on its line, or
+    (Settings.faint_sure) among the tiles; and (Settings.faint_elsewhere) elsewhere, last, their
+    score set to 0."""
     gh, gw = GH, GW
     out = detector_map([(20, 4 + 3 * k, 0.9) for k in range(13)] + [
         (20, 4 + 3 * 13 + 1, 0.3),  # just beyond the row's end, on its line: the haku
@@ -334,7 +337,11 @@ def test_faint_boxes_are_the_faint_peaks_where_a_tile_set_apart_stands() -> None
     st = reading.Settings()
     boxes = reading.detect_boxes(out, gh, gw, 1.0, 320, 160, st)
     assert len(boxes) == 13
-    among = reading.faint_boxes(out, gh, gw, 1.0, 320, 160, boxes, st)
+    every = reading.faint_boxes(out, gh, gw, 1.0, 320, 160, boxes, st)
+    assert [b[4] for b in every] == pytest.approx([0.3, 0.25, 0.0])  # by place: set apart, among; elsewhere last
+    assert [reading.elsewhere(b) for b in every] == [False, False, True]
+    assert ((every[2][0] + every[2][2]) / 2, (every[2][1] + every[2][3]) / 2) == pytest.approx((60.5 * 4, 5.5 * 4))
+    among = reading.faint_boxes(out, gh, gw, 1.0, 320, 160, boxes, reading.Settings(faint_elsewhere=None))
     assert sorted(b[4] for b in among) == pytest.approx([0.25, 0.3])
     faint = reading.faint_boxes(out, gh, gw, 1.0, 320, 160, boxes, reading.Settings(faint_sure=None))
     assert len(faint) == 1 and faint[0][4] == pytest.approx(0.3)
@@ -406,6 +413,63 @@ def test_a_faint_box_among_the_tiles_read_surely_as_a_face_is_a_tile() -> None:
     assert read(beside, [0.01, 0.01, 0.01, 0.7, 0.01, 0.27]) == ["1m", "1m", "2m", "2m", "3m"]
     assert read((600, 450, 640, 504, 0.25), haku) == ["1m", "1m", "2m", "2m", "3m"]
     assert read(beside, haku, reading.Settings(faint_sure=None)) == ["1m", "1m", "2m", "2m", "3m"]
+
+
+def test_faint_peaks_elsewhere_are_the_strongest_few_of_a_tiles_size_and_shape() -> None:
+    """Far from a row of tiles, faint peaks of the tiles' size (FAINT_SIZES) and shape
+    (FAINT_SHAPES) are read, the strongest Settings.faint_elsewhere of them: not one twice the
+    size of a tile (a sheet), nor a strip along a table's edge, stronger as both are."""
+    gh, gw = GH, GW
+    elsewhere = [(5, 10, 0.30), (5, 20, 0.29), (5, 30, 0.28), (37, 60, 0.27)]
+    out = detector_map([(20, 4 + 3 * k, 0.9) for k in range(13)] + elsewhere
+                       + [(8, 70, 0.34, 40, 50), (37, 20, 0.33, 30, 8)])
+    st = reading.Settings(faint_elsewhere=3)
+    boxes = reading.detect_boxes(out, gh, gw, 1.0, 320, 160, st)
+    assert len(boxes) == 13
+    away = [b for b in reading.faint_boxes(out, gh, gw, 1.0, 320, 160, boxes, st) if reading.elsewhere(b)]
+    centres = sorted(((b[0] + b[2]) / 2, (b[1] + b[3]) / 2) for b in away)
+    want = [((c + 0.5) * 4, (r + 0.5) * 4) for r, c, _ in elsewhere[:3]]
+    assert [v for c in centres for v in c] == pytest.approx([v for c in want for v in c])
+    more = reading.faint_boxes(out, gh, gw, 1.0, 320, 160, boxes, reading.Settings(faint_elsewhere=8))
+    assert sum(reading.elsewhere(b) for b in more) == 4
+    assert not any(reading.elsewhere(b) for b in
+                   reading.faint_boxes(out, gh, gw, 1.0, 320, 160, boxes, reading.Settings(faint_elsewhere=None)))
+
+
+def test_a_faint_peak_elsewhere_is_a_tile_only_when_read_surely_as_a_face_of_the_tiles_size() -> None:
+    """A row of six tiles and a faint peak elsewhere (reading.elsewhere: score 0), read as 5z.
+    Far off, at 0.95, it is a tile (a haku standing apart); at 0.85 it is not, nor is it taken
+    where a tile set apart from the row would be (a faint peak there is, at 0.85); read as a back,
+    or boxed at a third of a tile's size, it is not; and read as no tile it is no company: two
+    tiles beside three such peaks stay, where three boxes found and read as no tile make them
+    one more of those things (scales.lookalikes)."""
+    labels = ["1m", "2m", "3m", "5z", "back", "none"]
+    row = [(100 + k * 42, 200, 140 + k * 42, 254, 0.8) for k in range(6)]
+    probs = [[0.97 if j == k % 3 else 0.006 for j in range(6)] for k in range(6)]
+
+    def read(tiles, tile_probs, extra, extra_probs, faint):
+        n = len(tiles) + len(extra)
+        out = reading.assemble(tiles + extra, tile_probs + extra_probs, [[1.0, 0.0, 0.0, 0.0]] * n, labels, "none",
+                               (800, 600), reading.Settings(), faint=faint)
+        return sorted(t.tile for t in out.tiles)
+
+    def haku(p):
+        return [[0.01, 0.01, 0.01, p, 0.01, 0.97 - p]]
+
+    six = ["1m", "1m", "2m", "2m", "3m", "3m"]
+    far, past_end = (600, 450, 640, 504, 0.0), (100 + 6 * 42 + 8, 200, 140 + 6 * 42 + 8, 254)
+    assert read(row, probs, [far], haku(0.95), 1) == six + ["5z"]
+    assert read(row, probs, [far], haku(0.85), 1) == six
+    assert read(row, probs, [(*past_end, 0.25)], haku(0.85), 1) == six + ["5z"]
+    assert read(row, probs, [(*past_end, 0.0)], haku(0.85), 1) == six
+    assert read(row, probs, [far], [[0.01, 0.01, 0.01, 0.01, 0.95, 0.01]], 1) == six
+    assert read(row, probs, [(600, 450, 613, 468, 0.0)], haku(0.95), 1) == six
+    # two tiles read at 0.9, and three things of their size elsewhere read as no tile
+    two, two_probs = row[:2], [[0.9 if j == k else 0.02 for j in range(6)] for k in range(2)]
+    things = [(400 + k * 80, 450, 440 + k * 80, 504) for k in range(3)]
+    nothing = [[0.02, 0.02, 0.02, 0.02, 0.02, 0.9]] * 3
+    assert read(two, two_probs, [(*b, 0.0) for b in things], nothing, 3) == ["1m", "2m"]
+    assert read(two, two_probs, [(*b, 0.6) for b in things], nothing, 0) == []
 
 
 def test_faint_boxes_among_the_tiles_are_the_strongest_few() -> None:

@@ -341,6 +341,27 @@ def test_two_tiles_boxed_as_one_are_cut_in_two_the_same_on_both_paths(reading_ph
     assert np.allclose([t["box"] for t in got["tiles"]], [t["box"] for t in want["tiles"]], atol=2.0)
 
 
+def test_a_haku_found_only_faintly_far_from_the_rest_is_read_the_same_on_both_paths(reading_phone, live_server):
+    """haku_apart_stone drawn from another seed (training.case_scenes' second scene of it): its
+    haku stands about five tiles' sizes from the other tiles, a faint peak of the detector neither
+    set apart from a row nor among the tiles. The phone reads it as a faint peak elsewhere
+    (Settings.faint_elsewhere, score 0 in reading.faint_boxes' answer), as the server does."""
+    needs_vendor()
+    needs_pyodide()
+    import dataclasses
+
+    from recognition.pipeline import Recognizer, get_recognizer
+    from training import case_scenes
+    from training import hard_cases as hc
+
+    make = hc.CASES["haku_apart_stone"][1]
+    pixels, codes = make(np.random.default_rng([82, case_scenes.OTHERS.index("haku_apart_stone"), 1]))
+    rec = get_recognizer()
+    near_only = Recognizer(rec.detector, rec.classifier, dataclasses.replace(rec.settings, faint_elsewhere=None)).recognize(_png(pixels)).to_json()
+    want, _ = _read_on_both(reading_phone, live_server, pixels, near_only, "the faint peak elsewhere changed nothing")
+    assert sorted(t["tile"] for t in want["tiles"]) == sorted(codes)
+
+
 def test_two_tiles_merged_into_one_unsure_box_are_cut_the_same_on_both_paths(reading_phone, live_server):
     """Dev IMG_3100, a pile: a 1z lying sideways beside a 9m, merged into one box read as no tile
     unsurely. Cut along the tiles' tops (Settings.split_unsure), its halves read 9m and 1z, on the
