@@ -1584,7 +1584,7 @@ def faint_boxes(out: DetectorMap, gh: int, gw: int, scale: float, width: int, he
         placed = picked.union(among)
         rest = [i for i in candidates if i not in placed and least <= _area(every[i]) <= most and _face_shaped(every[i])
                 and not any(scales.inside_share(every[i], every[j]) >= 0.3 for j in kept)]
-        strongest = sorted(rest, key=lambda i: -every[i][4])[:settings.faint_elsewhere]
+        strongest = sorted(rest, key=lambda i: -every[i][4])[:int(settings.faint_elsewhere)]
         answer += [(every[i][0], every[i][1], every[i][2], every[i][3], 0.0) for i in sorted(strongest)]
     return answer
 
