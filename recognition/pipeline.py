@@ -278,7 +278,7 @@ class Recognizer:
             logits = np.concatenate([logits, self._crop_logits(memo, cut, True)[0]])
         probs, orient = reading.probabilities(logits.ravel().tolist(), len(boxes), self.n_classes,
                                               self.settings.half_turn_tta)
-        unsure = reading.unsure_crops(probs, self.settings)
+        unsure = reading.unsure_crops(probs, self.labels, self.reject_label, self.settings)
         if unsure:  # those crops read again turned half round
             logits = self._crop_logits(memo, cut[unsure], True)[0]
             probs, orient = reading.reread_half_turned(probs, orient, unsure, logits.ravel().tolist(), self.n_classes)

@@ -47,6 +47,10 @@ class Settings:
     # readings are averaged where they agree, the surer is kept where not (unsure_crops,
     # reread_half_turned; models/HISTORY.md, "Unsure crops read twice"); None: off
     half_turn_unsure: float | None = 0.9
+    # ...but not a crop read as no tile at least this surely: turned, a number card's pips were read
+    # as a 4p (models/HISTORY.md, "Things read surely as no tile are not read again turned"); None:
+    # every crop under half_turn_unsure is
+    half_turn_none: float | None = 0.7
     border_confidence: float = 0.9  # a tile cut by the photo's edge must be read at least this surely
     # a box touching the photo's edge that spans at least this share of its height or width is what
     # the photo was taken of (a close-up of one or two tiles, their boxes reaching the frame), not a
@@ -1619,12 +1623,17 @@ def probabilities(logits: Sequence[float], n: int, n_classes: int,
     return probs, orient
 
 
-def unsure_crops(probs: Sequence[Sequence[float]], settings: Settings = Settings()) -> list[int]:
+def unsure_crops(probs: Sequence[Sequence[float]], labels: Sequence[str], reject_label: str,
+                 settings: Settings = Settings()) -> list[int]:
     """The boxes whose crops are read again turned half round (Settings.half_turn_unsure): those
-    whose best reading is under it. None when every crop already was (half_turn_tta), or when off."""
+    whose best reading is under it, unless read as no tile at Settings.half_turn_none or more.
+    None when every crop already was (half_turn_tta), or when off."""
     if settings.half_turn_unsure is None or settings.half_turn_tta:
         return []
-    return [i for i, p in enumerate(probs) if p and max(p) < settings.half_turn_unsure]
+    reject = list(labels).index(reject_label) if reject_label in labels else -1
+    bar = settings.half_turn_none if reject >= 0 else None
+    return [i for i, p in enumerate(probs)
+            if p and max(p) < settings.half_turn_unsure and (bar is None or p[reject] < bar)]
 
 
 def reread_half_turned(probs: Sequence[Sequence[float]], orient: Sequence[Sequence[float]], idx: Sequence[int],

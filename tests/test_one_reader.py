@@ -120,12 +120,26 @@ def test_probabilities_average_the_half_turned_crops():
 
 
 def test_unsure_crops_are_those_read_less_surely_than_the_setting():
-    probs = [[0.95, 0.05], [0.6, 0.4], [0.89, 0.11]]
-    assert reading.unsure_crops(probs, reading.Settings(half_turn_unsure=0.9)) == [1, 2]
-    assert reading.unsure_crops(probs, reading.Settings(half_turn_unsure=0.7)) == [1]
-    assert reading.unsure_crops(probs, reading.Settings(half_turn_unsure=None)) == []
+    labels = ["1m", "2m", "none"]
+    probs = [[0.95, 0.05, 0.0], [0.6, 0.4, 0.0], [0.89, 0.11, 0.0]]
+    assert reading.unsure_crops(probs, labels, "none", reading.Settings(half_turn_unsure=0.9)) == [1, 2]
+    assert reading.unsure_crops(probs, labels, "none", reading.Settings(half_turn_unsure=0.7)) == [1]
+    assert reading.unsure_crops(probs, labels, "none", reading.Settings(half_turn_unsure=None)) == []
     # every crop already read twice: none again
-    assert reading.unsure_crops(probs, reading.Settings(half_turn_tta=True, half_turn_unsure=0.9)) == []
+    assert reading.unsure_crops(probs, labels, "none", reading.Settings(half_turn_tta=True, half_turn_unsure=0.9)) == []
+
+
+def test_a_crop_read_surely_as_no_tile_is_not_read_again_turned():
+    """Settings.half_turn_none: a crop read as no tile at 0.7 or more is not read again turned half
+    round (a number card's pips read as 4p turned); one read so at 0.64 is (a haku standing apart,
+    shaken, read as no tile at 0.64 and as 5z at 0.73 turned)."""
+    labels = ["1m", "5z", "none"]
+    probs = [[0.1, 0.16, 0.74], [0.1, 0.2, 0.7], [0.05, 0.31, 0.64]]
+    assert reading.unsure_crops(probs, labels, "none", reading.Settings()) == [2]
+    assert reading.unsure_crops(probs, labels, "none", reading.Settings(half_turn_none=0.72)) == [1, 2]
+    assert reading.unsure_crops(probs, labels, "none", reading.Settings(half_turn_none=None)) == [0, 1, 2]
+    # labels without a no-tile class: there is nothing to judge it by
+    assert reading.unsure_crops([p[:2] for p in probs], labels[:2], "none", reading.Settings()) == [0, 1, 2]
 
 
 def test_an_unsure_crop_read_again_turned_is_averaged_where_the_views_agree_else_the_surer_kept():
@@ -138,7 +152,7 @@ def test_an_unsure_crop_read_again_turned_is_averaged_where_the_views_agree_else
               [0.0, 0.5, 0.0, 0.0, 0.0, 5.0, 0.0]]
     flat = [v for row in first for v in row]
     once_p, once_o = reading.probabilities(flat, 4, n_classes)
-    idx = reading.unsure_crops(once_p, reading.Settings(half_turn_unsure=0.9))
+    idx = reading.unsure_crops(once_p, ["1m", "2m", "3m"], "none", reading.Settings(half_turn_unsure=0.9))
     assert idx == [1, 2, 3]
     p, o = reading.reread_half_turned(once_p, once_o, idx, [v for row in turned for v in row], n_classes)
     assert p[0] == once_p[0] and o[0] == once_o[0]

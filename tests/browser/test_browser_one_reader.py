@@ -362,6 +362,34 @@ def test_a_haku_found_only_faintly_far_from_the_rest_is_read_the_same_on_both_pa
     assert sorted(t["tile"] for t in want["tiles"]) == sorted(codes)
 
 
+def test_a_number_card_read_surely_as_no_tile_is_not_read_again_turned_on_either_path(reading_phone, live_server):
+    """cards_alone drawn from another seed (training.case_scenes' first scene of it): a four of
+    clubs lying turned, read as no tile at 0.74. Read again turned half round, the two readings
+    averaged, it came to a 4p (flagged). Read surely as no tile (Settings.half_turn_none), it is
+    not read again, and the photo reads no tile, on the phone as on the server."""
+    needs_vendor()
+    needs_pyodide()
+    import dataclasses
+
+    import cv2
+
+    from recognition.pipeline import Recognizer, get_recognizer
+    from training import case_scenes
+    from training import hard_cases as hc
+
+    make = hc.CASES["cards_alone"][1]
+    drawn, codes = make(np.random.default_rng([81, case_scenes.CLUTTER.index("cards_alone"), 0]))
+    assert codes == []
+    # as the suite saves it (hard_cases.save_photo's JPEG): the 4p came on those pixels
+    ok, jpeg = cv2.imencode(".jpg", np.ascontiguousarray(drawn[..., ::-1]), [cv2.IMWRITE_JPEG_QUALITY, 85])
+    assert ok
+    pixels = np.ascontiguousarray(cv2.imdecode(jpeg, cv2.IMREAD_COLOR)[..., ::-1])
+    rec = get_recognizer()
+    turned_too = Recognizer(rec.detector, rec.classifier, dataclasses.replace(rec.settings, half_turn_none=None)).recognize(_png(pixels)).to_json()
+    want, _ = _read_on_both(reading_phone, live_server, pixels, turned_too, "not reading it again turned changed nothing")
+    assert want["tiles"] == []
+
+
 def test_two_tiles_merged_into_one_unsure_box_are_cut_the_same_on_both_paths(reading_phone, live_server):
     """Dev IMG_3100, a pile: a 1z lying sideways beside a 9m, merged into one box read as no tile
     unsurely. Cut along the tiles' tops (Settings.split_unsure), its halves read 9m and 1z, on the

@@ -22,7 +22,7 @@
 //   cast {thumb (RGB Uint8Array), tw, th, boxes, width, height, settings}   recognition.reading.colour_cast:
 //       the lookup table (cast_table, 768 values) that takes the light's colour off the frame, or null
 //   faint {map, gh, gw, scale, width, height, boxes, settings, stride}   recognition.reading.faint_boxes
-//   unsure {boxes, logits, labels, settings}   recognition.reading.unsure_crops: {idx}, the boxes to read again
+//   unsure {boxes, logits, labels, reject_label, settings}   recognition.reading.unsure_crops: {idx}, the boxes to read again
 //       turned half round
 //   tall {boxes, logits, labels, reject_label, width, height, settings, turn_logits?, turn?, retiled?, faint?}
 //       recognition.reading.rereads: {crops} to read again; or {quarter} as `read` answers it (below),
@@ -134,7 +134,7 @@ def tenbou_cast(thumb, text):
 def _probs(logits, a, st, turn_logits=None):
     from recognition import reading
     probs, orient = reading.probabilities(logits.to_py() if logits is not None else [], len(a["boxes"]), len(a["labels"]), st.half_turn_tta)
-    idx = reading.unsure_crops(probs, st)
+    idx = reading.unsure_crops(probs, a["labels"], a["reject_label"], st)
     if idx and turn_logits is not None:
         probs, orient = reading.reread_half_turned(probs, orient, idx, turn_logits.to_py(), len(a["labels"]))
     return probs, orient
@@ -144,7 +144,7 @@ def tenbou_unsure(logits, text):
     def run():
         a = json.loads(text)
         st = reading.Settings(**a["settings"])
-        return {"idx": reading.unsure_crops(_probs(logits, a, st)[0], st)}
+        return {"idx": reading.unsure_crops(_probs(logits, a, st)[0], a["labels"], a["reject_label"], st)}
     return _answer(run)
 
 def _quarter(probs, orient, a, st):
