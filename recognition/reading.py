@@ -91,6 +91,9 @@ class Settings:
     merge_fragments: bool = True  # parts of one tile's face (blank top, pip groups) are not tiles
     snap_rows: bool = True  # a box in a row of tiles lower than its neighbours is grown to the row's height
     tall_faces: bool = True  # a face far taller than wide, read as blank, is read again from its lower part
+    # a box in a row of tiles whose foot stops short of its neighbours' is measured, and read again,
+    # down to theirs: the detector's box of a standing 9p can end above its lowest pips
+    tall_foot: bool = True
     drop_misfits: bool = True  # boxes of no tile's shape (a strip of print, a point stick) are not tiles
     drop_unsure_groups: bool = True  # groups read unsurely, and unsure lone boxes beside a sure hand, are clutter
     judge_with_rejected: bool = True  # boxes read as no tile, or too unsurely, count in their group's judgement
@@ -1207,24 +1210,59 @@ def _blank_classes(labels: Sequence[str], reject_label: str) -> list[int]:
 def tall_faces(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]], labels: Sequence[str],
                reject_label: str, settings: Settings = Settings()) -> tuple[list[int], list[Box]]:
     """The boxes to read again from their lower part (Settings.tall_faces), and the crop boxes to
-    read. A standing tile close to a low camera has a face far taller than wide, its engraving
-    low and its upper part blank, and read whole it looks like haku: a box higher than
-    scales.TALL x its width read whole as haku (or as no tile), or as a tile less surely than
-    GROWN_UNSURE, is read again from its lower part (a tile's proportions, from the bottom up)."""
+    read (`tall_plan`'s first two)."""
+    idx, crops, _ = tall_plan(boxes, probs, labels, reject_label, settings)
+    return idx, crops
+
+
+def tall_plan(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]], labels: Sequence[str],
+              reject_label: str, settings: Settings = Settings()) -> tuple[list[int], list[Box], list[int]]:
+    """The boxes to read again from their lower part (Settings.tall_faces), the crop boxes to
+    read, and those of the boxes measured down to their row's foot (Settings.tall_foot). A
+    standing tile close to a low camera has a face far taller than wide, its engraving low and its
+    upper part blank, and read whole it looks like haku: a box higher than scales.TALL x its width
+    read whole as haku (or as no tile), or as a tile less surely than GROWN_UNSURE, is read again
+    from its lower part (a tile's proportions, from the bottom up). A box whose foot stops short of
+    its row's by FOOT_SHORT of its height or more is measured, and read, down to the row's foot:
+    its reading from there counts only when sure (`reread_tall_faces`)."""
     if not settings.tall_faces:
-        return [], []
+        return [], [], []
     blank = _blank_classes(labels, reject_label)
     reject = list(labels).index(reject_label) if reject_label in labels else -1
+    unsure: list[int] = []  # read whole as blank, or as a tile unsurely
+    for i, p in enumerate(probs):
+        top = max(range(len(p)), key=lambda k: (p[k], -k))
+        if top in blank or _as_tile(p, reject)[1] < GROWN_UNSURE:
+            unsure.append(i)
+    feet = [float(b[3]) for b in boxes]
+    if settings.tall_foot and any(not _tall(boxes[i]) for i in unsure):  # the rows measured only when it may matter
+        feet = _row_feet(boxes)
     idx: list[int] = []
     crops: list[Box] = []
-    for i, b in enumerate(boxes):
-        p = probs[i]
-        top = max(range(len(p)), key=lambda k: (p[k], -k))
-        if _tall(b) and (top in blank or _as_tile(p, reject)[1] < GROWN_UNSURE):
+    footed: list[int] = []
+    for i in unsure:
+        b = boxes[i]
+        h = float(b[3]) - float(b[1])
+        foot = feet[i] if feet[i] >= float(b[3]) + FOOT_SHORT * h else float(b[3])
+        if _tall((b[0], b[1], b[2], foot)):
             w = float(b[2]) - float(b[0])
             idx.append(i)
-            crops.append((float(b[0]), float(b[3]) - w * scales.FACE_ASPECT, float(b[2]), float(b[3])))
-    return idx, crops
+            crops.append((float(b[0]), foot - w * scales.FACE_ASPECT, float(b[2]), foot))
+            if foot > float(b[3]):
+                footed.append(i)
+    return idx, crops, footed
+
+
+FOOT_SHORT = 0.1  # a box stops short of its row's foot when this share of its height or more is missing
+FOOT_SURE = 0.9  # a box read down to its row's foot takes that reading only when it reads a tile this surely
+
+
+def _row_feet(boxes: Sequence[Sequence[float]]) -> list[float]:
+    """Each box's foot (its lower edge), or where its row's boxes end below when it stops short of
+    them: the lower edges of the boxes grown to their row's height (scales.snap_to_rows, for any
+    box lower than its neighbours)."""
+    five = [(float(b[0]), float(b[1]), float(b[2]), float(b[3]), 0.0) for b in boxes]
+    return [b[3] for b in scales.snap_to_rows(five, short=1.0)]
 
 
 def _tall(b: Sequence[float]) -> bool:
@@ -1233,15 +1271,17 @@ def _tall(b: Sequence[float]) -> bool:
 
 
 def reread_tall_faces(probs: Sequence[Sequence[float]], idx: Sequence[int], again: Sequence[Sequence[float]],
-                      labels: Sequence[str], reject_label: str) -> list[list[float]]:
+                      labels: Sequence[str], reject_label: str, footed: Sequence[int] = ()) -> list[list[float]]:
     """`probs` with each tall face (`idx`, from `tall_faces`) given its lower part's reading
-    (`again`, in the same order) when that reads a tile more surely than the whole did."""
+    (`again`, in the same order) when that reads a tile more surely than the whole did; a box read
+    down to its row's foot (`footed`, from `tall_plan`), only when that reads a tile at FOOT_SURE or
+    more: it was read beyond what the detector boxed."""
     reject = list(labels).index(reject_label) if reject_label in labels else -1
     out = [list(p) for p in probs]
     for k, i in enumerate(idx):
         a = [0.0 if j == reject else float(v) for j, v in enumerate(probs[i])]
         b = [0.0 if j == reject else float(v) for j, v in enumerate(again[k])]
-        if max(b) > max(a):
+        if max(b) > max(a) and (i not in footed or max(b) >= FOOT_SURE):
             out[i] = list(again[k])
     return out
 
@@ -1477,6 +1517,7 @@ class Rereads:
     split: list[int]
     crops: list[Box]
     stacked: list[int] = field(default_factory=list)  # the boxes of `split` cut along their top's way
+    footed: list[int] = field(default_factory=list)  # the boxes of `tall` read down to their row's foot
 
 
 def rereads(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]], labels: Sequence[str],
@@ -1488,11 +1529,11 @@ def rereads(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]], 
     boxes' `orient` readings share), unsure boxes shrunk and grown about their centre
     (`scaled_faces`), then boxes that may hold two faces by their halves (`split_faces`; the last
     `faint` boxes are faint peaks)."""
-    tall, tall_crops = tall_faces(boxes, probs, labels, reject_label, settings)
+    tall, tall_crops, footed = tall_plan(boxes, probs, labels, reject_label, settings)
     grown, grown_crops = grown_faces(boxes, probs, labels, reject_label, settings, dominant_orientation(orient), tall)
     scaled, scaled_crops = scaled_faces(boxes, probs, labels, reject_label, settings, tall)
     split, split_crops, stacked = split_faces(boxes, probs, labels, reject_label, settings, orient, faint)
-    return Rereads(tall, grown, scaled, split, tall_crops + grown_crops + scaled_crops + split_crops, stacked)
+    return Rereads(tall, grown, scaled, split, tall_crops + grown_crops + scaled_crops + split_crops, stacked, footed)
 
 
 def reread(probs: Sequence[Sequence[float]], plan: Rereads, again: Sequence[Sequence[float]],
@@ -1501,7 +1542,7 @@ def reread(probs: Sequence[Sequence[float]], plan: Rereads, again: Sequence[Sequ
     faces and grown boxes first, then the scaled crops averaged with what those leave. (The
     split crops, last, are `read_again`'s.)"""
     n_tall, n_grown, n_scaled = len(plan.tall), len(plan.grown), len(plan.scaled)
-    out = reread_tall_faces(probs, plan.tall, again[:n_tall], labels, reject_label)
+    out = reread_tall_faces(probs, plan.tall, again[:n_tall], labels, reject_label, plan.footed)
     out = reread_grown(out, plan.grown, again[n_tall:n_tall + n_grown], labels, reject_label)
     return reread_scaled(out, plan.scaled, again[n_tall + n_grown:n_tall + n_grown + n_scaled], labels, reject_label)
 

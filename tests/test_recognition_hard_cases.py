@@ -23,10 +23,6 @@ with open(os.path.join(HERE, "labels.json")) as _f:
 
 # why each of these is still read wrongly (models of this release)
 STILL_FAILING = {
-    "standing_tall.jpg": "faces twice as high as wide, upper half blank: those read whole as haku, or "
-                         "unsurely as a tile, are read again from their lower part, 9 of 10 right and none "
-                         "counted twice; the 9p is read unsurely as haku (its box, just under scales.TALL "
-                         "high, ends above its last row of pips, so it is read whole)",
     "lamp_kan.jpg": "a lamp's reflection over a kan of a black-backed set: the two backs, grey under it, are "
                     "read as haku (0.86 and 0.82), and the two 9s between them are boxed in three",
     "far_row.jpg": "seven tiles across the table, about 20 px wide: all seven shown, six right; the 9p is "
@@ -106,7 +102,9 @@ def test_hard_case_suite_tile_f1_floor() -> None:
     0.985 with four more of the issue's clutter (cards_alone, calculator_alone and dominoes_hand
     read exactly; dominoes_alone, two blank halves read as haku); 0.988 with one or two tiles outnumbered
     by things of their size read as no tile taken for one of those things (Settings.lookalike:
-    dominoes_alone read exactly); the floor keeps the gain."""
+    dominoes_alone read exactly); 0.992 with a tall face read down to its row's foot when its box stops
+    short of it (Settings.tall_foot: standing_tall's 9p, read whole as haku, read exactly; 0.9917); the
+    floor keeps the gain."""
     tp = n_pred = n_true = 0
     for name, lab in LABELS.items():
         faces, _ = read(name)
@@ -115,7 +113,7 @@ def test_hard_case_suite_tile_f1_floor() -> None:
         n_pred += sum(faces.values())
         n_true += sum(want.values())
     p, r = tp / n_pred, tp / n_true
-    assert 2 * p * r / (p + r) >= 0.988
+    assert 2 * p * r / (p + r) >= 0.991
 
 
 def test_dominoes_alone_give_no_tile_by_the_lookalikes_rule() -> None:
@@ -312,7 +310,8 @@ def test_tall_faces_are_read_from_their_lower_part() -> None:
     without, 6 with; with stage 2b's (out of focus), 6 without, 8 with; with unsure crops read
     again turned half round (Settings.half_turn_unsure, which loses this case's 1z), 5 without, 7 with;
     with stage 2c's, which reads a tall face whole as no tile, 0 without, 8 with; with stage 2h's
-    and the faces read unsurely as a tile read from their lower part too, 9 with."""
+    and the faces read unsurely as a tile read from their lower part too, 9 with; with a face read
+    down to its row's foot (Settings.tall_foot), 10."""
     import dataclasses
 
     from recognition.pipeline import Recognizer
@@ -324,7 +323,7 @@ def test_tall_faces_are_read_from_their_lower_part() -> None:
     want = Counter(LABELS["standing_tall.jpg"]["tiles"])
     right_whole = sum((Counter(t.tile for t in whole.recognize(data).tiles) & want).values())
     right_lower = sum((read("standing_tall.jpg")[0] & want).values())
-    assert right_lower >= right_whole + 2 and right_lower >= 9
+    assert right_lower >= right_whole + 2 and right_lower >= 10
 
 
 def test_an_upright_tile_boxed_twice_is_counted_once() -> None:
@@ -333,8 +332,7 @@ def test_an_upright_tile_boxed_twice_is_counted_once() -> None:
     they were one tile only because they read the same and lie two thirds over each other
     (Settings.same_tile_overlap; tests/test_recognition_pass_plan.py checks that rule on its own).
     Stage 2c's reads the whole box as no tile (0.61) and its lower part as 8p: either way no more
-    tiles are read than the photo's ten, the 8p once, and no box lies over another. (That the 9p
-    beside it is misread, as haku, is the hard case's own failure, STILL_FAILING.)"""
+    tiles are read than the photo's ten, the 8p once, and no box lies over another."""
     with open(os.path.join(HERE, "standing_tall.jpg"), "rb") as f:
         tiles = scaled().recognize(f.read()).tiles
     assert read("standing_tall.jpg")[0]["8p"] == 1

@@ -110,6 +110,44 @@ def test_reread_takes_the_lower_part_only_when_it_reads_a_tile_more_surely() -> 
     assert out[2] == probs[2]  # 0.4 < 0.5: the whole stays
 
 
+def test_a_box_short_of_its_rows_foot_is_measured_and_read_down_to_it() -> None:
+    """A row of six standing faces 17 wide and 30 high, feet at 30; the fourth's box ends at 26
+    (a detector box that stops above a 9p's last pips): 26 high, it is under scales.TALL x 17 and
+    not a tall face; measured down to the row's foot, it is, and its lower part is read ending there.
+    A box short by less than FOOT_SHORT of its height keeps its own foot; off, every box does."""
+    row = [(k * 18.0, 0.0, k * 18.0 + 17, 30.0, 0.9) for k in range(6)]
+    short = list(row)
+    short[3] = (54.0, 0.0, 71.0, 26.0, 0.9)
+    blank = [0.1, 0.1, 0.7, 0.1]  # read whole as haku
+    sure = [0.9, 0.05, 0.05, 0.0]
+    probs = [sure, sure, sure, blank, sure, sure]
+    assert not reading._tall(short[3])
+    idx, crops, footed = reading.tall_plan(short, probs, LABELS, "none", ON)
+    assert idx == [3] and footed == [3]
+    assert crops[0] == pytest.approx((54, 30 - 17 * scales.FACE_ASPECT, 71, 30))
+    assert reading.tall_faces(short, probs, LABELS, "none", ON) == (idx, crops)
+    assert reading.rereads(short, probs, LABELS, "none", ON).footed == [3]
+    assert reading.tall_plan(short, probs, LABELS, "none", dataclasses.replace(ON, tall_foot=False)) == ([], [], [])
+    nearly = list(row)
+    nearly[3] = (54.0, 0.0, 71.0, 28.0, 0.9)  # 2 short of 28: under a tenth, and 28 high is not tall
+    assert reading.tall_plan(nearly, probs, LABELS, "none", ON) == ([], [], [])
+    # a tall face whose box reaches the row's foot is read from its own lower part, as before
+    tall = [(54.0, -10.0, 71.0, 30.0, 0.9) if k == 3 else b for k, b in enumerate(row)]
+    assert reading.tall_plan(tall, probs, LABELS, "none", ON)[2] == []
+
+
+def test_a_box_read_down_to_its_rows_foot_takes_only_a_sure_reading() -> None:
+    """Read beyond what the detector boxed, a box's lower part counts only at FOOT_SURE: a 7s boxed
+    short and read down to the row's foot as 9s at 0.54 (a real photo of the training split) is
+    left as it was read; a 9p read there at 0.95 is taken."""
+    probs = [[0.1, 0.1, 0.5, 0.3], [0.1, 0.1, 0.5, 0.3]]  # read whole as haku at 0.5
+    unsure = [0.6, 0.2, 0.1, 0.1]  # a tile more surely than that, not surely
+    surely = [reading.FOOT_SURE + 0.01, 0.04, 0.0, 0.05]
+    out = reading.reread_tall_faces(probs, [0, 1], [unsure, surely], LABELS, "none", footed=[0, 1])
+    assert out[0] == probs[0] and out[1] == surely
+    assert reading.reread_tall_faces(probs, [0], [unsure], LABELS, "none")[0] == unsure  # not footed: as before
+
+
 def test_unsure_boxes_are_read_again_grown_down_and_up() -> None:
     """A box read as a tile, unsurely (a 6p boxed by its upper four pips reads as an unsure 8p):
     read again from the box grown by a third of its height downwards, then upwards. Sure boxes,
