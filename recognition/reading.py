@@ -1235,7 +1235,7 @@ def tall_plan(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]]
         if top in blank or _as_tile(p, reject)[1] < GROWN_UNSURE:
             unsure.append(i)
     feet = [float(b[3]) for b in boxes]
-    if settings.tall_foot and any(not _tall(boxes[i]) for i in unsure):  # the rows measured only when it may matter
+    if settings.tall_foot and unsure:  # the rows measured only when a box may be read again
         feet = _row_feet(boxes)
     idx: list[int] = []
     crops: list[Box] = []
