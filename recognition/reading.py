@@ -1892,4 +1892,4 @@ __all__ = ["Detection", "Layout", "Reading", "Settings", "assemble", "kept_tiles
            "rereads", "reread", "read_again", "ReadAgain", "split_faces", "reread_grown", "grown_faces", "rescan_sides",
            "colour_cast", "cast_table", "thumb_size",
            "straighten", "face_tilt", "tilt_spans", "edge_sums", "EdgeSums",
-           "retile", "Retile", "believed", "Turn", "turn_frame", "quarter_turn", "softmax", "tall_faces", "unsure_crops"]
+           "retile", "Retile", "believed", "Turn", "turn_frame", "quarter_turn", "softmax", "tall_faces", "tall_plan", "unsure_crops"]
