@@ -139,7 +139,7 @@ def test_a_box_short_of_its_rows_foot_is_measured_and_read_down_to_it() -> None:
 def test_a_box_read_down_to_its_rows_foot_takes_only_a_sure_reading() -> None:
     """Read beyond what the detector boxed, a box's lower part counts only at FOOT_SURE: a 7s boxed
     short and read down to the row's foot as 9s at 0.54 (a real photo of the training split) is
-    left as it was read; a 9p read there at 0.95 is taken."""
+    left as it was read; a reading there just over the bar (0.91) is taken."""
     probs = [[0.1, 0.1, 0.5, 0.3], [0.1, 0.1, 0.5, 0.3]]  # read whole as haku at 0.5
     unsure = [0.6, 0.2, 0.1, 0.1]  # a tile more surely than that, not surely
     surely = [reading.FOOT_SURE + 0.01, 0.04, 0.0, 0.05]
