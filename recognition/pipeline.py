@@ -368,6 +368,8 @@ class Recognizer:
         first = self.first_read(pixels, boxes, finer.pixels if finer else None, memo)
         quarter = reading.quarter_turn(first.probs, first.orient, self.labels, self.reject_label,
                                        pixels.shape[1], pixels.shape[0], turn, self.settings)
+        # the frame as taken, shrunk: a blank face lit less than the faces round it is no face (reading.unlit_blanks)
+        light = reading.Thumb(thumb.tobytes(), (tw, th), (image.pixels.shape[1], image.pixels.shape[0]))
         if quarter is None:
             boxes, probs, orient, sharp = self.read_again(first, len(faint))
         else:  # the tiles' tops point left or right: read again turned tops up
@@ -379,7 +381,8 @@ class Recognizer:
             boxes, probs, orient, sharp = self.read_again(self.first_read(pixels, boxes, finer.pixels if finer else None,
                                                                           memo), len(faint))
         h, w = pixels.shape[:2]
-        rows, read = boxes.tolist(), probs.tolist()
+        rows = boxes.tolist()
+        read = reading.unlit_blanks(rows, probs.tolist(), self.labels, self.reject_label, light, self.settings, turn)
         kept: list[int] | None = reading.kept_tiles(rows, read, self.labels, self.reject_label, (w, h), self.settings,
                                                     len(faint))
         again = reading.retile(rows, read, self.labels, self.reject_label, fitted(w, h, self.long_side)[0] / w, w, h,
@@ -390,11 +393,14 @@ class Recognizer:
             boxes, probs, orient, sharp = self.read_again(self.first_read(pixels, boxes, finer.pixels if finer else None,
                                                                           memo), len(faint))
             h, w = pixels.shape[:2]
-            kept = reading.believed(reading.kept_tiles(boxes.tolist(), probs.tolist(), self.labels, self.reject_label, (w, h),
+            rows = boxes.tolist()
+            read = reading.unlit_blanks(rows, probs.tolist(), self.labels, self.reject_label, light, self.settings, turn)
+            kept = reading.believed(reading.kept_tiles(rows, read, self.labels, self.reject_label, (w, h),
                                                        self.settings, len(faint)),
-                                    probs.tolist(), self.labels, self.reject_label, self.settings, again.largest is not None)
+                                    read, self.labels, self.reject_label, self.settings, again.largest is not None)
         t3 = time.perf_counter()
-        result = self.assemble(image, boxes, probs, orient, len(faint), sharp, turn, kept)
+        result = self.assemble(image, boxes, np.array(read, np.float32).reshape(probs.shape), orient, len(faint), sharp,
+                               turn, kept)
         t4 = time.perf_counter()
         timing = {"decode": (t1 - t0) * 1e3, "detect": (t2 - t1) * 1e3, "classify": (t3 - t2) * 1e3,
                   "postprocess": (t4 - t3) * 1e3, "total": (t4 - t0) * 1e3}

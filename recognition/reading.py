@@ -157,6 +157,15 @@ class Settings:
     # this many of its sides (scales.lone): face-down tiles are a closed kan's or a wall's, beside
     # others, while a dark thing on its own (an appliance across the room) is no tile; None: off
     lone_back: float | None = 1.0
+    # a box read as haku whose face is lit less than this share of both the faces nearest it and
+    # the photo's faces (the brightest quarter of its middle in the thumbnail, as colour_cast
+    # measures a face), and in which the classifier sees a trace of a back (UNLIT_BACK), is no
+    # blank face: a blank face is as bright as any face's ground. It is read as a back
+    # (unlit_blanks): a dark set's back grey under a lamp (lamp_kan, 0.53-0.65), the ivory back or
+    # side of a standing tile in shadow (real photos' walls, 0.59-0.70); haku read in the real
+    # photos as taken are at 0.78 and above on one of the two (a framed haku in a corner's
+    # shadow: 0.68 of the photo's faces, 0.85 of its neighbours'); None: off
+    unlit_blank: float | None = 0.74
     # a tile read less surely than far_sure whose gap to every other tile is more than this many
     # of the tiles' sizes (scales.far_apart; at least three other tiles kept) is clutter across the
     # room: a hand's tiles, its melds and a dora indicator lie together; None: off
@@ -1299,6 +1308,73 @@ def _as_tile(p: Sequence[float], reject: int) -> tuple[int, float]:
     return top, q[top] / max(sum(q), 1e-9)
 
 
+UNLIT_NEAR = 4  # the faces nearest a blank that judge its light (unlit_blanks)
+UNLIT_FACES = 16  # the surest faces, at most, that give the photo's faces' light
+UNLIT_SURE = 0.8  # a face judges the light when read at least this surely as one tile (not haku, not a back)
+# a blank is judged only when the classifier sees a back in it at least this much: a back that the
+# light makes look blank keeps a trace of one (lamp_kan's grey backs 0.06 and 0.13, the ivory backs
+# of the real photos' walls 0.04-0.15), a blank face in a shadow none (0.02 and less: haku beyond a
+# shadow's edge, `--perturb shadow`, are as dark beside the faces lit round them)
+UNLIT_BACK = 0.035
+
+
+@dataclass(frozen=True)
+class Thumb:
+    """The frame read, shrunk (thumb_size) as colour_cast and straighten are given it: `pixels`
+    flat RGB, `size` its (w, h), `frame` the (w, h) of the frame it shrinks."""
+
+    pixels: Sequence[int]
+    size: tuple[int, int]
+    frame: tuple[int, int]
+
+
+def unlit_blanks(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]], labels: Sequence[str],
+                 reject_label: str, thumb: Thumb | None, settings: Settings = Settings(),
+                 turn: Turn | None = None) -> list[list[float]]:
+    """`probs` with each box read as haku, with a trace of a back (UNLIT_BACK), whose face is lit
+    less than Settings.unlit_blank of both the darkest of the UNLIT_NEAR faces nearest it and the
+    photo's faces (their median) read as a back: its haku's and back's probabilities swapped. A
+    face's light is the luma of the brightest quarter of its box's middle in `thumb` (_face_tint,
+    as colour_cast measures it); the faces are the UNLIT_FACES boxes read surely as a tile other
+    than haku or a back. `boxes` are in the pixels of the frame turned by `turn` when given (the
+    thumbnail is of the frame before it)."""
+    out = [list(p) for p in probs]
+    if settings.unlit_blank is None or thumb is None or "5z" not in labels or "back" not in labels:
+        return out
+    labels = list(labels)
+    blank, back = labels.index("5z"), labels.index("back")
+    reject = labels.index(reject_label) if reject_label in labels else -1
+    read = [_as_tile(p, reject) for p in probs]
+    blanks = [i for i, (k, _) in enumerate(read) if k == blank and probs[i][back] >= UNLIT_BACK
+              and (reject < 0 or probs[i][reject] < max(probs[i]))]
+    if not blanks:
+        return out
+    (tw, th), (fw, fh) = thumb.size, thumb.frame
+    sx, sy = tw / max(float(fw), 1.0), th / max(float(fh), 1.0)
+
+    def light(i: int) -> float | None:
+        b = boxes[i]
+        tint = _face_tint(thumb.pixels, tw, th, turn.back(b) if turn is not None else b, sx, sy)
+        return None if tint is None else tint[2]
+
+    sure = sorted((i for i, (k, q) in enumerate(read) if k not in (blank, back) and q >= UNLIT_SURE
+                   and (reject < 0 or probs[i][reject] < 0.5)), key=lambda i: -read[i][1])[:UNLIT_FACES]
+    faces = [(i, v) for i in sure for v in (light(i),) if v is not None]
+    if len(faces) < 2:
+        return out
+    photo = median(v for _, v in faces)
+    for i in blanks:
+        own = light(i)
+        if own is None:
+            continue
+        cx, cy = (boxes[i][0] + boxes[i][2]) / 2, (boxes[i][1] + boxes[i][3]) / 2
+        near = sorted(faces, key=lambda f: math.hypot((boxes[f[0]][0] + boxes[f[0]][2]) / 2 - cx,
+                                                       (boxes[f[0]][1] + boxes[f[0]][3]) / 2 - cy))[:UNLIT_NEAR]
+        if own < settings.unlit_blank * min(photo, min(v for _, v in near)):
+            out[i][blank], out[i][back] = out[i][back], out[i][blank]
+    return out
+
+
 def grown_faces(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]], labels: Sequence[str],
                 reject_label: str, settings: Settings = Settings(), up: int = 0,
                 skip: Sequence[int] = ()) -> tuple[list[int], list[Box]]:
@@ -1892,4 +1968,4 @@ __all__ = ["Detection", "Layout", "Reading", "Settings", "assemble", "kept_tiles
            "rereads", "reread", "read_again", "ReadAgain", "split_faces", "reread_grown", "grown_faces", "rescan_sides",
            "colour_cast", "cast_table", "thumb_size",
            "straighten", "face_tilt", "tilt_spans", "edge_sums", "EdgeSums",
-           "retile", "Retile", "believed", "Turn", "turn_frame", "quarter_turn", "softmax", "tall_faces", "tall_plan", "unsure_crops"]
+           "retile", "Retile", "believed", "Thumb", "Turn", "unlit_blanks", "turn_frame", "quarter_turn", "softmax", "tall_faces", "tall_plan", "unsure_crops"]

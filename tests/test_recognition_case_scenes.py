@@ -33,7 +33,7 @@ CLUTTER_FLOOR = {"keyboard_hand": 6, "keyboard_alone": 6, "clutter_row": 6, "pri
 # standing_scattered: a second 9p read (flagged) on one (the kettle at the back of the counter, read
 # as haku on four until Settings.giant); haku_apart_stone: the haku standing apart lost on one (on
 # three until Settings.faint_elsewhere: it stands five tiles' sizes from the rest, a faint peak);
-# ming_row: a 4m read as 5m on one; lamp_kan as its fixture (a strict xfail there); far_row too but
+# ming_row: a 4m read as 5m on one; lamp_kan as its fixture (a strict xfail there: a 9s too many); far_row too but
 # on one, read exactly (and on one a 1s lost); standing_tall's 9p, read whole as haku on every one
 # until Settings.tall_foot, still so on two (read down to its row's foot at 0.8994, under FOOT_SURE;
 # its box over a fifth wider than its neighbours', not measured against them). pile_blank
@@ -90,7 +90,9 @@ def test_the_other_cases_drawn_from_other_seeds_read_no_worse_than_they_did(othe
     wrong = [(sorted((read - want).elements()), sorted((want - read).elements()))
              for read, want, _, _ in others[kind] if read != want]
     assert exact >= OTHERS_FLOOR[kind], wrong
-    if kind == "called_dark_backs":  # the kan's two backs counted on every scene
+    # the kan's two backs counted on every scene; under the lamp, grey, read as backs by their light
+    # (Settings.unlit_blank: before it, read as haku on every scene)
+    if kind in ("called_dark_backs", "lamp_kan"):
         assert [backs for _, _, backs, _ in others[kind]] == [want for _, _, _, want in others[kind]]
 
 

@@ -197,3 +197,111 @@ def test_red_fives_under_a_lamp_are_found_with_the_whole_cast_taken_off(light: s
     hit, total, invented = fives(rec)
     assert total >= 40 and hit >= 0.9 * total and invented == 0, (hit, total, invented)
     assert fives(edge)[0] < hit
+
+
+# -- a blank face lit less than the faces round it (reading.unlit_blanks) --------------------------
+
+UNLIT_LABELS = ["1m", "5z", "back", "none"]
+GREY = (128, 126, 122)  # a dark set's back under a lamp's reflection: no blank face is this dull beside ivory
+
+
+def _blank_at(k: int, colour=IVORY, shade: tuple[int, int, float] | None = None, h: int = 300):
+    """_scene's eight faces with the k-th painted plain `colour` (no ink) and read as haku, the rest
+    read as 1m; with `shade` (first face, last face, gain), those faces lie in a shadow. The
+    thumbnail, its Thumb, the boxes and the probabilities."""
+    thumb, w, h, boxes = _scene(h=h)
+    img = np.frombuffer(thumb, np.uint8).reshape(h, w, 3).astype(np.float64)
+    x1, y1, x2, y2, _ = boxes[k]
+    img[int(y1):int(y2), int(x1):int(x2)] = colour
+    if shade is not None:
+        img[:, int(boxes[shade[0]][0]) - 2:int(boxes[shade[1]][2]) + 2] *= shade[2]
+    pixels = np.clip(img, 0, 255).astype(np.uint8).tobytes()
+    probs = [[0.95, 0.02, 0.02, 0.01] for _ in boxes]
+    probs[k] = [0.03, 0.85, 0.1, 0.02]
+    return pixels, reading.Thumb(pixels, (w, h), (w, h)), boxes, probs
+
+
+def _reads(probs: list[list[float]]) -> list[str]:
+    return [UNLIT_LABELS[max(range(len(p)), key=p.__getitem__)] for p in probs]
+
+
+def test_a_blank_lit_less_than_the_faces_round_it_is_read_as_a_back() -> None:
+    _, thumb, boxes, probs = _blank_at(3, GREY)
+    got = reading.unlit_blanks(boxes, probs, UNLIT_LABELS, "none", thumb)
+    assert _reads(got) == ["1m"] * 3 + ["back"] + ["1m"] * 4
+    assert got[3] == [0.03, 0.1, 0.85, 0.02]  # haku's and back's probabilities swapped, the rest as read
+    assert probs[3] == [0.03, 0.85, 0.1, 0.02]  # the probabilities given are left alone
+    # a white blank face, as bright as the ground of the faces round it: haku
+    _, thumb, boxes, probs = _blank_at(3)
+    assert _reads(reading.unlit_blanks(boxes, probs, UNLIT_LABELS, "none", thumb))[3] == "5z"
+    # just under and just over the bar (0.74 of the faces' ground)
+    for gain, read in ((0.72, "back"), (0.76, "5z")):
+        _, thumb, boxes, probs = _blank_at(3, tuple(c * gain for c in IVORY))
+        assert _reads(reading.unlit_blanks(boxes, probs, UNLIT_LABELS, "none", thumb))[3] == read, gain
+
+
+def test_a_blank_in_a_shadow_with_its_neighbours_stays_haku() -> None:
+    """A shadow over one end of the row (the faces from the fifth on at 0.6 of the light): the blank
+    face there is darker than the photo's faces, but as bright as the faces round it."""
+    _, thumb, boxes, probs = _blank_at(6, shade=(4, 7, 0.6))
+    assert _reads(reading.unlit_blanks(boxes, probs, UNLIT_LABELS, "none", thumb))[6] == "5z"
+    # a grey back in the same shadow is darker than its neighbours too
+    _, thumb, boxes, probs = _blank_at(6, GREY, shade=(4, 7, 0.6))
+    assert _reads(reading.unlit_blanks(boxes, probs, UNLIT_LABELS, "none", thumb))[6] == "back"
+
+
+def test_a_blank_read_with_no_trace_of_a_back_stays_haku_however_dark() -> None:
+    """A haku beyond a shadow's edge is as dark beside the faces lit round it as a grey back, but the
+    classifier sees no back in it (0.02 and less): judged only from reading.UNLIT_BACK."""
+    _, thumb, boxes, probs = _blank_at(3, GREY)
+    for trace, read in ((reading.UNLIT_BACK - 0.005, "5z"), (reading.UNLIT_BACK, "back")):
+        probs[3] = [0.02, 0.98 - trace - 0.01, trace, 0.01]
+        assert _reads(reading.unlit_blanks(boxes, probs, UNLIT_LABELS, "none", thumb))[3] == read, trace
+
+
+def test_a_blank_is_a_back_only_when_the_photo_and_the_darkest_of_its_neighbours_find_it_dark() -> None:
+    """A blank face at 0.6 of the light: beside a neighbour in the same shadow (the darkest of its
+    four nearest faces judges), haku; beside bright faces only, in a photo whose faces are mostly
+    as dull as it (a second row, below, in a shadow), haku; beside bright faces in a bright photo,
+    a back."""
+    dull = tuple(0.6 * c for c in IVORY)
+    _, thumb, boxes, probs = _blank_at(6, dull, shade=(3, 3, 0.6))
+    assert _reads(reading.unlit_blanks(boxes, probs, UNLIT_LABELS, "none", thumb))[6] == "5z"
+    pixels, thumb, boxes, probs = _blank_at(0, dull)
+    assert _reads(reading.unlit_blanks(boxes, probs, UNLIT_LABELS, "none", thumb))[0] == "back"
+    # the row again, far below (farther than the blank's four nearest faces), in a shadow
+    pixels, thumb, boxes, probs = _blank_at(0, dull, h=500)
+    img = np.frombuffer(pixels, np.uint8).reshape(thumb.size[1], thumb.size[0], 3).copy()
+    below = [(x1, y1 + 300, x2, y2 + 300, s) for x1, y1, x2, y2, s in boxes]
+    img[400:454] = (img[100:154] * 0.6).astype(np.uint8)
+    assert min(math.dist(boxes[0][:2], b[:2]) for b in below) > math.dist(boxes[0][:2], boxes[4][:2])
+    two_rows = reading.Thumb(img.tobytes(), thumb.size, thumb.frame)
+    both = reading.unlit_blanks(boxes + below, probs + [[0.95, 0.02, 0.02, 0.01]] * 8, UNLIT_LABELS, "none", two_rows)
+    assert _reads(both)[0] == "5z"
+    # the setting off, or no thumbnail: nothing changed
+    off = reading.Settings(unlit_blank=None)
+    assert reading.unlit_blanks(boxes, probs, UNLIT_LABELS, "none", thumb, off) == probs
+    assert reading.unlit_blanks(boxes, probs, UNLIT_LABELS, "none", None) == probs
+    # one face to judge by is too few
+    two = [boxes[0], boxes[1]]
+    assert reading.unlit_blanks(two, [probs[0], probs[1]], UNLIT_LABELS, "none", thumb) == [probs[0], probs[1]]
+
+
+def test_blanks_are_judged_in_the_frame_the_thumbnail_was_shrunk_from() -> None:
+    """The boxes in the pixels of a frame four times the thumbnail's size, or of that frame turned
+    a quarter (the thumbnail is of the frame as taken): the same reading."""
+    pixels, thumb, boxes, probs = _blank_at(3, GREY)
+    w, h = thumb.size
+    big = reading.Thumb(pixels, (w, h), (4 * w, 4 * h))
+    frame_boxes = [(x1 * 4, y1 * 4, x2 * 4, y2 * 4, s) for x1, y1, x2, y2, s in boxes]
+    want = reading.unlit_blanks(boxes, probs, UNLIT_LABELS, "none", thumb)
+    assert reading.unlit_blanks(frame_boxes, probs, UNLIT_LABELS, "none", big) == want
+    turn = reading.turn_frame(90.0, 4 * w, 4 * h)
+    (a, b, c), (d, e, f) = turn.matrix
+
+    def turned(box):  # the box's corners taken to the turned canvas
+        xs, ys = zip(*[(a * x + b * y + c, d * x + e * y + f) for x in (box[0], box[2]) for y in (box[1], box[3])])
+        return (min(xs), min(ys), max(xs), max(ys), box[4])
+
+    got = reading.unlit_blanks([turned(bx) for bx in frame_boxes], probs, UNLIT_LABELS, "none", big, turn=turn)
+    assert _reads(got) == _reads(want)

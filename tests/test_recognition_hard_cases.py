@@ -23,8 +23,9 @@ with open(os.path.join(HERE, "labels.json")) as _f:
 
 # why each of these is still read wrongly (models of this release)
 STILL_FAILING = {
-    "lamp_kan.jpg": "a lamp's reflection over a kan of a black-backed set: the two backs, grey under it, are "
-                    "read as haku (0.86 and 0.82), and the two 9s between them are boxed in three",
+    "lamp_kan.jpg": "a lamp's reflection over a kan of a black-backed set: the two 9s between its two backs "
+                    "are boxed in three narrow boxes, read as three 9s (the backs, grey under the lamp, are read "
+                    "as backs: Settings.unlit_blank)",
     "far_row.jpg": "seven tiles across the table, about 20 px wide: all seven shown, six right; the 9p is "
                    "read as 9s at 0.18, flagged to check (stage 2g's first classifier read all seven)",
 }
@@ -103,8 +104,9 @@ def test_hard_case_suite_tile_f1_floor() -> None:
     read exactly; dominoes_alone, two blank halves read as haku); 0.988 with one or two tiles outnumbered
     by things of their size read as no tile taken for one of those things (Settings.lookalike:
     dominoes_alone read exactly); 0.992 with a tall face read down to its row's foot when its box stops
-    short of it (Settings.tall_foot: standing_tall's 9p, read whole as haku, read exactly; 0.9917); the
-    floor keeps the gain."""
+    short of it (Settings.tall_foot: standing_tall's 9p, read whole as haku, read exactly; 0.9917); 0.995
+    with a box read as haku lit far less than the faces round it read as a back (Settings.unlit_blank:
+    lamp_kan's two grey backs; 0.9950); the floor keeps the gain."""
     tp = n_pred = n_true = 0
     for name, lab in LABELS.items():
         faces, _ = read(name)
@@ -113,7 +115,25 @@ def test_hard_case_suite_tile_f1_floor() -> None:
         n_pred += sum(faces.values())
         n_true += sum(want.values())
     p, r = tp / n_pred, tp / n_true
-    assert 2 * p * r / (p + r) >= 0.991
+    assert 2 * p * r / (p + r) >= 0.994
+
+
+def test_grey_backs_under_a_lamp_are_read_as_backs_by_their_light() -> None:
+    """lamp_kan's two black backs, grey under the lamp's reflection, are read as haku (0.86, 0.82):
+    their faces' light is 0.53 and 0.65 of the faces round them. A blank face is as bright as any
+    face's ground, so they are read as backs (Settings.unlit_blank); without that rule, as haku."""
+    import dataclasses
+
+    from recognition.pipeline import Recognizer
+
+    rec = scaled()
+    with open(os.path.join(HERE, "lamp_kan.jpg"), "rb") as f:
+        data = f.read()
+    faces, backs = read("lamp_kan.jpg")
+    assert backs == 2 and faces["5z"] == 0
+    without = Recognizer(rec.detector, rec.classifier, dataclasses.replace(rec.settings, unlit_blank=None)).recognize(data)
+    assert sum(t.face_down for t in without.tiles) == 0
+    assert Counter(t.tile for t in without.tiles)["5z"] == 2
 
 
 def test_dominoes_alone_give_no_tile_by_the_lookalikes_rule() -> None:

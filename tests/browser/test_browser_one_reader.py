@@ -296,6 +296,28 @@ def test_photos_under_a_coloured_light_read_the_same_tiles_on_both_paths(reading
     assert np.allclose([t["box"] for t in got["tiles"]], [t["box"] for t in want["tiles"]], atol=2.0)
 
 
+def test_grey_backs_under_a_lamp_are_read_as_backs_the_same_on_both_paths(reading_phone, live_server):
+    """lamp_kan: the kan's two black backs, grey under a lamp's reflection, are read by the
+    classifier as haku; their light on the frame's thumbnail, far under the faces' round them,
+    makes them backs (reading.unlit_blanks). The phone hands the reader the thumbnail it judges
+    the light's colour on, and reads them as backs too."""
+    needs_vendor()
+    needs_pyodide()
+    import dataclasses
+
+    from recognition.pipeline import Recognizer, get_recognizer
+
+    with Image.open(HARD / "lamp_kan.jpg") as im:
+        pixels = np.asarray(im.convert("RGB"))
+    rec = get_recognizer()
+    as_blank = Recognizer(rec.detector, rec.classifier, dataclasses.replace(rec.settings, unlit_blank=None)).recognize(
+        _png(pixels)).to_json()
+    want, got = _read_on_both(reading_phone, live_server, pixels, as_blank, "the light changed nothing")
+    assert [t["face_down"] for t in got["tiles"]] == [t["face_down"] for t in want["tiles"]]
+    assert sum(t["face_down"] for t in got["tiles"]) == 2
+    assert not any(t["face_down"] for t in as_blank["tiles"])
+
+
 def test_a_photo_where_nothing_is_read_at_first_is_read_finer_the_same_on_both_paths(reading_phone, live_server):
     """pile_blank four times farther off: the first passes read no tile, so the whole frame is
     detected again finely, only its small boxes counting (Settings.nothing_read); the phone asks

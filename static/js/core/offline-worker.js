@@ -28,11 +28,13 @@
 //       recognition.reading.rereads: {crops} to read again; or {quarter} as `read` answers it (below),
 //       judged before the rereads, which a frame read again turned does not need
 //   read {boxes, logits, labels, reject_label, width, height, settings, turn_logits?, tall_logits?, faint?,
-//       sharpness?, turn?}   the hand in the frame; the last `faint` boxes are faint_boxes; turn_logits are
+//       sharpness?, turn?, thumb?, tw?, th?, frame?}   the hand in the frame; the last `faint` boxes are faint_boxes; turn_logits are
 //       those of the unsure boxes' crops turned half round, tall_logits those of the `tall` crops; sharpness,
 //       the classifier's second output per box (whether the frame looks out of focus: the answer's notes);
 //       turn, straighten's answer when the boxes are those of the frame turned by it (width x height, the
-//       turned canvas): the answer's boxes are taken back to the frame. Or, when the tiles' tops point
+//       turned canvas): the answer's boxes are taken back to the frame; thumb (tw x th, RGB), the frame as
+//       taken (frame: [w, h]) shrunk as `cast` is given it: a box read as haku lit less than the faces
+//       round it is read as a back (recognition.reading.unlit_blanks). Or, when the tiles' tops point
 //       left or right (recognition.reading.quarter_turn), {quarter: {turn, step}}: read the frame again
 //       turned by `step` (a quarter), then `read` its boxes with `turn` (the photo as taken to that frame).
 //       Or, given `scale` (the first detector pass's) and not `retiled`, when the tiles read measure
@@ -166,7 +168,7 @@ def tenbou_tall(logits, turn_logits, text):
             "crops": reading.rereads(a["boxes"], probs, a["labels"], a["reject_label"], st, orient, a.get("faint", 0)).crops}
     return _answer(run)
 
-def tenbou_read(logits, turn_logits, tall_logits, text):
+def tenbou_read(logits, turn_logits, tall_logits, thumb, text):
     from recognition import reading
     def run():
         a = json.loads(text)
@@ -185,6 +187,8 @@ def tenbou_read(logits, turn_logits, tall_logits, text):
             if sharpness is not None:
                 sharpness = [sharpness[i] for i in got.origin]
         turn = reading.Turn.from_json(a["turn"]) if a.get("turn") else None
+        light = None if thumb is None else reading.Thumb(thumb.to_py(), (a["tw"], a["th"]), tuple(a["frame"]))
+        probs = reading.unlit_blanks(boxes, probs, a["labels"], a["reject_label"], light, st, turn)
         kept = None
         retiled = a.get("retiled")
         if isinstance(retiled, dict) and retiled.get("largest") is not None:  # nothing had been read: read finer
@@ -387,6 +391,6 @@ serve({
   cast: async ({ thumb, ...rest }) => answer((await engine()).cast(thumb, JSON.stringify(rest))),
   unsure: async ({ logits, ...rest }) => answer((await engine()).unsure(logits || null, JSON.stringify(rest))),
   tall: async ({ logits, turn_logits, ...rest }) => answer((await engine()).tall(logits || null, turn_logits || null, JSON.stringify(rest))),
-  read: async ({ logits, turn_logits, tall_logits, ...rest }) =>
-    answer((await engine()).read(logits || null, turn_logits || null, tall_logits || null, JSON.stringify(rest))),
+  read: async ({ logits, turn_logits, tall_logits, thumb, ...rest }) =>
+    answer((await engine()).read(logits || null, turn_logits || null, tall_logits || null, thumb || null, JSON.stringify(rest))),
 });

@@ -90,8 +90,9 @@ class PhoneReader {
   /** Classify the `boxes` of a detected frame `det` (the last `faint` of them faint peaks), read
    * again the crops reading.py asks for, and read the hand: the `read` answer (the frame turned by
    * `turn` before it was detected, if it was; `retiled`: the retile answer whose passes gave its
-   * boxes, and it is not asked again). */
-  async classifyRead(det, boxes, faint, turn, retiled = false) {
+   * boxes, and it is not asked again; `light`: the frame as taken, shrunk, {thumb, tw, th, width,
+   * height}, on which reading.py judges how its faces are lit). */
+  async classifyRead(det, boxes, faint, turn, retiled = false, light = null) {
     const { info } = this;
     const st = info.settings;
     const { width, height } = det;
@@ -120,8 +121,10 @@ class PhoneReader {
       tallLogits = crops.length ? (await this.nets.call("classify", { frame: det.frame, boxes: crops, tta: false, keep: keepLast })).logits : null;
     }
     const transfer = [logits, turnLogits, tallLogits].filter((l) => l).map((l) => l.buffer);
+    // the thumb is copied, not handed over: a frame read again (turned a quarter, retiled) needs it too
+    const lit = light ? { thumb: light.thumb, tw: light.tw, th: light.th, frame: [light.width, light.height] } : {};
     return this.reader.call("read", { ...ask, logits, turn_logits: turnLogits, tall_logits: tallLogits,
-      width, height, faint, sharpness: sharpness ? Array.from(sharpness) : null, turn, scale: det.scale, retiled }, transfer);
+      width, height, faint, sharpness: sharpness ? Array.from(sharpness) : null, turn, scale: det.scale, retiled, ...lit }, transfer);
   }
 
   /** Read an ImageBitmap (transferred to the worker) or raw RGBA pixels {pixels, width, height}:
@@ -137,7 +140,7 @@ class PhoneReader {
       const { info } = this;
       const st = info.settings;
       // the frame shrunk, on which reading.py judges the light's colour and the faces' angle (its size is reading.py's too)
-      const thumb = st.colour_cast != null || (st.straighten != null && st.face_tilt != null)
+      const thumb = st.colour_cast != null || (st.straighten != null && st.face_tilt != null) || st.unlit_blank != null
         ? await this.reader.call("thumb", { width: frame.width, height: frame.height, settings: st }) : null;
       let det = frame instanceof ImageBitmap ? await this.nets.call("detect", { bitmap: frame, thumb }, [frame])
         : await this.nets.call("detect", { ...frame, thumb });
@@ -156,7 +159,8 @@ class PhoneReader {
       // (or, with no row to go by, the faces aslant: judged on the thumb)
       const turn = st.straighten != null
         ? await this.reader.call("straighten", { boxes, width: det.width, height: det.height, settings: st,
-          ...(thumb ? { thumb: shrunk, tw: thumb[0], th: thumb[1] } : {}) }, thumb ? [shrunk.buffer] : []) : null;
+          ...(thumb ? { thumb: shrunk, tw: thumb[0], th: thumb[1] } : {}) }) : null;
+      const light = thumb && st.unlit_blank != null ? { thumb: shrunk, tw: thumb[0], th: thumb[1], width: taken[0], height: taken[1] } : null;
       if (turn) {
         const turned = await this.nets.call("turn", { frame: det.frame, matrix: turn.matrix, width: turn.turned[0], height: turn.turned[1] });
         det = await this.nets.call("detect", { frame: turned.frame });
@@ -164,7 +168,7 @@ class PhoneReader {
       }
       const t1 = performance.now();
       let now = turn;  // the turn of the frame `det` holds
-      let result = await this.classifyRead(det, boxes.concat(faint), faint.length, now);
+      let result = await this.classifyRead(det, boxes.concat(faint), faint.length, now, false, light);
       if (result.quarter) {
         // the tiles' tops point left or right (a hand seen from a seat beside it): the frame turned
         // tops up and read again (whether, and which way, is reading.py's)
@@ -173,13 +177,13 @@ class PhoneReader {
         det = await this.nets.call("detect", { frame: turned.frame });
         ({ boxes, faint } = await this.detectAll(det));
         now = result.quarter.turn;
-        result = await this.classifyRead(det, boxes.concat(faint), faint.length, now);
+        result = await this.classifyRead(det, boxes.concat(faint), faint.length, now, false, light);
       }
       if (result.retile) {
         // the tiles read measure smaller than the boxes the passes were planned by (a kettle and
         // cupboards set that size): detected again as the tiles' size plans (whether, and where, is reading.py's)
         ({ boxes, faint } = await this.detectAll(det, result.retile));  // the frame's first pass, kept
-        result = await this.classifyRead(det, boxes.concat(faint), faint.length, now, result.retile);
+        result = await this.classifyRead(det, boxes.concat(faint), faint.length, now, result.retile, light);
       }
       const t2 = performance.now();
       const r = (v) => Math.round(v * 10) / 10;
