@@ -187,7 +187,8 @@ def tenbou_read(logits, turn_logits, tall_logits, thumb, text):
             if sharpness is not None:
                 sharpness = [sharpness[i] for i in got.origin]
         turn = reading.Turn.from_json(a["turn"]) if a.get("turn") else None
-        light = None if thumb is None else reading.Thumb(thumb.to_py(), (a["tw"], a["th"]), tuple(a["frame"]))
+        # no thumb given arrives as JavaScript's null, not None: the arguments say whether there is one
+        light = reading.Thumb(thumb.to_py(), (a["tw"], a["th"]), tuple(a["frame"])) if a.get("tw") else None
         probs = reading.unlit_blanks(boxes, probs, a["labels"], a["reject_label"], light, st, turn)
         kept = None
         retiled = a.get("retiled")
