@@ -157,6 +157,10 @@ class Settings:
     # this many of its sides (scales.lone): face-down tiles are a closed kan's or a wall's, beside
     # others, while a dark thing on its own (an appliance across the room) is no tile; None: off
     lone_back: float | None = 1.0
+    # a run of boxes read as one tile, upright and side by side in a row, spanning less than its
+    # count less this of the width of the tiles beside it, holds one too many: the least sure go
+    # (scales.crowded; two 9s boxed three times under a lamp, lamp_kan); None: off
+    crowded: float | None = 0.5
     # a box read as haku whose face is lit less than this share of both the faces nearest it and
     # the photo's faces (the brightest quarter of its middle in the thumbnail, as colour_cast
     # measures a face), and in which the classifier sees a trace of a back (UNLIT_BACK), is no
@@ -1887,6 +1891,12 @@ def kept_tiles(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]
                                codes=[labels[k] for k in top], same_contain=settings.same_tile_overlap,
                                straddle=settings.straddle)
         idx = [idx[k] for k in keep]
+    if idx and settings.crowded is not None:
+        tops = {i: _as_tile(probs[i], reject) for i in idx}
+        crowd = set(scales.crowded(five, idx, {i: labels[k] for i, (k, _) in tops.items()},
+                                   {i: q for i, (_, q) in tops.items()}, settings.crowded,
+                                   scales.DEFAULT_RULE.small * max(w, h) / settings.detector_long_side))
+        idx = [i for i in idx if i not in crowd]
     if idx and settings.lone_back is not None and "back" in labels:
         backs = [i for i in idx if _as_tile(probs[i], reject)[0] == labels.index("back")]
         lone = set(scales.lone(five, idx, backs, settings.lone_back))

@@ -18,7 +18,8 @@ from __future__ import annotations
 import bisect
 import functools
 import math
-from collections.abc import Callable, Iterable, Iterator, Sequence
+import statistics
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 Box = tuple[float, float, float, float, float]
@@ -919,6 +920,68 @@ def lone(boxes: Sequence[Box], kept: Sequence[int], candidates: Sequence[int], r
         if not any(_gap(b, boxes[k]) <= near for k in kept if k != c):
             out.append(c)
     return out
+
+
+CROWD_REACH = 0.1  # boxes read as one tile chain into a run when the gap between them is under this of their height
+CROWD_NEAR = 4  # the upright tiles nearest a run, beside it in its row, give the width of a tile there
+# a run this long at least is judged: a box across the edge of two like tiles makes three (two boxes
+# touching, in a scene of tiles lying every way, are two tiles however narrow beside their neighbours)
+CROWD_LEAST = 3
+# ...of boxes level with each other, overlapping for this share of the lower one's height: a row
+# aslant, read as it lies, has its boxes wider than its tiles and stepping up or down (a validation
+# hand under glare, 30 degrees aslant: three runs of three boxes whose widths overlap)
+CROWD_LEVEL = 0.8
+
+
+def _upright(b: Sequence[float]) -> bool:
+    return b[2] - b[0] < b[3] - b[1]
+
+
+def _beside(a: Sequence[float], b: Sequence[float], share: float = 0.5) -> bool:
+    """Whether two boxes lie in one row: overlapping for `share` of the lower one's height."""
+    return min(a[3], b[3]) - max(a[1], b[1]) >= share * min(a[3] - a[1], b[3] - b[1])
+
+
+def crowded(boxes: Sequence[Box], kept: Sequence[int], codes: Mapping[int, str], confidences: Mapping[int, float],
+            slack: float = 0.5, smallest: float = 0.0) -> list[int]:
+    """Of the `kept` boxes, those one too many in a run of boxes read as the same tile (`codes`, by
+    index), upright, level (CROWD_LEVEL) and side by side (gaps under CROWD_REACH of their
+    height): when a run of CROWD_LEAST or more spans less than its count less `slack` of the width
+    of the upright tiles beside it (the median of the CROWD_NEAR nearest in its row, at least
+    two), the least sure (`confidences`, by index) go until it holds as many as it spans. Two
+    tiles of a kind boxed three times, in narrow boxes over each and one across their edge: a
+    pattern repeats across the edge of like tiles. Rows whose tiles (those beside the run) are under
+    `smallest` in side are not judged: far off, the boxes lie loosely over the tiles and overlap
+    each other (a kan of 6m three times farther off, 17 px wide boxes on a 15 px pitch)."""
+    out: list[int] = []
+    upright = [i for i in kept if _upright(boxes[i])]
+    by_code: dict[str, list[int]] = {}
+    for i in upright:
+        by_code.setdefault(codes[i], []).append(i)
+    for members in by_code.values():
+        members.sort(key=lambda i: boxes[i][0])
+        runs: list[list[int]] = []
+        for i in members:
+            last = runs[-1][-1] if runs else None
+            if (last is not None and _beside(boxes[last], boxes[i], CROWD_LEVEL)
+                    and boxes[i][0] <= boxes[last][2] + CROWD_REACH * (boxes[i][3] - boxes[i][1])):
+                runs[-1].append(i)
+            else:
+                runs.append([i])
+        for run in runs:
+            if len(run) < CROWD_LEAST:
+                continue
+            x1, x2 = boxes[run[0]][0], max(boxes[i][2] for i in run)
+            middle = (x1 + x2) / 2
+            near = sorted((k for k in upright if k not in run and any(_beside(boxes[k], boxes[i]) for i in run)),
+                          key=lambda k: abs((boxes[k][0] + boxes[k][2]) / 2 - middle))[:CROWD_NEAR]
+            if len(near) < 2 or statistics.median(side(boxes[k]) for k in near) < smallest:
+                continue
+            width = statistics.median(boxes[k][2] - boxes[k][0] for k in near)
+            holds = max(1, math.floor((x2 - x1) / width + slack))
+            if holds < len(run):
+                out += sorted(run, key=lambda i: confidences[i])[:len(run) - holds]
+    return sorted(out)
 
 
 def far_apart(boxes: Sequence[Box], kept: Sequence[int], reach: float = 5.0, least: int = 3, few: int = 1) -> list[int]:

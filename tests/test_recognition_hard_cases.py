@@ -23,9 +23,6 @@ with open(os.path.join(HERE, "labels.json")) as _f:
 
 # why each of these is still read wrongly (models of this release)
 STILL_FAILING = {
-    "lamp_kan.jpg": "a lamp's reflection over a kan of a black-backed set: the two 9s between its two backs "
-                    "are boxed in three narrow boxes, read as three 9s (the backs, grey under the lamp, are read "
-                    "as backs: Settings.unlit_blank)",
     "far_row.jpg": "seven tiles across the table, about 20 px wide: all seven shown, six right; the 9p is "
                    "read as 9s at 0.18, flagged to check (stage 2g's first classifier read all seven)",
 }
@@ -106,7 +103,9 @@ def test_hard_case_suite_tile_f1_floor() -> None:
     dominoes_alone read exactly); 0.992 with a tall face read down to its row's foot when its box stops
     short of it (Settings.tall_foot: standing_tall's 9p, read whole as haku, read exactly; 0.9917); 0.995
     with a box read as haku lit far less than the faces round it read as a back (Settings.unlit_blank:
-    lamp_kan's two grey backs; 0.9950); the floor keeps the gain."""
+    lamp_kan's two grey backs; 0.9950); 0.997 with a run of like boxes spanning fewer tiles than it
+    holds losing its least sure (Settings.crowded: lamp_kan's two 9s, boxed three times, read as two;
+    lamp_kan read exactly; 0.9967); the floor keeps the gain."""
     tp = n_pred = n_true = 0
     for name, lab in LABELS.items():
         faces, _ = read(name)
@@ -115,7 +114,7 @@ def test_hard_case_suite_tile_f1_floor() -> None:
         n_pred += sum(faces.values())
         n_true += sum(want.values())
     p, r = tp / n_pred, tp / n_true
-    assert 2 * p * r / (p + r) >= 0.994
+    assert 2 * p * r / (p + r) >= 0.996
 
 
 def test_grey_backs_under_a_lamp_are_read_as_backs_by_their_light() -> None:
@@ -134,6 +133,23 @@ def test_grey_backs_under_a_lamp_are_read_as_backs_by_their_light() -> None:
     without = Recognizer(rec.detector, rec.classifier, dataclasses.replace(rec.settings, unlit_blank=None)).recognize(data)
     assert sum(t.face_down for t in without.tiles) == 0
     assert Counter(t.tile for t in without.tiles)["5z"] == 2
+
+
+def test_two_like_tiles_boxed_three_times_are_read_as_two() -> None:
+    """Under the lamp, lamp_kan's two 9s between the kan's backs are boxed three times: a narrow
+    box over each (34 px, the tiles 52 px) and one across their edge. None lies over the others
+    enough to be a straddle (Settings.straddle), but the three span 2.1 tiles of their row: the
+    least sure goes (Settings.crowded). Without that rule, three 9s."""
+    import dataclasses
+
+    from recognition.pipeline import Recognizer
+
+    rec = scaled()
+    with open(os.path.join(HERE, "lamp_kan.jpg"), "rb") as f:
+        data = f.read()
+    assert read("lamp_kan.jpg")[0]["9s"] == 2
+    without = Recognizer(rec.detector, rec.classifier, dataclasses.replace(rec.settings, crowded=None)).recognize(data)
+    assert Counter(t.tile for t in without.tiles)["9s"] == 3
 
 
 def test_dominoes_alone_give_no_tile_by_the_lookalikes_rule() -> None:

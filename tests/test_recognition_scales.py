@@ -33,7 +33,7 @@ def test_numpy_free() -> None:
             imported |= {a.name.split(".")[0] for a in node.names}
         elif isinstance(node, ast.ImportFrom):
             imported.add((node.module or "").split(".")[0])
-    assert imported <= {"__future__", "bisect", "functools", "math", "collections", "dataclasses", "typing"}, imported
+    assert imported <= {"__future__", "bisect", "functools", "math", "statistics", "collections", "dataclasses", "typing"}, imported
 
 
 def test_tile_size_of_a_row_ignores_fragments_and_clutter() -> None:
@@ -815,3 +815,64 @@ def test_tile_size_is_the_heaviest_band_of_sizes() -> None:
         best = max(((math.fsum(w for t, w in sized if abs(math.log(t / s)) <= band), s) for s, _ in sized))
         members = [(t, w) for t, w in sized if abs(math.log(t / best[1])) <= band]
         assert scales.tile_size(boxes) == scales._weighted_median([t for t, _ in members], [w for _, w in members])
+
+
+def _crowd_row():
+    """lamp_kan's row as boxed: five tiles 52 px wide, then two 9s boxed three times (narrow
+    boxes over each, 34 px, and one across their edge), then a tile: boxes, codes, confidences."""
+    boxes = row(5, x0=400, w=52, h=66)
+    boxes += [(713, 200, 747, 266, 0.9), (740, 200, 798, 266, 0.8), (790, 200, 824, 266, 0.9)]
+    boxes += [(821, 200, 871, 266, 0.9)]
+    codes = {i: c for i, c in enumerate(["2m", "3m", "4m", "7z", "back", "9s", "9s", "9s", "back"])}
+    surely = {i: 0.95 for i in codes} | {5: 0.73, 6: 0.71, 7: 0.84}
+    return boxes, codes, surely
+
+
+def test_three_boxes_of_a_kind_over_two_tiles_lose_the_least_sure() -> None:
+    boxes, codes, surely = _crowd_row()
+    kept = list(range(len(boxes)))
+    assert scales.crowded(boxes, kept, codes, surely) == [6]
+    # the least sure goes, whichever it is
+    assert scales.crowded(boxes, kept, codes, surely | {6: 0.9}) == [5]
+    # read as two kinds, they are no run
+    assert scales.crowded(boxes, kept, codes | {6: "8s"}, surely) == []
+    # 111 px over tiles 52 px wide is 2.13 tiles: three boxes hold one too many at a slack of 0.8,
+    # none at 0.9; two too many when the run must span one and a half tiles more than it holds
+    assert scales.crowded(boxes, kept, codes, surely, slack=0.8) == [6]
+    assert scales.crowded(boxes, kept, codes, surely, slack=0.9) == []
+    assert scales.crowded(boxes, kept, codes, surely, slack=-0.5) == [5, 6]
+    # tiles beside the run smaller than the first pass boxes well (their side 58.6 px): not judged
+    assert scales.crowded(boxes, kept, codes, surely, smallest=58) == [6]
+    assert scales.crowded(boxes, kept, codes, surely, smallest=59) == []
+
+
+def test_three_like_tiles_side_by_side_are_three() -> None:
+    """A pon of three like tiles in the row, boxed as wide as their neighbours: no box too many;
+    nor with no neighbour to measure a tile by, nor two narrow boxes touching (tiles lying every
+    way: a run of two is not judged)."""
+    boxes = row(8, x0=100, w=52, h=66)
+    codes = {i: c for i, c in enumerate(["2m", "3m", "9s", "9s", "9s", "4m", "5m", "6m"])}
+    surely = {i: 0.9 for i in codes}
+    assert scales.crowded(boxes, list(range(8)), codes, surely) == []
+    assert scales.crowded(boxes, [2, 3, 4], codes, surely) == []  # nothing beside them
+    narrow = row(3, x0=100, w=52, h=66) + [(260, 200, 294, 266, 0.9), (294, 200, 328, 266, 0.9)]
+    pair = {0: "1m", 1: "2m", 2: "3m", 3: "8m", 4: "8m"}
+    assert scales.crowded(narrow, list(range(5)), pair, {i: 0.9 for i in pair}) == []
+
+
+def test_a_run_is_upright_boxes_in_one_row_chained_by_small_gaps() -> None:
+    boxes, codes, surely = _crowd_row()
+    kept = list(range(len(boxes)))
+    # the middle box a row lower (not beside the others): two runs of one
+    lower = list(boxes)
+    lower[6] = (740, 240, 798, 306, 0.8)
+    assert scales.crowded(lower, kept, codes, surely) == []
+    # a gap of a fifth of their height between the narrow boxes and the middle one: not one run
+    apart = list(boxes)
+    apart[5] = (693, 200, 727, 266, 0.9)
+    apart[7] = (811, 200, 845, 266, 0.9)
+    assert scales.crowded(apart, kept, codes, surely) == []
+    # a tile lying sideways (wider than high) is no part of a run
+    sideways = list(boxes)
+    sideways[6] = (730, 220, 808, 266, 0.8)
+    assert scales.crowded(sideways, kept, codes, surely) == []
