@@ -165,10 +165,11 @@ class Settings:
     # the photo's faces (the brightest quarter of its middle in the thumbnail, as colour_cast
     # measures a face), and in which the classifier sees a trace of a back (UNLIT_BACK), is no
     # blank face: a blank face is as bright as any face's ground. It is read as a back
-    # (unlit_blanks): a dark set's back grey under a lamp (lamp_kan, 0.53-0.65), the ivory back or
-    # side of a standing tile in shadow (real photos' walls, 0.59-0.70); haku read in the real
-    # photos as taken are at 0.78 and above on one of the two (a framed haku in a corner's
-    # shadow: 0.68 of the photo's faces, 0.85 of its neighbours'); None: off
+    # (unlit_blanks): a dark set's back grey under a lamp (lamp_kan, 0.53-0.65). The ivory backs of
+    # standing tiles in shadow are as dark (real photos' walls, 0.59-0.70) but most carry too
+    # little of a back to be judged. Haku read in the real photos as taken are at 0.78 and above on
+    # one of the two (a framed haku in a corner's shadow: 0.68 of the photo's faces, 0.85 of its
+    # neighbours'); None: off
     unlit_blank: float | None = 0.74
     # a tile read less surely than far_sure whose gap to every other tile is more than this many
     # of the tiles' sizes (scales.far_apart; at least three other tiles kept) is clutter across the
@@ -1316,9 +1317,9 @@ UNLIT_NEAR = 4  # the faces nearest a blank that judge its light (unlit_blanks)
 UNLIT_FACES = 16  # the surest faces, at most, that give the photo's faces' light
 UNLIT_SURE = 0.8  # a face judges the light when read at least this surely as one tile (not haku, not a back)
 # a blank is judged only when the classifier sees a back in it at least this much: a back that the
-# light makes look blank keeps a trace of one (lamp_kan's grey backs 0.06 and 0.13, the ivory backs
-# of the real photos' walls 0.04-0.15), a blank face in a shadow none (0.02 and less: haku beyond a
-# shadow's edge, `--perturb shadow`, are as dark beside the faces lit round them)
+# light makes look blank keeps a trace of one (lamp_kan's grey backs 0.06 and 0.13), a blank face in
+# a shadow none (0.02 and less: haku beyond a shadow's edge, `--perturb shadow`, are as dark beside
+# the faces lit round them)
 UNLIT_BACK = 0.035
 
 
