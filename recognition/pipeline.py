@@ -351,15 +351,15 @@ class Recognizer:
             pixels = tinted(pixels, table)
             if copies is not None:
                 copies.tint(table)
-            made = []
-            found, faint = self.detect_all(pixels, finer, made=made)
+            made, shrunk = [], []
+            found, faint = self.detect_all(pixels, finer, shrunk, made=made)
         turn = reading.straighten(_box_list(found), pixels.shape[1], pixels.shape[0], self.settings,
                                   thumb.tobytes(), tw, th, lambda spans, step: thumb_edge_sums(thumb, spans, step))
         if turn is not None:  # a row aslant: the photo turned to level it, read again
             pixels = turned(pixels, turn)
             finer = TurnedFiner(copies, turn) if copies is not None else None
-            made = []
-            found, faint = self.detect_all(pixels, finer, made=made)
+            made, shrunk = [], []
+            found, faint = self.detect_all(pixels, finer, shrunk, made=made)
         boxes = np.concatenate([found, faint]) if len(faint) else found
         t2 = time.perf_counter()
         memo = CropMemo()  # the crops read, kept while the pixels they are cut from are the same
@@ -375,16 +375,16 @@ class Recognizer:
         else:  # the tiles' tops point left or right: read again turned tops up
             turn, pixels = quarter[0], turned(pixels, quarter[1])
             finer = TurnedFiner(copies, turn) if copies is not None else None
-            made = []
-            found, faint = self.detect_all(pixels, finer, made=made)
+            made, shrunk = [], []
+            found, faint = self.detect_all(pixels, finer, shrunk, made=made)
             boxes = np.concatenate([found, faint]) if len(faint) else found
             boxes, probs, orient, sharp = self.read_again(self.first_read(pixels, boxes, finer.pixels if finer else None,
                                                                           memo), len(faint))
         h, w = pixels.shape[:2]
         rows = boxes.tolist()
         read = reading.unlit_blanks(rows, probs.tolist(), self.labels, self.reject_label, light, self.settings, turn)
-        kept: list[int] | None = reading.kept_tiles(rows, read, self.labels, self.reject_label, (w, h), self.settings,
-                                                    len(faint))
+        kept: list[int] = reading.kept_tiles(rows, read, self.labels, self.reject_label, (w, h), self.settings,
+                                             len(faint))
         again = reading.retile(rows, read, self.labels, self.reject_label, fitted(w, h, self.long_side)[0] / w, w, h,
                                self.settings, finer.long_side if finer else None, len(faint), kept)
         if again is not None:  # the tiles measure smaller than the boxes the passes were planned by: planned again by the tiles
@@ -398,13 +398,43 @@ class Recognizer:
             kept = reading.believed(reading.kept_tiles(rows, read, self.labels, self.reject_label, (w, h),
                                                        self.settings, len(faint)),
                                     read, self.labels, self.reject_label, self.settings, again.largest is not None)
+        faint_n = len(faint)
+        whole = self.whole_tiles(pixels, [rows[i] for i in kept], [read[i] for i in kept], shrunk[0])
+        if whole is not None:  # one or two tiles filling the frame, boxed whole only at a coarse scale
+            boxes, read, orient, sharp = whole
+            probs, kept, faint_n = np.asarray(read, np.float32), list(range(len(boxes))), 0
         t3 = time.perf_counter()
-        result = self.assemble(image, boxes, np.array(read, np.float32).reshape(probs.shape), orient, len(faint), sharp,
+        result = self.assemble(image, boxes, np.array(read, np.float32).reshape(probs.shape), orient, faint_n, sharp,
                                turn, kept)
         t4 = time.perf_counter()
         timing = {"decode": (t1 - t0) * 1e3, "detect": (t2 - t1) * 1e3, "classify": (t3 - t2) * 1e3,
                   "postprocess": (t4 - t3) * 1e3, "total": (t4 - t0) * 1e3}
         return Recognition(result[0].tiles, result[0].rows, result[1], image.original_size, timing, result[2], result[3])
+
+    def whole_tiles(self, pixels: np.ndarray, tiles: list[list[float]], probs: list[list[float]],
+                    shrunk: np.ndarray) -> tuple[np.ndarray, list[list[float]], np.ndarray, np.ndarray | None] | None:
+        """One or two tiles filling `pixels`, read whole where `tiles` (the boxes of the tiles read,
+        read as `probs`) are their pieces: the boxes, class and orientation probabilities and sharpness that replace
+        the reading, or None (recognition.reading.whole_side, whole_tiles). The pass is detected on
+        `shrunk` (the first pass's input, `pixels` fitted to the detector's long side) shrunk
+        further, as the phone makes it (recognize-worker.js, `detect` with `shrunk`): a shrink of a
+        shrink, a whole factor for most photos, where a shrink of `pixels` took 3 ms."""
+        side = reading.whole_side(probs, self.labels, self.reject_label, self.settings)
+        if side is None:
+            return None
+        h, w = pixels.shape[:2]
+        out, scale = self._run_detector(shrunk, side)
+        coarse = self._boxes(out, scale * shrunk.shape[1] / w, pixels, self.settings)
+        pick = reading.whole_tiles(coarse.tolist(), tiles, (w, h), self.settings)
+        if pick is None:
+            return None
+        read = self.classifier.run_all(to_nchw(square_crops(pixels, coarse[pick, :4], self.crop_size, self.crop_context)))
+        logits, sharp = read[self.classifier.output_names[0]], read.get("sharpness")
+        probs, orient = reading.probabilities(logits.ravel().tolist(), len(pick), self.n_classes)
+        if not reading.whole_read(probs, self.labels, self.reject_label):
+            return None
+        return (coarse[pick], probs, np.array(orient, np.float32),
+                None if sharp is None else np.asarray(sharp, np.float32).reshape(-1))
 
     def cast_table(self, pixels: np.ndarray, boxes: np.ndarray, shrunk: np.ndarray | None = None,
                    thumb: np.ndarray | None = None) -> np.ndarray | None:

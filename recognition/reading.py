@@ -171,6 +171,15 @@ class Settings:
     # one of the two (a framed haku in a corner's shadow: 0.68 of the photo's faces, 0.85 of its
     # neighbours'); None: off
     unlit_blank: float | None = 0.74
+    # a photo read as at most ScaleRule.closeup_pieces tiles is detected once more with its long
+    # side at WHOLE_SIDE, where a tile filling the frame is the size the detector learned
+    # (whole_side). When that pass boxes one or two faces standing upright (WHOLE_SHAPE; boxes
+    # within them are parts of them), each spanning at least this share of the frame's shorter side
+    # and read as a tile with ink (not haku, not a back) at WHOLE_SURE or more, and every tile read
+    # lies within them, they are the reading (whole_tiles, whole_read): photographed tiles of
+    # another set filling the frame were read as their pip groups or strokes (a 1p as 8s, 8s, 8p,
+    # 2s) or as nothing (models/HISTORY.md, "Tiles filling the frame, read whole"); None: off
+    whole_tiles: float | None = 0.4
     # a tile read less surely than far_sure whose gap to every other tile is more than this many
     # of the tiles' sizes (scales.far_apart; at least three other tiles kept) is clutter across the
     # room: a hand's tiles, its melds and a dora indicator lie together; None: off
@@ -1380,6 +1389,82 @@ def unlit_blanks(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[floa
     return out
 
 
+WHOLE_SIDE = 128  # the detector's long side for one or two tiles filling the frame (whole_side)
+WHOLE_SURE = 0.8  # each read as a tile at least this surely (whole_read)
+WHOLE_FEW = 2  # boxes of that pass, at most
+WHOLE_SHAPE = 1.3  # each box's height over width within this factor of a face's (scales.FACE_ASPECT)
+WHOLE_FLOOR = 0.15  # that pass's boxes under this share of the frame's shorter side are not judged
+WHOLE_WITHIN = 0.8  # a box of that pass this much inside a larger one is part of its face
+# the pass is asked only when at most WHOLE_FEW tiles other than haku are read this surely (given
+# they are tiles; a 5m 99% of the photo's height was read as six haku, its bare patches, at 0.9 and more):
+# of the 41 staged close-ups of photographed tiles that it reads right and the reader did not, none
+# had more than one tile read so; of the 356 real photos (training and validation scenes, dev)
+# read as up to ScaleRule.closeup_pieces tiles, 354 have three or more
+WHOLE_PIECE = 0.9
+
+
+def whole_side(probs: Sequence[Sequence[float]], labels: Sequence[str], reject_label: str,
+               settings: Settings = Settings()) -> int | None:
+    """The detector's long side for the pass that looks for one or two tiles filling the frame
+    (Settings.whole_tiles), given the readings `probs` of the tiles kept: None when none is asked
+    (off; more tiles than one or two tiles' pieces give, ScaleRule.closeup_pieces; or more than
+    WHOLE_FEW read at WHOLE_PIECE or more as a tile other than haku: a face's pieces are read
+    unsurely, or as haku, the bare patches between its strokes, and a hand's tiles surely)."""
+    if settings.whole_tiles is None or len(probs) > scales.DEFAULT_RULE.closeup_pieces:
+        return None
+    labels = list(labels)
+    reject = labels.index(reject_label) if reject_label in labels else -1
+    read = [_as_tile(p, reject) for p in probs]
+    if sum(q >= WHOLE_PIECE and labels[k] != "5z" for k, q in read) > WHOLE_FEW:
+        return None
+    return WHOLE_SIDE
+
+
+def whole_tiles(coarse: Sequence[Sequence[float]], tiles: Sequence[Sequence[float]], size: tuple[int, int],
+                settings: Settings = Settings()) -> list[int] | None:
+    """Which boxes of the pass at `whole_side` (`coarse`, [x1, y1, x2, y2, score] in the pixels of
+    a frame of `size`) may be the photo's tiles instead of the `tiles` read (their boxes, in the
+    same pixels), to be read (whole_read); None to keep those (Settings.whole_tiles). One or two
+    tiles filling the frame are boxed whole only at so coarse a scale: at the detector's own, their
+    pip groups and strokes are boxed as tiles, or nothing is. Those boxes count when there are one
+    or two of them (WHOLE_FEW; boxes under WHOLE_FLOOR of the frame's shorter side left out), each
+    is a face standing upright (WHOLE_SHAPE: two upright tiles boxed as one look like a tile lying
+    sideways) spanning Settings.whole_tiles of that side or more, and every tile read has its
+    centre inside one of them. None too when the tiles read are those boxes already."""
+    if settings.whole_tiles is None:
+        return None
+    short = min(size)
+    big = [i for i, b in enumerate(coarse) if max(b[2] - b[0], b[3] - b[1]) >= WHOLE_FLOOR * short]
+    # a box lying within another is part of its face (a 9p's upper rows boxed beside the whole tile)
+    big = [i for i in big if not any(j != i and scales.area(coarse[j]) > scales.area(coarse[i])
+                                     and scales.inside_share(coarse[i], coarse[j]) >= WHOLE_WITHIN for j in big)]
+    if not 1 <= len(big) <= WHOLE_FEW:
+        return None
+    for i in big:
+        x1, y1, x2, y2 = coarse[i][:4]
+        aspect = (y2 - y1) / max(x2 - x1, 1e-9)
+        if abs(math.log(aspect / scales.FACE_ASPECT)) > math.log(WHOLE_SHAPE) or max(x2 - x1, y2 - y1) < settings.whole_tiles * short:
+            return None
+    for t in tiles:
+        cx, cy = (t[0] + t[2]) / 2, (t[1] + t[3]) / 2
+        if not any(coarse[i][0] <= cx <= coarse[i][2] and coarse[i][1] <= cy <= coarse[i][3] for i in big):
+            return None
+    if len(tiles) == len(big) and all(any(scales.iou(coarse[i], t) >= 0.5 for t in tiles) for i in big):
+        return None
+    return big
+
+
+def whole_read(probs: Sequence[Sequence[float]], labels: Sequence[str], reject_label: str) -> bool:
+    """Whether the boxes `whole_tiles` gives, read as `probs`, are the photo's tiles: each read as
+    a tile with ink (not haku, not a back: a plain light thing that size is no tile to go by) at
+    WHOLE_SURE or more."""
+    for p in probs:
+        top = max(range(len(p)), key=lambda k: p[k])
+        if labels[top] in (reject_label, "5z", "back") or p[top] < WHOLE_SURE:
+            return False
+    return bool(probs)
+
+
 def grown_faces(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]], labels: Sequence[str],
                 reject_label: str, settings: Settings = Settings(), up: int = 0,
                 skip: Sequence[int] = ()) -> tuple[list[int], list[Box]]:
@@ -1979,4 +2064,5 @@ __all__ = ["Detection", "Layout", "Reading", "Settings", "assemble", "kept_tiles
            "rereads", "reread", "read_again", "ReadAgain", "split_faces", "reread_grown", "grown_faces", "rescan_sides",
            "colour_cast", "cast_table", "thumb_size",
            "straighten", "face_tilt", "tilt_spans", "edge_sums", "EdgeSums",
-           "retile", "Retile", "believed", "Thumb", "Turn", "unlit_blanks", "turn_frame", "quarter_turn", "softmax", "tall_faces", "tall_plan", "unsure_crops"]
+           "retile", "Retile", "believed", "Thumb", "Turn", "unlit_blanks", "turn_frame", "quarter_turn", "softmax", "tall_faces", "tall_plan", "unsure_crops",
+           "whole_side", "whole_tiles", "whole_read"]

@@ -145,8 +145,9 @@ def test_hard_cases_in_a_dim_room_are_read_when_brightened(name: str) -> None:
     """Three hard cases in a dim room (training.perturb's "dim": a third of the light, a cast,
     sensor noise): their faces brightened (Settings.dim_faces), every tile is right; read as they
     are, tiles are lost or misread. Of the 24 cases so, 6 are gained and 2 lost (standing_low,
-    and standing_tall, read wrong as taken too)."""
-    want, brightened, plain = _under("dim", name, {"dim_faces": None})
+    and standing_tall, read wrong as taken too). The dim close-up is also read right unbrightened
+    by the coarse pass for tiles filling the frame (Settings.whole_tiles), off here too."""
+    want, brightened, plain = _under("dim", name, {"dim_faces": None, "whole_tiles": None})
     assert brightened == want
     assert plain != want
 

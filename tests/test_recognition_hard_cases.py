@@ -217,13 +217,14 @@ def test_fixtures_are_rebuilt_by_their_script(tmp_path) -> None:
 
 def test_the_close_up_needs_the_second_scale() -> None:
     """The close-up is read because of recognition.scales, not by luck of the models: with one
-    detection pass at 512 px (the reader before issue 19) it gives no tile at all."""
+    detection pass at 512 px (the reader before issue 19: neither the passes recognition.scales
+    plans nor the coarse pass for tiles filling the frame, Settings.whole_tiles) it gives no tile at all."""
     import dataclasses
 
     from recognition.pipeline import Recognizer
 
     on = scaled()
-    one_pass = Recognizer(on.detector, on.classifier, dataclasses.replace(on.settings, multi_scale=False))
+    one_pass = Recognizer(on.detector, on.classifier, dataclasses.replace(on.settings, multi_scale=False, whole_tiles=None))
     with open(os.path.join(HERE, "closeup_two.jpg"), "rb") as f:
         data = f.read()
     assert [t.tile for t in one_pass.recognize(data).tiles] == []

@@ -258,7 +258,7 @@ def test_photos_that_need_the_extra_passes_read_the_same_tiles_on_both_paths(rea
     without = dataclasses.replace(st, straighten=None) if name == "aslant_row.jpg" else dataclasses.replace(
         st, quarter_turn=None) if name in TURNED_A_QUARTER else dataclasses.replace(
         st, multi_scale=False, merge_fragments=False, tall_faces=False, set_apart_reject=None,
-        faint_threshold=None, rows_of_tiles=False, grow_unsure=None)
+        faint_threshold=None, rows_of_tiles=False, grow_unsure=None, whole_tiles=None)
     one_pass = Recognizer(rec.detector, rec.classifier, without).recognize(png).to_json()
     want, got = _read_on_both(reading_phone, live_server, pixels, None if name in ONE_PASS_ALIKE else one_pass,
                               "the passes changed nothing")

@@ -42,7 +42,15 @@
 //       or when nothing is read as a tile, {retile: {sides, region, windows, largest}}: detect the frame
 //       again at `sides` (the first pass kept, each over its part of `windows`, the new passes' boxes
 //       merged within `region`, up to `largest`), then `read` those boxes with `retiled` that answer
-//       (its tiles kept as recognition.reading.believed says)
+//       (its tiles kept as recognition.reading.believed says). The hand's answer carries
+//       {whole: {long_side, tiles}} when one or two tiles filling the frame are to be looked for
+//       (recognition.reading.whole_side; tiles: the boxes of the tiles read): detect the frame at
+//       long_side, read that pass's boxes, and ask `whole`
+//   whole {boxes, tiles, width, height, settings}   recognition.reading.whole_tiles: the indices of
+//       that pass's boxes to read, or null to keep the answer `read` gave
+//   whole {boxes, logits, labels, reject_label, width, height, settings, turn?, sharpness?}   those boxes,
+//       read: recognition.reading.whole_read: the hand in the frame read from them instead (as `read`
+//       answers it), or null to keep the answer `read` gave
 //   timings {}                     how the start went: {marks: {step: ms}, snapshot, stored}
 // After its first start it keeps a memory snapshot, restored on the next starts (see below).
 // Served from /offline-worker.js with a policy that lets Pyodide compile WebAssembly.
@@ -204,8 +212,31 @@ def tenbou_read(logits, turn_logits, tall_logits, thumb, text):
                                        st, faint=a.get("faint", 0), kept=kept)
                 if again is not None:
                     return {"retile": again.to_json()}
-        return reading.assemble(boxes, probs, orient, a["labels"], a["reject_label"], (a["width"], a["height"]), st,
-                                faint=a.get("faint", 0), sharpness=sharpness, turn=turn, kept=kept).to_json()
+        if kept is None:
+            kept = reading.kept_tiles(boxes, probs, a["labels"], a["reject_label"], (a["width"], a["height"]), st,
+                                      a.get("faint", 0))
+        answer = reading.assemble(boxes, probs, orient, a["labels"], a["reject_label"], (a["width"], a["height"]), st,
+                                  faint=a.get("faint", 0), sharpness=sharpness, turn=turn, kept=kept).to_json()
+        side = reading.whole_side([probs[i] for i in kept], a["labels"], a["reject_label"], st)
+        if side is not None:  # one or two tiles filling the frame: looked for at a coarse scale
+            answer["whole"] = {"long_side": side, "tiles": [list(boxes[i][:4]) for i in kept]}
+        return answer
+    return _answer(run)
+
+def tenbou_whole(logits, text):
+    from recognition import reading
+    def run():
+        a = json.loads(text)
+        st = reading.Settings(**a["settings"])
+        boxes, size = a["boxes"], (a["width"], a["height"])
+        if "tiles" in a:  # which boxes of the pass to read (no logits: JavaScript's null, not None)
+            return reading.whole_tiles(boxes, a["tiles"], size, st)
+        probs, orient = reading.probabilities(logits.to_py(), len(boxes), len(a["labels"]))
+        if not reading.whole_read(probs, a["labels"], a["reject_label"]):
+            return None
+        turn = reading.Turn.from_json(a["turn"]) if a.get("turn") else None
+        return reading.assemble(boxes, probs, orient, a["labels"], a["reject_label"], size, st,
+                                sharpness=a.get("sharpness"), turn=turn, kept=list(range(len(boxes)))).to_json()
     return _answer(run)
 `;
 // A hand every start scores: the snapshot keeps its answer and a restored engine must give it again.
@@ -282,7 +313,7 @@ const mark = (name) => { timings.marks[name] = Math.round(performance.now() - t0
 function handles(pyodide) {
   const fn = (name) => pyodide.globals.get(name);
   return { score: fn("tenbou_score"), project: fn("tenbou_project"), boxes: fn("tenbou_boxes"), faint: fn("tenbou_faint"), plan: fn("tenbou_plan"), straighten: fn("tenbou_straighten"), cast: fn("tenbou_cast"),
-           unsure: fn("tenbou_unsure"), tall: fn("tenbou_tall"), read: fn("tenbou_read") };
+           unsure: fn("tenbou_unsure"), tall: fn("tenbou_tall"), read: fn("tenbou_read"), whole: fn("tenbou_whole") };
 }
 
 async function start() {
@@ -394,4 +425,5 @@ serve({
   tall: async ({ logits, turn_logits, ...rest }) => answer((await engine()).tall(logits || null, turn_logits || null, JSON.stringify(rest))),
   read: async ({ logits, turn_logits, tall_logits, thumb, ...rest }) =>
     answer((await engine()).read(logits || null, turn_logits || null, tall_logits || null, thumb || null, JSON.stringify(rest))),
+  whole: async ({ logits, ...rest }) => answer((await engine()).whole(logits || null, JSON.stringify(rest))),
 });

@@ -15,6 +15,10 @@ const SERVER_GAP_MS = 2100;  // the server allows 30 photos a minute per phone (
 
 let shared = null;  // one worker per page: the models load once
 
+/** The `boxes` ask for a detect answer `d`: its map, for reading.py to box. */
+const mapAsk = (d, info) => ({ map: d.map, gh: d.gh, gw: d.gw, scale: d.scale, width: d.width, height: d.height,
+  settings: info.settings, stride: info.stride });
+
 class PhoneReader {
   constructor() {
     this.state = "loading";  // loading | ready | unavailable
@@ -60,7 +64,7 @@ class PhoneReader {
     const { info } = this;
     const st = info.settings;
     const { width, height } = det;
-    const mapOf = (d) => ({ map: d.map, gh: d.gh, gw: d.gw, scale: d.scale, width: d.width, height: d.height, settings: st, stride: info.stride });
+    const mapOf = (d) => mapAsk(d, info);
     // a pass over part of the frame (`window`): its boxes brought into the frame's pixels
     const decode = (d, transfer = true, window = null) => this.reader.call("boxes",
       window ? { ...mapOf(d), window, frame_width: width, frame_height: height } : mapOf(d), transfer ? [d.map.buffer] : []);
@@ -100,8 +104,9 @@ class PhoneReader {
     // tall faces, unsure boxes grown, unsure boxes shrunk and grown, boxes by their halves: reading.rereads
     const readAgain = !!st.tall_faces || st.grow_unsure != null || st.scale_unsure != null || st.split_wide != null
       || st.split_unsure != null;
-    // the frame kept after its last crops: reading.py may have it read again turned a quarter
-    const keepLast = st.quarter_turn != null;
+    // the frame kept after its last crops: reading.py may have it read again turned a quarter, or
+    // detected once more for tiles filling it
+    const keepLast = st.quarter_turn != null || st.whole_tiles != null;
     const { logits, sharpness } = await this.nets.call("classify", { frame: det.frame, boxes, keep: rereadUnsure || readAgain || keepLast });
     const ask = { boxes, labels: info.labels, reject_label: info.reject_label, settings: st };
     // logits are copied to the reader, not handed over, until the last call: each call needs them
@@ -185,6 +190,7 @@ class PhoneReader {
         ({ boxes, faint } = await this.detectAll(det, result.retile));  // the frame's first pass, kept
         result = await this.classifyRead(det, boxes.concat(faint), faint.length, now, result.retile, light);
       }
+      if (result.whole) result = await this.readWhole(det, result, now);
       const t2 = performance.now();
       const r = (v) => Math.round(v * 10) / 10;
       result.image_size = taken;
@@ -194,6 +200,26 @@ class PhoneReader {
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /** The `read` answer `result` of frame `det` (turned by `turn`), or the one or two tiles filling
+   * the frame that a pass at the coarse scale reading.py asks for (`result.whole`) finds in its place
+   * (whether they count is reading.py's: whole_tiles). */
+  async readWhole(det, result, turn) {
+    const { info } = this;
+    const st = info.settings;
+    const { long_side: longSide, tiles } = result.whole;
+    delete result.whole;
+    const coarse = await this.nets.call("detect", { frame: det.frame, long_side: longSide, shrunk: true });
+    const found = await this.reader.call("boxes", mapAsk(coarse, info), [coarse.map.buffer]);
+    const { width, height } = det;
+    const pick = found.length ? await this.reader.call("whole", { boxes: found, tiles, width, height, settings: st }) : null;
+    if (!pick) return result;
+    const boxes = pick.map((i) => found[i]);
+    const { logits, sharpness } = await this.nets.call("classify", { frame: det.frame, boxes, tta: false });
+    const whole = await this.reader.call("whole", { boxes, logits, labels: info.labels, reject_label: info.reject_label,
+      settings: st, width, height, turn, sharpness: sharpness ? Array.from(sharpness) : null }, [logits.buffer]);
+    return whole || result;
   }
 
   get typicalMs() {

@@ -5,14 +5,15 @@
 // recognition/reading.py in the offline worker (Pyodide), as on the server: see live-recognizer.js.
 // Protocol: worker-bridge.js. Calls:
 //   init {}  -> {threads, info}
-//   detect {bitmap | pixels, width, height | frame, long_side?, window?, thumb?}
+//   detect {bitmap | pixels, width, height | frame, long_side?, window?, thumb?, shrunk?}
 //       -> {frame, map (Float32Array), gh, gw, scale, width, height, thumb?}: a new frame, or (frame) one
 //          detected before, at the detector's long side or `long_side` (an extra pass that
 //          recognition/reading.py asked for: the tiles at the size the detector learned), over
 //          the whole frame or its part `window` [x1, y1, x2, y2] (width and height then the part's); with
 //          `thumb` [w, h] (reading.py's thumb_size), also the detector's input shrunk to that size
 //          (RGB Uint8Array, as recognition/pipeline.py's Recognizer.thumbnail), on which reading.py
-//          judges the light's colour
+//          judges the light's colour; with `shrunk`, on the frame's first pass's input (the frame
+//          at the detector's long side) shrunk to `long_side`, the scale still the frame's
 //   classify {frame, boxes, tta?, turned?, keep?}  -> {logits, sharpness (Float32Arrays; sharpness one
 //       per box, null from a classifier without that output)}: the crops of any boxes
 //       of that frame (a tile's, or the lower part of a tall face's), read; the frame is let go
@@ -93,13 +94,19 @@ async function detect(args) {
   }
   if (args.window) ({ rgb, w, h } = cropFrame(rgb, w, args.window));  // a pass over part of the frame
   const longSide = args.long_side ? Math.round(args.long_side) : info.long_side;
-  const net = fitResize(rgb, w, h, longSide, 32);
+  // `shrunk`: the pass made from the frame's first pass's input shrunk further (a shrink of a
+  // shrink, as recognition/pipeline.py's Recognizer.whole_tiles makes it), its scale the frame's
+  const small = args.shrunk ? frameOf(frame).small : null;
+  if (args.shrunk && !small) throw new Error("that frame has no first pass to shrink");
+  const net = small ? fitResize(small.rgb, small.w, small.h, longSide, 32) : fitResize(rgb, w, h, longSide, 32);
   const det = await detector.run({ [detector.inputNames[0]]: new ort.Tensor("float32", net.data, [1, 3, net.height, net.width]) });
   const out = det[detector.outputNames[0]];
   const [, , gh, gw] = out.dims;
   if (!frame) frame = keepFrame(rgb, w, h);
+  // a first pass over the whole frame: its input kept for a pass shrunk from it
+  if (!args.window && !args.long_side) frameOf(frame).small = { rgb: net.small, w: net.cw, h: net.ch };
   const map = new Float32Array(out.data);
-  const value = { frame, map, gh, gw, scale: net.scale, width: w, height: h };
+  const value = { frame, map, gh, gw, scale: small ? net.scale * small.w / w : net.scale, width: w, height: h };
   if (!args.thumb) return { [TRANSFER]: [map.buffer], value };
   const [tw, th] = args.thumb;
   const thumb = tw === net.cw && th === net.ch ? Uint8Array.from(net.small) : resizeArea(net.small, net.cw, net.ch, 3, tw, th);
