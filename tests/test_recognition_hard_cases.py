@@ -105,7 +105,9 @@ def test_hard_case_suite_tile_f1_floor() -> None:
     with a box read as haku lit far less than the faces round it read as a back (Settings.unlit_blank:
     lamp_kan's two grey backs; 0.9950); 0.997 with a run of like boxes spanning fewer tiles than it
     holds losing its least sure (Settings.crowded: lamp_kan's two 9s, boxed three times, read as two;
-    lamp_kan read exactly; 0.9967); the floor keeps the gain."""
+    lamp_kan read exactly; 0.9967); 0.9967 with two close-ups of photographed tiles filling the frame
+    (crop_filling, read as nothing until Settings.whole_tiles, and crops_closeup_two, both read
+    exactly); the floor keeps the gain."""
     tp = n_pred = n_true = 0
     for name, lab in LABELS.items():
         faces, _ = read(name)
@@ -150,6 +152,23 @@ def test_two_like_tiles_boxed_three_times_are_read_as_two() -> None:
     assert read("lamp_kan.jpg")[0]["9s"] == 2
     without = Recognizer(rec.detector, rec.classifier, dataclasses.replace(rec.settings, crowded=None)).recognize(data)
     assert Counter(t.tile for t in without.tiles)["9s"] == 3
+
+
+def test_a_tile_filling_the_frame_is_read_whole() -> None:
+    """crop_filling: a photographed 9p of another set 70% of the photo's height. At the detector's
+    scale nothing of it is read as a tile (its pip groups boxed, read as no tile or unsurely); the
+    pass at the coarse scale (reading.WHOLE_SIDE) boxes it whole, read as 9p surely: that is the
+    reading (Settings.whole_tiles). Without that rule, no tile."""
+    import dataclasses
+
+    from recognition.pipeline import Recognizer
+
+    rec = scaled()
+    with open(os.path.join(HERE, "crop_filling.jpg"), "rb") as f:
+        data = f.read()
+    assert read("crop_filling.jpg") == (Counter({"9p": 1}), 0)
+    without = Recognizer(rec.detector, rec.classifier, dataclasses.replace(rec.settings, whole_tiles=None))
+    assert Counter(t.tile for t in without.recognize(data).tiles) != Counter({"9p": 1})
 
 
 def test_dominoes_alone_give_no_tile_by_the_lookalikes_rule() -> None:

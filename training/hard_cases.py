@@ -701,6 +701,26 @@ def dominoes_hand(rng: np.random.Generator) -> tuple[np.ndarray, list[str]]:
     return img, list(HAND)
 
 
+
+def crop_filling(rng: np.random.Generator) -> tuple[np.ndarray, list[str]]:
+    """One photographed tile of another set (tile-crops) filling most of the photo's height: at the
+    detector's scale its pip groups look like tiles of their own."""
+    img = table(rng, (40, 110, 60))
+    h = 0.7 * H
+    w = 0.75 * h
+    _row(img, ["9p"], (W - w) / 2, (H - 1.25 * h) / 2, w, h, (30, 130, 70), crop_faces(), rng, lean=0.0)
+    return img, ["9p"]
+
+
+def crops_closeup_two(rng: np.random.Generator) -> tuple[np.ndarray, list[str]]:
+    """Two photographed tiles of another set side by side, filling the photo's width."""
+    img = table(rng, (40, 110, 60))
+    codes = ["6p", "9p"]
+    w = 0.45 * W
+    h = w * 4 / 3
+    _row(img, codes, (W - 2 * w) / 2, (H - 1.25 * h) / 2, w, h, (30, 130, 70), crop_faces(), rng, lean=0.0)
+    return img, codes
+
 CASES = {
     "standing_low": ("standing", standing_low),
     "far_row": ("far_row", far_row),
@@ -732,6 +752,8 @@ CASES = {
     "cards_alone": ("clutter", cards_alone),
     "calculator_alone": ("clutter", calculator_alone),
     "dominoes_hand": ("clutter", dominoes_hand),
+    "crop_filling": ("closeup", crop_filling),
+    "crops_closeup_two": ("closeup", crops_closeup_two),
     # new cases go last: each case's seed is its place here
 }
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import math
+import os
 from pathlib import Path
 
 import numpy as np
@@ -316,6 +317,37 @@ def test_grey_backs_under_a_lamp_are_read_as_backs_the_same_on_both_paths(readin
     assert [t["face_down"] for t in got["tiles"]] == [t["face_down"] for t in want["tiles"]]
     assert sum(t["face_down"] for t in got["tiles"]) == 2
     assert not any(t["face_down"] for t in as_blank["tiles"])
+
+
+@pytest.mark.parametrize("scene", ["crop_filling", "crops_closeup_two"])
+def test_tiles_filling_the_frame_are_read_whole_the_same_on_both_paths(reading_phone, live_server, scene):
+    """One photographed 9p filling the frame (crop_filling's fixture), and a 6p and a 9p filling it
+    side by side (crops_closeup_two, the first of its other scenes, training.case_scenes): at the
+    detector's scale their pip groups are boxed as tiles, or nothing is. The reader asks for a pass
+    at a coarse scale (reading.whole_side), where each is boxed whole, and reads those boxes
+    (reading.whole_tiles, whole_read); the phone makes that pass and asks the same, as the server
+    does."""
+    needs_vendor()
+    needs_pyodide()
+    import dataclasses
+
+    from recognition.pipeline import Recognizer, get_recognizer
+    from training import case_scenes, hard_cases
+
+    if scene == "crop_filling":
+        with Image.open(HARD / "crop_filling.jpg") as im:
+            pixels = np.asarray(im.convert("RGB"))
+    else:
+        if not os.path.isdir(os.path.join(hard_cases.SHARED, "data", "tile-crops")):
+            pytest.skip("the tile crops are not in $TENBOU_SHARED/data")
+        k = case_scenes.OTHERS.index(scene)
+        pixels, _ = hard_cases.CASES[scene][1](np.random.default_rng([82, k, 0]))
+    rec = get_recognizer()
+    pieces = Recognizer(rec.detector, rec.classifier, dataclasses.replace(rec.settings, whole_tiles=None)).recognize(
+        _png(pixels)).to_json()
+    want, got = _read_on_both(reading_phone, live_server, pixels, pieces, "the whole tiles changed nothing")
+    assert sorted(t["tile"] for t in got["tiles"]) == (["9p"] if scene == "crop_filling" else ["6p", "9p"])
+    assert np.allclose([t["box"] for t in got["tiles"]], [t["box"] for t in want["tiles"]], atol=2.0)
 
 
 def test_a_photo_where_nothing_is_read_at_first_is_read_finer_the_same_on_both_paths(reading_phone, live_server):
