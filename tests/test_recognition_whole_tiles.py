@@ -5,6 +5,7 @@ tests/test_recognition_hard_cases.py (crop_filling) and the browser test (both p
 from __future__ import annotations
 
 import dataclasses
+import os
 
 import pytest
 
@@ -15,6 +16,7 @@ SIZE = (1008, 756)  # a landscape frame: its shorter side 756
 ON = Settings()
 OFF = dataclasses.replace(ON, whole_tiles=None)
 LABELS = ["1m", "9p", "5z", "back", "none"]
+SHARED = os.environ.get("TENBOU_SHARED", os.path.join(os.path.dirname(__file__), "..", "..", "shared"))
 
 
 def face(x1: float, y1: float, height: float, score: float = 0.9) -> list[float]:
@@ -141,3 +143,33 @@ def test_the_frames_shorter_side_measures_the_faces(size):
     landscape frame of the same shorter side."""
     h = ON.whole_tiles * min(size) + 2
     assert whole_tiles([face(100, 100, h)], [], size, ON) == [0]
+
+
+@pytest.mark.skipif(not os.path.isdir(os.path.join(SHARED, "data", "tile-crops")), reason="../shared/data/tile-crops not present")
+def test_the_photographed_close_ups_are_built_as_labelled(tmp_path):
+    """training.closeups --crops (the measure of models/HISTORY.md, "Tiles filling the frame, read
+    whole"): one face per portrait photo and two per landscape one, each filling the share its kind
+    names, the labels the faces' own, and the same photos from the same seed."""
+    import cv2
+    import numpy as np
+
+    from training import closeups
+
+    labels = closeups.build_crops(str(tmp_path / "a"), seed=3, singles=2, pairs=1)
+    assert sorted({lab["kind"] for lab in labels.values()}) == sorted(
+        [f"crop_one_{round(s * 100)}" for s in closeups.CROP_ONE] + [f"crop_two_{round(s * 100)}" for s in closeups.CROP_TWO])
+    assert len(labels) == 2 * len(closeups.CROP_ONE) + len(closeups.CROP_TWO)
+    for name, lab in labels.items():
+        img = cv2.imread(str(tmp_path / "a" / name))
+        one = lab["kind"].startswith("crop_one")
+        assert img.shape[:2] == ((1008, 756) if one else (756, 1008))
+        assert len(lab["tiles"]) == (1 if one else 2)
+        # the faces stand out of the felt (its colour: the photo's border): their height (one) or width (two) is the share named
+        share = int(lab["kind"].rsplit("_", 1)[1]) / 100
+        felt = np.median(np.concatenate([img[0], img[-1], img[:, 0], img[:, -1]]), axis=0)
+        face = np.abs(img.astype(np.int16) - felt).max(axis=2) > 25
+        extent = np.flatnonzero(face.mean(axis=1 if one else 0) > 0.1)
+        span = (extent[-1] - extent[0] + 1) / (img.shape[0] if one else img.shape[1])
+        assert abs(span - share) < 0.02, (name, span)
+    again = closeups.build_crops(str(tmp_path / "b"), seed=3, singles=2, pairs=1)
+    assert again == labels

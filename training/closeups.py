@@ -6,6 +6,7 @@ pieces_cover, blob_sure) come from these photos.
     python -m training.closeups /tmp/closeups                      # seeds from 0, upright
     python -m training.closeups /tmp/closeups --seed 300 --lean 0.02
     python -m training.evaluate /tmp/closeups                      # exact share per kind
+    python -m training.closeups /tmp/crop_closeups --crops         # photographed tiles of another set
 
 Every one of the 37 faces (red fives included) once per size, on one of five felts in turn, each
 photo from its own seed (`--seed` plus the face's index). Kinds: `one_44`, `one_88`, `one_99` (one
@@ -55,13 +56,83 @@ def build(out: str, seed: int = 0, lean: float = 0.0) -> dict:
     return labels
 
 
+CROP_ONE = (0.6, 0.8, 0.95)  # one photographed face, this share of the portrait photo's height
+CROP_TWO = (0.5, 0.7, 0.9)  # two side by side, this share of the landscape photo's width
+
+
+def _pasted(img: np.ndarray, faces: list[np.ndarray], x: float, y: float, w: float) -> None:
+    """`faces` (RGB uint8) side by side from (x, y), each `w` wide (its height by its own shape),
+    6 px apart, resampled by area or cubic as a camera nearer or farther would."""
+    import cv2
+
+    for k, f in enumerate(faces):
+        h = w * f.shape[0] / f.shape[1]
+        fw, fh = int(round(w)), int(round(h))
+        up = fw > f.shape[1]
+        tile = cv2.resize(f, (fw, fh), interpolation=cv2.INTER_CUBIC if up else cv2.INTER_AREA)
+        x0, y0 = int(round(x + k * (w + 6))), int(round(y))
+        img[y0:y0 + fh, x0:x0 + fw] = tile
+
+
+def build_crops(out: str, seed: int = 0, singles: int = 40, pairs: int = 30) -> dict:
+    """Close-ups of photographed tiles of another set (``data/tile-crops``, faces cut close, 240 x 320):
+    `singles` faces each filling CROP_ONE of a 756 x 1008 photo's height, and `pairs` pairs each
+    filling CROP_TWO of a 1008 x 756 photo's width, on the felts in turn; the faces drawn from
+    `seed`. A measure only (models/HISTORY.md, "Tiles filling the frame, read whole")."""
+    import csv
+
+    from PIL import Image
+
+    root = os.path.join(hc.SHARED, "data", "tile-crops")
+    with open(os.path.join(root, "labels.csv"), newline="") as f:
+        rows = list(csv.DictReader(f))
+    rng = np.random.default_rng(seed)
+    pick = [rows[int(i)] for i in rng.choice(len(rows), singles + 2 * pairs, replace=False)]
+
+    def face(row: dict) -> np.ndarray:
+        return np.asarray(Image.open(os.path.join(root, "images", row["image"])).convert("RGB"))
+
+    os.makedirs(out, exist_ok=True)
+    labels = {}
+    n = 0
+    for j, row in enumerate(pick[:singles]):
+        f = face(row)
+        for share in CROP_ONE:
+            img = hc.table(np.random.default_rng([seed, j, n]), FELTS[n % len(FELTS)], size=(hc.H, hc.W))
+            n += 1
+            h = share * hc.W
+            w = h * f.shape[1] / f.shape[0]
+            _pasted(img, [f], (hc.H - w) / 2, (hc.W - h) / 2, w)
+            name = f"crop_one_{round(share * 100)}_{j:02d}.jpg"
+            hc.save_photo(out, name, img)
+            labels[name] = {"kind": f"crop_one_{round(share * 100)}", "tiles": [row["tile"]], "back": 0}
+    for j in range(pairs):
+        a, b = pick[singles + 2 * j], pick[singles + 2 * j + 1]
+        fa, fb = face(a), face(b)
+        for share in CROP_TWO:
+            img = hc.table(np.random.default_rng([seed, singles + j, n]), FELTS[n % len(FELTS)])
+            n += 1
+            w = share * hc.W / 2
+            h = w * fa.shape[0] / fa.shape[1]
+            _pasted(img, [fa, fb], (hc.W - 2 * w - 6) / 2, max(0.0, (hc.H - h) / 2), w)
+            name = f"crop_two_{round(share * 100)}_{j:02d}.jpg"
+            hc.save_photo(out, name, img)
+            labels[name] = {"kind": f"crop_two_{round(share * 100)}", "tiles": [a["tile"], b["tile"]], "back": 0}
+    hc.save_labels(out, labels)
+    return labels
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("out")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--lean", type=float, default=0.0)
+    ap.add_argument("--crops", action="store_true", help="photographed tiles of another set instead (build_crops)")
     args = ap.parse_args(argv)
-    build(args.out, args.seed, args.lean)
+    if args.crops:
+        build_crops(args.out, args.seed)
+    else:
+        build(args.out, args.seed, args.lean)
     return 0
 
 
