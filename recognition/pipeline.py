@@ -385,8 +385,13 @@ class Recognizer:
         read = reading.unlit_blanks(rows, probs.tolist(), self.labels, self.reject_label, light, self.settings, turn)
         kept: list[int] = reading.kept_tiles(rows, read, self.labels, self.reject_label, (w, h), self.settings,
                                              len(faint))
-        again = reading.retile(rows, read, self.labels, self.reject_label, fitted(w, h, self.long_side)[0] / w, w, h,
-                               self.settings, finer.long_side if finer else None, len(faint), kept)
+        # one or two tiles filling the frame, boxed whole only at a coarse scale: looked for before a
+        # retile, whose finer passes (up to 1536 px when nothing is read) such a close-up does not need
+        coarse: dict[int, tuple[np.ndarray, np.ndarray | None]] = {}
+        whole = self.whole_tiles(pixels, [rows[i] for i in kept], [read[i] for i in kept], shrunk[0], coarse)
+        again = None if whole is not None else reading.retile(
+            rows, read, self.labels, self.reject_label, fitted(w, h, self.long_side)[0] / w, w, h,
+            self.settings, finer.long_side if finer else None, len(faint), kept)
         if again is not None:  # the tiles measure smaller than the boxes the passes were planned by: planned again by the tiles
             found, faint = self.detect_all(pixels, finer, again=again, made=made)
             boxes = np.concatenate([found, faint]) if len(faint) else found
@@ -398,9 +403,9 @@ class Recognizer:
             kept = reading.believed(reading.kept_tiles(rows, read, self.labels, self.reject_label, (w, h),
                                                        self.settings, len(faint)),
                                     read, self.labels, self.reject_label, self.settings, again.largest is not None)
+            whole = self.whole_tiles(pixels, [rows[i] for i in kept], [read[i] for i in kept], shrunk[0], coarse)
         faint_n = len(faint)
-        whole = self.whole_tiles(pixels, [rows[i] for i in kept], [read[i] for i in kept], shrunk[0])
-        if whole is not None:  # one or two tiles filling the frame, boxed whole only at a coarse scale
+        if whole is not None:
             boxes, read, orient, sharp = whole
             probs, kept, faint_n = np.asarray(read, np.float32), list(range(len(boxes))), 0
         t3 = time.perf_counter()
@@ -411,30 +416,42 @@ class Recognizer:
                   "postprocess": (t4 - t3) * 1e3, "total": (t4 - t0) * 1e3}
         return Recognition(result[0].tiles, result[0].rows, result[1], image.original_size, timing, result[2], result[3])
 
-    def whole_tiles(self, pixels: np.ndarray, tiles: list[list[float]], probs: list[list[float]],
-                    shrunk: np.ndarray) -> tuple[np.ndarray, list[list[float]], np.ndarray, np.ndarray | None] | None:
+    def whole_tiles(self, pixels: np.ndarray, tiles: list[list[float]], probs: list[list[float]], shrunk: np.ndarray,
+                    memo: dict[int, tuple[np.ndarray, np.ndarray | None]] | None = None,
+                    ) -> tuple[np.ndarray, list[list[float]], np.ndarray, np.ndarray | None] | None:
         """One or two tiles filling `pixels`, read whole where `tiles` (the boxes of the tiles read,
         read as `probs`) are their pieces: the boxes, class and orientation probabilities and sharpness that replace
         the reading, or None (recognition.reading.whole_side, whole_tiles). The pass is detected on
         `shrunk` (the first pass's input, `pixels` fitted to the detector's long side) shrunk
         further, as the phone makes it (recognize-worker.js, `detect` with `shrunk`): a shrink of a
-        shrink, a whole factor for most photos, where a shrink of `pixels` took 3 ms."""
+        shrink, a whole factor for most photos, where a shrink of `pixels` took 3 ms. `memo`, when
+        given (empty, or from a call on the same pixels), keeps that pass's boxes and the crops read,
+        each by its index in the pass."""
         side = reading.whole_side(probs, self.labels, self.reject_label, self.settings)
         if side is None:
             return None
         h, w = pixels.shape[:2]
-        out, scale = self._run_detector(shrunk, side)
-        coarse = self._boxes(out, scale * shrunk.shape[1] / w, pixels, self.settings)
+        memo = {} if memo is None else memo
+        if -1 not in memo:
+            out, scale = self._run_detector(shrunk, side)
+            memo[-1] = (self._boxes(out, scale * shrunk.shape[1] / w, pixels, self.settings), None)
+        coarse = memo[-1][0]
         pick = reading.whole_tiles(coarse.tolist(), tiles, (w, h), self.settings)
         if pick is None:
             return None
-        read = self.classifier.run_all(to_nchw(square_crops(pixels, coarse[pick, :4], self.crop_size, self.crop_context)))
-        logits, sharp = read[self.classifier.output_names[0]], read.get("sharpness")
+        todo = [i for i in pick if i not in memo]
+        if todo:
+            read = self.classifier.run_all(to_nchw(square_crops(pixels, coarse[todo, :4], self.crop_size, self.crop_context)))
+            sharpness = read.get("sharpness")
+            for n, i in enumerate(todo):
+                memo[i] = (read[self.classifier.output_names[0]][n],
+                           None if sharpness is None else np.asarray(sharpness, np.float32).reshape(-1)[n:n + 1])
+        logits = np.stack([memo[i][0] for i in pick])
+        sharp = None if memo[pick[0]][1] is None else np.concatenate([memo[i][1] for i in pick])
         probs, orient = reading.probabilities(logits.ravel().tolist(), len(pick), self.n_classes)
         if not reading.whole_read(probs, self.labels, self.reject_label):
             return None
-        return (coarse[pick], probs, np.array(orient, np.float32),
-                None if sharp is None else np.asarray(sharp, np.float32).reshape(-1))
+        return coarse[pick], probs, np.array(orient, np.float32), sharp
 
     def cast_table(self, pixels: np.ndarray, boxes: np.ndarray, shrunk: np.ndarray | None = None,
                    thumb: np.ndarray | None = None) -> np.ndarray | None:

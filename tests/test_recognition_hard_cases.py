@@ -171,6 +171,33 @@ def test_a_tile_filling_the_frame_is_read_whole() -> None:
     assert Counter(t.tile for t in without.recognize(data).tiles) != Counter({"9p": 1})
 
 
+def test_a_tile_filling_the_frame_is_read_whole_before_any_retile(monkeypatch) -> None:
+    """crop_filling reads nothing at the detector's scale, which would have the frame detected again
+    finely, up to 1536 px (reading.retile, Settings.nothing_read). The coarse pass is looked at first:
+    its 9p read whole, no retile's passes are made; without it, they are."""
+    import dataclasses
+
+    from recognition.pipeline import Recognizer
+
+    rec = scaled()
+    with open(os.path.join(HERE, "crop_filling.jpg"), "rb") as f:
+        data = f.read()
+    retiles: list[object] = []
+    detect_all = Recognizer.detect_all
+
+    def counted(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        if kwargs.get("again") is not None:
+            retiles.append(kwargs["again"])
+        return detect_all(self, *args, **kwargs)
+
+    monkeypatch.setattr(Recognizer, "detect_all", counted)
+    assert [t.tile for t in rec.recognize(data).tiles] == ["9p"]
+    assert retiles == []
+    without = Recognizer(rec.detector, rec.classifier, dataclasses.replace(rec.settings, whole_tiles=None))
+    without.recognize(data)
+    assert len(retiles) == 1
+
+
 def test_dominoes_alone_give_no_tile_by_the_lookalikes_rule() -> None:
     """Of the dominoes on a wooden table, two blank halves are boxed alone and read as haku (0.92,
     0.77): the reader's rule that one or two tiles, outnumbered by boxes of their size read as no

@@ -42,10 +42,11 @@
 //       or when nothing is read as a tile, {retile: {sides, region, windows, largest}}: detect the frame
 //       again at `sides` (the first pass kept, each over its part of `windows`, the new passes' boxes
 //       merged within `region`, up to `largest`), then `read` those boxes with `retiled` that answer
-//       (its tiles kept as recognition.reading.believed says). The hand's answer carries
-//       {whole: {long_side, tiles}} when one or two tiles filling the frame are to be looked for
-//       (recognition.reading.whole_side; tiles: the boxes of the tiles read): detect the frame at
-//       long_side, read that pass's boxes, and ask `whole`
+//       (its tiles kept as recognition.reading.believed says). The hand's answer, or the retile
+//       answer, carries {whole: {long_side, tiles}} when one or two tiles filling the frame are to be
+//       looked for first (recognition.reading.whole_side; tiles: the boxes of the tiles read): detect
+//       the frame's first pass's input shrunk to long_side, read that pass's boxes, and ask `whole`;
+//       retile only when that gives no answer
 //   whole {boxes, tiles, width, height, settings}   recognition.reading.whole_tiles: the indices of
 //       that pass's boxes to read, or null to keep the answer `read` gave
 //   whole {boxes, logits, labels, reject_label, width, height, settings, turn?, sharpness?}   those boxes,
@@ -204,23 +205,20 @@ def tenbou_read(logits, turn_logits, tall_logits, thumb, text):
             kept = reading.believed(reading.kept_tiles(boxes, probs, a["labels"], a["reject_label"], (a["width"], a["height"]),
                                                        st, a.get("faint", 0)),
                                     probs, a["labels"], a["reject_label"], st, True)
-        if not retiled:  # a frame detected again by its tiles' size is read as it is
-            if a.get("scale"):
-                kept = reading.kept_tiles(boxes, probs, a["labels"], a["reject_label"], (a["width"], a["height"]), st,
-                                          a.get("faint", 0))
-                again = reading.retile(boxes, probs, a["labels"], a["reject_label"], a["scale"], a["width"], a["height"],
-                                       st, faint=a.get("faint", 0), kept=kept)
-                if again is not None:
-                    return {"retile": again.to_json()}
         if kept is None:
             kept = reading.kept_tiles(boxes, probs, a["labels"], a["reject_label"], (a["width"], a["height"]), st,
                                       a.get("faint", 0))
+        # one or two tiles filling the frame: looked for at a coarse scale, before a retile (whose finer passes they do not need)
+        side = reading.whole_side([probs[i] for i in kept], a["labels"], a["reject_label"], st)
+        whole = None if side is None else {"whole": {"long_side": side, "tiles": [list(boxes[i][:4]) for i in kept]}}
+        if not retiled and a.get("scale"):  # a frame detected again by its tiles' size is read as it is
+            again = reading.retile(boxes, probs, a["labels"], a["reject_label"], a["scale"], a["width"], a["height"],
+                                   st, faint=a.get("faint", 0), kept=kept)
+            if again is not None:
+                return {"retile": again.to_json(), **(whole or {})}
         answer = reading.assemble(boxes, probs, orient, a["labels"], a["reject_label"], (a["width"], a["height"]), st,
                                   faint=a.get("faint", 0), sharpness=sharpness, turn=turn, kept=kept).to_json()
-        side = reading.whole_side([probs[i] for i in kept], a["labels"], a["reject_label"], st)
-        if side is not None:  # one or two tiles filling the frame: looked for at a coarse scale
-            answer["whole"] = {"long_side": side, "tiles": [list(boxes[i][:4]) for i in kept]}
-        return answer
+        return {**answer, **(whole or {})}
     return _answer(run)
 
 def tenbou_whole(logits, text):

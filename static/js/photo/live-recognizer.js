@@ -26,6 +26,7 @@ class PhoneReader {
     this.threads = 0;
     this.times = [];
     this.info = null;
+    this.coarse = null;  // the last frame's pass for tiles filling it: {frame, found}
     try {
       this.nets = bridge(new Worker(new URL("./recognize-worker.js", import.meta.url), { type: "module" }));
       this.reader = offlineEngine();  // recognition/reading.py, run by Pyodide
@@ -184,13 +185,16 @@ class PhoneReader {
         now = result.quarter.turn;
         result = await this.classifyRead(det, boxes.concat(faint), faint.length, now, false, light);
       }
+      // one or two tiles filling the frame, looked for at a coarse scale before a retile: read
+      // whole, the retile's finer passes are not needed (whether is reading.py's)
+      if (result.whole) result = await this.readWhole(det, result, now);
       if (result.retile) {
         // the tiles read measure smaller than the boxes the passes were planned by (a kettle and
         // cupboards set that size): detected again as the tiles' size plans (whether, and where, is reading.py's)
         ({ boxes, faint } = await this.detectAll(det, result.retile));  // the frame's first pass, kept
         result = await this.classifyRead(det, boxes.concat(faint), faint.length, now, result.retile, light);
+        if (result.whole) result = await this.readWhole(det, result, now);
       }
-      if (result.whole) result = await this.readWhole(det, result, now);
       const t2 = performance.now();
       const r = (v) => Math.round(v * 10) / 10;
       result.image_size = taken;
@@ -204,19 +208,24 @@ class PhoneReader {
 
   /** The `read` answer `result` of frame `det` (turned by `turn`), or the one or two tiles filling
    * the frame that a pass at the coarse scale reading.py asks for (`result.whole`) finds in its place
-   * (whether they count is reading.py's: whole_tiles). */
+   * (whether they count is reading.py's: whole_tiles). The pass's boxes are kept for the frame, and
+   * its crops by the networks' worker: asked again after a retile, neither is made again. */
   async readWhole(det, result, turn) {
     const { info } = this;
     const st = info.settings;
     const { long_side: longSide, tiles } = result.whole;
     delete result.whole;
-    const coarse = await this.nets.call("detect", { frame: det.frame, long_side: longSide, shrunk: true });
-    const found = await this.reader.call("boxes", mapAsk(coarse, info), [coarse.map.buffer]);
+    if (!this.coarse || this.coarse.frame !== det.frame) {
+      const pass = await this.nets.call("detect", { frame: det.frame, long_side: longSide, shrunk: true });
+      this.coarse = { frame: det.frame, found: await this.reader.call("boxes", mapAsk(pass, info), [pass.map.buffer]) };
+    }
+    const { found } = this.coarse;
     const { width, height } = det;
     const pick = found.length ? await this.reader.call("whole", { boxes: found, tiles, width, height, settings: st }) : null;
     if (!pick) return result;
     const boxes = pick.map((i) => found[i]);
-    const { logits, sharpness } = await this.nets.call("classify", { frame: det.frame, boxes, tta: false });
+    // the frame kept: a retile may follow
+    const { logits, sharpness } = await this.nets.call("classify", { frame: det.frame, boxes, tta: false, keep: true });
     const whole = await this.reader.call("whole", { boxes, logits, labels: info.labels, reject_label: info.reject_label,
       settings: st, width, height, turn, sharpness: sharpness ? Array.from(sharpness) : null }, [logits.buffer]);
     return whole || result;
