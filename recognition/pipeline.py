@@ -130,6 +130,16 @@ class CropMemo:
 
 
 @dataclass
+class CoarsePass:
+    """The pass for one or two tiles filling a frame (`Recognizer.whole_tiles`), made at most once
+    for the frame's pixels: its boxes, and the classifier's logits and sharpness for those of them
+    read, by index."""
+
+    boxes: np.ndarray | None = None
+    read: dict[int, tuple[np.ndarray, float | None]] = field(default_factory=dict)
+
+
+@dataclass
 class CropReading:
     """The classifier's first reading of a photo's boxes (`Recognizer.first_read`), before the
     rereads: class and orientation probabilities per box, each crop's sharpness (None from a
@@ -387,7 +397,7 @@ class Recognizer:
                                              len(faint))
         # one or two tiles filling the frame, boxed whole only at a coarse scale: looked for before a
         # retile, whose finer passes (up to 1536 px when nothing is read) such a close-up does not need
-        coarse: dict[int, tuple[np.ndarray, np.ndarray | None]] = {}
+        coarse = CoarsePass()
         whole = self.whole_tiles(pixels, [rows[i] for i in kept], [read[i] for i in kept], shrunk[0], coarse)
         again = None if whole is not None else reading.retile(
             rows, read, self.labels, self.reject_label, fitted(w, h, self.long_side)[0] / w, w, h,
@@ -417,37 +427,37 @@ class Recognizer:
         return Recognition(result[0].tiles, result[0].rows, result[1], image.original_size, timing, result[2], result[3])
 
     def whole_tiles(self, pixels: np.ndarray, tiles: list[list[float]], probs: list[list[float]], shrunk: np.ndarray,
-                    memo: dict[int, tuple[np.ndarray, np.ndarray | None]] | None = None,
-                    ) -> tuple[np.ndarray, list[list[float]], np.ndarray, np.ndarray | None] | None:
+                    made: CoarsePass | None = None) -> tuple[np.ndarray, list[list[float]], np.ndarray,
+                                                             np.ndarray | None] | None:
         """One or two tiles filling `pixels`, read whole where `tiles` (the boxes of the tiles read,
         read as `probs`) are their pieces: the boxes, class and orientation probabilities and sharpness that replace
         the reading, or None (recognition.reading.whole_side, whole_tiles). The pass is detected on
         `shrunk` (the first pass's input, `pixels` fitted to the detector's long side) shrunk
         further, as the phone makes it (recognize-worker.js, `detect` with `shrunk`): a shrink of a
-        shrink, a whole factor for most photos, where a shrink of `pixels` took 3 ms. `memo`, when
-        given (empty, or from a call on the same pixels), keeps that pass's boxes and the crops read,
-        each by its index in the pass."""
+        shrink, a whole factor for most photos, where a shrink of `pixels` took 3 ms. `made`, when
+        given (new, or from a call on the same pixels), keeps that pass and the crops read from it."""
         side = reading.whole_side(probs, self.labels, self.reject_label, self.settings)
         if side is None:
             return None
         h, w = pixels.shape[:2]
-        memo = {} if memo is None else memo
-        if -1 not in memo:
+        made = CoarsePass() if made is None else made
+        if made.boxes is None:
             out, scale = self._run_detector(shrunk, side)
-            memo[-1] = (self._boxes(out, scale * shrunk.shape[1] / w, pixels, self.settings), None)
-        coarse = memo[-1][0]
+            made.boxes = self._boxes(out, scale * shrunk.shape[1] / w, pixels, self.settings)
+        coarse = made.boxes
         pick = reading.whole_tiles(coarse.tolist(), tiles, (w, h), self.settings)
         if pick is None:
             return None
-        todo = [i for i in pick if i not in memo]
+        todo = [i for i in pick if i not in made.read]
         if todo:
             read = self.classifier.run_all(to_nchw(square_crops(pixels, coarse[todo, :4], self.crop_size, self.crop_context)))
             sharpness = read.get("sharpness")
             for n, i in enumerate(todo):
-                memo[i] = (read[self.classifier.output_names[0]][n],
-                           None if sharpness is None else np.asarray(sharpness, np.float32).reshape(-1)[n:n + 1])
-        logits = np.stack([memo[i][0] for i in pick])
-        sharp = None if memo[pick[0]][1] is None else np.concatenate([memo[i][1] for i in pick])
+                made.read[i] = (read[self.classifier.output_names[0]][n],
+                                None if sharpness is None else float(np.asarray(sharpness).reshape(-1)[n]))
+        logits = np.stack([made.read[i][0] for i in pick])
+        sharps = [made.read[i][1] for i in pick]
+        sharp = None if any(v is None for v in sharps) else np.array(sharps, np.float32)
         probs, orient = reading.probabilities(logits.ravel().tolist(), len(pick), self.n_classes)
         if not reading.whole_read(probs, self.labels, self.reject_label):
             return None
