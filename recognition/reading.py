@@ -1392,7 +1392,11 @@ def unlit_blanks(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[floa
 WHOLE_SIDE = 128  # the detector's long side for one or two tiles filling the frame (whole_side)
 WHOLE_SURE = 0.8  # each read as a tile at least this surely (whole_read)
 WHOLE_FEW = 2  # boxes of that pass, at most
-WHOLE_SHAPE = 1.3  # each box's height over width within this factor of a face's (scales.FACE_ASPECT)
+WHOLE_SHAPE = 1.3  # each box's height over width at least a face's (scales.FACE_ASPECT) over this
+# ...and at most this: a face is boxed by its artwork when its edges are faint (a souzu's sticks,
+# 1.8 to 2.4 times as high as wide; the square crop read about the box is the face's all the same),
+# while two faces one above the other are 2.7 (models/HISTORY.md, "A face boxed by its sticks")
+WHOLE_TALL = 2.4
 WHOLE_FLOOR = 0.15  # that pass's boxes under this share of the frame's shorter side are not judged
 WHOLE_WITHIN = 0.8  # a box of that pass this much inside a larger one is part of its face
 # the pass is asked only when at most WHOLE_FEW tiles other than haku are read this surely (given
@@ -1429,8 +1433,9 @@ def whole_tiles(coarse: Sequence[Sequence[float]], tiles: Sequence[Sequence[floa
     pip groups and strokes are boxed as tiles, or nothing is. Those boxes count when there are one
     or two of them (WHOLE_FEW; boxes under WHOLE_FLOOR of the frame's shorter side left out), each
     is a face standing upright (WHOLE_SHAPE: two upright tiles boxed as one look like a tile lying
-    sideways) spanning Settings.whole_tiles of that side or more, and every tile read has its
-    centre inside one of them. None too when the tiles read are those boxes already."""
+    sideways; WHOLE_TALL: a face may be boxed by its sticks, narrower than it is) spanning
+    Settings.whole_tiles of that side or more, and every tile read has its centre inside one of
+    them. None too when the tiles read are those boxes already."""
     if settings.whole_tiles is None:
         return None
     short = min(size)
@@ -1443,7 +1448,7 @@ def whole_tiles(coarse: Sequence[Sequence[float]], tiles: Sequence[Sequence[floa
     for i in big:
         x1, y1, x2, y2 = coarse[i][:4]
         aspect = (y2 - y1) / max(x2 - x1, 1e-9)
-        if abs(math.log(aspect / scales.FACE_ASPECT)) > math.log(WHOLE_SHAPE) or max(x2 - x1, y2 - y1) < settings.whole_tiles * short:
+        if aspect < scales.FACE_ASPECT / WHOLE_SHAPE or aspect > WHOLE_TALL or max(x2 - x1, y2 - y1) < settings.whole_tiles * short:
             return None
     for t in tiles:
         cx, cy = (t[0] + t[2]) / 2, (t[1] + t[3]) / 2

@@ -98,12 +98,16 @@ def test_a_face_must_span_enough_of_the_frame():
 
 def test_only_a_face_standing_upright_counts():
     """Two upright tiles boxed as one look like a tile lying sideways (0.67 against 1.35): that
-    box is never taken for one tile."""
+    box is never taken for one tile. A face boxed by its sticks is narrower than a face (up to
+    WHOLE_TALL), two faces one above the other narrower still: only the first counts."""
     blob = [100, 100, 100 + 2 * 450, 100 + 600, 0.9]
     assert whole_tiles([blob], pieces_of(blob), SIZE, ON) is None
     x, y, h = 300, 40, 640
-    for aspect, counts in ((scales.FACE_ASPECT * reading.WHOLE_SHAPE * 0.98, True),
-                           (scales.FACE_ASPECT * reading.WHOLE_SHAPE * 1.02, False),
+    stacked = [x, y, x + h / (2 * scales.FACE_ASPECT + 0.02), y + h, 0.9]  # two faces 6 px apart
+    assert whole_tiles([stacked], pieces_of(stacked), SIZE, ON) is None
+    for aspect, counts in ((reading.WHOLE_TALL * 0.98, True),
+                           (reading.WHOLE_TALL * 1.02, False),
+                           (scales.FACE_ASPECT * reading.WHOLE_SHAPE * 1.02, True),  # a 2s boxed by its sticks
                            (scales.FACE_ASPECT / reading.WHOLE_SHAPE * 1.02, True),
                            (scales.FACE_ASPECT / reading.WHOLE_SHAPE * 0.98, False)):
         box = [x, y, x + h / aspect, y + h, 0.9]
@@ -173,3 +177,30 @@ def test_the_photographed_close_ups_are_built_as_labelled(tmp_path):
         assert abs(span - share) < 0.02, (name, span)
     again = closeups.build_crops(str(tmp_path / "b"), seed=3, singles=2, pairs=1)
     assert again == labels
+
+
+@pytest.mark.skipif(not os.path.isdir(os.path.join(SHARED, "data", "tile-crops")), reason="../shared/data/tile-crops not present")
+def test_the_stacked_close_ups_are_built_as_labelled(tmp_path):
+    """training.closeups --stacked (the measure of models/HISTORY.md, "A face boxed by its sticks"):
+    two faces one above the other in a portrait photo, together the share of its height the kind
+    names, and as narrow as two faces stacked are (their extent 2.7 times as high as wide, more
+    than reading.WHOLE_TALL); the same photos from the same seed."""
+    import cv2
+    import numpy as np
+
+    from training import closeups
+
+    labels = closeups.build_stacks(str(tmp_path / "a"), seed=2, stacks=2)
+    assert sorted({lab["kind"] for lab in labels.values()}) == sorted(
+        f"stack_{round(s * 100)}" for s in closeups.CROP_STACKED)
+    assert len(labels) == 2 * len(closeups.CROP_STACKED)
+    for name, lab in labels.items():
+        img = cv2.imread(str(tmp_path / "a" / name))
+        assert img.shape[:2] == (1008, 756) and len(lab["tiles"]) == 2
+        felt = np.median(np.concatenate([img[0], img[-1], img[:, 0], img[:, -1]]), axis=0)
+        face = np.abs(img.astype(np.int16) - felt).max(axis=2) > 25
+        rows, cols = np.flatnonzero(face.mean(axis=1) > 0.1), np.flatnonzero(face.mean(axis=0) > 0.1)
+        high, wide = rows[-1] - rows[0] + 1, cols[-1] - cols[0] + 1
+        assert abs(high / img.shape[0] - int(lab["kind"].rsplit("_", 1)[1]) / 100) < 0.02, name
+        assert high / wide > reading.WHOLE_TALL, (name, high / wide)
+    assert closeups.build_stacks(str(tmp_path / "b"), seed=2, stacks=2) == labels

@@ -7,6 +7,7 @@ pieces_cover, blob_sure) come from these photos.
     python -m training.closeups /tmp/closeups --seed 300 --lean 0.02
     python -m training.evaluate /tmp/closeups                      # exact share per kind
     python -m training.closeups /tmp/crop_closeups --crops         # photographed tiles of another set
+    python -m training.closeups /tmp/stacks --stacked --seed 1     # two of them one above the other
 
 Every one of the 37 faces (red fives included) once per size, on one of five felts in turn, each
 photo from its own seed (`--seed` plus the face's index). Kinds: `one_44`, `one_88`, `one_99` (one
@@ -122,14 +123,59 @@ def build_crops(out: str, seed: int = 0, singles: int = 40, pairs: int = 30) -> 
     return labels
 
 
+CROP_STACKED = (0.7, 0.85, 0.95)  # two faces one above the other, this share of the portrait photo's height
+
+
+def build_stacks(out: str, seed: int = 1, stacks: int = 30) -> dict:
+    """Two photographed faces (``data/tile-crops``) one above the other, 6 px apart, together
+    filling each of CROP_STACKED of a 756 x 1008 photo's height, on the felts in turn: boxed as
+    one, they are as narrow as a face boxed by its sticks, and must not be read as one tile
+    (reading.WHOLE_TALL). A measure only (models/HISTORY.md, "A face boxed by its sticks")."""
+    import csv
+
+    from PIL import Image
+
+    root = os.path.join(hc.SHARED, "data", "tile-crops")
+    with open(os.path.join(root, "labels.csv"), newline="") as f:
+        rows = list(csv.DictReader(f))
+    rng = np.random.default_rng(seed)
+    pick = [rows[int(i)] for i in rng.choice(len(rows), 2 * stacks, replace=False)]
+
+    def face(row: dict) -> np.ndarray:
+        return np.asarray(Image.open(os.path.join(root, "images", row["image"])).convert("RGB"))
+
+    os.makedirs(out, exist_ok=True)
+    labels = {}
+    n = 0
+    for j in range(stacks):
+        a, b = pick[2 * j], pick[2 * j + 1]
+        fa, fb = face(a), face(b)
+        for share in CROP_STACKED:
+            img = hc.table(np.random.default_rng([seed, j, n]), FELTS[n % len(FELTS)], size=(hc.H, hc.W))
+            n += 1
+            h = (share * hc.W - 6) / 2
+            w = h * fa.shape[1] / fa.shape[0]
+            top = (hc.W - 2 * h - 6) / 2
+            _pasted(img, [fa], (hc.H - w) / 2, top, w)
+            _pasted(img, [fb], (hc.H - w) / 2, top + h + 6, w)
+            name = f"stack_{round(share * 100)}_{j:02d}.jpg"
+            hc.save_photo(out, name, img)
+            labels[name] = {"kind": f"stack_{round(share * 100)}", "tiles": [a["tile"], b["tile"]], "back": 0}
+    hc.save_labels(out, labels)
+    return labels
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("out")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--lean", type=float, default=0.0)
     ap.add_argument("--crops", action="store_true", help="photographed tiles of another set instead (build_crops)")
+    ap.add_argument("--stacked", action="store_true", help="photographed tiles two one above the other (build_stacks)")
     args = ap.parse_args(argv)
-    if args.crops:
+    if args.stacked:
+        build_stacks(args.out, args.seed)
+    elif args.crops:
         build_crops(args.out, args.seed)
     else:
         build(args.out, args.seed, args.lean)
