@@ -137,6 +137,11 @@ class CoarsePass:
 
     boxes: np.ndarray | None = None
     read: dict[int, tuple[np.ndarray, float | None]] = field(default_factory=dict)
+    # the frame as taken and its thumbnail, when the frame read was corrected for the light's colour
+    # and not turned: that light was judged on the first boxes, which may be a face's pieces (pips,
+    # strokes: ink, not ivory); the faces found are read in the light judged on them
+    taken: tuple[np.ndarray, reading.Thumb] | None = None
+    source: np.ndarray | None = None  # the frame the crops are cut from, once judged
 
 
 @dataclass
@@ -398,6 +403,8 @@ class Recognizer:
         # one or two tiles filling the frame, boxed whole only at a coarse scale: looked for before a
         # retile, whose finer passes (up to 1536 px when nothing is read) such a close-up does not need
         coarse = CoarsePass()
+        if table is not None and turn is None and self.settings.whole_light:  # a light judged on what may be pieces
+            coarse.taken = (image.pixels, light)
         whole = self.whole_tiles(pixels, [rows[i] for i in kept], [read[i] for i in kept], shrunk[0], coarse)
         again = None if whole is not None else reading.retile(
             rows, read, self.labels, self.reject_label, fitted(w, h, self.long_side)[0] / w, w, h,
@@ -435,7 +442,9 @@ class Recognizer:
         `shrunk` (the first pass's input, `pixels` fitted to the detector's long side) shrunk
         further, as the phone makes it (recognize-worker.js, `detect` with `shrunk`): a shrink of a
         shrink, a whole factor for most photos, where a shrink of `pixels` took 3 ms. `made`, when
-        given (new, or from a call on the same pixels), keeps that pass and the crops read from it."""
+        given (new, or from a call on the same pixels), keeps that pass and the crops read from it;
+        given the frame as taken (`CoarsePass.taken`), the faces are read there, in the light judged
+        on them (Settings.whole_light)."""
         side = reading.whole_side(probs, self.labels, self.reject_label, self.settings)
         if side is None:
             return None
@@ -448,9 +457,17 @@ class Recognizer:
         pick = reading.whole_tiles(coarse.tolist(), tiles, (w, h), self.settings)
         if pick is None:
             return None
+        if made.source is None:  # the frame the faces' crops are cut from
+            made.source = pixels
+            if made.taken is not None:
+                taken, light = made.taken
+                gains = reading.colour_cast(light.pixels, *light.size, _box_list(coarse[pick]), w, h, self.settings,
+                                            fewest=1)
+                made.source = taken if gains is None else tinted(taken, _lut(gains))
         todo = [i for i in pick if i not in made.read]
         if todo:
-            read = self.classifier.run_all(to_nchw(square_crops(pixels, coarse[todo, :4], self.crop_size, self.crop_context)))
+            read = self.classifier.run_all(to_nchw(square_crops(made.source, coarse[todo, :4], self.crop_size,
+                                                                self.crop_context)))
             sharpness = read.get("sharpness")
             for n, i in enumerate(todo):
                 made.read[i] = (read[self.classifier.output_names[0]][n],
@@ -476,9 +493,7 @@ class Recognizer:
         if thumb is None:
             thumb = self.thumbnail(pixels, tw, th, shrunk)
         gains = reading.colour_cast(thumb.tobytes(), tw, th, _box_list(boxes), w, h, self.settings)
-        if gains is None:
-            return None
-        return np.array(reading.cast_table(gains), np.uint8).reshape(3, 256).T.reshape(256, 1, 3).copy()
+        return None if gains is None else _lut(gains)
 
     def thumbnail(self, pixels: np.ndarray, tw: int, th: int, shrunk: np.ndarray | None = None) -> np.ndarray:
         """`pixels` shrunk to tw x th by area, from the detector's input (fit_resize at its long
@@ -570,6 +585,11 @@ def thumb_edge_sums(thumb: np.ndarray, spans: Sequence[reading.Span], step: int)
         out.append((complex(total(real[start:end]), total(imag[start:end])), total(m[start:end])))
         start = end
     return out
+
+
+def _lut(gains: Sequence[float]) -> np.ndarray:
+    """reading.cast_table's table for `gains`, as cv2.LUT takes it (256, 1, 3)."""
+    return np.array(reading.cast_table(gains), np.uint8).reshape(3, 256).T.reshape(256, 1, 3).copy()
 
 
 def tinted(pixels: np.ndarray, table: np.ndarray) -> np.ndarray:

@@ -180,6 +180,12 @@ class Settings:
     # another set filling the frame were read as their pip groups or strokes (a 1p as 8s, 8s, 8p,
     # 2s) or as nothing (models/HISTORY.md, "Tiles filling the frame, read whole"); None: off
     whole_tiles: float | None = 0.4
+    # ...read in the light judged on those faces (colour_cast with one face), from the frame as
+    # taken, when the frame read was corrected for a light judged on the first boxes, a face's
+    # pieces (an 8p's blue pips made a light blue, and the face corrected for it read as 1p at
+    # 0.45; models/HISTORY.md, "A face boxed by its sticks, and read in its own light"); False: in the
+    # frame read
+    whole_light: bool = True
     # a tile read less surely than far_sure whose gap to every other tile is more than this many
     # of the tiles' sizes (scales.far_apart; at least three other tiles kept) is clutter across the
     # room: a hand's tiles, its melds and a dora indicator lie together; None: off
@@ -989,7 +995,7 @@ def _face_tint(thumb: Sequence[int], tw: int, th: int, box: Sequence[float], sx:
 
 
 def colour_cast(thumb: Sequence[int], tw: int, th: int, boxes: Sequence[Sequence[float]], width: int, height: int,
-                settings: Settings = Settings()) -> tuple[float, float, float] | None:
+                settings: Settings = Settings(), fewest: int = 3) -> tuple[float, float, float] | None:
     """The gains (red, green, blue; green 1 but in a dim room) that take the light's colour off a
     photo, judged on its tiles' faces (Settings.colour_cast), or None to read it as it is. `thumb`: the photo's
     pixels shrunk to tw x th (thumb_size), flat RGB; `boxes`: the first detector pass's, in the
@@ -1001,13 +1007,15 @@ def colour_cast(thumb: Sequence[int], tw: int, th: int, boxes: Sequence[Sequence
     spread; a gap wider than CAST_MOST is no light's colour, and nothing is taken off. Faces
     darker than Settings.dim_faces are brightened too, all three gains alike (a dim room).
     A lamp's warm light (validation photos under it: read exactly 0.79 -> 0.52) turns ivory to
-    orange, which the networks learned little of."""
+    orange, which the networks learned little of. `fewest`: the faces it takes to judge: three of
+    a photo's first boxes, or one of the faces filling a close-up (`whole_tiles`), whose pieces
+    (pips, strokes: ink, not ivory) judged it first."""
     if settings.colour_cast is None or tw < 1 or th < 1 or len(thumb) < 3 * tw * th:
         return None
     sx, sy = tw / max(float(width), 1.0), th / max(float(height), 1.0)
     best = sorted(boxes, key=lambda b: -float(b[4]) if len(b) > 4 else 0.0)[:CAST_BOXES]
     tints = [t for t in (_face_tint(thumb, tw, th, b, sx, sy) for b in best) if t is not None]
-    if len(tints) < 3:
+    if len(tints) < max(1, fewest):
         return None
     tints.sort(key=lambda t: -t[2])
     faces = tints[:max(3, (len(tints) + 1) // 2)]
@@ -1395,7 +1403,8 @@ WHOLE_FEW = 2  # boxes of that pass, at most
 WHOLE_SHAPE = 1.3  # each box's height over width at least a face's (scales.FACE_ASPECT) over this
 # ...and at most this: a face is boxed by its artwork when its edges are faint (a souzu's sticks,
 # 1.8 to 2.4 times as high as wide; the square crop read about the box is the face's all the same),
-# while two faces one above the other are 2.7 (models/HISTORY.md, "A face boxed by its sticks")
+# while two faces one above the other are 2.7 (models/HISTORY.md, "A face boxed by its sticks, and
+# read in its own light")
 WHOLE_TALL = 2.4
 WHOLE_FLOOR = 0.15  # that pass's boxes under this share of the frame's shorter side are not judged
 WHOLE_WITHIN = 0.8  # a box of that pass this much inside a larger one is part of its face

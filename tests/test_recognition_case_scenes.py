@@ -39,7 +39,8 @@ CLUTTER_FLOOR = {"keyboard_hand": 6, "keyboard_alone": 6, "clutter_row": 6, "pri
 # until Settings.tall_foot, still so on two (read down to its row's foot at 0.8994, under FOOT_SURE;
 # its box over a fifth wider than its neighbours', not measured against them). pile_blank
 # lost a 9p on two, boxed with the 6m over it, until Settings.split_wide. crop_filling and
-# crops_closeup_two (photographed tiles filling the frame) read 4 and 1 of 6 without Settings.whole_tiles
+# crops_closeup_two (photographed tiles filling the frame) read 4 and 1 of 6 without Settings.whole_tiles;
+# crop_blue_pips (an 8p inked in blue) 3 of 6 without Settings.whole_light
 OTHERS_FLOOR = {name: 6 for name in case_scenes.OTHERS} | {
     "standing_scattered": 5, "haku_apart_stone": 5, "ming_row": 5, "far_row": 1,
     "standing_tall": 4}

@@ -107,7 +107,8 @@ def test_hard_case_suite_tile_f1_floor() -> None:
     holds losing its least sure (Settings.crowded: lamp_kan's two 9s, boxed three times, read as two;
     lamp_kan read exactly; 0.9967); 0.9967 with two close-ups of photographed tiles filling the frame
     (crop_filling, read as nothing until Settings.whole_tiles, and crops_closeup_two, both read
-    exactly); the floor keeps the gain."""
+    exactly); 0.9968 with a photographed 8p inked in blue filling the frame (crop_blue_pips, read
+    as four 1p and two 3z until Settings.whole_light); the floor keeps the gain."""
     tp = n_pred = n_true = 0
     for name, lab in LABELS.items():
         faces, _ = read(name)
@@ -169,6 +170,34 @@ def test_a_tile_filling_the_frame_is_read_whole() -> None:
     assert read("crop_filling.jpg") == (Counter({"9p": 1}), 0)
     without = Recognizer(rec.detector, rec.classifier, dataclasses.replace(rec.settings, whole_tiles=None))
     assert Counter(t.tile for t in without.recognize(data).tiles) != Counter({"9p": 1})
+
+
+def test_a_face_filling_the_frame_is_read_in_the_light_judged_on_it() -> None:
+    """crop_blue_pips: a photographed 8p inked in blue, 60% of the photo's height. Its pips are
+    boxed as tiles at the detector's scale, and the light's colour judged on them (blue ink) looks
+    blue: the frame is corrected for it. The coarse pass boxes the face whole; read in the frame
+    corrected for a blue light, that is no sure tile, so the pips stood (four 1p, two 3z). Read in
+    the light judged on the face itself (Settings.whole_light), it is the 8p."""
+    import dataclasses
+
+    from recognition.pipeline import Recognizer
+
+    rec = scaled()
+    with open(os.path.join(HERE, "crop_blue_pips.jpg"), "rb") as f:
+        data = f.read()
+    assert read("crop_blue_pips.jpg") == (Counter({"8p": 1}), 0)
+    tint = rec.cast_table(*_first_boxes(rec, data))
+    assert tint is not None and int(tint[100, 0, 0]) - int(tint[100, 0, 2]) > 50  # a blue light taken off: reds raised more
+    without = Recognizer(rec.detector, rec.classifier, dataclasses.replace(rec.settings, whole_light=False))
+    assert Counter(t.tile for t in without.recognize(data).tiles) != Counter({"8p": 1})
+
+
+def _first_boxes(rec, data: bytes):  # type: ignore[no-untyped-def]
+    """The frame of `data` and its first pass's boxes, as Recognizer.recognize judges the light on them."""
+    from recognition.image_io import load_image
+
+    pixels = load_image(data).pixels
+    return pixels, rec.detect_all(pixels)[0]
 
 
 def test_a_tile_filling_the_frame_is_read_whole_before_any_retile(monkeypatch) -> None:

@@ -181,10 +181,10 @@ def test_the_photographed_close_ups_are_built_as_labelled(tmp_path):
 
 @pytest.mark.skipif(not os.path.isdir(os.path.join(SHARED, "data", "tile-crops")), reason="../shared/data/tile-crops not present")
 def test_the_stacked_close_ups_are_built_as_labelled(tmp_path):
-    """training.closeups --stacked (the measure of models/HISTORY.md, "A face boxed by its sticks"):
-    two faces one above the other in a portrait photo, together the share of its height the kind
-    names, and as narrow as two faces stacked are (their extent 2.7 times as high as wide, more
-    than reading.WHOLE_TALL); the same photos from the same seed."""
+    """training.closeups --stacked (the measure of models/HISTORY.md, "A face boxed by its sticks,
+    and read in its own light"): two faces one above the other in a portrait photo, together the
+    share of its height the kind names, and as narrow as two faces stacked are (their extent 2.7
+    times as high as wide, more than reading.WHOLE_TALL); the same photos from the same seed."""
     import cv2
     import numpy as np
 

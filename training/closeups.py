@@ -130,7 +130,8 @@ def build_stacks(out: str, seed: int = 1, stacks: int = 30) -> dict:
     """Two photographed faces (``data/tile-crops``) one above the other, 6 px apart, together
     filling each of CROP_STACKED of a 756 x 1008 photo's height, on the felts in turn: boxed as
     one, they are as narrow as a face boxed by its sticks, and must not be read as one tile
-    (reading.WHOLE_TALL). A measure only (models/HISTORY.md, "A face boxed by its sticks")."""
+    (reading.WHOLE_TALL). A measure only (models/HISTORY.md, "A face boxed by its sticks, and read
+    in its own light")."""
     import csv
 
     from PIL import Image

@@ -721,6 +721,35 @@ def crops_closeup_two(rng: np.random.Generator) -> tuple[np.ndarray, list[str]]:
     _row(img, codes, (W - 2 * w) / 2, (H - 1.25 * h) / 2, w, h, (30, 130, 70), crop_faces(), rng, lean=0.0)
     return img, codes
 
+def blue_inked(face: np.ndarray) -> bool:
+    """Whether a photographed face (RGB uint8) is inked in blue: its dark pixels (luma under 150)
+    bluer than red by 40 or more, by their medians."""
+    px = face.reshape(-1, 3).astype(np.float32)
+    ink = px[px @ np.float32([0.299, 0.587, 0.114]) < 150]
+    return len(ink) > 0 and float(np.median(ink[:, 2]) - np.median(ink[:, 0])) >= 40
+
+
+def crop_blue_pips(rng: np.random.Generator) -> tuple[np.ndarray, list[str]]:
+    """One photographed 8p of another set, inked in blue (tile-crops), its face cut close with no
+    tile body round it, 60% of a portrait photo's height on red felt. At the detector's scale its
+    pips are boxed as tiles, and the light's colour judged on them (blue ink, not ivory) looks blue:
+    the frame corrected for it read the face whole as 1p or nothing. In the light judged on the face
+    found whole, it is an 8p (Settings.whole_light)."""
+    root = os.path.join(SHARED, "data", "tile-crops")
+    with open(os.path.join(root, "labels.csv"), newline="") as f:
+        names = [row["image"] for row in csv.DictReader(f) if row["tile"] == "8p"]
+    faces = [np.asarray(Image.open(os.path.join(root, "images", n)).convert("RGB")) for n in names]
+    faces = [face for face in faces if blue_inked(face)]
+    face = faces[int(rng.integers(len(faces)))]
+    img = table(rng, (120, 45, 40), size=(H, W))
+    h = 0.6 * W
+    w = h * face.shape[1] / face.shape[0]
+    tile = cv2.resize(face, (round(w), round(h)), interpolation=cv2.INTER_CUBIC)
+    x0, y0 = round((H - w) / 2), round((W - h) / 2)
+    img[y0:y0 + tile.shape[0], x0:x0 + tile.shape[1]] = tile
+    return img, ["8p"]
+
+
 CASES = {
     "standing_low": ("standing", standing_low),
     "far_row": ("far_row", far_row),
@@ -754,6 +783,7 @@ CASES = {
     "dominoes_hand": ("clutter", dominoes_hand),
     "crop_filling": ("closeup", crop_filling),
     "crops_closeup_two": ("closeup", crops_closeup_two),
+    "crop_blue_pips": ("closeup", crop_blue_pips),
     # new cases go last: each case's seed is its place here
 }
 

@@ -350,6 +350,30 @@ def test_tiles_filling_the_frame_are_read_whole_the_same_on_both_paths(reading_p
     assert np.allclose([t["box"] for t in got["tiles"]], [t["box"] for t in want["tiles"]], atol=2.0)
 
 
+def test_a_face_filling_the_frame_is_read_in_its_own_light_the_same_on_both_paths(reading_phone, live_server):
+    """crop_blue_pips: a photographed 8p inked in blue filling the frame. The light judged on its
+    pips, the first boxes, looks blue, and the frame is corrected for it; the face found whole at
+    the coarse scale is read in the light judged on it, from the frame as taken
+    (Settings.whole_light). The phone keeps the frame as taken when it corrects the colours, asks
+    the reader for the face's light (`cast` with `fewest`) and reads the face there, as the server
+    does."""
+    needs_vendor()
+    needs_pyodide()
+    import dataclasses
+
+    from recognition.pipeline import Recognizer, get_recognizer
+
+    with Image.open(HARD / "crop_blue_pips.jpg") as im:
+        pixels = np.asarray(im.convert("RGB"))
+    rec = get_recognizer()
+    tinted = Recognizer(rec.detector, rec.classifier, dataclasses.replace(rec.settings, whole_light=False)).recognize(
+        _png(pixels)).to_json()
+    want, got = _read_on_both(reading_phone, live_server, pixels, tinted, "the face's own light changed nothing")
+    assert [t["tile"] for t in got["tiles"]] == ["8p"]
+    assert np.allclose([t["box"] for t in got["tiles"]], [t["box"] for t in want["tiles"]], atol=2.0)
+    assert abs(got["tiles"][0]["confidence"] - want["tiles"][0]["confidence"]) < 0.02
+
+
 def test_a_photo_where_nothing_is_read_at_first_is_read_finer_the_same_on_both_paths(reading_phone, live_server):
     """pile_blank four times farther off: the first passes read no tile, so the whole frame is
     detected again finely, only its small boxes counting (Settings.nothing_read); the phone asks

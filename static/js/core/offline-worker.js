@@ -19,8 +19,9 @@
 //       given, faces aslant with no row to go by), or null
 //   thumb {width, height, settings}   recognition.reading.thumb_size: [w, h] of the copy `cast` and
 //       `straighten` judge
-//   cast {thumb (RGB Uint8Array), tw, th, boxes, width, height, settings}   recognition.reading.colour_cast:
+//   cast {thumb (RGB Uint8Array), tw, th, boxes, width, height, settings, fewest?}   recognition.reading.colour_cast:
 //       the lookup table (cast_table, 768 values) that takes the light's colour off the frame, or null
+//       (`fewest`: the faces it takes, three unless given)
 //   faint {map, gh, gw, scale, width, height, boxes, settings, stride}   recognition.reading.faint_boxes
 //   unsure {boxes, logits, labels, reject_label, settings}   recognition.reading.unsure_crops: {idx}, the boxes to read again
 //       turned half round
@@ -138,7 +139,8 @@ def tenbou_cast(thumb, text):
     def run():
         a = json.loads(text)
         st = reading.Settings(**a["settings"])
-        gains = reading.colour_cast(thumb.to_py(), a["tw"], a["th"], a["boxes"], a["width"], a["height"], st)
+        gains = reading.colour_cast(thumb.to_py(), a["tw"], a["th"], a["boxes"], a["width"], a["height"], st,
+                                    a.get("fewest", 3))
         return None if gains is None else reading.cast_table(gains)
     return _answer(run)
 

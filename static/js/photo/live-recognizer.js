@@ -26,7 +26,7 @@ class PhoneReader {
     this.threads = 0;
     this.times = [];
     this.info = null;
-    this.coarse = null;  // the last frame's pass for tiles filling it: {frame, found}
+    this.coarse = null;  // the last frame's pass for tiles filling it: {frame, found, source?: the frame its crops are cut from}
     try {
       this.nets = bridge(new Worker(new URL("./recognize-worker.js", import.meta.url), { type: "module" }));
       this.reader = offlineEngine();  // recognition/reading.py, run by Pyodide
@@ -156,8 +156,14 @@ class PhoneReader {
       // the light tints the tiles: the frame's colours corrected and read again (whether, and how, is reading.py's)
       const table = thumb && st.colour_cast != null ? await this.reader.call("cast", { thumb: shrunk, tw: thumb[0], th: thumb[1], boxes,
         width: det.width, height: det.height, settings: st }) : null;
+      // the frame as taken, kept when its colours are corrected: that light was judged on the first
+      // boxes, which may be a face's pieces, and faces found filling the frame are read in their own
+      // (Settings.whole_light; reading.py's colour_cast judges it: readWhole)
+      let asTaken = null;
       if (table) {
-        const tinted = await this.nets.call("tint", { frame: det.frame, table });
+        const keep = st.whole_tiles != null && !!st.whole_light;
+        const tinted = await this.nets.call("tint", { frame: det.frame, table, keep });
+        if (keep) asTaken = { frame: det.frame, thumb: shrunk, tw: thumb[0], th: thumb[1] };
         det = await this.nets.call("detect", { frame: tinted.frame });
         ({ boxes, faint } = await this.detectAll(det));
       }
@@ -168,6 +174,7 @@ class PhoneReader {
           ...(thumb ? { thumb: shrunk, tw: thumb[0], th: thumb[1] } : {}) }) : null;
       const light = thumb && st.unlit_blank != null ? { thumb: shrunk, tw: thumb[0], th: thumb[1], width: taken[0], height: taken[1] } : null;
       if (turn) {
+        asTaken = null;  // a frame turned is not the frame as taken
         const turned = await this.nets.call("turn", { frame: det.frame, matrix: turn.matrix, width: turn.turned[0], height: turn.turned[1] });
         det = await this.nets.call("detect", { frame: turned.frame });
         ({ boxes, faint } = await this.detectAll(det));
@@ -179,6 +186,7 @@ class PhoneReader {
         // the tiles' tops point left or right (a hand seen from a seat beside it): the frame turned
         // tops up and read again (whether, and which way, is reading.py's)
         const { step } = result.quarter;
+        asTaken = null;
         const turned = await this.nets.call("turn", { frame: det.frame, matrix: step.matrix, width: step.turned[0], height: step.turned[1] });
         det = await this.nets.call("detect", { frame: turned.frame });
         ({ boxes, faint } = await this.detectAll(det));
@@ -187,13 +195,13 @@ class PhoneReader {
       }
       // one or two tiles filling the frame, looked for at a coarse scale before a retile: read
       // whole, the retile's finer passes are not needed (whether is reading.py's)
-      if (result.whole) result = await this.readWhole(det, result, now);
+      if (result.whole) result = await this.readWhole(det, result, now, asTaken);
       if (result.retile) {
         // the tiles read measure smaller than the boxes the passes were planned by (a kettle and
         // cupboards set that size): detected again as the tiles' size plans (whether, and where, is reading.py's)
         ({ boxes, faint } = await this.detectAll(det, result.retile));  // the frame's first pass, kept
         result = await this.classifyRead(det, boxes.concat(faint), faint.length, now, result.retile, light);
-        if (result.whole) result = await this.readWhole(det, result, now);
+        if (result.whole) result = await this.readWhole(det, result, now, asTaken);
       }
       const t2 = performance.now();
       const r = (v) => Math.round(v * 10) / 10;
@@ -209,8 +217,10 @@ class PhoneReader {
   /** The `read` answer `result` of frame `det` (turned by `turn`), or the one or two tiles filling
    * the frame that a pass at the coarse scale reading.py asks for (`result.whole`) finds in its place
    * (whether they count is reading.py's: whole_tiles). The pass's boxes are kept for the frame, and
-   * its crops by the networks' worker: asked again after a retile, neither is made again. */
-  async readWhole(det, result, turn) {
+   * its crops by the networks' worker: asked again after a retile, neither is made again. `asTaken`:
+   * the frame as taken {frame, thumb, tw, th}, when `det`'s colours were corrected for a light
+   * judged on what may be the faces' pieces: the faces are read in the light judged on them. */
+  async readWhole(det, result, turn, asTaken = null) {
     const { info } = this;
     const st = info.settings;
     const { long_side: longSide, tiles } = result.whole;
@@ -224,8 +234,16 @@ class PhoneReader {
     const pick = found.length ? await this.reader.call("whole", { boxes: found, tiles, width, height, settings: st }) : null;
     if (!pick) return result;
     const boxes = pick.map((i) => found[i]);
+    if (!this.coarse.source) {  // the frame the faces' crops are cut from
+      this.coarse.source = det.frame;
+      if (asTaken) {
+        const table = await this.reader.call("cast", { thumb: asTaken.thumb, tw: asTaken.tw, th: asTaken.th, boxes, width, height,
+          settings: st, fewest: 1 });
+        this.coarse.source = table ? (await this.nets.call("tint", { frame: asTaken.frame, table, keep: true })).frame : asTaken.frame;
+      }
+    }
     // the frame kept: a retile may follow
-    const { logits, sharpness } = await this.nets.call("classify", { frame: det.frame, boxes, tta: false, keep: true });
+    const { logits, sharpness } = await this.nets.call("classify", { frame: this.coarse.source, boxes, tta: false, keep: true });
     const whole = await this.reader.call("whole", { boxes, logits, labels: info.labels, reject_label: info.reject_label,
       settings: st, width, height, turn, sharpness: sharpness ? Array.from(sharpness) : null }, [logits.buffer]);
     return whole || result;

@@ -22,8 +22,9 @@
 //       the frame read before (the same box, turned or not) is not read again
 //   turn {frame, matrix, width, height}  -> {frame, width, height}: a new frame, the one given turned
 //       onto a width x height canvas by `matrix` (recognition/reading.py's Turn: a row of tiles aslant)
-//   tint {frame, table}  -> {frame, width, height}: a new frame, the one given with its colours
-//       through `table` (recognition/reading.py's cast_table: the light's colour taken off)
+//   tint {frame, table, keep?}  -> {frame, width, height}: a new frame, the one given with its colours
+//       through `table` (recognition/reading.py's cast_table: the light's colour taken off); the one
+//       given is let go unless `keep` (faces filling it may be read in a light judged on them)
 import { fitResize, resizeArea, squareCrops, tintFrame, toRGB, turnFrame } from "./frame-tensors.js";
 import { serve, TRANSFER } from "../core/worker-bridge.js";
 
@@ -78,9 +79,9 @@ function turn({ frame, matrix, width, height }) {
   return { frame: keepFrame(turnFrame(f.rgb, f.w, f.h, matrix, width, height), width, height), width, height };
 }
 
-function tint({ frame, table }) {
+function tint({ frame, table, keep = false }) {
   const f = frameOf(frame);
-  frames.delete(frame);  // read again with its colours corrected: the frame as taken is not read further
+  if (!keep) frames.delete(frame);  // read again with its colours corrected: the frame as taken is not read further
   return { frame: keepFrame(tintFrame(f.rgb, table), f.w, f.h), width: f.w, height: f.h };
 }
 
