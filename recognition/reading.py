@@ -1398,7 +1398,11 @@ def unlit_blanks(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[floa
 
 
 WHOLE_SIDE = 128  # the detector's long side for one or two tiles filling the frame (whole_side)
-WHOLE_SURE = 0.8  # each read as a tile at least this surely (whole_read)
+# each read as a tile at least this surely (whole_read), as any tile kept (Settings.min_confidence);
+# under 0.8 it is shown to check (recognition.hand.UNSURE). It was 0.8: a 5s, a 6s and a 9s filling
+# the frame, read whole at 0.69, 0.74 and 0.78, were read as nothing, where now they are shown to
+# check (models/HISTORY.md, "A face boxed by its sticks, and read in its own light")
+WHOLE_SURE = 0.5
 WHOLE_FEW = 2  # boxes of that pass, at most
 WHOLE_SHAPE = 1.3  # each box's height over width at least a face's (scales.FACE_ASPECT) over this
 # ...and at most this: a face is boxed by its artwork when its edges are faint (a souzu's sticks,

@@ -204,3 +204,42 @@ def test_the_stacked_close_ups_are_built_as_labelled(tmp_path):
         assert abs(high / img.shape[0] - int(lab["kind"].rsplit("_", 1)[1]) / 100) < 0.02, name
         assert high / wide > reading.WHOLE_TALL, (name, high / wide)
     assert closeups.build_stacks(str(tmp_path / "b"), seed=2, stacks=2) == labels
+
+
+def test_a_face_read_whole_unsurely_is_shown_to_check():
+    """A face filling the frame read whole at 0.6 counts (whole_read, WHOLE_SURE 0.5), and the
+    reading the phone and the server answer with flags it to check (under recognition.hand.UNSURE),
+    with the tile it was next most likely to be offered."""
+    from recognition import hand
+
+    tile = face(300, 40, 0.85 * 756)
+    probs = [[0.32, 0.6, 0.02, 0.01, 0.05]]  # 9p, 1m next
+    assert reading.WHOLE_SURE <= 0.6 < hand.UNSURE
+    assert whole_read(probs, LABELS, "none")
+    layout = reading.assemble([tile], probs, [[1.0, 0.0, 0.0, 0.0]], LABELS, "none", SIZE, ON, kept=[0])
+    (t,) = layout.tiles
+    assert t.tile == "9p" and t.unsure and t.alternatives[0][0] == "1m"
+
+
+def test_the_things_filling_the_frame_are_built_as_labelled(tmp_path):
+    """training.closeups --things (the measure of models/README.md, "Dominoes and number cards"):
+    cards and dominoes filling portrait and landscape photos, and keys seen close, each labelled
+    with no tile; the same photos from the same seed."""
+    import cv2
+    import numpy as np
+
+    from training import closeups
+
+    labels = closeups.build_things(str(tmp_path / "a"), seed=4, each=1)
+    kinds = sorted(lab["kind"] for lab in labels.values())
+    assert kinds == sorted(["card"] * 2 + ["domino_across"] * 2 + ["domino_upright"] * 2 + ["keys_close"])
+    for name, lab in labels.items():
+        assert lab["tiles"] == [] and lab["back"] == 0
+        img = cv2.imread(str(tmp_path / "a" / name))
+        assert img.shape[:2] in ((1008, 756), (756, 1008))
+        if lab["kind"] != "keys_close":  # a thing over most of the frame's middle, not felt
+            h, w = img.shape[:2]
+            felt = np.median(np.concatenate([img[0], img[-1], img[:, 0], img[:, -1]]), axis=0)
+            middle = img[h // 4:3 * h // 4, w // 4:3 * w // 4].astype(np.int16)
+            assert (np.abs(middle - felt).max(axis=2) > 40).mean() > 0.3, name
+    assert closeups.build_things(str(tmp_path / "b"), seed=4, each=1) == labels

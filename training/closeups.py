@@ -8,6 +8,7 @@ pieces_cover, blob_sure) come from these photos.
     python -m training.evaluate /tmp/closeups                      # exact share per kind
     python -m training.closeups /tmp/crop_closeups --crops         # photographed tiles of another set
     python -m training.closeups /tmp/stacks --stacked --seed 1     # two of them one above the other
+    python -m training.closeups /tmp/things --things --seed 5      # no tile: cards, dominoes, keys
 
 Every one of the 37 faces (red fives included) once per size, on one of five felts in turn, each
 photo from its own seed (`--seed` plus the face's index). Kinds: `one_44`, `one_88`, `one_99` (one
@@ -166,6 +167,48 @@ def build_stacks(out: str, seed: int = 1, stacks: int = 30) -> dict:
     return labels
 
 
+def build_things(out: str, seed: int = 5, each: int = 12) -> dict:
+    """Things that are no tile filling the frame, `each` of every kind in portrait and landscape
+    photos (keys once): a number card 55-80% of the shorter side wide, a domino lying across the
+    frame and one upright, a laptop keyboard seen so close its keys are tile-sized. Labelled with no
+    tile. A measure only (models/README.md, "Dominoes and number cards")."""
+    import cv2
+
+    os.makedirs(out, exist_ok=True)
+    labels = {}
+    n = 0
+
+    def save(name: str, img: np.ndarray, kind: str) -> None:
+        hc.save_photo(out, name, img)
+        labels[name] = {"kind": kind, "tiles": [], "back": 0}
+
+    for j in range(each):
+        rng = np.random.default_rng([seed, j])
+        for portrait in (True, False):
+            size = (hc.H, hc.W) if portrait else (hc.W, hc.H)
+            short, cx, cy = min(size), size[0] / 2, size[1] / 2
+            img = hc.table(rng, FELTS[n % len(FELTS)], size=size)
+            n += 1
+            w = float(rng.uniform(0.55, 0.8)) * short * (1.0 if portrait else 0.7)
+            hc.number_card(img, cx, cy, w, float(rng.uniform(-8, 8)), int(rng.integers(2, 11)), bool(rng.random() < 0.5))
+            save(f"card_{j}_{int(portrait)}.jpg", img, "card")
+            img = hc.table(rng, FELTS[n % len(FELTS)], size=size)
+            n += 1
+            w = float(rng.uniform(0.3, 0.45)) * min(max(size), 1.6 * short)
+            hc.domino(img, cx, cy, w, 90.0 + float(rng.uniform(-6, 6)), int(rng.integers(0, 7)), int(rng.integers(0, 7)))
+            save(f"domino_across_{j}_{int(portrait)}.jpg", img, "domino_across")
+            img = hc.table(rng, FELTS[n % len(FELTS)], size=size)
+            n += 1
+            w = float(rng.uniform(0.25, 0.4)) * short
+            hc.domino(img, cx, cy, w, float(rng.uniform(-6, 6)), int(rng.integers(0, 7)), int(rng.integers(0, 7)))
+            save(f"domino_upright_{j}_{int(portrait)}.jpg", img, "domino_upright")
+        keys = np.full((hc.H // 3, hc.W // 3, 3), 100, np.uint8)
+        hc.keyboard(keys, 0, 0, keys.shape[1], keys.shape[0], rng)
+        save(f"keys_close_{j}.jpg", cv2.resize(keys, (hc.W, hc.H), interpolation=cv2.INTER_CUBIC), "keys_close")
+    hc.save_labels(out, labels)
+    return labels
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("out")
@@ -173,8 +216,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--lean", type=float, default=0.0)
     ap.add_argument("--crops", action="store_true", help="photographed tiles of another set instead (build_crops)")
     ap.add_argument("--stacked", action="store_true", help="photographed tiles two one above the other (build_stacks)")
+    ap.add_argument("--things", action="store_true", help="things that are no tile filling the frame (build_things)")
     args = ap.parse_args(argv)
-    if args.stacked:
+    if args.things:
+        build_things(args.out, args.seed)
+    elif args.stacked:
         build_stacks(args.out, args.seed)
     elif args.crops:
         build_crops(args.out, args.seed)
