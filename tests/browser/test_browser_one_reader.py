@@ -148,6 +148,22 @@ def _read_on_both(reading_phone, live_server, pixels: np.ndarray, other: dict | 
     return want, got
 
 
+def _hard_case_on_both(reading_phone, live_server, name: str, unchanged: str, **off) -> tuple[dict, dict, dict]:
+    """The hard case `name` (tests/data/hard_cases) read on both paths (`_read_on_both`), and the
+    server's reading of it with the Settings fields `off` set, which must read other tiles."""
+    import dataclasses
+
+    from recognition.pipeline import Recognizer, get_recognizer
+
+    with Image.open(HARD / name) as im:
+        pixels = np.asarray(im.convert("RGB"))
+    rec = get_recognizer()
+    other = Recognizer(rec.detector, rec.classifier, dataclasses.replace(rec.settings, **off)).recognize(
+        _png(pixels)).to_json()
+    want, got = _read_on_both(reading_phone, live_server, pixels, other, unchanged)
+    return want, got, other
+
+
 def _out_of_focus_hand():
     """The crop hand out of focus (a Gaussian blur of 0.4% of its long side)."""
     import cv2
@@ -304,16 +320,8 @@ def test_grey_backs_under_a_lamp_are_read_as_backs_the_same_on_both_paths(readin
     the light's colour on, and reads them as backs too."""
     needs_vendor()
     needs_pyodide()
-    import dataclasses
-
-    from recognition.pipeline import Recognizer, get_recognizer
-
-    with Image.open(HARD / "lamp_kan.jpg") as im:
-        pixels = np.asarray(im.convert("RGB"))
-    rec = get_recognizer()
-    as_blank = Recognizer(rec.detector, rec.classifier, dataclasses.replace(rec.settings, unlit_blank=None)).recognize(
-        _png(pixels)).to_json()
-    want, got = _read_on_both(reading_phone, live_server, pixels, as_blank, "the light changed nothing")
+    want, got, as_blank = _hard_case_on_both(reading_phone, live_server, "lamp_kan.jpg", "the light changed nothing",
+                                             unlit_blank=None)
     assert [t["face_down"] for t in got["tiles"]] == [t["face_down"] for t in want["tiles"]]
     assert sum(t["face_down"] for t in got["tiles"]) == 2
     assert not any(t["face_down"] for t in as_blank["tiles"])
@@ -359,16 +367,8 @@ def test_a_face_filling_the_frame_is_read_in_its_own_light_the_same_on_both_path
     does."""
     needs_vendor()
     needs_pyodide()
-    import dataclasses
-
-    from recognition.pipeline import Recognizer, get_recognizer
-
-    with Image.open(HARD / "crop_blue_pips.jpg") as im:
-        pixels = np.asarray(im.convert("RGB"))
-    rec = get_recognizer()
-    tinted = Recognizer(rec.detector, rec.classifier, dataclasses.replace(rec.settings, whole_light=False)).recognize(
-        _png(pixels)).to_json()
-    want, got = _read_on_both(reading_phone, live_server, pixels, tinted, "the face's own light changed nothing")
+    want, got, _ = _hard_case_on_both(reading_phone, live_server, "crop_blue_pips.jpg",
+                                      "the face's own light changed nothing", whole_light=False)
     assert [t["tile"] for t in got["tiles"]] == ["8p"]
     assert np.allclose([t["box"] for t in got["tiles"]], [t["box"] for t in want["tiles"]], atol=2.0)
     assert abs(got["tiles"][0]["confidence"] - want["tiles"][0]["confidence"]) < 0.02
