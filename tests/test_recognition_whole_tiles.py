@@ -243,3 +243,19 @@ def test_the_things_filling_the_frame_are_built_as_labelled(tmp_path):
             middle = img[h // 4:3 * h // 4, w // 4:3 * w // 4].astype(np.int16)
             assert (np.abs(middle - felt).max(axis=2) > 40).mean() > 0.3, name
     assert closeups.build_things(str(tmp_path / "b"), seed=4, each=1) == labels
+
+
+def test_keys_seen_close_are_a_new_view_each_time():
+    """training.closeups.close_keys: each keyboard its own view (key size, turn, place), keys of a
+    tile's size filling the frame; until 2026-12-07 every seed drew one of two pictures."""
+    import numpy as np
+
+    from training import closeups
+
+    views = [closeups.close_keys(np.random.default_rng([5, j]), (1008, 756)) for j in range(4)]
+    assert all(v.shape == (756, 1008, 3) for v in views)
+    assert all(not np.array_equal(a, b) for k, a in enumerate(views) for b in views[k + 1:])
+    for v in views:  # keys and their letters over the frame, not one plain colour
+        grey = v.mean(axis=2)
+        assert grey.std() > 20 and (np.abs(np.diff(grey, axis=1)) > 60).mean() > 0.002
+    assert np.array_equal(closeups.close_keys(np.random.default_rng([5, 0]), (1008, 756)), views[0])

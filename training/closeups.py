@@ -9,6 +9,7 @@ pieces_cover, blob_sure) come from these photos.
     python -m training.closeups /tmp/crop_closeups --crops         # photographed tiles of another set
     python -m training.closeups /tmp/stacks --stacked --seed 1     # two of them one above the other
     python -m training.closeups /tmp/things --things --seed 5      # no tile: cards, dominoes, keys
+    python -m training.closeups /tmp/things --things --each 60     # five times as many
 
 Every one of the 37 faces (red fives included) once per size, on one of five felts in turn, each
 photo from its own seed (`--seed` plus the face's index). Kinds: `one_44`, `one_88`, `one_99` (one
@@ -167,11 +168,32 @@ def build_stacks(out: str, seed: int = 1, stacks: int = 30) -> dict:
     return labels
 
 
+def close_keys(rng: np.random.Generator, size: tuple[int, int]) -> np.ndarray:
+    """A laptop keyboard seen so close its keys are tile-sized, filling a photo of `size` (w, h):
+    keys 8-20% of the photo's longer side apart, light or dark (training.hard_cases.keyboard), the
+    keyboard turned up to 12 degrees about a point drawn on it, that point at the photo's centre."""
+    import cv2
+
+    w, h = size
+    pitch = float(rng.uniform(0.08, 0.2)) * max(w, h)
+    row = pitch * float(rng.uniform(0.85, 1.25))
+    kw, kh = int(13 * pitch + 20), int(5 * row)
+    pad = max(w, h)  # the laptop's body round the keys, so no turn shows past it
+    body = int(rng.integers(60, 200))
+    deck = hc.table(rng, (body, body, body + 4), grain=4, size=(kw + 2 * pad, kh + 2 * pad))
+    hc.keyboard(deck, pad, pad, pad + kw, pad + kh, rng)
+    px, py = pad + float(rng.uniform(0.25, 0.75)) * kw, pad + float(rng.uniform(0.25, 0.75)) * kh
+    m = cv2.getRotationMatrix2D((px, py), float(rng.uniform(-12, 12)), 1.0)
+    m[0, 2] += w / 2 - px
+    m[1, 2] += h / 2 - py
+    return cv2.warpAffine(deck, m, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
 def build_things(out: str, seed: int = 5, each: int = 12) -> dict:
     """Things that are no tile filling the frame, `each` of every kind in portrait and landscape
     photos (keys once): a number card 55-80% of the shorter side wide, a domino lying across the
-    frame and one upright, a laptop keyboard seen so close its keys are tile-sized. Labelled with no
-    tile. A measure only (models/README.md, "Dominoes and number cards")."""
+    frame and one upright, a laptop keyboard seen so close its keys are tile-sized (`close_keys`, in
+    portrait and landscape in turn). Labelled with no tile. A measure only (models/README.md, "Dominoes and number cards")."""
     import cv2
 
     os.makedirs(out, exist_ok=True)
@@ -202,9 +224,7 @@ def build_things(out: str, seed: int = 5, each: int = 12) -> dict:
             w = float(rng.uniform(0.25, 0.4)) * short
             hc.domino(img, cx, cy, w, float(rng.uniform(-6, 6)), int(rng.integers(0, 7)), int(rng.integers(0, 7)))
             save(f"domino_upright_{j}_{int(portrait)}.jpg", img, "domino_upright")
-        keys = np.full((hc.H // 3, hc.W // 3, 3), 100, np.uint8)
-        hc.keyboard(keys, 0, 0, keys.shape[1], keys.shape[0], rng)
-        save(f"keys_close_{j}.jpg", cv2.resize(keys, (hc.W, hc.H), interpolation=cv2.INTER_CUBIC), "keys_close")
+        save(f"keys_close_{j}.jpg", close_keys(rng, (hc.W, hc.H) if j % 2 else (hc.H, hc.W)), "keys_close")
     hc.save_labels(out, labels)
     return labels
 
@@ -217,9 +237,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--crops", action="store_true", help="photographed tiles of another set instead (build_crops)")
     ap.add_argument("--stacked", action="store_true", help="photographed tiles two one above the other (build_stacks)")
     ap.add_argument("--things", action="store_true", help="things that are no tile filling the frame (build_things)")
+    ap.add_argument("--each", type=int, default=12, help="with --things: how many of each kind")
     args = ap.parse_args(argv)
     if args.things:
-        build_things(args.out, args.seed)
+        build_things(args.out, args.seed, args.each)
     elif args.stacked:
         build_stacks(args.out, args.seed)
     elif args.crops:
