@@ -193,9 +193,8 @@ def build_things(out: str, seed: int = 5, each: int = 12) -> dict:
     """Things that are no tile filling the frame, `each` of every kind in portrait and landscape
     photos (keys once): a number card 55-80% of the shorter side wide, a domino lying across the
     frame and one upright, a laptop keyboard seen so close its keys are tile-sized (`close_keys`, in
-    portrait and landscape in turn). Labelled with no tile. A measure only (models/README.md, "Dominoes and number cards")."""
-    import cv2
-
+    portrait and landscape in turn). Labelled with no tile. A measure only (models/README.md,
+    "Dominoes and number cards")."""
     os.makedirs(out, exist_ok=True)
     labels = {}
     n = 0
