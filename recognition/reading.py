@@ -157,6 +157,11 @@ class Settings:
     # this many of its sides (scales.lone): face-down tiles are a closed kan's or a wall's, beside
     # others, while a dark thing on its own (an appliance across the room) is no tile; None: off
     lone_back: float | None = 1.0
+    # backs stay only with a face read among the tiles kept: face-down tiles score nothing on their
+    # own (a closed kan shows faces beside them), while a card's column of pips was read as three to
+    # eight backs, each the others' company (training.closeups --things; models/HISTORY.md, "Backs
+    # with no face are no tiles"); False: backs alone stay
+    backs_need_a_face: bool = True
     # a run of boxes read as one tile, upright and side by side in a row, spanning less than its
     # count less this of the width of the tiles beside it, holds one too many: the least sure go
     # (scales.crowded; two 9s boxed three times under a lamp, lamp_kan); None: off
@@ -2005,6 +2010,10 @@ def kept_tiles(boxes: Sequence[Sequence[float]], probs: Sequence[Sequence[float]
         backs = [i for i in idx if _as_tile(probs[i], reject)[0] == labels.index("back")]
         lone = set(scales.lone(five, idx, backs, settings.lone_back))
         idx = [i for i in idx if i not in lone]
+    if idx and settings.backs_need_a_face and "back" in labels:
+        back = labels.index("back")
+        if all(_as_tile(probs[i], reject)[0] == back for i in idx):
+            idx = []
     if idx and settings.far_apart is not None:
         far = set(scales.far_apart(five, idx, settings.far_apart, few=settings.far_few))
         idx = [i for i in idx if i not in far or _as_tile(probs[i], reject)[1] >= settings.far_sure]

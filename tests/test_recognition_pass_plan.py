@@ -568,6 +568,29 @@ def test_a_back_on_its_own_is_no_tile_a_back_beside_tiles_is() -> None:
     assert read(far, reading.Settings(lone_back=None)) == ["1m", "1m", "2m", "2m", "3m", "back"]
 
 
+def test_backs_with_no_face_kept_are_no_tiles() -> None:
+    """A column of four boxes read surely as backs, each beside the next (so none is alone): with no
+    face read they are no tiles (a playing card's column of pips, training.closeups --things;
+    face-down tiles score nothing without the faces of their hand); beside a row of faces they are
+    a closed kan's backs and stay; with Settings.backs_need_a_face off, alone they stay too."""
+    labels = ["1m", "2m", "3m", "5z", "back", "none"]
+    backs = [(300, 100 + k * 58, 340, 154 + k * 58, 0.9) for k in range(4)]
+    back = [0.006, 0.006, 0.006, 0.006, 0.97, 0.006]
+    faces = row(5, w=40, h=54)
+    face_probs = [[0.97 if j == k % 3 else 0.006 for j in range(6)] for k in range(5)]
+
+    def read(boxes, probs, settings):
+        out = reading.assemble(boxes, probs, [[1.0, 0.0, 0.0, 0.0]] * len(boxes), labels, "none", (800, 600), settings)
+        return sorted(t.tile for t in out.tiles)
+
+    on, off = reading.Settings(backs_need_a_face=True), reading.Settings(backs_need_a_face=False)
+    assert read(backs, [back] * 4, off) == ["back"] * 4
+    assert read(backs, [back] * 4, on) == []
+    beside = [(faces[-1][2] + 2 + k * 42, 200, faces[-1][2] + 42 + k * 42, 254, 0.9) for k in range(2)]
+    assert read(faces + beside, face_probs + [back] * 2, on) == ["1m", "1m", "2m", "2m", "3m", "back", "back"]
+    assert reading.DEFAULT_SETTINGS.backs_need_a_face
+
+
 def test_a_tile_read_unsurely_far_across_the_photo_is_clutter() -> None:
     """A row of five tiles and, far across the photo (sixteen tile sizes), a box read as 1s: read
     at 0.8 it is clutter (dev IMG_3108's stove, read so by one classifier tried); read at 0.97 it
