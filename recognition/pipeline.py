@@ -21,7 +21,7 @@ from recognition.hand import Proposal
 from recognition.image_io import ImageError, LoadedImage, load_image
 from recognition.preprocess import CROP_CONTEXT, CROP_SIZE, fit_resize, fitted, square_crops, to_nchw
 from recognition.reading import DEFAULT_SETTINGS, NO_TILES, Detection, Layout, Settings
-from recognition.session import OnnxModel
+from recognition.session import OnnxModel, default_threads
 from scoring.errors import detail
 
 MODELS_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "models")
@@ -175,8 +175,10 @@ class Recognizer:
     @classmethod
     def from_directory(cls, path: str = MODELS_DIR, threads: int | None = None,
                        settings: Settings = DEFAULT_SETTINGS) -> Recognizer:
+        # the classifier's batches of crops shared between single-thread sessions, one per thread
+        # (session.OnnxModel); the detector's one input keeps a session of them all
         return cls(OnnxModel(os.path.join(path, "detector.onnx"), threads),
-                   OnnxModel(os.path.join(path, "classifier.onnx"), threads), settings)
+                   OnnxModel(os.path.join(path, "classifier.onnx"), lanes=threads or default_threads()), settings)
 
     # -- stages, each usable alone -----------------------------------------------------------
 
@@ -288,7 +290,7 @@ class Recognizer:
         elif memo.source is not source:  # another copy (turned, tinted, finer): its crops differ
             memo.source, memo.read = source, {}
         cut = boxes[:, :4] * ratio
-        logits, sharp = self._crop_logits(memo, cut, False)
+        logits, sharp = self._crop_logits(memo, cut, False, sharpness=True)
         if self.settings.half_turn_tta:
             logits = np.concatenate([logits, self._crop_logits(memo, cut, True)[0]])
         probs, orient = reading.probabilities(logits.ravel().tolist(), len(boxes), self.n_classes,
@@ -316,22 +318,27 @@ class Recognizer:
         return (np.array(read.boxes, np.float32).reshape(-1, first.boxes.shape[1]), np.array(read.probs, np.float32),
                 np.array(read.orient, np.float32), sharp)
 
-    def _crop_logits(self, memo: CropMemo, boxes: np.ndarray, half_turned: bool) -> tuple[np.ndarray, np.ndarray | None]:
+    def _crop_logits(self, memo: CropMemo, boxes: np.ndarray, half_turned: bool,
+                     sharpness: bool = False) -> tuple[np.ndarray, np.ndarray | None]:
         """The classifier's logits (n, outputs) for the crops of `boxes` (n, 4) in `memo.source`'s
-        pixels, turned half round when `half_turned`, and each crop's sharpness (None from a
-        classifier without that output): those in `memo` from there, the others read and kept."""
+        pixels, turned half round when `half_turned`, and, when `sharpness` is asked for, each
+        crop's sharpness (None from a classifier without that output, or when not asked for: the
+        rereads' crops need none, and the logits alone take a fifth less time): those in `memo`
+        from there, the others read and kept."""
         keys = [(half_turned, *b) for b in boxes.tolist()]
-        todo = [i for i, k in enumerate(keys) if k not in memo.read]
+        sharpness = sharpness and "sharpness" in self.classifier.output_names
+        todo = [i for i, k in enumerate(keys) if k not in memo.read or (sharpness and memo.read[k][1] is None)]
         if todo:
             assert memo.source is not None  # classify_all sets it
             crops = square_crops(memo.source, boxes[todo], self.crop_size, self.crop_context)
-            out = self.classifier.run_all(to_nchw(crops[:, ::-1, ::-1] if half_turned else crops))
+            x = to_nchw(crops[:, ::-1, ::-1] if half_turned else crops)
+            out = self.classifier.run_all(x) if sharpness else {self.classifier.output_names[0]: self.classifier.run(x)}
             logits, sharp = out[self.classifier.output_names[0]], out.get("sharpness")
             for n, i in enumerate(todo):
                 memo.read[keys[i]] = (logits[n], None if sharp is None else float(np.asarray(sharp).reshape(-1)[n]))
         rows = [memo.read[k] for k in keys]
         logits = np.stack([r[0] for r in rows]) if rows else np.zeros((0, 0), np.float32)
-        sharp = None if not rows or rows[0][1] is None else np.array([r[1] for r in rows], np.float32)
+        sharp = None if not sharpness or not rows else np.array([r[1] for r in rows], np.float32)
         return logits, sharp
 
     def _read_again(self, memo: CropMemo, cut: np.ndarray, boxes: np.ndarray, probs: list[list[float]],

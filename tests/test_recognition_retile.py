@@ -86,7 +86,7 @@ def test_a_retile_runs_no_pass_and_reads_no_crop_twice() -> None:
     fresh = rec.recognize(data)
     detector_inputs: list[tuple[int, ...]] = []
     crops: list[bytes] = []
-    run_det, run_all = rec.detector.run, rec.classifier.run_all
+    run_det, run_all, run_logits = rec.detector.run, rec.classifier.run_all, rec.classifier.run
 
     def spy(run, seen, key):
         def counted(x):
@@ -97,9 +97,10 @@ def test_a_retile_runs_no_pass_and_reads_no_crop_twice() -> None:
     try:
         rec.detector.run = spy(run_det, detector_inputs, lambda x: [x.shape])  # type: ignore[method-assign]
         rec.classifier.run_all = spy(run_all, crops, lambda x: [c.tobytes() for c in x])  # type: ignore[method-assign]
+        rec.classifier.run = spy(run_logits, crops, lambda x: [c.tobytes() for c in x])  # type: ignore[method-assign]
         again = rec.recognize(data)
     finally:
-        del rec.detector.run, rec.classifier.run_all
+        del rec.detector.run, rec.classifier.run_all, rec.classifier.run
     assert len(detector_inputs) == 2 and detector_inputs[0] != detector_inputs[1]  # 512 px once, then the retile's pass
     assert len(crops) == len(set(crops)) > 0
     assert [(t.tile, t.box) for t in again.tiles] == [(t.tile, t.box) for t in fresh.tiles]
@@ -121,3 +122,42 @@ def test_crops_read_already_give_what_reading_them_afresh_gives() -> None:
     for a, b in zip(with_memo, afresh):
         assert a is not None and b is not None
         np.testing.assert_array_equal(a, b)
+
+
+def test_rereads_read_the_logits_alone_on_both_cores_and_read_as_one_whole_session_does() -> None:
+    """The shipped recognizer reads the first crops with their sharpness and the rest (turned half
+    round, grown, scaled) from the classifier's graph cut down to its logits, each batch shared
+    between two single-thread sessions (recognition.session): a scattered photo's tiles, boxes,
+    confidences and notes are those one session of the whole graph gives."""
+    import onnxruntime as ort
+
+    from recognition.pipeline import MODELS_DIR
+    from recognition.session import OnnxModel
+
+    rec = Recognizer.from_directory(threads=2)
+    assert len(rec.classifier._all) == 2
+    whole = OnnxModel(ort.InferenceSession(os.path.join(MODELS_DIR, "classifier.onnx"), providers=["CPUExecutionProvider"]))
+    plain = Recognizer(rec.detector, whole, rec.settings)
+    calls: Counter[str] = Counter()
+    run_all, run_logits = rec.classifier.run_all, rec.classifier.run
+
+    def counted(name, run):
+        def call(x):
+            calls[name] += len(x)
+            return run(x)
+        return call
+
+    for name in ("IMG_3107.jpg", "IMG_3108.jpg"):
+        with open(os.path.join(DEV, name), "rb") as f:
+            data = f.read()
+        try:
+            rec.classifier.run_all = counted("with sharpness", run_all)  # type: ignore[method-assign]
+            rec.classifier.run = counted("logits", run_logits)  # type: ignore[method-assign]
+            got = rec.recognize(data).to_json()
+        finally:
+            del rec.classifier.run_all, rec.classifier.run
+        want = plain.recognize(data).to_json()
+        got.pop("timing_ms", None)
+        want.pop("timing_ms", None)
+        assert got == want
+    assert calls["logits"] > calls["with sharpness"] > 0  # most crops read are rereads
