@@ -315,19 +315,23 @@ def merge_passes(passes: Sequence[tuple[Sequence[Box], float]], rule: ScaleRule 
         for b in boxes:
             tagged.append((0 if rank[k] == 0 else 1, fit(b, scale, rule), -b[4], rank[k], b))
     tagged.sort(key=lambda t: t[:4])
-    kept: list[tuple[int, Box]] = []
+    kept: list[tuple[int, Box, float]] = []
     for _, _, _, k, b in tagged:
+        ab = area(b)
         clash = False
-        for k2, c in kept:
+        for k2, c, ac in kept:
             if k2 == k:
                 continue
-            small, large = (b, c) if area(b) <= area(c) else (c, b)
-            if iou(b, c) > overlap or inside_share(small, large) > contain:
+            # iou(b, c) > overlap, or the smaller's inside_share in the larger > contain, from one intersection
+            inter = intersection(b, c)
+            union = ab + ac - inter
+            small = ab if ab <= ac else ac
+            if (inter / union if union > 0 else 0.0) > overlap or (inter / small if small > 0 else 0.0) > contain:
                 clash = True
                 break
         if not clash:
-            kept.append((k, b))
-    return [b for _, b in kept]
+            kept.append((k, b, ab))
+    return [b for _, b, _ in kept]
 
 
 def _holds(boxes: Sequence[Box], pieces: Sequence[Box], contain: float, cover: float | None = None) -> bool:
@@ -736,30 +740,31 @@ def set_apart(boxes: Sequence[Box], kept: Sequence[int], candidates: Sequence[in
     no tile; a box of exactly a tile's size in exactly that place is a tile."""
     kept_boxes = [boxes[i] for i in kept]
     out: list[int] = []
-    rows = [[kept[k] for k in g] for g in groups(kept_boxes) if len(g) >= least]
+    rows = []  # each row's tiles' width and height, the way it runs, its line and its ends
+    for row in ([kept[k] for k in g] for g in groups(kept_boxes) if len(g) >= least):
+        ws = sorted(boxes[i][2] - boxes[i][0] for i in row)
+        hs = sorted(boxes[i][3] - boxes[i][1] for i in row)
+        w, h = ws[len(ws) // 2], hs[len(hs) // 2]
+        cx = sorted((boxes[i][0] + boxes[i][2]) / 2 for i in row)
+        cy = sorted((boxes[i][1] + boxes[i][3]) / 2 for i in row)
+        across_x = cx[-1] - cx[0] >= cy[-1] - cy[0]  # the row runs left to right
+        # along the row: a = the coordinate the row runs in, t = the tile's size along it
+        a1, a2, t, mid, size = (0, 2, w, cy[len(cy) // 2], h) if across_x else (1, 3, h, cx[len(cx) // 2], w)
+        start, end = min(boxes[i][a1] for i in row), max(boxes[i][a2] for i in row)
+        rows.append((w, h, across_x, a1, a2, t, mid, size, start, end))
     for c in candidates:
         b = boxes[c]
-        if any(inside_share(b, boxes[i]) >= overlap for i in kept):
-            continue
-        for row in rows:
-            ws = sorted(boxes[i][2] - boxes[i][0] for i in row)
-            hs = sorted(boxes[i][3] - boxes[i][1] for i in row)
-            w, h = ws[len(ws) // 2], hs[len(hs) // 2]
-            cx = sorted((boxes[i][0] + boxes[i][2]) / 2 for i in row)
-            cy = sorted((boxes[i][1] + boxes[i][3]) / 2 for i in row)
-            across_x = cx[-1] - cx[0] >= cy[-1] - cy[0]  # the row runs left to right
-            # along the row: a = the coordinate the row runs in, t = the tile's size along it
-            a1, a2, t, mid, cross, size = ((0, 2, w, cy[len(cy) // 2], (b[1] + b[3]) / 2, h) if across_x else
-                                           (1, 3, h, cx[len(cx) // 2], (b[0] + b[2]) / 2, w))
-            bw, bh = b[2] - b[0], b[3] - b[1]
+        bw, bh = b[2] - b[0], b[3] - b[1]
+        for w, h, across_x, a1, a2, t, mid, size, start, end in rows:
             if not (w / like <= bw <= w * like and h / like <= bh <= h * like):
                 continue
+            cross = (b[1] + b[3]) / 2 if across_x else (b[0] + b[2]) / 2
             if abs(cross - mid) >= line * size:
                 continue
-            start, end = min(boxes[i][a1] for i in row), max(boxes[i][a2] for i in row)
             gap = max(b[a1] - end, start - b[a2])
-            if -0.1 * t <= gap <= reach * t:
-                out.append(c)
+            if -0.1 * t <= gap <= reach * t:  # in place; kept only if over no kept box
+                if not any(inside_share(b, boxes[i]) >= overlap for i in kept):
+                    out.append(c)
                 break
     return out
 
