@@ -1,6 +1,6 @@
 """Tenbou's recogniser against the public baseline, on the same photos, in the same process.
 
-    python -m bench.recognition_vs_baseline [DIR ...] [--split val] [--repeat 5] [--models DIR]
+    python -m bench.recognition_vs_baseline [DIR ...] [--split val] [--repeat 5] [--rounds 3] [--models DIR]
 
 DIR: labelled photo folders in either format (training.datasets), by default the dev photos;
 `--split val` keeps the validation scenes of box-labelled real photos, e.g.
@@ -13,7 +13,9 @@ no red fives, so its red-five recall is 0 by construction and it reports no face
 Install it with `pip install -r requirements-bench.txt`. Both readers get the photo's bytes;
 each photo is timed for one reader then the other, `--repeat` times back to back after a run not
 timed, so both see the same machine load and neither is timed with the other's threads still
-spinning.
+spinning; that is done `--rounds` times, and each reader's time for the photo is the median of all
+its timed runs. (A machine whose speed moves by a fifth from minute to minute made one round's
+ratio for one photo anywhere from 0.75 to 1.36; the rounds take the drift out of the ratio.)
 Also times a 12 MP JPEG made by enlarging the first photo.
 """
 from __future__ import annotations
@@ -73,6 +75,7 @@ def main() -> int:
     ap.add_argument("folders", nargs="*", default=[DEFAULT_DIR], metavar="DIR")
     ap.add_argument("--split", choices=("all", "train", "val"), default="all")
     ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--models", help="folder with detector.onnx and classifier.onnx (default: models/)")
     args = ap.parse_args()
     # only completely labelled photos: the baseline gives no boxes, so its predictions on tiles
@@ -86,8 +89,10 @@ def main() -> int:
     for ph in labelled:
         answers = {}
         lat: dict[str, list[float]] = {k: [] for k in readers}
-        for k, read in readers.items():
-            lat[k], answers[k] = timed(read, photos[ph.path], args.repeat)
+        for _ in range(args.rounds):
+            for k, read in readers.items():
+                runs, answers[k] = timed(read, photos[ph.path], args.repeat)
+                lat[k] += runs
         for k in readers:
             codes, backs, boxes = answers[k][:3]
             offers = answers[k][3] if len(answers[k]) > 3 else None
@@ -98,8 +103,9 @@ def main() -> int:
 
     big = twelve_mp(photos[labelled[0].path])
     big_lat: dict[str, list[float]] = {k: [] for k in readers}
-    for k, read in readers.items():
-        big_lat[k] = timed(read, big, args.repeat)[0]
+    for _ in range(args.rounds):
+        for k, read in readers.items():
+            big_lat[k] += timed(read, big, args.repeat)[0]
 
     print("\n== side by side")
     kinds = sorted({r.kind for r in results["tenbou"]}) + ["all"]
@@ -126,7 +132,7 @@ def main() -> int:
           + ", ".join(f"{kind} {q:.2f}" for kind, q in by_kind.items()))
     b12 = {k: statistics.median(v) for k, v in big_lat.items()}
     print(f"{'12 MP photo latency ms':<28}{b12['tenbou']:>10.1f}{b12['baseline']:>10.1f}   ratio {b12['tenbou'] / b12['baseline']:.2f}")
-    print(f"(cores: {os.cpu_count()}, repeat {args.repeat}, numpy {np.__version__})")
+    print(f"(cores: {os.cpu_count()}, repeat {args.repeat}, rounds {args.rounds}, numpy {np.__version__})")
     return 0
 
 
