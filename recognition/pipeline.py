@@ -175,10 +175,13 @@ class Recognizer:
     @classmethod
     def from_directory(cls, path: str = MODELS_DIR, threads: int | None = None,
                        settings: Settings = DEFAULT_SETTINGS) -> Recognizer:
-        # the classifier's batches of crops shared between single-thread sessions, one per thread
-        # (session.OnnxModel); the detector's one input keeps a session of them all
+        # the classifier's batches of crops shared between single-thread sessions, one per thread,
+        # and its rereads from the graph of its logits alone (session.OnnxModel); the detector's one
+        # input keeps a session of them all
+        logits = os.path.join(path, "classifier_logits.onnx")
         return cls(OnnxModel(os.path.join(path, "detector.onnx"), threads),
-                   OnnxModel(os.path.join(path, "classifier.onnx"), lanes=threads or default_threads()), settings)
+                   OnnxModel(os.path.join(path, "classifier.onnx"), lanes=threads or default_threads(),
+                             first_only=logits if os.path.exists(logits) else None), settings)
 
     # -- stages, each usable alone -----------------------------------------------------------
 

@@ -4,9 +4,10 @@ to share between threads; this object keeps nothing per call.
 
 Two ways it runs faster than one session of the whole graph (each gives the same numbers to the
 bit; models/HISTORY.md, "The classifier's crops on both cores, and its logits alone"):
-- `run` asks for the first output only, and runs a copy of the graph cut down to what that output
-  needs: ONNX Runtime runs every node of a graph whichever outputs are asked for, and the
-  classifier's sharpness nodes are a fifth of its time;
+- `run` asks for the first output only and, given `first_only` (the graph cut down to what that
+  output needs: models/classifier_logits.onnx, written by training.export), runs that: ONNX
+  Runtime runs every node of a graph whichever outputs are asked for, and the classifier's
+  sharpness nodes are a fifth of its time;
 - with `lanes`, a batch is cut into that many parts, each run at once by a session of one thread:
   a batch of small crops keeps two threads of one session busy only 1.4 times as much as one.
 """
@@ -42,54 +43,22 @@ def _session(source: str | bytes, threads: int) -> ort.InferenceSession:
     return ort.InferenceSession(source, opts, providers=["CPUExecutionProvider"])
 
 
-def first_output_only(model: bytes) -> bytes:
-    """The graph of `model` (a serialised ONNX model) cut down to the nodes its first output needs,
-    and the weights those use."""
-    import onnx
-
-    m = onnx.load_model_from_string(model)
-    g = m.graph
-    want = g.output[0].name
-    needed, keep = {want}, []
-    for node in reversed(g.node):  # a graph's nodes are in topological order
-        if needed.intersection(node.output):
-            keep.append(node)
-            needed.update(i for i in node.input if i)
-            for attr in node.attribute:  # a subgraph's inputs from outside (If, Loop): kept whole
-                for sub in [attr.g] * attr.HasField("g") + list(attr.graphs):
-                    needed.update(i for n in sub.node for i in n.input)
-    del g.node[:]
-    g.node.extend(reversed(keep))
-    for field in (g.initializer, g.output, g.value_info):
-        kept = [t for t in field if t.name in needed]
-        del field[:]
-        field.extend(kept)
-    return m.SerializeToString()
-
-
 class OnnxModel:
     """`threads`: the threads of its one session (default_threads() by default); with `lanes`, the
     number of single-thread sessions a batch is shared between instead (run at once, the batch
-    cut along its first axis)."""
+    cut along its first axis). `first_only`: the same model cut down to its first output, which
+    `run` runs."""
 
     def __init__(self, source: str | bytes | ort.InferenceSession, threads: int | None = None,
-                 lanes: int | None = None) -> None:
+                 lanes: int | None = None, first_only: str | bytes | None = None) -> None:
         if isinstance(source, ort.InferenceSession):
             self.session = source
             self._all, self._first = [source], [source]
         else:
-            if isinstance(source, bytes):
-                data = source
-            else:
-                with open(source, "rb") as f:
-                    data = f.read()
-            n = max(1, lanes or 1)
-            self._all = [_session(data, 1 if lanes else threads or default_threads()) for _ in range(n)]
+            n, each = (lanes, 1) if lanes else (1, threads or default_threads())
+            self._all = [_session(source, each) for _ in range(n)]
             self.session = self._all[0]
-            self._first = self._all
-            if len(self.session.get_outputs()) > 1:
-                cut = first_output_only(data)
-                self._first = [_session(cut, 1 if lanes else threads or default_threads()) for _ in range(n)]
+            self._first = self._all if first_only is None else [_session(first_only, each) for _ in range(n)]
         self._pool = ThreadPoolExecutor(len(self._all) - 1) if len(self._all) > 1 else None
         self.input_name = self.session.get_inputs()[0].name
         self.output_names = [o.name for o in self.session.get_outputs()]

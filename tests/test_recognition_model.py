@@ -39,7 +39,7 @@ def test_model_card_records_the_shipped_hashes():
 
     with open(os.path.join(MODELS_DIR, "README.md")) as f:
         card = f.read()
-    for name in ("detector.onnx", "classifier.onnx"):
+    for name in ("detector.onnx", "classifier.onnx", "classifier_logits.onnx"):
         with open(os.path.join(MODELS_DIR, name), "rb") as f:
             digest = hashlib.sha256(f.read()).hexdigest()
         assert digest in card, f"models/README.md does not give the SHA256 of {name}"
@@ -151,24 +151,28 @@ def test_the_servers_hot_cells_decode_a_real_map_as_the_scan_of_every_cell(detec
     assert reading.decode(flat(edge), gh, gw, t) == reading.decode(flat(edge), gh, gw, t, cells=hot_cells(edge, t))
 
 
-def test_the_logits_alone_come_from_a_graph_cut_down_to_them_and_read_the_same():
-    """session.first_output_only keeps the nodes the classifier's logits need and drops the
-    sharpness graph; its logits are the whole graph's to the bit."""
+def test_the_logits_alone_come_from_the_graph_cut_down_to_them_and_read_the_same():
+    """models/classifier_logits.onnx is what training.export writes: the shipped classifier's
+    graph cut down to the nodes its logits need (no sharpness graph), its weights and metadata
+    the same; its logits are the whole graph's to the bit."""
     import onnx
     import onnxruntime as ort
 
-    from recognition.session import first_output_only
+    from training.export import first_output_only
 
     with open(os.path.join(MODELS_DIR, "classifier.onnx"), "rb") as f:
         data = f.read()
-    whole, cut = onnx.load_model_from_string(data), onnx.load_model_from_string(first_output_only(data))
-    onnx.checker.check_model(cut)
+    with open(os.path.join(MODELS_DIR, "classifier_logits.onnx"), "rb") as f:
+        shipped = f.read()
+    assert shipped == first_output_only(data)
+    whole, cut = onnx.load_model_from_string(data), onnx.load_model_from_string(shipped)
     assert [o.name for o in cut.graph.output] == ["output"]
     assert len(cut.graph.node) < len(whole.graph.node) // 3  # the sharpness graph is most of the nodes
     assert not any(n.op_type.startswith("Reduce") for n in cut.graph.node)
+    assert cut.metadata_props == whole.metadata_props
     x = np.random.default_rng(0).random((6, 3, 64, 64), dtype=np.float32)
     a = ort.InferenceSession(data, providers=["CPUExecutionProvider"]).run(["output"], {"image": x})[0]
-    b = ort.InferenceSession(cut.SerializeToString(), providers=["CPUExecutionProvider"]).run(None, {"image": x})[0]
+    b = ort.InferenceSession(shipped, providers=["CPUExecutionProvider"]).run(None, {"image": x})[0]
     np.testing.assert_array_equal(a, b)
 
 
@@ -177,8 +181,9 @@ def test_a_batch_shared_between_lanes_reads_as_one_session_reads_it(classifier, 
     """OnnxModel with lanes cuts a batch between single-thread sessions run at once and puts the
     parts back in order: the same outputs, to the bit and in the same order, as one session of
     the whole batch; `run` gives the same logits from the graph cut down to them."""
-    shared = OnnxModel(os.path.join(MODELS_DIR, "classifier.onnx"), lanes=2)
-    assert len(shared._all) == 2 and shared._first is not shared._all
+    shared = OnnxModel(os.path.join(MODELS_DIR, "classifier.onnx"), lanes=2,
+                       first_only=os.path.join(MODELS_DIR, "classifier_logits.onnx"))
+    assert len(shared._all) == len(shared._first) == 2 and shared._first is not shared._all
     x = np.random.default_rng(n).random((n, 3, 64, 64), dtype=np.float32)
     x[0] = 0.9  # the first crop unlike the rest: a part put back out of order shows
     want = classifier.run_all(x)
