@@ -161,3 +161,25 @@ def test_rereads_read_the_logits_alone_on_both_cores_and_read_as_one_whole_sessi
         want.pop("timing_ms", None)
         assert got == want
     assert calls["logits"] > calls["with sharpness"] > 0  # most crops read are rereads
+
+
+def test_one_recognizer_reads_photos_for_several_threads_at_once() -> None:
+    """A server's threads share one recognizer, and so its classifier's lanes and their pool: four
+    threads reading twelve photos at once each get the answer the photo gets read alone."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    rec = Recognizer.from_directory(threads=2)
+    photos = []
+    for name in ("IMG_3100.jpg", "IMG_3107.jpg", "IMG_3108.jpg", "IMG_3085.jpg"):
+        with open(os.path.join(DEV, name), "rb") as f:
+            photos.append(f.read())
+
+    def answer(data: bytes) -> str:
+        out = rec.recognize(data).to_json()
+        out.pop("timing_ms", None)
+        return json.dumps(out, sort_keys=True)
+
+    alone = [answer(d) for d in photos]
+    with ThreadPoolExecutor(4) as pool:
+        together = list(pool.map(answer, photos * 3))
+    assert together == alone * 3
