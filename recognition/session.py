@@ -75,7 +75,7 @@ class OnnxModel:
             return value
 
     def run(self, x: np.ndarray) -> np.ndarray:
-        """The first output (the classifier's logits), from the graph cut down to it."""
+        """The first output (the classifier's logits), from the graph cut down to it when given."""
         return self._shared(self._first, self.output_names[:1], x)[0]
 
     def run_all(self, x: np.ndarray) -> dict[str, np.ndarray]:
@@ -84,8 +84,9 @@ class OnnxModel:
 
     def _shared(self, sessions: list[ort.InferenceSession], names: list[str], x: np.ndarray) -> list[np.ndarray]:
         """`names` for the batch `x`, its parts run at once by `sessions` (one part each, the first
-        on this thread), put back together in order."""
-        parts = np.array_split(x, len(sessions)) if len(sessions) > 1 and len(x) > 1 else [x]
+        on this thread; no part empty), put back together in order."""
+        n = min(len(sessions), len(x))
+        parts = np.array_split(x, n) if n > 1 else [x]
         if len(parts) == 1:
             return list(sessions[0].run(names, {self.input_name: x}))
         assert self._pool is not None

@@ -176,14 +176,15 @@ def test_the_logits_alone_come_from_the_graph_cut_down_to_them_and_read_the_same
     np.testing.assert_array_equal(a, b)
 
 
-@pytest.mark.parametrize("n", [1, 2, 7])
-def test_a_batch_shared_between_lanes_reads_as_one_session_reads_it(classifier, n):
+@pytest.mark.parametrize("lanes, n", [(2, 1), (2, 2), (2, 7), (4, 3)])
+def test_a_batch_shared_between_lanes_reads_as_one_session_reads_it(classifier, lanes, n):
     """OnnxModel with lanes cuts a batch between single-thread sessions run at once and puts the
     parts back in order: the same outputs, to the bit and in the same order, as one session of
-    the whole batch; `run` gives the same logits from the graph cut down to them."""
-    shared = OnnxModel(os.path.join(MODELS_DIR, "classifier.onnx"), lanes=2,
+    the whole batch, with fewer crops than lanes too; `run` gives the same logits from the graph
+    cut down to them."""
+    shared = OnnxModel(os.path.join(MODELS_DIR, "classifier.onnx"), lanes=lanes,
                        first_only=os.path.join(MODELS_DIR, "classifier_logits.onnx"))
-    assert len(shared._all) == len(shared._first) == 2 and shared._first is not shared._all
+    assert len(shared._all) == len(shared._first) == lanes and shared._first is not shared._all
     x = np.random.default_rng(n).random((n, 3, 64, 64), dtype=np.float32)
     x[0] = 0.9  # the first crop unlike the rest: a part put back out of order shows
     want = classifier.run_all(x)
